@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { Grant, Role } from './schemas/roles.js';
+import { ManagedUser } from './schemas/users.js';
+import { InstanceSettings } from './schemas/instance.js';
+
+/**
+ * The socket's event catalogue: each type, who receives it, and its payload (CONTRACT §10).
+ * `events.json` is generated from this list.
+ */
+export const EVENTS = {
+  sessionExpired: {
+    audience: 'core',
+    description: 'The session ended (logout, block, password change, ended by an administrator); the socket closes after it',
+    data: z.object({ reason: z.enum(['logout', 'blocked', 'passwordChanged', 'ended', 'expired']).optional() }),
+  },
+  roleChanged: {
+    audience: 'manager',
+    description: 'A role was created, edited or deleted; to holders of role:read where the role applies',
+    data: z.union([z.object({ role: Role }), z.object({ deletedId: z.string() })]),
+  },
+  grantChanged: {
+    audience: 'manager',
+    description: 'A grant was given or taken; to holders of grant:read:all in its scope and to the user it names',
+    data: z.union([z.object({ grant: Grant }), z.object({ deletedId: z.string(), userId: z.string(), activityId: z.string().optional() })]),
+  },
+  userChanged: {
+    audience: 'manager',
+    description: 'An account was created, edited, blocked or unblocked; to holders of user:read:all',
+    data: z.object({ user: ManagedUser }),
+  },
+  instanceChanged: {
+    audience: 'core',
+    description: 'The instance settings changed; to every signed-in session',
+    data: z.object({ instance: InstanceSettings }),
+  },
+} as const satisfies Record<string, { audience: 'core' | 'participant' | 'manager'; description: string; data: z.ZodType }>;
+
+export type EventType = keyof typeof EVENTS;
+export type EventData<T extends EventType> = z.input<(typeof EVENTS)[T]['data']>;
+
+/** A socket frame; `ping` is a transport frame outside the catalogue. */
+export interface EventFrame<T extends EventType = EventType> {
+  type: T;
+  data: EventData<T>;
+}
+
+export const PING_FRAME = '{"type":"ping","data":{}}';
+
+export function eventsDocument(version: string): Record<string, unknown> {
+  const types: Record<string, unknown> = {};
+  for (const [name, e] of Object.entries(EVENTS)) {
+    types[name] = { audience: e.audience, description: e.description, data: z.toJSONSchema(e.data, { io: 'output', unrepresentable: 'any' }) };
+  }
+  return {
+    version,
+    transport: {
+      path: '/api/v1/ws',
+      frame: '{type: string, data: object}; members whose value is null are omitted',
+      ping: { frame: { type: 'ping', data: {} }, intervalSeconds: 25 },
+    },
+    events: types,
+  };
+}

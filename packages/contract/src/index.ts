@@ -1,0 +1,15 @@
+export * from './wire.js';
+export * from './errors.js';
+export * from './permissions.js';
+export * from './operation.js';
+export * from './events.js';
+export * from './openapi.js';
+export * from './schemas/identity.js';
+export * from './schemas/users.js';
+export * from './schemas/roles.js';
+export * from './schemas/files.js';
+export * from './schemas/instance.js';
+export { ops, OPERATIONS } from './operations/index.js';
+
+/** The API version written into openapi.json and events.json. */
+export const API_VERSION = '1.0.0';

@@ -1,0 +1,57 @@
+import type { z } from 'zod';
+import type { ErrorCode } from './errors.js';
+import type { Permission } from './permissions.js';
+
+/** Who may call an operation before any permission check. */
+export type AuthMode = 'anonymous' | 'user';
+
+/**
+ * One REST operation of the API: the server binds a handler to it, the SDK calls it with typed
+ * input and output, and openapi.json is generated from the list of them.
+ */
+export interface Operation {
+  id: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path under /api/v1 with `{name}` parameters. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  auth: AuthMode;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** The body is multipart/form-data; `body` then describes its text parts. */
+  multipart?: boolean;
+  /** JSON schema of a 200/201 body, `binary` for a download, absent for 204. */
+  response?: z.ZodType | 'binary';
+  status: 200 | 201 | 204;
+  /** Error codes this operation documents besides the ones every operation may answer. */
+  errors: readonly ErrorCode[];
+  /** The permission checked, for the documentation; checks themselves live in the services. */
+  permission?: Permission | string;
+  /** Marks what the interface document does not have (CONTRACT "extension"). */
+  extension?: boolean;
+}
+
+export function defineOperation<const O extends Operation>(o: O): O {
+  return o;
+}
+
+type Infer<T> = T extends z.ZodType ? z.input<T> : undefined;
+type Out<T> = T extends z.ZodType ? z.output<T> : T extends 'binary' ? ArrayBuffer : void;
+
+export type OperationInput<O extends Operation> = (O['params'] extends z.ZodObject ? { params: Infer<O['params']> } : { params?: undefined }) &
+  (O['query'] extends z.ZodObject ? { query?: Infer<O['query']> } : { query?: undefined }) &
+  (O['body'] extends z.ZodType ? (O['multipart'] extends true ? { form: FormData } : { body: Infer<O['body']> }) : { body?: undefined });
+
+export type OperationOutput<O extends Operation> = Out<O['response']>;
+
+/** Fills `{name}` placeholders of a path, encoding each value. */
+export function fillPath(path: string, params: Record<string, string> | undefined): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const v = params?.[name];
+    if (v === undefined) throw new Error(`missing path parameter ${name}`);
+    return encodeURIComponent(v);
+  });
+}

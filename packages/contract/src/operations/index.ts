@@ -1,0 +1,17 @@
+import type { Operation } from '../operation.js';
+import * as access from './access.js';
+import * as core from './core.js';
+import * as files from './files.js';
+import * as identity from './identity.js';
+import * as users from './users.js';
+
+/** Every operation of the API, keyed by operation id. */
+export const ops = {
+  ...core,
+  ...identity,
+  ...access,
+  ...users,
+  ...files,
+} as const;
+
+export const OPERATIONS: readonly Operation[] = Object.values(ops);

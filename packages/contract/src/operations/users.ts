@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import { defineOperation } from '../operation.js';
+import { Session } from '../schemas/identity.js';
+import {
+  Account,
+  BlockRequest,
+  ChangePasswordRequest,
+  CreateUserRequest,
+  IssuedCredentials,
+  ManagedUser,
+  ManagedUsersQuery,
+  UpdateAccountRequest,
+  UpdateUserRequest,
+  UserLookup,
+  UsersQuery,
+} from '../schemas/users.js';
+import { Uuid, paged } from '../wire.js';
+
+const UserIdParam = z.object({ id: z.string().max(64) });
+
+export const lookupUsers = defineOperation({
+  id: 'lookupUsers',
+  method: 'GET',
+  path: '/users',
+  tag: 'Users',
+  summary: 'Find users by login, name or email (at most 20; blank q answers [])',
+  auth: 'user',
+  query: UsersQuery,
+  response: z.array(UserLookup),
+  status: 200,
+  errors: ['forbidden'],
+  permission: 'user:read:all',
+});
+
+export const createUser = defineOperation({
+  id: 'createUser',
+  method: 'POST',
+  path: '/users',
+  tag: 'Users',
+  summary: 'Create an account; its password is generated and returned once',
+  auth: 'user',
+  body: CreateUserRequest,
+  response: IssuedCredentials,
+  status: 201,
+  errors: ['forbidden', 'user.username.taken', 'user.email.taken', 'validation_failed'],
+  permission: 'user:create',
+});
+
+export const listManagedUsers = defineOperation({
+  id: 'listManagedUsers',
+  method: 'GET',
+  path: '/users/managed',
+  tag: 'Users',
+  summary: 'Accounts with their administrative fields, paged',
+  auth: 'user',
+  query: ManagedUsersQuery,
+  response: paged(ManagedUser),
+  status: 200,
+  errors: ['forbidden'],
+  permission: 'user:read:all',
+});
+
+export const updateUser = defineOperation({
+  id: 'updateUser',
+  method: 'PUT',
+  path: '/users/{id}',
+  tag: 'Users',
+  summary: "Edit an account's names, address, note, tags and expiry",
+  auth: 'user',
+  params: UserIdParam,
+  body: UpdateUserRequest,
+  response: ManagedUser,
+  status: 200,
+  errors: ['forbidden', 'not_found', 'user.email.taken', 'validation_failed'],
+  permission: 'user:update',
+});
+
+export const setUserBlocked = defineOperation({
+  id: 'setUserBlocked',
+  method: 'POST',
+  path: '/users/{id}/blocked',
+  tag: 'Users',
+  summary: 'Block (ends every session and socket) or unblock an account',
+  auth: 'user',
+  params: UserIdParam,
+  body: BlockRequest,
+  response: ManagedUser,
+  status: 200,
+  errors: ['forbidden', 'not_found', 'user.self', 'validation_failed'],
+  permission: 'user:block',
+});
+
+export const resetUserPassword = defineOperation({
+  id: 'resetUserPassword',
+  method: 'POST',
+  path: '/users/{id}/password',
+  tag: 'Users',
+  summary: 'Issue a new generated password; the account is signed out everywhere',
+  auth: 'user',
+  params: UserIdParam,
+  response: IssuedCredentials,
+  status: 200,
+  errors: ['forbidden', 'not_found'],
+  permission: 'user:update',
+});
+
+export const listUserSessions = defineOperation({
+  id: 'listUserSessions',
+  method: 'GET',
+  path: '/users/{userId}/sessions',
+  tag: 'Users',
+  summary: "A user's live sessions, newest first, with their open socket counts",
+  auth: 'user',
+  params: z.object({ userId: z.string().max(64) }),
+  response: z.array(Session),
+  status: 200,
+  errors: ['forbidden', 'not_found'],
+  permission: 'user:read:all',
+});
+
+export const endUserSession = defineOperation({
+  id: 'endUserSession',
+  method: 'DELETE',
+  path: '/users/{userId}/sessions/{id}',
+  tag: 'Users',
+  summary: "End one of a user's sessions",
+  auth: 'user',
+  params: z.object({ userId: z.string().max(64), id: Uuid }),
+  status: 204,
+  errors: ['forbidden', 'not_found'],
+  permission: 'user:update',
+  extension: true,
+});
+
+export const getAccount = defineOperation({
+  id: 'getAccount',
+  method: 'GET',
+  path: '/account',
+  tag: 'Account',
+  summary: "The caller's own account",
+  auth: 'user',
+  response: Account,
+  status: 200,
+  errors: ['unauthenticated'],
+});
+
+export const updateAccount = defineOperation({
+  id: 'updateAccount',
+  method: 'PUT',
+  path: '/account',
+  tag: 'Account',
+  summary: "Change the caller's names, login or address",
+  auth: 'user',
+  body: UpdateAccountRequest,
+  response: Account,
+  status: 200,
+  errors: ['unauthenticated', 'user.username.taken', 'user.email.taken', 'validation_failed'],
+});
+
+export const changePassword = defineOperation({
+  id: 'changePassword',
+  method: 'POST',
+  path: '/account/password',
+  tag: 'Account',
+  summary: "Change the caller's password; other sessions end",
+  auth: 'user',
+  body: ChangePasswordRequest,
+  status: 204,
+  errors: ['unauthenticated', 'account.password.wrong', 'validation_failed'],
+});
+
+export const listAccountSessions = defineOperation({
+  id: 'listAccountSessions',
+  method: 'GET',
+  path: '/account/sessions',
+  tag: 'Account',
+  summary: "The caller's own live sessions",
+  auth: 'user',
+  response: z.array(Session),
+  status: 200,
+  errors: ['unauthenticated'],
+  extension: true,
+});
+
+export const endAccountSession = defineOperation({
+  id: 'endAccountSession',
+  method: 'DELETE',
+  path: '/account/sessions/{id}',
+  tag: 'Account',
+  summary: 'End one of the caller\'s own sessions',
+  auth: 'user',
+  params: z.object({ id: Uuid }),
+  status: 204,
+  errors: ['unauthenticated', 'not_found'],
+  extension: true,
+});

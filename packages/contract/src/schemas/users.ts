@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { Email, InstantInput, Password, QueryBoolean, Timestamp, Username } from '../wire.js';
+
+export const UserLookup = z.object({ id: z.string(), username: z.string(), name: z.string().optional(), email: z.string().optional() });
+export type UserLookup = z.infer<typeof UserLookup>;
+
+export const ManagedUser = z.object({
+  id: z.string(),
+  username: z.string(),
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
+  email: z.string().optional(),
+  emailConfirmed: z.boolean(),
+  approvedAt: Timestamp.optional(),
+  note: z.string().optional(),
+  tags: z.array(z.string()),
+  isTemporary: z.boolean(),
+  expiresAt: Timestamp.optional(),
+  blockedAt: Timestamp.optional(),
+  blockedReason: z.string().optional(),
+  createdAt: Timestamp,
+  lastSeenAt: Timestamp.optional(),
+  grantCount: z.number().int(),
+});
+export type ManagedUser = z.infer<typeof ManagedUser>;
+
+export const IssuedCredentials = z.object({ userId: z.string(), username: z.string(), password: z.string() });
+export type IssuedCredentials = z.infer<typeof IssuedCredentials>;
+
+export const CreateUserRequest = z.object({
+  username: Username,
+  firstName: z.string().max(100).optional(),
+  lastName: z.string().max(100).optional(),
+  email: Email.optional(),
+  note: z.string().max(2000).optional(),
+  tags: z.array(z.string().min(1).max(64)).max(50).optional(),
+});
+
+export const UsersQuery = z.object({ q: z.string().max(200).optional() });
+
+export const ManagedUsersQuery = z.object({
+  page: z.coerce.number().int().optional(),
+  pageSize: z.coerce.number().int().optional(),
+  search: z.string().max(200).optional(),
+  includeBlocked: QueryBoolean.optional(),
+  temporaryOnly: QueryBoolean.optional(),
+});
+
+export const BlockRequest = z.object({ blocked: z.boolean(), reason: z.string().max(500).optional() });
+
+export const UpdateUserRequest = z.object({
+  firstName: z.string().max(100).nullable().optional(),
+  lastName: z.string().max(100).nullable().optional(),
+  email: Email.nullable().optional(),
+  note: z.string().max(2000).nullable().optional(),
+  tags: z.array(z.string().min(1).max(64)).max(50).optional(),
+  expiresAt: InstantInput.nullable().optional(),
+});
+
+export const Account = z.object({
+  userId: z.string(),
+  username: z.string(),
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
+  email: z.string().optional(),
+  emailConfirmed: z.boolean(),
+  isLocal: z.boolean(),
+});
+export type Account = z.infer<typeof Account>;
+
+export const UpdateAccountRequest = z.object({
+  firstName: z.string().max(100).nullable().optional(),
+  lastName: z.string().max(100).nullable().optional(),
+  username: Username.optional(),
+  email: Email.nullable().optional(),
+});
+
+export const ChangePasswordRequest = z.object({ currentPassword: z.string().min(1).max(256), newPassword: Password });

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+/** Lowercase hyphenated UUID; records use UUIDv7 (CONTRACT §2). */
+export const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a lowercase UUID');
+
+/** An instant as the server writes it: RFC 3339 UTC with milliseconds. */
+export const Timestamp = z.string().meta({ format: 'date-time', example: '2026-11-22T05:38:19.123Z' });
+
+/**
+ * An instant as a client may send it: any RFC 3339 value; without an offset it is UTC.
+ * Normalised to the server's form, so a bad value is a 422, never a silent default.
+ */
+export const InstantInput = z
+  .string()
+  .refine((s) => /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/.test(s) && !Number.isNaN(Date.parse(withZone(s))), 'must be an RFC 3339 instant')
+  .transform((s) => new Date(Date.parse(withZone(s))).toISOString())
+  .meta({ format: 'date-time' });
+
+function withZone(s: string): string {
+  if (!s.includes('T') && !s.includes('t') && !s.includes(' ')) return `${s}T00:00:00Z`;
+  return /([Zz]|[+-]\d{2}:?\d{2})$/.test(s) ? s : `${s}Z`;
+}
+
+/** Query booleans arrive as text; only the two spellings are accepted. */
+export const QueryBoolean = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1')
+  .meta({ type: 'boolean' });
+
+/** Paging query (CONTRACT §2): 1-based page, pageSize clamped to 1..200, default 20. */
+export const PagingQuery = z.object({
+  page: z.coerce.number().int().optional(),
+  pageSize: z.coerce.number().int().optional(),
+});
+
+export const PAGE_SIZE_DEFAULT = 20;
+export const PAGE_SIZE_MAX = 200;
+
+export function clampPaging(q: { page?: number | undefined; pageSize?: number | undefined }): { page: number; pageSize: number } {
+  const page = q.page === undefined || q.page < 1 ? 1 : q.page;
+  const pageSize = q.pageSize === undefined || q.pageSize < 1 ? PAGE_SIZE_DEFAULT : Math.min(q.pageSize, PAGE_SIZE_MAX);
+  return { page, pageSize };
+}
+
+export function paged<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** Free-form JSON members must be objects of bounded size (CONTRACT §2). */
+export function freeForm(maxBytes: number) {
+  return z
+    .record(z.string(), z.unknown())
+    .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= maxBytes, `must be at most ${maxBytes} bytes of JSON`);
+}
+export const Props = freeForm(256 * 1024);
+
+/** The problem document every failure under /api/ carries (CONTRACT §3). */
+export const ProblemDocument = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  code: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+  traceId: z.string().optional(),
+});
+export type ProblemDocument = z.infer<typeof ProblemDocument>;
+
+export const Password = z.string().min(10, 'must be at least 10 characters').max(256, 'must be at most 256 characters');
+export const Username = z
+  .string()
+  .min(2)
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, dot, dash and underscore, starting with a letter or digit');
+export const Email = z.email().max(254);
