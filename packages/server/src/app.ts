@@ -1,0 +1,183 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Koa from 'koa';
+import pino, { type Logger } from 'pino';
+import { PasswordHasher } from './auth/passwords.js';
+import { PermissionResolver } from './auth/permissions.js';
+import { SessionStore } from './auth/sessions.js';
+import type { Config } from './config.js';
+import { openDatabase } from './db/database.js';
+import { Transactor } from './db/transactor.js';
+import { dataPaths, ensureDataDirs, isInitialised, lockDataDir } from './datadir.js';
+import { EventBus } from './events/bus.js';
+import { EventHub } from './events/hub.js';
+import { Api } from './http/api.js';
+import type { RequestState } from './http/context.js';
+import { authenticate, problems, rateLimit, requestId, requestLog, securityHeaders } from './http/middleware.js';
+import { AccessService } from './modules/access/service.js';
+import { accessRoutes } from './modules/access/routes.js';
+import { AccountService } from './modules/account/service.js';
+import { accountRoutes } from './modules/account/routes.js';
+import { FilesService } from './modules/files/service.js';
+import { filesRoutes } from './modules/files/routes.js';
+import { BlobStore } from './modules/files/store.js';
+import { IdentityService } from './modules/identity/service.js';
+import { identityRoutes } from './modules/identity/routes.js';
+import { InstanceService } from './modules/instance/service.js';
+import { instanceRoutes } from './modules/instance/routes.js';
+import { UsersService } from './modules/users/service.js';
+import { usersRoutes } from './modules/users/routes.js';
+import type { Deps } from './services.js';
+import { systemClock, type Clock } from './util.js';
+import { RetentionWorker } from './workers/retention.js';
+
+export interface AppOptions {
+  dataDir: string;
+  config: Config;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export interface JudgeApp {
+  server: Server;
+  /** e.g. http://127.0.0.1:41234 */
+  url: string;
+  port: number;
+  deps: Deps;
+  hub: EventHub;
+  retention: RetentionWorker;
+  services: { identity: IdentityService; users: UsersService; access: AccessService; account: AccountService; files: FilesService; instance: InstanceService };
+  close(): Promise<void>;
+}
+
+export class NotInitialised extends Error {}
+
+export function packageVersion(): string {
+  const pkg = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'package.json');
+  return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
+}
+
+/** Composes config → database → services → Koa app → HTTP server → socket hub → workers, and listens. */
+export async function startApp(opts: AppOptions): Promise<JudgeApp> {
+  const { dataDir, config } = opts;
+  if (!isInitialised(dataDir)) throw new NotInitialised(`${dataDir} holds no judge database; run \`judge init --data-dir ${dataDir}\` first`);
+  ensureDataDirs(dataDir);
+  const lock = lockDataDir(dataDir);
+  const paths = dataPaths(dataDir);
+  const log =
+    opts.logger ??
+    pino(
+      { level: config.logLevel, redact: { paths: ['*.password', '*.token', '*.authorization', '*.cookie'], censor: '[secret]' } },
+      pino.destination({ dest: join(paths.logs, 'judge.log'), sync: false, mkdir: true }),
+    );
+  let dbh;
+  try {
+    dbh = openDatabase(paths.db);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+  const clock = opts.clock ?? systemClock;
+  const bus = new EventBus();
+  const permissions = new PermissionResolver(dbh.sqlite);
+  const sessions = new SessionStore(dbh.sqlite, config.auth);
+  const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKiB, iterations: config.auth.argon2Iterations });
+  let hub: EventHub | undefined;
+  const deps: Deps = {
+    config,
+    dataDir,
+    db: dbh.db,
+    sqlite: dbh.sqlite,
+    tx: new Transactor(dbh.sqlite, bus, permissions),
+    clock,
+    log,
+    bus,
+    permissions,
+    sessions,
+    hasher,
+    connections: (id) => hub?.connections(id) ?? 0,
+  };
+
+  const instance = new InstanceService(deps);
+  const services = {
+    instance,
+    identity: new IdentityService(deps, instance),
+    users: new UsersService(deps),
+    access: new AccessService(deps),
+    account: new AccountService(deps),
+    files: new FilesService(deps, new BlobStore(paths.files, paths.uploads)),
+  };
+
+  const api = new Api({
+    jsonBodyBytes: config.limits.jsonBodyBytes,
+    publicUrl: config.publicUrl,
+    onSignedIn: (actor, path) => sessions.touch(actor, path.replace(/^\/api\/v1/, ''), clock.now()),
+  });
+  instanceRoutes(api, instance, packageVersion());
+  identityRoutes(api, services.identity, config.auth);
+  accessRoutes(api, services.access);
+  usersRoutes(api, services.users);
+  accountRoutes(api, services.account);
+  filesRoutes(api, services.files, config.limits.uploadBytes);
+
+  const koa = new Koa<RequestState>({ proxy: config.trustProxy });
+  koa.silent = true;
+  koa.use(requestId());
+  koa.use(requestLog(log));
+  koa.use(securityHeaders(config.publicUrl.startsWith('https:')));
+  koa.use(problems(log));
+  koa.use(authenticate(sessions, clock));
+  koa.use(rateLimit(config.limits.requestsPerMinute));
+  koa.use(api.routes());
+  koa.use(api.allowedMethods());
+
+  const server = createServer(koa.callback());
+  hub = new EventHub({ sessions, permissions, clock, log, bus }, { ...config.socket, publicUrl: config.publicUrl, trustProxy: config.trustProxy });
+  hub.attach(server);
+  const retention = new RetentionWorker(dbh.sqlite, paths.uploads, clock);
+  retention.start();
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolveListen());
+  }).catch((e) => {
+    retention.stop();
+    void hub?.close();
+    dbh.close();
+    lock.release();
+    throw e;
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  log.info({ port, host: config.host, dataDir }, 'judge listening');
+
+  let closing: Promise<void> | undefined;
+  const h = hub;
+  return {
+    server,
+    url: `http://${host}:${port}`,
+    port,
+    deps,
+    hub: h,
+    retention,
+    services,
+    close: () =>
+      (closing ??= (async () => {
+        retention.stop();
+        await h.close();
+        await new Promise<void>((r) => {
+          server.close(() => r());
+          server.closeIdleConnections();
+          // requests still running after a grace period are cut, so shutdown always finishes
+          setTimeout(() => server.closeAllConnections(), 5000).unref();
+        });
+        dbh.close();
+        lock.release();
+        log.info('judge stopped');
+        log.flush?.();
+      })()),
+  };
+}

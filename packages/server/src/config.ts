@@ -1,0 +1,131 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const Port = z.number().int().min(0).max(65535);
+const Positive = z.number().int().min(1);
+
+/** Every setting of the server. Unknown keys are refused so that a typo is reported, not ignored. */
+export const ConfigSchema = z.strictObject({
+  host: z.string().min(1),
+  port: Port,
+  /** The origin browsers use, e.g. https://judge.school.example; empty: the request's own. */
+  publicUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
+  /** Believe X-Forwarded-For / X-Forwarded-Proto from a reverse proxy. */
+  trustProxy: z.boolean(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  limits: z.strictObject({
+    jsonBodyBytes: Positive,
+    uploadBytes: Positive,
+    /** Per signed-in user, or per address for anonymous calls; 0 turns the limit off. */
+    requestsPerMinute: z.number().int().min(0),
+  }),
+  auth: z.strictObject({
+    accessTokenSeconds: Positive,
+    refreshTokenDays: Positive,
+    cookieDays: Positive,
+    loginAttemptsPerMinute: Positive,
+    lockoutFailures: Positive,
+    lockoutMinutes: Positive,
+    argon2MemoryKiB: z.number().int().min(1024),
+    argon2Iterations: z.number().int().min(1),
+  }),
+  socket: z.strictObject({
+    pingSeconds: z.number().positive(),
+    maxBufferedBytes: Positive,
+  }),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+export type ConfigOverrides = DeepPartial<Config>;
+
+export const CONFIG_FILE_NAME = 'judge.json';
+
+/** The checkout's config/ folder: two levels above src/ or dist/. */
+export function defaultsPath(): string {
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'config', 'server.json');
+}
+
+function readJson(path: string, what: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('not a JSON object');
+    return v as Record<string, unknown>;
+  } catch (e) {
+    throw new ConfigError(`${what} ${path}: ${(e as Error).message}`);
+  }
+}
+
+export class ConfigError extends Error {}
+
+function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    if (v === undefined) continue;
+    const b = out[k];
+    out[k] = v && typeof v === 'object' && !Array.isArray(v) && b && typeof b === 'object' && !Array.isArray(b)
+      ? merge(b as Record<string, unknown>, v as Record<string, unknown>)
+      : v;
+  }
+  return out;
+}
+
+/** `limits.jsonBodyBytes` ↔ `JUDGE_LIMITS_JSON_BODY_BYTES`. */
+export function envName(path: string[]): string {
+  return 'JUDGE_' + path.map((p) => p.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()).join('_');
+}
+
+/** Every leaf setting with its environment variable and default, for --help and the README. */
+export function settingsTable(defaults = readJson(defaultsPath(), 'defaults')): { key: string; env: string; value: unknown }[] {
+  const rows: { key: string; env: string; value: unknown }[] = [];
+  const walk = (obj: Record<string, unknown>, path: string[]) => {
+    for (const [k, v] of Object.entries(obj)) {
+      if (v && typeof v === 'object' && !Array.isArray(v)) walk(v as Record<string, unknown>, [...path, k]);
+      else rows.push({ key: [...path, k].join('.'), env: envName([...path, k]), value: v });
+    }
+  };
+  walk(defaults, []);
+  return rows;
+}
+
+function fromEnv(defaults: Record<string, unknown>, env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const row of settingsTable(defaults)) {
+    const raw = env[row.env];
+    if (raw === undefined) continue;
+    let value: unknown = raw;
+    if (typeof row.value === 'number') {
+      value = Number(raw);
+      if (raw.trim() === '' || Number.isNaN(value)) throw new ConfigError(`${row.env}: "${raw}" is not a number`);
+    } else if (typeof row.value === 'boolean') {
+      if (!['true', 'false', '1', '0'].includes(raw)) throw new ConfigError(`${row.env}: "${raw}" is not true or false`);
+      value = raw === 'true' || raw === '1';
+    }
+    const keys = row.key.split('.');
+    let cur = out;
+    for (const k of keys.slice(0, -1)) cur = (cur[k] ??= {}) as Record<string, unknown>;
+    cur[keys[keys.length - 1]!] = value;
+  }
+  return out;
+}
+
+/**
+ * Configuration, later sources winning: config/server.json, `<dataDir>/judge.json`, JUDGE_* variables,
+ * then the overrides given (command-line flags, tests).
+ */
+export function loadConfig(dataDir: string, overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const defaults = readJson(defaultsPath(), 'defaults');
+  let merged = defaults;
+  const file = join(dataDir, CONFIG_FILE_NAME);
+  if (existsSync(file)) merged = merge(merged, readJson(file, 'configuration file'));
+  merged = merge(merged, fromEnv(defaults, env));
+  merged = merge(merged, overrides as Record<string, unknown>);
+  const parsed = ConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,192 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { PING_FRAME, statusTitle } from '@judge/contract';
+import type { Logger } from 'pino';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { PermissionResolver } from '../auth/permissions.js';
+import type { SessionStore } from '../auth/sessions.js';
+import { originMatches, SESSION_COOKIE } from '../http/context.js';
+import type { Clock } from '../util.js';
+import type { Audience, BusMessage, DomainEvent, EventBus } from './bus.js';
+
+export interface HubOptions {
+  pingSeconds: number;
+  maxBufferedBytes: number;
+  publicUrl: string;
+  trustProxy: boolean;
+}
+
+interface SessionSockets {
+  userId: string;
+  sockets: Set<WebSocket>;
+}
+
+const WS_PATH = '/api/v1/ws';
+/** Close code sent after `sessionExpired`: the client should not reconnect with this session. */
+export const CLOSE_SESSION_ENDED = 4001;
+const dropNulls = (_k: string, v: unknown) => (v === null ? undefined : v);
+
+function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * The event socket (CONTRACT §10): one connection a tab, authenticated by the session cookie,
+ * told only what its session could read over REST, and only after the change committed.
+ */
+export class EventHub {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 4096, perMessageDeflate: false, clientTracking: false });
+  private readonly bySession = new Map<string, SessionSockets>();
+  private readonly timer: NodeJS.Timeout;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly d: { sessions: SessionStore; permissions: PermissionResolver; clock: Clock; log: Logger; bus: EventBus },
+    private readonly opts: HubOptions,
+  ) {
+    this.unsubscribe = d.bus.subscribe((m) => this.onMessage(m));
+    this.timer = setInterval(() => this.tick(), opts.pingSeconds * 1000);
+    this.timer.unref();
+  }
+
+  attach(server: Server): void {
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
+  }
+
+  /** Live sockets of a session; never stored (Session.connections). */
+  connections(sessionId: string): number {
+    return this.bySession.get(sessionId)?.sockets.size ?? 0;
+  }
+
+  get socketCount(): number {
+    let n = 0;
+    for (const s of this.bySession.values()) n += s.sockets.size;
+    return n;
+  }
+
+  private refuse(socket: Duplex, status: number, code: string, detail: string): void {
+    const body = JSON.stringify({ type: 'about:blank', title: statusTitle(status), status, detail, code });
+    socket.end(
+      `HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+
+  private expectedOrigin(req: IncomingMessage): string {
+    if (this.opts.publicUrl) return new URL(this.opts.publicUrl).origin;
+    const forwarded = this.opts.trustProxy ? String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() : '';
+    const scheme = forwarded || ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+    return `${scheme}://${req.headers.host ?? ''}`;
+  }
+
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== WS_PATH) return this.refuse(socket, 404, 'not_found', 'No socket here');
+    const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
+    const actor = cookie ? this.d.sessions.authenticate(cookie, 'cookie', this.d.clock.now()) : null;
+    if (!actor) return this.refuse(socket, 401, 'unauthenticated', 'The socket needs a signed-in session cookie');
+    if (!originMatches(req.headers.origin, undefined, this.expectedOrigin(req))) {
+      return this.refuse(socket, 403, 'csrf.origin', 'The socket must be opened from the same origin');
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      let entry = this.bySession.get(actor.sessionId);
+      if (!entry) this.bySession.set(actor.sessionId, (entry = { userId: actor.userId, sockets: new Set() }));
+      entry.sockets.add(ws);
+      const sessionId = actor.sessionId;
+      ws.on('close', () => this.forget(sessionId, ws));
+      ws.on('error', () => ws.terminate());
+    });
+  }
+
+  private forget(sessionId: string, ws: WebSocket): void {
+    const entry = this.bySession.get(sessionId);
+    if (!entry) return;
+    entry.sockets.delete(ws);
+    if (entry.sockets.size === 0) this.bySession.delete(sessionId);
+  }
+
+  private onMessage(m: BusMessage): void {
+    if (m.kind === 'event') this.deliver(m.event);
+    else this.endSessions(m.sessionIds, m.reason);
+  }
+
+  private mayReceive(userId: string, a: Audience): boolean {
+    switch (a.kind) {
+      case 'signedIn':
+        return true;
+      case 'users':
+        return a.userIds.includes(userId);
+      case 'permission':
+        if (a.alsoUsers?.includes(userId)) return true;
+        return a.anywhere ? this.d.permissions.holdsAnywhere(userId, a.key) : this.d.permissions.has(userId, a.key, a.activityId ?? null);
+    }
+  }
+
+  private send(ws: WebSocket, frame: string): void {
+    // a socket that does not drain would hold memory for everyone: drop it (CONTRACT §12)
+    if (ws.bufferedAmount > this.opts.maxBufferedBytes) {
+      ws.terminate();
+      return;
+    }
+    ws.send(frame);
+  }
+
+  private deliver(e: DomainEvent): void {
+    if (this.bySession.size === 0) return;
+    const frame = JSON.stringify({ type: e.type, data: e.data }, dropNulls);
+    const decided = new Map<string, boolean>();
+    for (const entry of this.bySession.values()) {
+      let ok = decided.get(entry.userId);
+      if (ok === undefined) decided.set(entry.userId, (ok = this.mayReceive(entry.userId, e.audience)));
+      if (ok) for (const ws of entry.sockets) this.send(ws, frame);
+    }
+  }
+
+  private endSessions(ids: string[], reason: string): void {
+    const frame = JSON.stringify({ type: 'sessionExpired', data: { reason } });
+    for (const id of ids) {
+      const entry = this.bySession.get(id);
+      if (!entry) continue;
+      this.bySession.delete(id);
+      for (const ws of entry.sockets) {
+        this.send(ws, frame);
+        ws.close(CLOSE_SESSION_ENDED, 'session ended');
+      }
+    }
+  }
+
+  /** The heartbeat, which also notices sessions that lapsed while their sockets stayed open. */
+  tick(): void {
+    const now = this.d.clock.now();
+    const lapsed: string[] = [];
+    for (const [id, entry] of this.bySession) {
+      if (!this.d.sessions.isLive(id, now)) {
+        lapsed.push(id);
+        continue;
+      }
+      for (const ws of entry.sockets) this.send(ws, PING_FRAME);
+    }
+    if (lapsed.length) this.endSessions(lapsed, 'expired');
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.unsubscribe();
+    const closing: Promise<void>[] = [];
+    for (const entry of this.bySession.values()) {
+      for (const ws of entry.sockets) {
+        closing.push(new Promise((resolve) => ws.once('close', () => resolve())));
+        ws.close(1001, 'server shutting down');
+      }
+    }
+    this.bySession.clear();
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, 2000).unref());
+    await Promise.race([Promise.all(closing).then(() => undefined), timeout]);
+    this.wss.close();
+  }
+}

@@ -1,0 +1,145 @@
+import Router from '@koa/router';
+import type { Operation, OperationOutput } from '@judge/contract';
+import type Koa from 'koa';
+import { koaBody } from 'koa-body';
+import type { z } from 'zod';
+import type { Actor } from '../auth/permissions.js';
+import { ApiError, unauthenticated } from './errors.js';
+import { expectedOrigin, originMatches, type Ctx, type RequestState } from './context.js';
+import { zodErrors } from './middleware.js';
+
+type Parsed<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export interface HandlerInput<O extends Operation> {
+  params: Parsed<O['params']>;
+  query: Parsed<O['query']>;
+  body: O['multipart'] extends true ? undefined : Parsed<O['body']>;
+  actor: O['auth'] extends 'user' ? Actor : Actor | undefined;
+  ctx: Ctx;
+}
+
+/** A handler returns the response body; binary handlers set ctx.body themselves and return nothing. */
+export type Handler<O extends Operation> = (
+  input: HandlerInput<O>,
+) => Promise<OperationOutput<O> | void> | OperationOutput<O> | void;
+
+export interface ApiOptions {
+  jsonBodyBytes: number;
+  publicUrl: string;
+  /** Called after a signed-in request succeeds, to record it on the session. */
+  onSignedIn(actor: Actor, path: string): void;
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const dropNulls = (_k: string, v: unknown) => (v === null ? undefined : v);
+
+/** Binds contract operations to handlers, doing the validation, auth and shaping every route shares. */
+export class Api {
+  readonly router = new Router<RequestState>({ prefix: '/api/v1' });
+  private readonly bound = new Set<string>();
+  private readonly json: Koa.Middleware;
+
+  constructor(private readonly opts: ApiOptions) {
+    this.json = koaBody({
+      multipart: false,
+      urlencoded: false,
+      text: false,
+      json: true,
+      jsonStrict: true,
+      jsonLimit: opts.jsonBodyBytes,
+      parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
+      onError: (err) => {
+        throw err;
+      },
+    }) as unknown as Koa.Middleware;
+  }
+
+  get boundIds(): ReadonlySet<string> {
+    return this.bound;
+  }
+
+  bind<O extends Operation>(op: O, handler: Handler<O>, extra: Koa.Middleware<RequestState>[] = []): void {
+    if (this.bound.has(op.id)) throw new Error(`operation ${op.id} bound twice`);
+    this.bound.add(op.id);
+    const path = op.path.replace(/\{(\w+)\}/g, ':$1');
+    const stack: Koa.Middleware<RequestState>[] = [this.gate(op), ...extra];
+    if (op.body && !op.multipart) stack.push(this.jsonBody());
+    stack.push(async (ctx) => {
+      const input = this.parse(op, ctx as Ctx);
+      const result = await handler(input as HandlerInput<O>);
+      if (ctx.state.actor) this.opts.onSignedIn(ctx.state.actor, ctx.path);
+      if (op.status === 204) {
+        ctx.status = 204;
+        ctx.body = null;
+      } else if (op.response === 'binary' || ctx.body !== undefined) {
+        // the handler wrote its own body (a download, or a bodyless cookie login)
+      } else {
+        ctx.status = op.status;
+        ctx.type = 'application/json';
+        ctx.body = JSON.stringify(result, dropNulls);
+      }
+    });
+    this.router.register(path, [op.method], stack as never);
+  }
+
+  /** Authentication and the Origin check come before the body is read, so refusals cost nothing. */
+  private gate(op: Operation): Koa.Middleware<RequestState> {
+    return async (ctx, next) => {
+      const actor = ctx.state.actor;
+      if (op.auth === 'user' && !actor) {
+        throw unauthenticated(ctx.state.badCredentials ? 'The token or session is not valid (expired, ended or unknown)' : 'Sign in first');
+      }
+      if (actor?.via === 'cookie' && UNSAFE.has(ctx.method)) {
+        const expected = expectedOrigin(ctx as Ctx, this.opts.publicUrl);
+        if (!originMatches(ctx.get('origin') || undefined, ctx.get('referer') || undefined, expected)) {
+          throw new ApiError(403, 'csrf.origin', `A cookie-authenticated ${ctx.method} must come from ${expected}`);
+        }
+      }
+      await next();
+    };
+  }
+
+  private jsonBody(): Koa.Middleware<RequestState> {
+    return async (ctx, next) => {
+      const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
+      if (hasBody && !ctx.is('application/json', 'application/*+json')) {
+        throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json');
+      }
+      await this.json(ctx, next);
+    };
+  }
+
+  private parse<O extends Operation>(op: O, ctx: Ctx) {
+    let params: unknown;
+    if (op.params) {
+      const r = op.params.safeParse(ctx.params ?? {});
+      // an id that is not even well formed names nothing: 404, like any other unknown id
+      if (!r.success) throw new ApiError(404, 'not_found', 'No such resource');
+      params = r.data;
+    }
+    let query: unknown;
+    if (op.query) {
+      const raw: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(ctx.query)) raw[k] = Array.isArray(v) ? v[v.length - 1] : v;
+      const r = op.query.safeParse(raw);
+      if (!r.success) throw ApiError.of('validation_failed', 'The query has invalid parameters', zodErrors(r.error));
+      query = r.data;
+    }
+    let body: unknown;
+    if (op.body && !op.multipart) {
+      const raw = (ctx.request as unknown as { body?: unknown }).body;
+      const r = op.body.safeParse(raw === undefined || (typeof raw === 'object' && raw !== null && Object.keys(raw).length === 0 && ctx.request.length === 0) ? {} : raw);
+      if (!r.success) throw ApiError.of('validation_failed', 'The body has invalid members', zodErrors(r.error));
+      body = r.data;
+    }
+    return { params, query, body, actor: ctx.state.actor, ctx };
+  }
+
+  routes(): Koa.Middleware {
+    return this.router.routes() as unknown as Koa.Middleware;
+  }
+
+  allowedMethods(): Koa.Middleware {
+    return this.router.allowedMethods({ throw: true }) as unknown as Koa.Middleware;
+  }
+}

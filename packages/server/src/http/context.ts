@@ -1,0 +1,35 @@
+import type Koa from 'koa';
+import type { Actor } from '../auth/permissions.js';
+
+export interface RequestState {
+  requestId: string;
+  actor?: Actor;
+  /** Set when the request carried a bearer token or cookie that signs nobody in. */
+  badCredentials?: boolean;
+}
+
+export type Ctx = Koa.ParameterizedContext<RequestState>;
+
+export const SESSION_COOKIE = 'judge_session';
+
+/** The client address, honouring X-Forwarded-For only when configured to trust a proxy. */
+export function clientAddress(ctx: Ctx): string {
+  return ctx.ip.startsWith('::ffff:') ? ctx.ip.slice(7) : ctx.ip;
+}
+
+/** The origin browsers must present: the configured public URL's, else the request's own. */
+export function expectedOrigin(ctx: Ctx, publicUrl: string): string {
+  return publicUrl ? new URL(publicUrl).origin : `${ctx.protocol}://${ctx.host}`;
+}
+
+export function originMatches(origin: string | undefined, referer: string | undefined, expected: string): boolean {
+  if (origin) return origin === expected;
+  if (referer) {
+    try {
+      return new URL(referer).origin === expected;
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,172 @@
+import { statusTitle } from '@judge/contract';
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { randomUUID } from 'node:crypto';
+import { ZodError } from 'zod';
+import type { SessionStore } from '../auth/sessions.js';
+import type { Clock } from '../util.js';
+import { ApiError } from './errors.js';
+import { clientAddress, SESSION_COOKIE, type Ctx, type RequestState } from './context.js';
+
+type Mw = Koa.Middleware<RequestState>;
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export function requestId(): Mw {
+  return async (ctx, next) => {
+    const incoming = ctx.get('x-request-id');
+    ctx.state.requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.set('X-Request-Id', ctx.state.requestId);
+    await next();
+  };
+}
+
+/** One log line a request: never headers, bodies or query strings, which can carry secrets. */
+export function requestLog(log: Logger): Mw {
+  return async (ctx, next) => {
+    const start = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      log.info(
+        { reqId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, userId: ctx.state.actor?.userId, ip: clientAddress(ctx) },
+        'request',
+      );
+    }
+  };
+}
+
+export function securityHeaders(https: boolean): Mw {
+  return async (ctx, next) => {
+    ctx.set({
+      'X-Content-Type-Options': 'nosniff',
+      'X-Frame-Options': 'DENY',
+      'Referrer-Policy': 'no-referrer',
+      'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+      'Cross-Origin-Resource-Policy': 'same-origin',
+      'Cache-Control': 'no-store',
+      ...(https ? { 'Strict-Transport-Security': 'max-age=31536000' } : {}),
+    });
+    await next();
+  };
+}
+
+function problemBody(ctx: Ctx, status: number, code: string, detail: string, errors?: Record<string, string[]>) {
+  return {
+    type: 'about:blank',
+    title: statusTitle(status),
+    status,
+    detail,
+    code,
+    ...(errors ? { errors } : {}),
+    ...(status >= 500 ? { traceId: ctx.state.requestId } : {}),
+  };
+}
+
+export function zodErrors(e: ZodError, prefix = ''): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of e.issues) {
+    const key = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)';
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+/** Turns every failure under /api/ into problem+json (CONTRACT §3); 5xx never shows internals. */
+export function problems(log: Logger): Mw {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, 'not_found', `No such endpoint: ${ctx.method} ${ctx.path}`);
+    } catch (err) {
+      let status = 500;
+      let code = 'internal';
+      let detail = 'The server failed; the request id identifies it in the log';
+      let errors: Record<string, string[]> | undefined;
+      if (err instanceof ApiError) {
+        ({ status, code } = err);
+        detail = err.message;
+        errors = err.errors;
+        if (err.headers) ctx.set(err.headers);
+      } else if (err instanceof ZodError) {
+        status = 422;
+        code = 'validation_failed';
+        errors = zodErrors(err);
+        detail = 'The request has invalid members';
+      } else {
+        const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; code?: string; headers?: Record<string, string> };
+        const s = e.status ?? e.statusCode;
+        if (s === 400) {
+          status = 400;
+          code = 'request.malformed';
+          detail = e.type === 'entity.parse.failed' ? 'The body is not valid JSON' : 'The request is malformed';
+        } else if (s === 413 || e.code === '1009' || /maxFileSize|too large|exceeded/i.test(e.message ?? '')) {
+          status = 413;
+          code = 'payload_too_large';
+          detail = 'The body is larger than allowed';
+        } else if (s === 415) {
+          status = 415;
+          code = 'unsupported_media_type';
+          detail = 'The body has an unsupported media type';
+        } else if (s === 405) {
+          status = 405;
+          code = 'method_not_allowed';
+          detail = `${ctx.method} is not allowed here`;
+          if (e.headers?.Allow) ctx.set('Allow', e.headers.Allow);
+        } else if (s && s >= 400 && s < 500) {
+          status = s;
+          code = status === 404 ? 'not_found' : 'request.malformed';
+          detail = e.expose && e.message ? e.message : statusTitle(s);
+        } else {
+          log.error({ reqId: ctx.state.requestId, err }, 'request failed');
+        }
+      }
+      ctx.status = status;
+      ctx.type = 'application/problem+json';
+      ctx.body = JSON.stringify(problemBody(ctx, status, code, detail, errors));
+    }
+  };
+}
+
+/** Reads a bearer token or the session cookie; a missing or bad one leaves the request anonymous. */
+export function authenticate(sessions: SessionStore, clock: Clock): Mw {
+  return async (ctx, next) => {
+    const header = ctx.get('authorization');
+    if (header) {
+      const m = /^Bearer\s+([A-Za-z0-9_-]{16,128})$/i.exec(header);
+      const actor = m ? sessions.authenticate(m[1]!, 'bearer', clock.now()) : null;
+      if (actor) ctx.state.actor = actor;
+      else ctx.state.badCredentials = true;
+    } else {
+      const cookie = ctx.cookies.get(SESSION_COOKIE);
+      if (cookie) {
+        const actor = /^[A-Za-z0-9_-]{16,128}$/.test(cookie) ? sessions.authenticate(cookie, 'cookie', clock.now()) : null;
+        if (actor) ctx.state.actor = actor;
+        else ctx.state.badCredentials = true;
+      }
+    }
+    await next();
+  };
+}
+
+/** Requests per minute, per signed-in user or, for anonymous calls, per address. */
+export function rateLimit(perMinute: number): Mw {
+  if (perMinute <= 0) return (_ctx, next) => next();
+  const limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
+  return async (ctx, next) => {
+    const key = ctx.state.actor ? `u:${ctx.state.actor.userId}` : `a:${clientAddress(ctx)}`;
+    try {
+      await limiter.consume(key);
+    } catch (res) {
+      throw rateLimited(res);
+    }
+    await next();
+  };
+}
+
+export function rateLimited(res: unknown): ApiError {
+  const seconds = res instanceof RateLimiterRes ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 60;
+  return new ApiError(429, 'rate_limited', `Too many requests; try again in ${seconds} s`, undefined, { 'Retry-After': String(seconds) });
+}

@@ -1,0 +1,108 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import pino from 'pino';
+import { packageVersion, startApp, NotInitialised } from './app.js';
+import { ConfigError, loadConfig, settingsTable, type ConfigOverrides } from './config.js';
+import { DataDirInUse } from './datadir.js';
+import { initDataDir } from './init.js';
+import { generatePassword } from './util.js';
+
+const MIN_PASSWORD = 10;
+
+function port(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is a whole number from 0 to 65535');
+  return n;
+}
+
+function configHelp(): string {
+  const rows = settingsTable();
+  const width = Math.max(...rows.map((r) => r.key.length));
+  return [
+    '',
+    'Configuration, later sources winning: config/server.json (defaults), DATA_DIR/judge.json,',
+    'JUDGE_* environment variables, then command-line flags. Settings:',
+    ...rows.map((r) => `  ${r.key.padEnd(width)}  ${r.env}  (default ${JSON.stringify(r.value)})`),
+    '',
+    'JUDGE_DATA_DIR sets --data-dir; JUDGE_ADMIN_PASSWORD gives `init` the admin password.',
+  ].join('\n');
+}
+
+/** The admin password: a file, the environment, a prompt on a terminal, or generated and shown once. */
+async function adminPassword(file: string | undefined): Promise<{ value: string; generated: boolean }> {
+  let value: string | undefined;
+  if (file) value = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+  else if (process.env.JUDGE_ADMIN_PASSWORD) value = process.env.JUDGE_ADMIN_PASSWORD;
+  else if (process.stdin.isTTY && process.stdout.isTTY) {
+    const { password } = await import('@inquirer/prompts');
+    const first = await password({ message: 'Password for the admin account:', mask: '*', validate: (v) => v.length >= MIN_PASSWORD || `at least ${MIN_PASSWORD} characters` });
+    const again = await password({ message: 'The same password again:', mask: '*' });
+    if (first !== again) throw new ConfigError('the two passwords differ; nothing was created');
+    value = first;
+  }
+  if (value === undefined) return { value: generatePassword(20), generated: true };
+  if (value.length < MIN_PASSWORD || value.length > 256) throw new ConfigError(`the admin password must have ${MIN_PASSWORD} to 256 characters`);
+  return { value, generated: false };
+}
+
+const program = new Command('judge')
+  .description('The judge appliance: the HTTP API, the event socket, storage and background work')
+  .version(packageVersion());
+
+program
+  .command('init')
+  .description('Create the data directory, its database and the admin account (never overwrites anything)')
+  .option('--data-dir <dir>', 'data directory', process.env.JUDGE_DATA_DIR ?? './data')
+  .option('--admin-password-file <file>', 'read the admin password from this file')
+  .addHelpText('after', configHelp())
+  .action(async (o: { dataDir: string; adminPasswordFile?: string }) => {
+    const dir = resolve(o.dataDir);
+    const config = loadConfig(dir);
+    let shown: string | undefined;
+    const r = await initDataDir(dir, config, async () => {
+      const p = await adminPassword(o.adminPasswordFile);
+      if (p.generated) shown = p.value;
+      return p.value;
+    });
+    if (!r.created) {
+      console.log(`${dir} is already initialised; nothing was changed.`);
+      return;
+    }
+    console.log(`Initialised ${dir}.`);
+    if (shown) console.log(`The admin password is printed this once; keep it safe:\n\n  admin / ${shown}\n`);
+    else console.log('Sign in as admin with the password you gave.');
+  });
+
+program
+  .command('serve')
+  .description('Serve the API on an initialised data directory')
+  .option('--data-dir <dir>', 'data directory', process.env.JUDGE_DATA_DIR ?? './data')
+  .option('--port <port>', 'TCP port (0 picks a free one)', port)
+  .option('--host <host>', 'address to listen on')
+  .option('--public-url <url>', 'the URL browsers use, e.g. https://judge.example.org')
+  .addHelpText('after', configHelp())
+  .action(async (o: { dataDir: string; port?: number; host?: string; publicUrl?: string }) => {
+    const dir = resolve(o.dataDir);
+    const overrides: ConfigOverrides = { port: o.port, host: o.host, publicUrl: o.publicUrl };
+    const config = loadConfig(dir, overrides);
+    const logger = pino({ level: config.logLevel, redact: { paths: ['*.password', '*.token', '*.authorization', '*.cookie'], censor: '[secret]' } });
+    const app = await startApp({ dataDir: dir, config, logger });
+    console.error(`judge ${packageVersion()} serving ${app.url}/api/v1 from ${dir}`);
+    const stop = (signal: string) => {
+      logger.info({ signal }, 'shutting down');
+      void app.close().then(() => process.exit(0));
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+
+program.parseAsync().catch((e: unknown) => {
+  if (e instanceof ConfigError || e instanceof DataDirInUse || e instanceof NotInitialised) {
+    console.error(`judge: ${e.message}`);
+    process.exit(2);
+  }
+  if ((e as { name?: string }).name === 'ExitPromptError') process.exit(130);
+  console.error(`judge: ${(e as Error).stack ?? String(e)}`);
+  process.exit(1);
+});

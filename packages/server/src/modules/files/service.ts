@@ -1,0 +1,82 @@
+import type { FileMeta } from '@judge/contract';
+import { eq } from 'drizzle-orm';
+import type { Actor } from '../../auth/permissions.js';
+import { files } from '../../db/schema.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import type { Deps } from '../../services.js';
+import { iso, newId } from '../../util.js';
+import type { BlobStore } from './store.js';
+
+type FileRow = typeof files.$inferSelect;
+
+/**
+ * Decides whether a caller may read a file that some record references (a problem statement, a
+ * submission). Areas register one each; a file nobody references is its uploader's alone.
+ */
+export type FileReadRule = (actor: Actor, fileId: string) => boolean;
+
+export interface IncomingUpload {
+  tempPath: string;
+  name: string;
+  mimeType: string;
+  declaredSha256: string;
+}
+
+const toMeta = (f: FileRow): FileMeta => ({ id: f.id, name: f.name, mimeType: f.mimeType, sizeBytes: f.sizeBytes, sha256: f.sha256, createdAt: f.createdAt });
+
+export class FilesService {
+  private readonly rules: FileReadRule[] = [];
+
+  constructor(
+    private readonly d: Deps,
+    readonly blobs: BlobStore,
+  ) {}
+
+  addReadRule(rule: FileReadRule): void {
+    this.rules.push(rule);
+  }
+
+  /** Stores an upload after recomputing its SHA-256 from the bytes on disk; a mismatch stores nothing. */
+  async upload(actor: Actor | null, u: IncomingUpload): Promise<FileMeta> {
+    let kept = false;
+    try {
+      const { sha256, sizeBytes } = await this.blobs.hashFile(u.tempPath);
+      if (sha256 !== u.declaredSha256.toLowerCase()) {
+        throw ApiError.of('checksum_mismatch', `The bytes received hash to ${sha256}, not the declared ${u.declaredSha256.toLowerCase()}`, {
+          sha256: ['does not match the file'],
+        });
+      }
+      await this.blobs.adopt(u.tempPath, sha256);
+      kept = true;
+      const row = this.d.db
+        .insert(files)
+        .values({
+          id: newId(),
+          sha256,
+          sizeBytes,
+          name: u.name,
+          mimeType: u.mimeType,
+          uploadedBy: actor?.userId ?? null,
+          createdAt: iso(this.d.clock.now()),
+        })
+        .returning()
+        .get();
+      return toMeta(row);
+    } finally {
+      if (!kept) await this.blobs.discard(u.tempPath);
+    }
+  }
+
+  /** The file record, if the caller may read it; otherwise 404, like a file that does not exist. */
+  readable(actor: Actor, id: string): FileRow {
+    const f = this.d.db.select().from(files).where(eq(files.id, id)).get();
+    if (!f) throw notFound('file');
+    if (f.uploadedBy === actor.userId || this.d.permissions.isAdministrator(actor.userId)) return f;
+    if (this.rules.some((rule) => rule(actor, id))) return f;
+    throw notFound('file');
+  }
+
+  meta(actor: Actor, id: string): FileMeta {
+    return toMeta(this.readable(actor, id));
+  }
+}

@@ -1,0 +1,59 @@
+import { ops } from '@judge/contract';
+import type Koa from 'koa';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { Api } from '../../http/api.js';
+import { clientAddress, SESSION_COOKIE, type Ctx, type RequestState } from '../../http/context.js';
+import { rateLimited } from '../../http/middleware.js';
+import type { IdentityService } from './service.js';
+
+/** Sign-in attempts per address (CONTRACT §12): slows password guessing before lockout does. */
+function perAddress(limiter: RateLimiterMemory): Koa.Middleware<RequestState> {
+  return async (ctx, next) => {
+    try {
+      await limiter.consume(clientAddress(ctx as Ctx));
+    } catch (res) {
+      throw rateLimited(res);
+    }
+    await next();
+  };
+}
+
+export function identityRoutes(api: Api, identity: IdentityService, opts: { loginAttemptsPerMinute: number; cookieDays: number }): void {
+  const limit = perAddress(new RateLimiterMemory({ points: opts.loginAttemptsPerMinute, duration: 60 }));
+
+  api.bind(ops.register, async ({ body }) => identity.register(body), [limit]);
+
+  api.bind(
+    ops.login,
+    async ({ query, body, ctx }) => {
+      const persistent = query.useCookies === 'true';
+      const browserSession = !persistent && query.useSessionCookies === 'true';
+      const kind = persistent ? 'cookie' : browserSession ? 'sessionCookie' : 'bearer';
+      const issued = await identity.login(body.email, body.password, kind, { ipAddress: clientAddress(ctx), userAgent: ctx.get('user-agent') || undefined });
+      if (issued.cookie) {
+        ctx.cookies.set(SESSION_COOKIE, issued.cookie, {
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: ctx.secure,
+          path: '/',
+          overwrite: true,
+          ...(persistent ? { maxAge: opts.cookieDays * 86_400_000 } : {}),
+        });
+        ctx.status = 200;
+        ctx.body = '';
+        return;
+      }
+      return identity.tokenResponse(issued);
+    },
+    [limit],
+  );
+
+  api.bind(ops.refresh, ({ body }) => identity.refresh(body.refreshToken));
+
+  api.bind(ops.logout, ({ actor, ctx }) => {
+    identity.logout(actor);
+    if (actor.via === 'cookie') ctx.cookies.set(SESSION_COOKIE, null, { path: '/', overwrite: true });
+  });
+
+  api.bind(ops.getManageInfo, ({ actor }) => identity.manageInfo(actor));
+}

@@ -1,0 +1,15 @@
+import { API_VERSION, OPERATIONS, openApiDocument, ops } from '@judge/contract';
+import type { Api } from '../../http/api.js';
+import type { InstanceService } from './service.js';
+
+export function instanceRoutes(api: Api, instance: InstanceService, version: string): void {
+  const openapi = JSON.stringify(openApiDocument(OPERATIONS, API_VERSION));
+  api.bind(ops.health, () => ({ status: 'ok' as const, version }));
+  api.bind(ops.openapi, ({ ctx }) => {
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.type = 'application/json';
+    ctx.body = openapi;
+  });
+  api.bind(ops.getInstance, () => instance.view());
+  api.bind(ops.updateInstance, ({ actor, body }) => instance.update(actor, body));
+}

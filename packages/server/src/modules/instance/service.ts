@@ -1,0 +1,58 @@
+import type { InstanceSettings } from '@judge/contract';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Actor } from '../../auth/permissions.js';
+import { instanceSettings } from '../../db/schema.js';
+import { event } from '../../events/bus.js';
+import type { Deps } from '../../services.js';
+import { iso } from '../../util.js';
+
+/** The switches stored today; documents, logos, theme and providers arrive with their own issues. */
+const Stored = z.object({
+  name: z.string().default('Judge'),
+  localRegistrationEnabled: z.boolean().default(false),
+  requireEmail: z.boolean().default(false),
+  requireConfirmedEmail: z.boolean().default(false),
+  requireApproval: z.boolean().default(false),
+  externalJudgingEnabled: z.boolean().default(false),
+  seriesRestrictionsEnabled: z.boolean().default(false),
+  showLogo: z.boolean().default(true),
+  showLocalSignIn: z.boolean().default(true),
+  showHero: z.boolean().default(true),
+  accountDeletionEnabled: z.boolean().default(false),
+});
+type Stored = z.infer<typeof Stored>;
+export type InstanceUpdate = Partial<Pick<Stored, 'name' | 'localRegistrationEnabled' | 'requireEmail' | 'requireConfirmedEmail' | 'requireApproval' | 'showLogo' | 'showLocalSignIn' | 'accountDeletionEnabled'>>;
+
+const ROW = 1;
+
+export class InstanceService {
+  constructor(private readonly d: Deps) {}
+
+  /** The stored switches, with defaults for what was never set. */
+  settings(): Stored {
+    const row = this.d.db.select().from(instanceSettings).where(eq(instanceSettings.id, ROW)).get();
+    return Stored.parse(row?.settings ?? {});
+  }
+
+  view(): InstanceSettings {
+    const s = this.settings();
+    return { ...s, documents: [], logoTranslations: [], providers: [] };
+  }
+
+  update(actor: Actor, patch: InstanceUpdate): InstanceSettings {
+    this.d.permissions.require(actor, 'instance:update');
+    return this.d.tx.run((out) => {
+      const next = { ...this.settings(), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+      const now = iso(this.d.clock.now());
+      this.d.db
+        .insert(instanceSettings)
+        .values({ id: ROW, settings: next, updatedAt: now })
+        .onConflictDoUpdate({ target: instanceSettings.id, set: { settings: next, updatedAt: now } })
+        .run();
+      const view = this.view();
+      out.emit(event('instanceChanged', { instance: view }, { kind: 'signedIn' }));
+      return view;
+    });
+  }
+}

@@ -1,0 +1,27 @@
+import type Database from 'better-sqlite3';
+import type { Logger } from 'pino';
+import type { PasswordHasher } from './auth/passwords.js';
+import type { PermissionResolver } from './auth/permissions.js';
+import type { SessionStore } from './auth/sessions.js';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import type { Transactor } from './db/transactor.js';
+import type { EventBus } from './events/bus.js';
+import type { Clock } from './util.js';
+
+/** What every service is built from; app.ts makes one of these per server. */
+export interface Deps {
+  config: Config;
+  dataDir: string;
+  db: Db;
+  sqlite: Database.Database;
+  tx: Transactor;
+  clock: Clock;
+  log: Logger;
+  bus: EventBus;
+  permissions: PermissionResolver;
+  sessions: SessionStore;
+  hasher: PasswordHasher;
+  /** Live socket count of a session, answered by the event hub. */
+  connections(sessionId: string): number;
+}

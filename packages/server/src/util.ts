@@ -1,0 +1,38 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { v7 } from 'uuid';
+
+export const newId = (): string => v7();
+
+/** A clock the workers and services read, so tests can move time. */
+export interface Clock {
+  now(): Date;
+}
+export const systemClock: Clock = { now: () => new Date() };
+
+export const iso = (d: Date): string => d.toISOString();
+export const addSeconds = (d: Date, s: number): Date => new Date(d.getTime() + s * 1000);
+
+/** A 256-bit random secret in base64url (43 characters). */
+export const newSecret = (): string => randomBytes(32).toString('base64url');
+export const sha256Hex = (s: string | Buffer): string => createHash('sha256').update(s).digest('hex');
+
+const PASSWORD_ALPHABET = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** A generated password without look-alike characters, easy to type from a printed slip. */
+export function generatePassword(length = 16): string {
+  const bytes = randomBytes(length * 2);
+  let out = '';
+  for (let i = 0; out.length < length && i < bytes.length; i++) {
+    const b = bytes[i]!;
+    // rejection sampling keeps every character equally likely
+    if (b < 256 - (256 % PASSWORD_ALPHABET.length)) out += PASSWORD_ALPHABET[b % PASSWORD_ALPHABET.length];
+  }
+  return out.length === length ? out : generatePassword(length);
+}
+
+/** Drops null and undefined members, since the wire omits them (CONTRACT §2). */
+export function compact<T extends Record<string, unknown>>(o: T): { [K in keyof T]: Exclude<T[K], null> } {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== null && v !== undefined) out[k] = v;
+  return out as { [K in keyof T]: Exclude<T[K], null> };
+}
