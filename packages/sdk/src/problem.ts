@@ -1,0 +1,33 @@
+import type { ProblemDocument } from '@judge/contract';
+
+/** A failure the server answered with a problem document; `code` is what callers switch on. */
+export class ApiProblem extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly detail: string;
+  readonly errors: Record<string, string[]> | undefined;
+  readonly traceId: string | undefined;
+  readonly retryAfter: number | undefined;
+
+  constructor(status: number, doc: Partial<ProblemDocument>, retryAfter?: number) {
+    super(`${status} ${doc.code ?? 'error'}: ${doc.detail ?? doc.title ?? 'request failed'}`);
+    this.name = 'ApiProblem';
+    this.status = status;
+    this.code = doc.code ?? 'error';
+    this.detail = doc.detail ?? doc.title ?? '';
+    this.errors = doc.errors;
+    this.traceId = doc.traceId;
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** The server could not be reached at all (wrong URL, down, refused). */
+export class Unreachable extends Error {
+  constructor(
+    readonly baseUrl: string,
+    cause: unknown,
+  ) {
+    super(`cannot reach the judge at ${baseUrl}: ${(cause as Error)?.message ?? String(cause)}`);
+    this.name = 'Unreachable';
+  }
+}

@@ -1,0 +1,142 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ops } from '@judge/contract';
+import { JudgeClient } from '@judge/sdk';
+import { initDataDir, loadConfig, startApp, type ConfigOverrides, type JudgeApp } from '@judge/server';
+import type { Clock } from '../src/util.js';
+
+export const ADMIN_PASSWORD = 'admin-password-for-tests';
+
+/** Settings every test server shares: cheap hashing, and limits high enough for a test's own traffic. */
+export const TEST_CONFIG: ConfigOverrides = {
+  host: '127.0.0.1',
+  port: 0,
+  logLevel: 'warn',
+  auth: { argon2MemoryKiB: 1024, argon2Iterations: 1, loginAttemptsPerMinute: 10_000 },
+};
+
+function merge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    out[k] = v && typeof v === 'object' && !Array.isArray(v) && typeof a[k] === 'object' ? merge(a[k] as Record<string, unknown>, v as Record<string, unknown>) : v;
+  }
+  return out;
+}
+
+export interface TestUser {
+  id: string;
+  username: string;
+  password: string;
+}
+
+/** A real server on an ephemeral port over a real SQLite file in a fresh temp directory. */
+export class TestJudge {
+  private constructor(
+    readonly app: JudgeApp,
+    readonly dataDir: string,
+    private readonly keepDir: boolean,
+  ) {}
+
+  static async start(opts: { config?: ConfigOverrides; clock?: Clock; dataDir?: string } = {}): Promise<TestJudge> {
+    const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'judge-test-'));
+    const config = loadConfig(dataDir, merge(TEST_CONFIG as Record<string, unknown>, (opts.config ?? {}) as Record<string, unknown>) as ConfigOverrides, {});
+    await initDataDir(dataDir, config, async () => ADMIN_PASSWORD);
+    const app = await startApp({ dataDir, config, ...(opts.clock ? { clock: opts.clock } : {}) });
+    return new TestJudge(app, dataDir, !!opts.dataDir);
+  }
+
+  get url(): string {
+    return this.app.url;
+  }
+
+  /** A client with no credentials. */
+  anonymous(): JudgeClient {
+    return new JudgeClient({ baseUrl: this.url });
+  }
+
+  async admin(): Promise<JudgeClient> {
+    const c = this.anonymous();
+    await c.login('admin', ADMIN_PASSWORD);
+    return c;
+  }
+
+  /** Creates an account through the API (as admin) and returns its issued credentials. */
+  async user(username: string, extra: { email?: string; firstName?: string; lastName?: string } = {}): Promise<TestUser> {
+    const admin = await this.admin();
+    const issued = await admin.call(ops.createUser, { body: { username, ...extra } });
+    return { id: issued.userId, username: issued.username, password: issued.password };
+  }
+
+  async signIn(u: { username: string; password: string }, how: 'bearer' | 'cookie' = 'bearer'): Promise<JudgeClient> {
+    const c = this.anonymous();
+    if (how === 'cookie') await c.loginWithCookie(u.username, u.password);
+    else await c.login(u.username, u.password);
+    return c;
+  }
+
+  /** Gives a user a built-in or named role, system-wide or in an activity, as admin. */
+  async grant(userId: string, roleKeyOrName: string, activityId?: string, overrideSystem?: boolean) {
+    const admin = await this.admin();
+    const roles = await admin.call(ops.listRoles, { query: activityId ? { activityId } : {} });
+    const role = roles.find((r) => r.builtInKey === roleKeyOrName || r.name === roleKeyOrName);
+    if (!role) throw new Error(`no role ${roleKeyOrName}`);
+    return admin.call(ops.createGrant, { body: { userId, roleId: role.id, ...(activityId ? { activityId } : {}), ...(overrideSystem ? { overrideSystem } : {}) } });
+  }
+
+  /**
+   * Activities arrive with the content issue; until then tests that need activity scope insert the
+   * row into the real database file.
+   */
+  insertActivity(slug: string, name = slug): string {
+    const id = crypto.randomUUID();
+    this.app.deps.sqlite.prepare('INSERT INTO activities (id, slug, name, created_at) VALUES (?, ?, ?, ?)').run(id, slug, name, new Date().toISOString());
+    return id;
+  }
+
+  /** Counts rows of a table, to prove a refused request changed nothing. */
+  count(table: string): number {
+    return (this.app.deps.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  }
+
+  async stop(): Promise<void> {
+    await this.app.close();
+    if (!this.keepDir) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A clock a test moves by hand. */
+export class ManualClock implements Clock {
+  constructor(private t = new Date('2026-11-22T08:00:00.000Z')) {}
+  now(): Date {
+    return new Date(this.t);
+  }
+  advance(seconds: number): void {
+    this.t = new Date(this.t.getTime() + seconds * 1000);
+  }
+  set(d: Date): void {
+    this.t = d;
+  }
+}
+
+export function writeTemp(name: string, content: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'judge-file-'));
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  return p;
+}
+
+/** Sends a raw request, for what the typed client cannot express (bad JSON, wrong types, odd headers). */
+export async function raw(url: string, init: RequestInit & { token?: string } = {}): Promise<{ status: number; headers: Headers; body: any; text: string }> {
+  const headers = new Headers(init.headers);
+  if (init.token) headers.set('authorization', `Bearer ${init.token}`);
+  const res = await fetch(url, { ...init, headers });
+  const text = await res.text();
+  let body: any;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, body, text };
+}
