@@ -49,6 +49,8 @@ export interface JudgeApp {
   deps: Deps;
   hub: EventHub;
   retention: RetentionWorker;
+  /** Ids of the contract operations this server serves. */
+  operations: ReadonlySet<string>;
   services: { identity: IdentityService; users: UsersService; access: AccessService; account: AccountService; files: FilesService; instance: InstanceService };
   close(): Promise<void>;
 }
@@ -84,7 +86,7 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   const bus = new EventBus();
   const permissions = new PermissionResolver(dbh.sqlite);
   const sessions = new SessionStore(dbh.sqlite, config.auth);
-  const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKiB, iterations: config.auth.argon2Iterations });
+  const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKib, iterations: config.auth.argon2Iterations });
   let hub: EventHub | undefined;
   const deps: Deps = {
     config,
@@ -163,6 +165,7 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
     deps,
     hub: h,
     retention,
+    operations: api.boundIds,
     services,
     close: () =>
       (closing ??= (async () => {

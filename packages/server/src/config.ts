@@ -28,7 +28,7 @@ export const ConfigSchema = z.strictObject({
     loginAttemptsPerMinute: Positive,
     lockoutFailures: Positive,
     lockoutMinutes: Positive,
-    argon2MemoryKiB: z.number().int().min(1024),
+    argon2MemoryKib: z.number().int().min(1024),
     argon2Iterations: z.number().int().min(1),
   }),
   socket: z.strictObject({

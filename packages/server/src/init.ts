@@ -4,7 +4,7 @@ import { PasswordHasher } from './auth/passwords.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { grants, roles, users } from './db/schema.js';
-import { dataPaths, ensureDataDirs } from './datadir.js';
+import { dataPaths, ensureDataDirs, isInitialised } from './datadir.js';
 import { iso, newId } from './util.js';
 
 export interface InitResult {
@@ -17,13 +17,21 @@ export interface InitResult {
  * Running it again changes nothing: an existing admin keeps its password.
  */
 export async function initDataDir(dir: string, config: Config, adminPassword: () => Promise<string>, now = new Date()): Promise<InitResult> {
+  if (isInitialised(dir)) {
+    const { db, close } = openDatabase(dataPaths(dir).db);
+    try {
+      const existing = db.select({ id: users.id }).from(users).where(eq(users.usernameKey, 'admin')).get();
+      if (existing) return { created: false, adminId: existing.id };
+    } finally {
+      close();
+    }
+  }
+  // the password is settled before anything is written, so a refused one leaves no trace
+  const password = await adminPassword();
   ensureDataDirs(dir);
   const { db, sqlite, close } = openDatabase(dataPaths(dir).db);
   try {
-    const existing = db.select({ id: users.id }).from(users).where(eq(users.usernameKey, 'admin')).get();
-    if (existing) return { created: false, adminId: existing.id };
-    const password = await adminPassword();
-    const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKiB, iterations: config.auth.argon2Iterations });
+    const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKib, iterations: config.auth.argon2Iterations });
     const hash = await hasher.hash(password);
     const adminId = newId();
     sqlite.transaction(() => {

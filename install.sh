@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# One-step install from a checkout: pnpm (if missing), dependencies, build.
+# Leaves bin/judge runnable. Needs Node.js 20.19 or newer, and a C++ toolchain
+# (python3, make, g++) for better-sqlite3, which builds from source.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+need_node="20.19.0"
+if ! command -v node >/dev/null 2>&1; then
+  echo "install.sh: Node.js $need_node or newer is required (https://nodejs.org or your distribution's nodejs 20+ package)" >&2
+  exit 1
+fi
+if ! node -e "const [a,b]=process.versions.node.split('.').map(Number);process.exit(a>20||(a===20&&b>=19)?0:1)"; then
+  echo "install.sh: Node.js $(node --version) is too old; $need_node or newer is required" >&2
+  exit 1
+fi
+if ! command -v pnpm >/dev/null 2>&1; then
+  echo "install.sh: installing pnpm 10 with npm"
+  npm install --global pnpm@10 >/dev/null
+fi
+if ! command -v g++ >/dev/null 2>&1 || ! command -v make >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "install.sh: installing the build tools better-sqlite3 needs"
+    apt-get update -qq && apt-get install -y -qq python3 make g++ >/dev/null
+  else
+    echo "install.sh: python3, make and g++ are required to build better-sqlite3" >&2
+    exit 1
+  fi
+fi
+
+pnpm install --frozen-lockfile
+pnpm build
+echo "install.sh: done. Next: bin/judge init --data-dir ./data && bin/judge serve --data-dir ./data"
