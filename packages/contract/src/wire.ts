@@ -12,9 +12,15 @@ export const Timestamp = z.string().meta({ format: 'date-time', example: '2026-1
  */
 export const InstantInput = z
   .string()
-  .refine((s) => /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/.test(s) && !Number.isNaN(Date.parse(withZone(s))), 'must be an RFC 3339 instant')
+  .refine((s) => /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/.test(s) && realDay(s) && !Number.isNaN(Date.parse(withZone(s))), 'must be an RFC 3339 instant')
   .transform((s) => new Date(Date.parse(withZone(s))).toISOString())
   .meta({ format: 'date-time' });
+
+/** Date.parse rolls an impossible day over (2030-02-31 becomes March 3rd): refuse it instead. */
+function realDay(s: string): boolean {
+  const [y, m, d] = [Number(s.slice(0, 4)), Number(s.slice(5, 7)), Number(s.slice(8, 10))];
+  return m >= 1 && m <= 12 && d >= 1 && new Date(Date.UTC(y, m - 1, d)).getUTCDate() === d;
+}
 
 function withZone(s: string): string {
   if (!s.includes('T') && !s.includes('t') && !s.includes(' ')) return `${s}T00:00:00Z`;
@@ -38,7 +44,7 @@ export const PAGE_SIZE_MAX = 200;
 
 export function clampPaging(q: { page?: number | undefined; pageSize?: number | undefined }): { page: number; pageSize: number } {
   const page = q.page === undefined || q.page < 1 ? 1 : q.page;
-  const pageSize = q.pageSize === undefined || q.pageSize < 1 ? PAGE_SIZE_DEFAULT : Math.min(q.pageSize, PAGE_SIZE_MAX);
+  const pageSize = q.pageSize === undefined ? PAGE_SIZE_DEFAULT : Math.min(Math.max(q.pageSize, 1), PAGE_SIZE_MAX);
   return { page, pageSize };
 }
 

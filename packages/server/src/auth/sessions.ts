@@ -84,10 +84,11 @@ export class SessionStore {
       get: sqlite.prepare<[string], { id: string; user_id: string; ended_at: string | null; expires_at: string }>(
         'SELECT id, user_id, ended_at, expires_at FROM sessions WHERE id = ?',
       ),
-      live: sqlite.prepare<[string, string], { id: string }>(
+      // named parameters: better-sqlite3 refuses numbered ones (?2) with "Too many parameter values"
+      live: sqlite.prepare<[{ id: string; now: string }], { id: string }>(
         `SELECT s.id FROM sessions s JOIN users u ON u.id = s.user_id
-          WHERE s.id = ? AND s.ended_at IS NULL AND s.expires_at > ?2 AND u.blocked_at IS NULL
-            AND (u.expires_at IS NULL OR u.expires_at > ?2)`,
+          WHERE s.id = @id AND s.ended_at IS NULL AND s.expires_at > @now AND u.blocked_at IS NULL
+            AND (u.expires_at IS NULL OR u.expires_at > @now)`,
       ),
     };
   }
@@ -147,7 +148,7 @@ export class SessionStore {
       this.end([row.session_id], 'ended', now, out);
       return null;
     }
-    if (row.expires_at <= iso(now) || !this.st.live.get(row.session_id, iso(now))) return null;
+    if (row.expires_at <= iso(now) || !this.st.live.get({ id: row.session_id, now: iso(now) })) return null;
     this.st.rotate.run(iso(now), hash);
     this.st.dropAccess.run(row.session_id);
     return { sessionId: row.session_id, userId: session.user_id, ...this.issuePair(row.session_id, now) };
@@ -192,7 +193,7 @@ export class SessionStore {
   }
 
   isLive(sessionId: string, now: Date): boolean {
-    return this.st.live.get(sessionId, iso(now)) !== undefined;
+    return this.st.live.get({ id: sessionId, now: iso(now) }) !== undefined;
   }
 
   listOfUser(userId: string, now: Date, current: string | undefined, connections: (sessionId: string) => number): Session[] {

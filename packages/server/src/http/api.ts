@@ -105,7 +105,21 @@ export class Api {
       if (hasBody && !ctx.is('application/json', 'application/*+json')) {
         throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json');
       }
-      await this.json(ctx, next);
+      let read = false;
+      try {
+        await this.json(ctx, () => {
+          read = true;
+          return next();
+        });
+      } catch (err) {
+        // Reading the body fails with an HTTP status (400, 413, 415) except where zlib fails on a body
+        // that does not decode as its Content-Encoding (gzip, br) says: that is the client's fault too.
+        const e = err as { status?: unknown; statusCode?: unknown };
+        if (!read && typeof e.status !== 'number' && typeof e.statusCode !== 'number') {
+          throw new ApiError(400, 'request.malformed', 'The body does not decode as its Content-Encoding says');
+        }
+        throw err;
+      }
     };
   }
 
@@ -139,7 +153,21 @@ export class Api {
     return this.router.routes() as unknown as Koa.Middleware;
   }
 
+  /**
+   * 405 with `Allow` for a method a known path does not take. The router is not asked to throw: its
+   * thrown errors carry no `Allow`, and a method it does not know (PROPFIND, ...) would become 501,
+   * which the problem middleware reports as a 500. Here such a method is a 405 too, or a 404 where
+   * the path names nothing.
+   */
   allowedMethods(): Koa.Middleware {
-    return this.router.allowedMethods({ throw: true }) as unknown as Koa.Middleware;
+    const inner = this.router.allowedMethods() as unknown as Koa.Middleware;
+    return async (ctx, next) => {
+      await inner(ctx, next);
+      if (ctx.body !== undefined || (ctx.status !== 405 && ctx.status !== 501)) return;
+      const allow = ctx.response.get('Allow');
+      ctx.remove('Allow');
+      if (!allow) throw new ApiError(404, 'not_found', `No such endpoint: ${ctx.method} ${ctx.path}`);
+      throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed here`, undefined, { Allow: allow });
+    };
   }
 }

@@ -32,8 +32,8 @@ export class RetentionWorker {
     const secrets = this.sqlite.prepare('DELETE FROM session_secrets WHERE expires_at <= ?').run(iso(now)).changes;
     const cutoff = iso(new Date(now.getTime() - KEEP_ENDED_SESSIONS_DAYS * 24 * HOUR));
     const sessions = this.sqlite
-      .prepare('DELETE FROM sessions WHERE (ended_at IS NOT NULL AND ended_at <= ?1) OR (ended_at IS NULL AND expires_at <= ?1)')
-      .run(cutoff).changes;
+      .prepare('DELETE FROM sessions WHERE (ended_at IS NOT NULL AND ended_at <= @cutoff) OR (ended_at IS NULL AND expires_at <= @cutoff)')
+      .run({ cutoff }).changes;
     let uploads = 0;
     for (const name of await readdir(this.incomingDir).catch(() => [] as string[])) {
       const p = join(this.incomingDir, name);

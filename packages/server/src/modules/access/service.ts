@@ -79,7 +79,10 @@ export class AccessService {
   /** Nobody hands out, or takes away, a key they do not hold themselves (403 grant.excess). */
   private requireHolds(actor: Actor, keys: readonly string[], activityId: string | null): void {
     if (this.d.permissions.isAdministrator(actor.userId)) return;
-    const missing = keys.filter((k) => !this.d.permissions.has(actor.userId, k as Permission, activityId));
+    // in an activity, system-scoped keys confer nothing, so handing them out there costs nothing:
+    // a manager may appoint a co-manager with the built-in manager role
+    const effectual = activityId ? keys.filter((k) => PERMISSIONS[k as Permission].scope === 'activity') : keys;
+    const missing = effectual.filter((k) => !this.d.permissions.has(actor.userId, k as Permission, activityId));
     if (missing.length) throw ApiError.of('grant.excess', `You do not hold ${missing.join(', ')}`);
   }
 
@@ -220,6 +223,9 @@ export class AccessService {
       const role = this.role(input.roleId);
       if (activityId) this.activity(activityId);
       if (role.activityId && role.activityId !== activityId) throw ApiError.of('role.activity.mismatch', 'This role belongs to another activity');
+      if (activityId && role.permissions.includes(ADMIN_KEY)) {
+        throw ApiError.of('role.activity.mismatch', 'A role holding system:administrator is granted system-wide only');
+      }
       this.requireHolds(actor, role.permissions, activityId);
       const override = activityId ? !!input.overrideSystem : false;
       if (override && input.userId !== actor.userId && this.d.permissions.isAdministrator(input.userId)) {
@@ -275,8 +281,10 @@ export class AccessService {
   }
 
   mine(actor: Actor, activityId: string | undefined): string[] {
-    // system-scoped keys count only from system grants, exactly as the checks treat them
-    return PERMISSION_KEYS.filter((k) => this.d.permissions.has(actor.userId, k, activityId ?? null));
+    // system-scoped keys count only from system grants, exactly as the checks treat them; and in an
+    // activity where the caller's grant has overrideSystem, nothing beyond that grant's keys (CONTRACT §5)
+    const there = this.d.permissions.effective(actor.userId, activityId ?? null);
+    return PERMISSION_KEYS.filter((k) => there.has(k) && this.d.permissions.has(actor.userId, k, activityId ?? null));
   }
 }
 

@@ -7,7 +7,7 @@ import { ApiError, unauthenticated } from '../../http/errors.js';
 import type { Deps } from '../../services.js';
 import { addSeconds, iso, newId } from '../../util.js';
 import type { InstanceService } from '../instance/service.js';
-import { emailKey, emailTaken, findUserById, findUserByLogin, usernameKey, usernameTaken, type UserRow } from '../users/queries.js';
+import { emailKey, emailTaken, findUserById, findUserByLogin, usernameKey, usernameTaken } from '../users/queries.js';
 import { announceUser } from '../users/service.js';
 
 export class LoginRefused extends ApiError {
@@ -69,31 +69,42 @@ export class IdentityService {
       await this.d.hasher.verify(null, password);
       throw new LoginRefused('LockedOut');
     }
-    const ok = await this.d.hasher.verify(user?.passwordHash ?? null, password);
+    const verified = await this.d.hasher.verify(user?.passwordHash ?? null, password);
     if (!user) throw new LoginRefused('Failed');
-    if (!ok) {
-      this.recordFailure(user);
+    // Other attempts ran while this one was hashing: decide on the row as it is now, so that parallel
+    // guesses can neither lose counted failures nor slip past a lock (or block) set meanwhile.
+    const current = findUserById(this.d.db, user.id);
+    if (!current) throw new LoginRefused('Failed');
+    if (current.blockedAt || (current.lockedUntil && current.lockedUntil > iso(now))) throw new LoginRefused('LockedOut');
+    if (!verified || current.passwordHash !== user.passwordHash) {
+      this.recordFailure(current.id);
       throw new LoginRefused('Failed');
     }
     const settings = this.instance.settings();
-    if (user.expiresAt && user.expiresAt <= iso(now)) throw new LoginRefused('NotAllowed');
-    if (settings.requireConfirmedEmail && !user.emailConfirmed) throw new LoginRefused('NotAllowed');
+    if (current.expiresAt && current.expiresAt <= iso(now)) throw new LoginRefused('NotAllowed');
+    if (settings.requireConfirmedEmail && !current.emailConfirmed) throw new LoginRefused('NotAllowed');
     return this.d.tx.run(() => {
-      this.d.db.update(users).set({ failedLogins: 0, lockedUntil: null, lastSeenAt: iso(now) }).where(eq(users.id, user.id)).run();
-      return this.d.sessions.open(user.id, kind, client, now);
+      this.d.db.update(users).set({ failedLogins: 0, lockedUntil: null, lastSeenAt: iso(now) }).where(eq(users.id, current.id)).run();
+      return this.d.sessions.open(current.id, kind, client, now);
     });
   }
 
-  private recordFailure(user: UserRow): void {
+  /** Counts a failure on the stored count (read and written in one transaction) and locks at the threshold. */
+  private recordFailure(userId: string): void {
     const { lockoutFailures, lockoutMinutes } = this.d.config.auth;
-    const failures = user.failedLogins + 1;
-    const lock = failures >= lockoutFailures;
-    this.d.db
-      .update(users)
-      .set({ failedLogins: lock ? 0 : failures, lockedUntil: lock ? iso(addSeconds(this.d.clock.now(), lockoutMinutes * 60)) : user.lockedUntil })
-      .where(eq(users.id, user.id))
-      .run();
-    if (lock) this.d.log.warn({ userId: user.id }, 'account locked after repeated failed sign-ins');
+    const locked = this.d.tx.run(() => {
+      const row = findUserById(this.d.db, userId);
+      if (!row) return false;
+      const failures = row.failedLogins + 1;
+      const lock = failures >= lockoutFailures;
+      this.d.db
+        .update(users)
+        .set(lock ? { failedLogins: 0, lockedUntil: iso(addSeconds(this.d.clock.now(), lockoutMinutes * 60)) } : { failedLogins: failures })
+        .where(eq(users.id, userId))
+        .run();
+      return lock;
+    });
+    if (locked) this.d.log.warn({ userId }, 'account locked after repeated failed sign-ins');
   }
 
   tokenResponse(s: { accessToken?: string | undefined; refreshToken?: string | undefined }): TokenResponse {

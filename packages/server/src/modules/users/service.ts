@@ -113,7 +113,9 @@ export class UsersService {
     }
     const filter = where.length ? and(...where) : undefined;
     const total = this.d.db.select({ n: sql<number>`count(*)` }).from(users).where(filter).get()?.n ?? 0;
-    const held = sql<number>`(SELECT count(*) FROM ${grants} WHERE ${grants.userId} = ${users.id})`;
+    // qualified by hand: drizzle renders single-table columns unqualified, and inside the subquery an
+    // unqualified "id" would be the grant's own id, not the listed user's
+    const held = sql<number>`(SELECT count(*) FROM ${grants} AS g WHERE g.user_id = ${users}.id)`;
     const rows = this.d.db
       .select({ user: users, held })
       .from(users)
