@@ -96,13 +96,14 @@ export function problems(log: Logger): Mw {
         errors = zodErrors(err);
         detail = 'The request has invalid members';
       } else {
-        const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; code?: string; headers?: Record<string, string> };
-        const s = e.status ?? e.statusCode;
+        const e = err as { status?: number; statusCode?: number; httpCode?: number; expose?: boolean; message?: string; type?: string; headers?: Record<string, string> };
+        // formidable (multipart) errors carry their status as httpCode: 413 over a size limit, 400 malformed
+        const s = e.status ?? e.statusCode ?? e.httpCode;
         if (s === 400) {
           status = 400;
           code = 'request.malformed';
           detail = e.type === 'entity.parse.failed' ? 'The body is not valid JSON' : 'The request is malformed';
-        } else if (s === 413 || e.code === '1009' || /maxFileSize|too large|exceeded/i.test(e.message ?? '')) {
+        } else if (s === 413) {
           status = 413;
           code = 'payload_too_large';
           detail = 'The body is larger than allowed';

@@ -1,6 +1,9 @@
 import { ops } from '@judge/contract';
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
+import { once } from 'node:events';
+import { rm } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
 import type { Api } from '../../http/api.js';
 import type { Ctx, RequestState } from '../../http/context.js';
 import { ApiError } from '../../http/errors.js';
@@ -14,23 +17,64 @@ interface FormidableFile {
 
 const SHA256 = /^[0-9a-fA-F]{64}$/;
 
+/** A file formidable is writing; `_writeStream` is its (internal) fs stream, absent before it opens. */
+interface OpenedPart {
+  filepath: string;
+  _writeStream?: Writable;
+}
+
+/** Removes what a refused upload wrote, after formidable's stream has let go of each file. */
+async function discardParts(parts: OpenedPart[]): Promise<void> {
+  await Promise.all(
+    parts.map(async (f) => {
+      const ws = f._writeStream;
+      if (ws && !ws.closed) {
+        // a stream destroyed while its open is pending still creates the file: wait for it to close
+        const closed = once(ws, 'close').catch(() => undefined);
+        ws.destroy();
+        await closed;
+      }
+      await rm(f.filepath, { force: true });
+    }),
+  );
+}
+
 /** The multipart parser for uploads: one file part, a few small text parts, streamed to disk. */
 export function multipartUpload(incomingDir: string, maxBytes: number): Koa.Middleware<RequestState> {
-  const parse = koaBody({
-    multipart: true,
-    json: false,
-    urlencoded: false,
-    text: false,
-    formidable: { uploadDir: incomingDir, maxFileSize: maxBytes, maxTotalFileSize: maxBytes, maxFiles: 1, maxFields: 10, maxFieldsSize: 64 * 1024, allowEmptyFiles: true, minFileSize: 0 },
-    onError: (err) => {
-      throw err;
-    },
-  }) as unknown as Koa.Middleware<RequestState>;
+  const parser = (opened: OpenedPart[]) =>
+    koaBody({
+      multipart: true,
+      json: false,
+      urlencoded: false,
+      text: false,
+      formidable: {
+        uploadDir: incomingDir,
+        maxFileSize: maxBytes,
+        maxTotalFileSize: maxBytes,
+        maxFiles: 1,
+        maxFields: 10,
+        maxFieldsSize: 64 * 1024,
+        allowEmptyFiles: true,
+        minFileSize: 0,
+        onFileBegin: (_name, file) => void opened.push(file as unknown as OpenedPart),
+      },
+      onError: (err) => {
+        throw err;
+      },
+    }) as unknown as Koa.Middleware<RequestState>;
   return async (ctx, next) => {
     if (!ctx.is('multipart/form-data')) throw new ApiError(415, 'unsupported_media_type', 'Send the upload as multipart/form-data with parts file and sha256');
     // refuse at once what cannot fit, before reading a byte of it
     if (ctx.request.length > maxBytes + 64 * 1024) throw new ApiError(413, 'payload_too_large', `Uploads are limited to ${maxBytes} bytes`);
-    await parse(ctx, next);
+    const opened: OpenedPart[] = [];
+    try {
+      await parser(opened)(ctx, next);
+    } catch (err) {
+      // nothing of a refused upload stays on disk, and it is gone before the refusal is answered
+      // (a stored upload was moved under its hash, so its temporary path no longer exists)
+      await discardParts(opened);
+      throw err;
+    }
   };
 }
 
