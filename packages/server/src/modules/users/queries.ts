@@ -9,8 +9,13 @@ export type UserRow = typeof users.$inferSelect;
 export const usernameKey = (u: string): string => u.toLowerCase();
 export const emailKey = (e: string | null | undefined): string | null => (e ? e.trim().toLowerCase() : null);
 
+const byIdStatements = new WeakMap<Db, { get(p: { id: string }): UserRow | undefined }>();
+
+/** Asked on most requests, so prepared once per database rather than built and prepared each call. */
 export function findUserById(db: Db, id: string): UserRow | undefined {
-  return db.select().from(users).where(eq(users.id, id)).get();
+  let st = byIdStatements.get(db);
+  if (!st) byIdStatements.set(db, (st = db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare()));
+  return st.get({ id });
 }
 
 /** A login name or an email address, compared without regard to case. */

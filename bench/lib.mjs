@@ -1,0 +1,113 @@
+// Shared helpers for the benchmarks: run a server in a child process and talk to it over IPC.
+import { fork } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+/** Resolves packages the server depends on (koa, ws, autocannon) from packages/server. */
+export const serverRequire = createRequire(fileURLToPath(new URL('../packages/server/package.json', import.meta.url)));
+
+export const ADMIN_PASSWORD = 'bench-admin-password-0';
+
+/**
+ * Starts `script` as a child process; it answers `{cmd, id}` messages with `{id, ...}` and first
+ * sends `{ready: true, url}`. Returns the url, a request function and a stop function.
+ */
+export function startChild(script, args = [], execArgv = []) {
+  const child = fork(fileURLToPath(new URL(script, import.meta.url)), args, { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let seq = 0;
+  const pending = new Map();
+  child.on('message', (m) => {
+    if (m && m.id !== undefined && pending.has(m.id)) {
+      pending.get(m.id)(m);
+      pending.delete(m.id);
+    }
+  });
+  const ready = new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited early with ${code}`)));
+    child.on('message', (m) => m?.ready && resolve(m.url));
+  });
+  return {
+    child,
+    ready,
+    request(cmd, extra = {}) {
+      const id = ++seq;
+      return new Promise((resolve) => {
+        pending.set(id, resolve);
+        child.send({ cmd, id, ...extra });
+      });
+    },
+    async stop() {
+      child.removeAllListeners('exit');
+      const exited = new Promise((r) => child.once('exit', r));
+      child.send({ cmd: 'stop', id: ++seq });
+      const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}
+
+/** The soft (or hard) open-file limit of this process, as the shell reports it. */
+export function openFileLimit(which = 'S') {
+  try {
+    const v = execFileSync('sh', ['-c', `ulimit -${which}n`], { encoding: 'utf8' }).trim();
+    return v === 'unlimited' ? Infinity : Number(v) || Infinity;
+  } catch {
+    return Infinity;
+  }
+}
+
+/**
+ * Re-runs this script under a shell that raised the soft open-file limit, when it is below `need`;
+ * exits with this run's status. Returns false when the limit is already enough.
+ */
+export function ensureOpenFiles(need, scriptUrl) {
+  const soft = openFileLimit('S');
+  if (soft >= need) return false;
+  const hard = openFileLimit('H');
+  if (hard < need || process.env.JUDGE_BENCH_RAISED) {
+    console.error(`the open-file limit is ${soft} (hard ${hard}) and ${need} are needed: run \`ulimit -n ${need}\` as a user allowed to, then run this again`);
+    process.exit(1);
+  }
+  console.error(`raising the open-file limit from ${soft} to ${need} and running again`);
+  const script = fileURLToPath(scriptUrl);
+  const r = spawnSync('sh', ['-c', `ulimit -Sn ${need} && exec "${process.execPath}" "${script}"`], {
+    stdio: 'inherit',
+    env: { ...process.env, JUDGE_BENCH_RAISED: '1' },
+  });
+  process.exit(r.status ?? 1);
+}
+
+export async function json(url, init = {}) {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${text}`);
+  return { res, body: text ? JSON.parse(text) : undefined };
+}
+
+export async function adminToken(base) {
+  const { body } = await json(`${base}/api/v1/identity/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin', password: ADMIN_PASSWORD }),
+  });
+  return body.accessToken;
+}
+
+/** Runs `fn` over `items` with at most `n` at a time. */
+export async function pool(items, n, fn) {
+  const out = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i], i);
+      }
+    }),
+  );
+  return out;
+}
+
+export const fmt = (n, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
