@@ -16,7 +16,7 @@ import { EventBus } from './events/bus.js';
 import { EventHub } from './events/hub.js';
 import { Api } from './http/api.js';
 import type { RequestState } from './http/context.js';
-import { authenticate, problems, rateLimit, requestId, requestLog, securityHeaders } from './http/middleware.js';
+import { authenticate, edge, rateLimit } from './http/middleware.js';
 import { AccessService } from './modules/access/service.js';
 import { accessRoutes } from './modules/access/routes.js';
 import { AccountService } from './modules/account/service.js';
@@ -127,10 +127,7 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
 
   const koa = new Koa<RequestState>({ proxy: config.trustProxy });
   koa.silent = true;
-  koa.use(requestId());
-  koa.use(requestLog(log));
-  koa.use(securityHeaders(config.publicUrl.startsWith('https:')));
-  koa.use(problems(log));
+  koa.use(edge(log, config.publicUrl.startsWith('https:')));
   koa.use(authenticate(sessions, clock));
   koa.use(rateLimit(config.limits.requestsPerMinute));
   koa.use(api.routes());

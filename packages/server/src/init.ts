@@ -4,7 +4,7 @@ import { PasswordHasher } from './auth/passwords.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { grants, roles, users } from './db/schema.js';
-import { dataPaths, ensureDataDirs, isInitialised } from './datadir.js';
+import { dataPaths, ensureDataDirs, isInitialised, lockDataDir } from './datadir.js';
 import { iso, newId } from './util.js';
 
 export interface InitResult {
@@ -18,6 +18,8 @@ export interface InitResult {
  */
 export async function initDataDir(dir: string, config: Config, adminPassword: () => Promise<string>, now = new Date()): Promise<InitResult> {
   if (isInitialised(dir)) {
+    // a running server owns the database; say so instead of failing on a busy file
+    lockDataDir(dir).release();
     const { db, close } = openDatabase(dataPaths(dir).db);
     try {
       const existing = db.select({ id: users.id }).from(users).where(eq(users.usernameKey, 'admin')).get();

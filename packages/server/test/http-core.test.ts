@@ -166,7 +166,7 @@ describe('HTTP core', () => {
     ];
     for (const r of responses) {
       expect(r.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(r.headers.get('x-frame-options')).toBe('DENY');
+      expect(r.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(r.headers.get('cache-control')).toBe('no-store');
     }
     expect(responses.map((r) => r.status)).toEqual([200, 200, 404, 401, 400]);

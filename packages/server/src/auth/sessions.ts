@@ -37,6 +37,7 @@ interface AuthRow {
 }
 
 const TOUCH_INTERVAL_MS = 60_000;
+const AUTH_CACHE_MAX = 50_000;
 const DAY = 86_400;
 
 /**
@@ -45,6 +46,12 @@ const DAY = 86_400;
  */
 export class SessionStore {
   private readonly lastTouch = new Map<string, number>();
+  /**
+   * Resolved secrets, so a signed-in request costs no database read. Every change to a session,
+   * its secrets or its user's standing drops the entries of that session (see forget*).
+   */
+  private readonly authCache = new Map<string, AuthRow>();
+  private readonly cacheKeysOfSession = new Map<string, string[]>();
   private readonly st;
 
   constructor(
@@ -126,12 +133,40 @@ export class SessionStore {
 
   /** Resolves a bearer token or session cookie to the caller, or null when it signs nobody in. */
   authenticate(secret: string, via: Actor['via'], now: Date): Actor | null {
-    const row = this.st.auth.get(sha256Hex(secret), via === 'bearer' ? 'access' : 'cookie');
-    if (!row) return null;
+    const kind = via === 'bearer' ? 'access' : 'cookie';
+    const hash = sha256Hex(secret);
+    const key = `${kind}:${hash}`;
+    let row = this.authCache.get(key);
+    if (!row) {
+      row = this.st.auth.get(hash, kind);
+      if (!row) return null;
+      this.remember(key, row);
+    }
     const t = iso(now);
     if (row.ended_at || row.secret_expires <= t || row.session_expires <= t || row.blocked_at) return null;
     if (row.user_expires && row.user_expires <= t) return null;
     return { userId: row.user_id, sessionId: row.session_id, via };
+  }
+
+  private remember(key: string, row: AuthRow): void {
+    if (this.authCache.size >= AUTH_CACHE_MAX) {
+      this.authCache.clear();
+      this.cacheKeysOfSession.clear();
+    }
+    this.authCache.set(key, row);
+    const keys = this.cacheKeysOfSession.get(row.session_id);
+    if (keys) keys.push(key);
+    else this.cacheKeysOfSession.set(row.session_id, [key]);
+  }
+
+  private forgetSession(sessionId: string): void {
+    for (const key of this.cacheKeysOfSession.get(sessionId) ?? []) this.authCache.delete(key);
+    this.cacheKeysOfSession.delete(sessionId);
+  }
+
+  /** The user's standing (expiry) changed: their sessions are read from the database again. */
+  forgetUser(userId: string): void {
+    for (const row of [...this.authCache.values()]) if (row.user_id === userId) this.forgetSession(row.session_id);
   }
 
   /**
@@ -151,6 +186,7 @@ export class SessionStore {
     if (row.expires_at <= iso(now) || !this.st.live.get({ id: row.session_id, now: iso(now) })) return null;
     this.st.rotate.run(iso(now), hash);
     this.st.dropAccess.run(row.session_id);
+    this.forgetSession(row.session_id);
     return { sessionId: row.session_id, userId: session.user_id, ...this.issuePair(row.session_id, now) };
   }
 
@@ -159,6 +195,8 @@ export class SessionStore {
     const last = this.lastTouch.get(actor.sessionId);
     if (last !== undefined && now.getTime() - last < TOUCH_INTERVAL_MS) return;
     this.lastTouch.set(actor.sessionId, now.getTime());
+    // the lifetimes slide below: cached expiry times would be stale
+    this.forgetSession(actor.sessionId);
     const t = iso(now);
     this.sqlite.transaction(() => {
       this.st.touch.run(t, path.slice(0, 256), actor.sessionId);
@@ -178,6 +216,7 @@ export class SessionStore {
       if (this.st.end.run(iso(now), reason, id).changes > 0) ended.push(id);
       this.st.dropSecrets.run(id);
       this.lastTouch.delete(id);
+      this.forgetSession(id);
     }
     out.endSessions(ended, reason);
   }

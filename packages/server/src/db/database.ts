@@ -15,9 +15,13 @@ export interface DatabaseHandle {
 
 const MIGRATIONS = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'drizzle');
 
-/** Opens the database file in WAL mode with foreign keys on, and applies pending migrations. */
+/** Opens the database file (WAL, exclusive to this process, foreign keys on) and applies pending migrations. */
 export function openDatabase(file: string): DatabaseHandle {
   const sqlite = new Database(file);
+  // One process owns the database (the data directory lock sees to that). Exclusive locking, set
+  // before WAL is first touched, keeps the WAL index in memory and spares every read its
+  // shared-memory lock calls: a third of the cost of a small request.
+  sqlite.pragma('locking_mode = EXCLUSIVE');
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /** Timestamps are RFC 3339 UTC text with milliseconds: they sort as they read. */
 const ts = (name: string) => text(name);
@@ -73,7 +73,7 @@ export const sessionSecrets = sqliteTable(
   (t) => [index('session_secrets_session').on(t.sessionId)],
 );
 
-/** The activity record; the content issue adds its remaining columns. */
+/** A contest or a course. */
 export const activities = sqliteTable(
   'activities',
   {
@@ -81,8 +81,34 @@ export const activities = sqliteTable(
     slug: text('slug').notNull(),
     name: text('name').notNull(),
     createdAt: ts('created_at').notNull(),
+    /** Lowercased slug: slugs are unique regardless of case. */
+    slugKey: text('slug_key'),
+    /** `name@version`: contest@1, course@1 */
+    type: text('type').notNull().default('contest@1'),
+    /** icpc | points */
+    rankingType: text('ranking_type').notNull().default('icpc'),
+    timeZone: text('time_zone').notNull().default('UTC'),
+    startDate: ts('start_date'),
+    endDate: ts('end_date'),
+    modules: text('modules', { mode: 'json' }).$type<{ questions: boolean; printouts: boolean }>().notNull().default(sql`'{"questions":true,"printouts":false}'`),
+    /** everyone | participantOnly | managersOnly */
+    scoreVisibility: text('score_visibility').notNull().default('everyone'),
+    attachmentVisibility: text('attachment_visibility', { mode: 'json' }).$type<{ name: string; visibility: string }[]>().notNull().default(sql`'[]'`),
+    props: text('props', { mode: 'json' }).$type<Record<string, unknown>>(),
+    /** closed | password | open */
+    joinPolicy: text('join_policy').notNull().default('closed'),
+    unlisted: bool('unlisted').notNull().default(true),
+    joinPassword: text('join_password'),
+    hideEndedSeriesProblems: bool('hide_ended_series_problems').notNull().default(false),
+    showGroupMembers: bool('show_group_members').notNull().default(false),
+    maxUploadBytes: integer('max_upload_bytes').notNull().default(262144),
+    maxAttachments: integer('max_attachments').notNull().default(1),
+    maxSubmissionsPerProblem: integer('max_submissions_per_problem'),
+    runnerTags: text('runner_tags', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    archivedAt: ts('archived_at'),
+    publishedAt: ts('published_at'),
   },
-  (t) => [uniqueIndex('activities_slug').on(t.slug)],
+  (t) => [uniqueIndex('activities_slug').on(t.slug), uniqueIndex('activities_slug_key').on(t.slugKey)],
 );
 
 export const roles = sqliteTable(
@@ -146,3 +172,205 @@ export const instanceSettings = sqliteTable('instance_settings', {
   settings: text('settings', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
   updatedAt: ts('updated_at').notNull(),
 });
+
+// ---- content: problems, activities, series, assignments ----
+
+export const problems = sqliteTable(
+  'problems',
+  {
+    id: text('id').primaryKey(),
+    slug: text('slug').notNull(),
+    slugKey: text('slug_key').notNull(),
+    name: text('name').notNull(),
+    /** `name@version`; runners match it exactly. */
+    type: text('type').notNull(),
+    external: bool('external').notNull().default(false),
+    ownerUserId: text('owner_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** private | shared | instance */
+    visibility: text('visibility').notNull().default('private'),
+    archivedAt: ts('archived_at'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('problems_slug').on(t.slugKey), index('problems_owner').on(t.ownerUserId)],
+);
+
+export const problemShares = sqliteTable(
+  'problem_shares',
+  {
+    problemId: text('problem_id')
+      .notNull()
+      .references(() => problems.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [uniqueIndex('problem_shares_pk').on(t.problemId, t.userId), index('problem_shares_user').on(t.userId)],
+);
+
+/** Append-only, numbered per problem. */
+export const problemVersions = sqliteTable(
+  'problem_versions',
+  {
+    id: text('id').primaryKey(),
+    problemId: text('problem_id')
+      .notNull()
+      .references(() => problems.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    note: text('note'),
+    props: text('props', { mode: 'json' }).$type<Record<string, unknown>>(),
+    /** What was read from the package on upload (name, limits, test counts). */
+    packageInfo: text('package_info', { mode: 'json' }).$type<Record<string, unknown>>(),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('problem_versions_number').on(t.problemId, t.version)],
+);
+
+/** The files of one version; unchanged files carry forward as new rows naming the same bytes. */
+export const problemVersionFiles = sqliteTable(
+  'problem_version_files',
+  {
+    versionId: text('version_id')
+      .notNull()
+      .references(() => problemVersions.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** participant | manager | runner */
+    scope: text('scope').notNull(),
+    /** statement | file | package | samples */
+    role: text('role').notNull(),
+    language: text('language'),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'restrict' }),
+  },
+  (t) => [uniqueIndex('problem_version_files_pk').on(t.versionId, t.name), index('problem_version_files_file').on(t.fileId)],
+);
+
+export const activityDocuments = sqliteTable(
+  'activity_documents',
+  {
+    activityId: text('activity_id')
+      .notNull()
+      .references(() => activities.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    language: text('language').notNull(),
+    title: text('title').notNull(),
+    validFrom: ts('valid_from').notNull(),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'restrict' }),
+  },
+  (t) => [uniqueIndex('activity_documents_pk').on(t.activityId, t.kind, t.language), index('activity_documents_file').on(t.fileId)],
+);
+
+export const series = sqliteTable(
+  'series',
+  {
+    id: text('id').primaryKey(),
+    activityId: text('activity_id')
+      .notNull()
+      .references(() => activities.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    slugKey: text('slug_key').notNull(),
+    name: text('name').notNull(),
+    order: integer('order').notNull(),
+    startDate: ts('start_date'),
+    endDate: ts('end_date'),
+    isOpen: bool('is_open').notNull().default(false),
+    /** When the series first opened: problems of a series that never opened stay hidden. */
+    openedAt: ts('opened_at'),
+    pausedAt: ts('paused_at'),
+    hideProblemsWhilePaused: bool('hide_problems_while_paused').notNull().default(false),
+    revealProblemCount: bool('reveal_problem_count').notNull().default(true),
+    rankingFreezeAt: ts('ranking_freeze_at'),
+    rankingRevealAt: ts('ranking_reveal_at'),
+    rankingVisibleFrom: ts('ranking_visible_from'),
+    rankingVisibleTo: ts('ranking_visible_to'),
+    importance: integer('importance').notNull().default(1),
+    /** activity | none */
+    importanceScope: text('importance_scope').notNull().default('activity'),
+    addressRules: text('address_rules', { mode: 'json' }).$type<{ network: string; note?: string }[]>().notNull().default(sql`'[]'`),
+    restrictionsEnabled: bool('restrictions_enabled').notNull().default(false),
+    runnerTags: text('runner_tags', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('series_slug').on(t.activityId, t.slugKey), index('series_activity').on(t.activityId, t.order)],
+);
+
+/** An assignment: a problem attached to a series, following its newest version or pinned to one. */
+export const seriesProblems = sqliteTable(
+  'series_problems',
+  {
+    id: text('id').primaryKey(),
+    seriesId: text('series_id')
+      .notNull()
+      .references(() => series.id, { onDelete: 'cascade' }),
+    /** Kept here so that slugs are unique in the whole activity by an index. */
+    activityId: text('activity_id')
+      .notNull()
+      .references(() => activities.id, { onDelete: 'cascade' }),
+    problemId: text('problem_id')
+      .notNull()
+      .references(() => problems.id, { onDelete: 'restrict' }),
+    slug: text('slug').notNull(),
+    slugKey: text('slug_key').notNull(),
+    name: text('name'),
+    order: integer('order').notNull(),
+    pinnedVersionId: text('pinned_version_id').references(() => problemVersions.id, { onDelete: 'restrict' }),
+    config: text('config', { mode: 'json' }).$type<Record<string, unknown>>(),
+    spec: text('spec', { mode: 'json' }).$type<Record<string, unknown>>(),
+    props: text('props', { mode: 'json' }).$type<Record<string, unknown>>(),
+    maxPoints: integer('max_points'),
+    maxUploadBytes: integer('max_upload_bytes'),
+    maxAttachments: integer('max_attachments'),
+    maxSubmissions: integer('max_submissions'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('series_problems_slug').on(t.activityId, t.slugKey),
+    index('series_problems_series').on(t.seriesId, t.order),
+    index('series_problems_problem').on(t.problemId),
+  ],
+);
+
+/**
+ * A participant's submission. The judging flow adds its attempts and results; the content views
+ * read the outcome columns for a participant's status per problem.
+ */
+export const submissions = sqliteTable(
+  'submissions',
+  {
+    id: text('id').primaryKey(),
+    activityId: text('activity_id')
+      .notNull()
+      .references(() => activities.id, { onDelete: 'restrict' }),
+    seriesId: text('series_id')
+      .notNull()
+      .references(() => series.id, { onDelete: 'restrict' }),
+    seriesProblemId: text('series_problem_id')
+      .notNull()
+      .references(() => seriesProblems.id, { onDelete: 'restrict' }),
+    problemVersionId: text('problem_version_id')
+      .notNull()
+      .references(() => problemVersions.id, { onDelete: 'restrict' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    submittedAt: ts('submitted_at').notNull(),
+    props: text('props', { mode: 'json' }).$type<Record<string, unknown>>(),
+    /** queued | running | completed | failed | cancelled: the newest attempt's state */
+    state: text('state').notNull().default('queued'),
+    verdict: text('verdict'),
+    score: real('score'),
+    maxScore: real('max_score'),
+    excluded: bool('excluded').notNull().default(false),
+    ipAddress: text('ip_address'),
+    sessionId: text('session_id'),
+    deviceId: text('device_id'),
+  },
+  (t) => [
+    index('submissions_assignment_user').on(t.seriesProblemId, t.userId),
+    index('submissions_activity').on(t.activityId, t.submittedAt),
+    index('submissions_user').on(t.userId, t.submittedAt),
+  ],
+);

@@ -13,46 +13,6 @@ type Mw = Koa.Middleware<RequestState>;
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-export function requestId(): Mw {
-  return async (ctx, next) => {
-    const incoming = ctx.get('x-request-id');
-    ctx.state.requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    ctx.set('X-Request-Id', ctx.state.requestId);
-    await next();
-  };
-}
-
-/** One log line a request: never headers, bodies or query strings, which can carry secrets. */
-export function requestLog(log: Logger): Mw {
-  return async (ctx, next) => {
-    const start = process.hrtime.bigint();
-    try {
-      await next();
-    } finally {
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      log.info(
-        { reqId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, userId: ctx.state.actor?.userId, ip: clientAddress(ctx) },
-        'request',
-      );
-    }
-  };
-}
-
-export function securityHeaders(https: boolean): Mw {
-  return async (ctx, next) => {
-    ctx.set({
-      'X-Content-Type-Options': 'nosniff',
-      'X-Frame-Options': 'DENY',
-      'Referrer-Policy': 'no-referrer',
-      'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
-      'Cross-Origin-Resource-Policy': 'same-origin',
-      'Cache-Control': 'no-store',
-      ...(https ? { 'Strict-Transport-Security': 'max-age=31536000' } : {}),
-    });
-    await next();
-  };
-}
-
 function problemBody(ctx: Ctx, status: number, code: string, detail: string, errors?: Record<string, string[]>) {
   return {
     type: 'about:blank',
@@ -74,59 +34,90 @@ export function zodErrors(e: ZodError, prefix = ''): Record<string, string[]> {
   return out;
 }
 
-/** Turns every failure under /api/ into problem+json (CONTRACT §3); 5xx never shows internals. */
-export function problems(log: Logger): Mw {
+/** Writes any failure as problem+json (CONTRACT §3); a 5xx never shows internals, only the request id. */
+function respondWithProblem(ctx: Ctx, log: Logger, err: unknown): void {
+  let status = 500;
+  let code = 'internal';
+  let detail = 'The server failed; the request id identifies it in the log';
+  let errors: Record<string, string[]> | undefined;
+  if (err instanceof ApiError) {
+    ({ status, code } = err);
+    detail = err.message;
+    errors = err.errors;
+    if (err.headers) ctx.set(err.headers);
+  } else if (err instanceof ZodError) {
+    status = 422;
+    code = 'validation_failed';
+    errors = zodErrors(err);
+    detail = 'The request has invalid members';
+  } else {
+    const e = err as { status?: number; statusCode?: number; httpCode?: number; expose?: boolean; message?: string; type?: string; headers?: Record<string, string> };
+    // koa-body and co-body carry `status`; formidable carries `httpCode`
+    const s = e.status ?? e.statusCode ?? e.httpCode;
+    if (s === 400) {
+      status = 400;
+      code = 'request.malformed';
+      detail = e.type === 'entity.parse.failed' ? 'The body is not valid JSON' : 'The request is malformed';
+    } else if (s === 413) {
+      status = 413;
+      code = 'payload_too_large';
+      detail = 'The body is larger than allowed';
+    } else if (s === 415) {
+      status = 415;
+      code = 'unsupported_media_type';
+      detail = 'The body has an unsupported media type';
+    } else if (s === 405) {
+      status = 405;
+      code = 'method_not_allowed';
+      detail = `${ctx.method} is not allowed here`;
+      if (e.headers?.Allow) ctx.set('Allow', e.headers.Allow);
+    } else if (s && s >= 400 && s < 500) {
+      status = s;
+      code = status === 404 ? 'not_found' : 'request.malformed';
+      detail = e.expose && e.message ? e.message : statusTitle(s);
+    } else {
+      log.error({ reqId: ctx.state.requestId, err }, 'request failed');
+    }
+  }
+  ctx.status = status;
+  ctx.type = 'application/problem+json';
+  ctx.body = JSON.stringify(problemBody(ctx, status, code, detail, errors));
+}
+
+/**
+ * What every request passes through first, in one layer: its request id, the security headers,
+ * problem+json for any failure, and one log line. The line never holds headers, bodies or query
+ * strings, which can carry secrets.
+ */
+export function edge(log: Logger, https: boolean): Mw {
+  const headers: Record<string, string> = {
+    'X-Content-Type-Options': 'nosniff',
+    // frame-ancestors does what X-Frame-Options did, for every browser that matters
+    'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Cache-Control': 'no-store',
+    ...(https ? { 'Strict-Transport-Security': 'max-age=31536000' } : {}),
+  };
   return async (ctx, next) => {
+    const start = process.hrtime.bigint();
+    const incoming = ctx.get('x-request-id');
+    ctx.state.requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.set(headers);
+    ctx.set('X-Request-Id', ctx.state.requestId);
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, 'not_found', `No such endpoint: ${ctx.method} ${ctx.path}`);
     } catch (err) {
-      let status = 500;
-      let code = 'internal';
-      let detail = 'The server failed; the request id identifies it in the log';
-      let errors: Record<string, string[]> | undefined;
-      if (err instanceof ApiError) {
-        ({ status, code } = err);
-        detail = err.message;
-        errors = err.errors;
-        if (err.headers) ctx.set(err.headers);
-      } else if (err instanceof ZodError) {
-        status = 422;
-        code = 'validation_failed';
-        errors = zodErrors(err);
-        detail = 'The request has invalid members';
-      } else {
-        const e = err as { status?: number; statusCode?: number; httpCode?: number; expose?: boolean; message?: string; type?: string; headers?: Record<string, string> };
-        // formidable (multipart) errors carry their status as httpCode: 413 over a size limit, 400 malformed
-        const s = e.status ?? e.statusCode ?? e.httpCode;
-        if (s === 400) {
-          status = 400;
-          code = 'request.malformed';
-          detail = e.type === 'entity.parse.failed' ? 'The body is not valid JSON' : 'The request is malformed';
-        } else if (s === 413) {
-          status = 413;
-          code = 'payload_too_large';
-          detail = 'The body is larger than allowed';
-        } else if (s === 415) {
-          status = 415;
-          code = 'unsupported_media_type';
-          detail = 'The body has an unsupported media type';
-        } else if (s === 405) {
-          status = 405;
-          code = 'method_not_allowed';
-          detail = `${ctx.method} is not allowed here`;
-          if (e.headers?.Allow) ctx.set('Allow', e.headers.Allow);
-        } else if (s && s >= 400 && s < 500) {
-          status = s;
-          code = status === 404 ? 'not_found' : 'request.malformed';
-          detail = e.expose && e.message ? e.message : statusTitle(s);
-        } else {
-          log.error({ reqId: ctx.state.requestId, err }, 'request failed');
-        }
+      respondWithProblem(ctx, log, err);
+    } finally {
+      if (log.isLevelEnabled('info')) {
+        const ms = Number(process.hrtime.bigint() - start) / 1e6;
+        log.info(
+          { reqId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, userId: ctx.state.actor?.userId, ip: clientAddress(ctx) },
+          'request',
+        );
       }
-      ctx.status = status;
-      ctx.type = 'application/problem+json';
-      ctx.body = JSON.stringify(problemBody(ctx, status, code, detail, errors));
     }
   };
 }

@@ -1,5 +1,5 @@
 import type { Account, Session } from '@judge/contract';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import { users } from '../../db/schema.js';
 import { ApiError, notFound, unauthenticated } from '../../http/errors.js';
@@ -8,7 +8,7 @@ import { compact } from '../../util.js';
 import { emailKey, emailTaken, findUserById, usernameKey, usernameTaken, type UserRow } from '../users/queries.js';
 import { announceUser } from '../users/service.js';
 
-const toAccount = (u: UserRow): Account =>
+const toAccount = (u: Pick<UserRow, 'id' | 'username' | 'firstName' | 'lastName' | 'email' | 'emailConfirmed' | 'isLocal'>): Account =>
   compact({
     userId: u.id,
     username: u.username,
@@ -28,7 +28,24 @@ export interface AccountPatch {
 
 /** The signed-in user's own account. */
 export class AccountService {
-  constructor(private readonly d: Deps) {}
+  /** The account read is on most screens: one narrow prepared statement. */
+  private readonly byId;
+
+  constructor(private readonly d: Deps) {
+    this.byId = d.db
+      .select({
+        id: users.id,
+        username: users.username,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        email: users.email,
+        emailConfirmed: users.emailConfirmed,
+        isLocal: users.isLocal,
+      })
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .prepare();
+  }
 
   private me(actor: Actor): UserRow {
     const u = findUserById(this.d.db, actor.userId);
@@ -37,7 +54,9 @@ export class AccountService {
   }
 
   get(actor: Actor): Account {
-    return toAccount(this.me(actor));
+    const u = this.byId.get({ id: actor.userId });
+    if (!u) throw unauthenticated();
+    return toAccount(u);
   }
 
   update(actor: Actor, patch: AccountPatch): Account {

@@ -163,6 +163,7 @@ export class UsersService {
         set.emailConfirmed = false;
       }
       const row = Object.keys(set).length ? this.d.db.update(users).set(set).where(eq(users.id, u.id)).returning().get()! : u;
+      if (patch.expiresAt !== undefined) this.d.sessions.forgetUser(u.id);
       return announceUser(this.d, row, out);
     });
   }
