@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_ROLES, PERMISSIONS, PERMISSION_KEYS, ops, type Grant, type Role } from '@judge/contract';
 import { ApiProblem, type JudgeClient } from '@judge/sdk';
+import { refusedWith } from './expect.js';
 import { TestJudge, raw, type TestUser } from './harness.js';
 
 /**
@@ -17,19 +18,7 @@ const UNKNOWN_UUID = '0190f5d2-6c3a-7b4e-8f00-000000000000';
 let seq = 0;
 const uniq = (prefix: string) => `${prefix}${++seq}`;
 
-/** Awaits a call that must fail, and returns the problem it failed with. */
-async function problem(p: Promise<unknown>, status: number, code: string): Promise<ApiProblem> {
-  const e = await p.then(
-    () => {
-      throw new Error(`expected ${status} ${code}, but the call succeeded`);
-    },
-    (x: unknown) => x,
-  );
-  expect(e).toBeInstanceOf(ApiProblem);
-  const ap = e as ApiProblem;
-  expect({ status: ap.status, code: ap.code }).toEqual({ status, code });
-  return ap;
-}
+const problem = refusedWith;
 
 describe('roles, grants and permissions', () => {
   let j: TestJudge;

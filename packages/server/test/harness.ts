@@ -84,13 +84,12 @@ export class TestJudge {
     return admin.call(ops.createGrant, { body: { userId, roleId: role.id, ...(activityId ? { activityId } : {}), ...(overrideSystem ? { overrideSystem } : {}) } });
   }
 
-  /**
-   * Activities arrive with the content issue; until then tests that need activity scope insert the
-   * row into the real database file.
-   */
+  /** An activity row with defaults, for tests of grants and roles that need only an activity scope. */
   insertActivity(slug: string, name = slug): string {
     const id = crypto.randomUUID();
-    this.app.deps.sqlite.prepare('INSERT INTO activities (id, slug, name, created_at) VALUES (?, ?, ?, ?)').run(id, slug, name, new Date().toISOString());
+    this.app.deps.sqlite
+      .prepare('INSERT INTO activities (id, slug, slug_key, name, created_at, published_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(id, slug, slug.toLowerCase(), name, new Date().toISOString(), new Date().toISOString());
     return id;
   }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type InstanceSettings } from '@judge/contract';
 import { ApiProblem, type JudgeClient } from '@judge/sdk';
+import { refusedWith } from './expect.js';
 import { TestJudge, raw } from './harness.js';
 
 /** GET /instance (anonymous) and PUT /instance (instance:update) over real HTTP and SQLite. */
@@ -18,18 +19,7 @@ const SWITCHES = [
   'accountDeletionEnabled',
 ] as const;
 
-async function problem(p: Promise<unknown>, status: number, code: string): Promise<ApiProblem> {
-  const e = await p.then(
-    () => {
-      throw new Error(`expected ${status} ${code}, but the call succeeded`);
-    },
-    (x: unknown) => x,
-  );
-  expect(e).toBeInstanceOf(ApiProblem);
-  const ap = e as ApiProblem;
-  expect({ status: ap.status, code: ap.code }).toEqual({ status, code });
-  return ap;
-}
+const problem = refusedWith;
 
 describe('instance settings', () => {
   let j: TestJudge;

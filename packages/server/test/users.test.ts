@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type IssuedCredentials, type ManagedUser, type Session, type UserLookup } from '@judge/contract';
 import { ApiProblem, JudgeClient } from '@judge/sdk';
+import { refusedWith, sendJson } from './expect.js';
 import { ADMIN_PASSWORD, TestJudge, raw, type TestUser } from './harness.js';
 
 /**
@@ -28,35 +29,8 @@ afterAll(() => j.stop());
 
 const url = (path: string) => `${j.url}/api/v1${path}`;
 
-/** Awaits a refusal and checks it is the documented one. */
-async function refused(p: Promise<unknown>, status: number, code: string): Promise<ApiProblem> {
-  const e = await p.then(
-    (v) => {
-      throw new Error(`expected ${status} ${code}, got success: ${JSON.stringify(v)}`);
-    },
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(ApiProblem);
-  const pb = e as ApiProblem;
-  expect({ status: pb.status, code: pb.code }).toEqual({ status, code });
-  return pb;
-}
-
-/** A raw JSON request (a string body is sent as is), checking a failure is problem+json. */
-async function send(method: string, path: string, token: string | undefined, body?: unknown) {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  let payload: string | undefined;
-  if (body !== undefined) {
-    headers['content-type'] = 'application/json';
-    payload = typeof body === 'string' ? body : JSON.stringify(body);
-  }
-  const res = await raw(url(path), { method, headers, ...(payload !== undefined ? { body: payload } : {}), ...(token ? { token } : {}) });
-  if (res.status >= 400) {
-    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(res.body).toMatchObject({ status: res.status, code: expect.any(String), detail: expect.any(String), title: expect.any(String), type: expect.any(String) });
-  }
-  return res;
-}
+const refused = refusedWith;
+const send = (method: string, path: string, token: string | undefined, body?: unknown) => sendJson(j.url, method, path, token, body);
 
 /** The stored record, to prove a refused request changed nothing. */
 function userRow(id: string): Record<string, unknown> {
