@@ -2,6 +2,20 @@ import { z } from 'zod';
 import { Grant, Role } from './schemas/roles.js';
 import { ManagedUser } from './schemas/users.js';
 import { InstanceSettings } from './schemas/instance.js';
+import { Activity, Problem } from './schemas/content.js';
+import { Timestamp } from './wire.js';
+
+/** The series as `seriesChanged` tells it: `problems` only with `opened`, never anyone's status. */
+const SeriesSignal = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  order: z.number().int(),
+  startDate: Timestamp.optional(),
+  endDate: Timestamp.optional(),
+  isOpen: z.boolean(),
+  pausedAt: Timestamp.optional(),
+});
 
 /**
  * The socket's event catalogue: each type, who receives it, and its payload (CONTRACT §10).
@@ -27,6 +41,52 @@ export const EVENTS = {
     audience: 'manager',
     description: 'An account was created, edited, blocked or unblocked; to holders of user:read:all',
     data: z.object({ user: ManagedUser }),
+  },
+  activityCreated: {
+    audience: 'participant',
+    description: 'An activity appeared: to those who may see it (everyone signed in for a listed open or password activity, else its members and managers)',
+    data: z.object({ activityId: z.string(), slug: z.string(), name: z.string() }),
+  },
+  activityUpdated: {
+    audience: 'participant',
+    description: 'An activity changed as participants see it (settings, publication, archiving, documents); to those who may see it',
+    data: z.object({ activityId: z.string(), slug: z.string(), name: z.string() }),
+  },
+  activityDeleted: {
+    audience: 'participant',
+    description: 'An activity was deleted, or withdrawn from participants by unpublishing; to those who could see it',
+    data: z.object({ activityId: z.string() }),
+  },
+  activityTimesChanged: {
+    audience: 'participant',
+    description: "An activity's start or end changed; to those who may see it",
+    data: z.object({ activityId: z.string(), startDate: Timestamp.optional(), endDate: Timestamp.optional() }),
+  },
+  seriesChanged: {
+    audience: 'participant',
+    description:
+      'A series opened, closed, paused, resumed or was rescheduled; to the members of its published activity. `opened` carries the problems withheld until then.',
+    data: z.object({
+      activityId: z.string(),
+      change: z.enum(['opened', 'closed', 'paused', 'resumed', 'rescheduled']),
+      series: SeriesSignal,
+      problems: z.array(z.object({ id: z.string(), slug: z.string(), name: z.string(), order: z.number().int() })).optional(),
+    }),
+  },
+  activityChanged: {
+    audience: 'manager',
+    description: 'An activity was created, changed or deleted; to holders of activity:update in it',
+    data: z.union([z.object({ activity: Activity }), z.object({ deletedId: z.string() })]),
+  },
+  managerSeriesChanged: {
+    audience: 'manager',
+    description: 'A series or its assignments changed (or it was deleted: deletedId); to holders of activity:update in the activity',
+    data: z.object({ activityId: z.string(), seriesId: z.string().optional(), deletedId: z.string().optional() }),
+  },
+  problemChanged: {
+    audience: 'manager',
+    description: 'A problem was created, changed, versioned, archived, shared or deleted; to its owner, those it is shared with and holders of problem:read:all',
+    data: z.union([z.object({ problem: Problem }), z.object({ deletedId: z.string() })]),
   },
   instanceChanged: {
     audience: 'core',

@@ -19,6 +19,8 @@ import type { RequestState } from './http/context.js';
 import { authenticate, edge, rateLimit } from './http/middleware.js';
 import { AccessService } from './modules/access/service.js';
 import { accessRoutes } from './modules/access/routes.js';
+import { ActivitiesService } from './modules/activities/service.js';
+import { activitiesRoutes } from './modules/activities/routes.js';
 import { AccountService } from './modules/account/service.js';
 import { accountRoutes } from './modules/account/routes.js';
 import { FilesService } from './modules/files/service.js';
@@ -27,12 +29,19 @@ import { BlobStore } from './modules/files/store.js';
 import { IdentityService } from './modules/identity/service.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { InstanceService } from './modules/instance/service.js';
+import { ProblemsService } from './modules/problems/service.js';
+import { problemsRoutes } from './modules/problems/routes.js';
 import { instanceRoutes } from './modules/instance/routes.js';
 import { UsersService } from './modules/users/service.js';
 import { usersRoutes } from './modules/users/routes.js';
 import type { Deps } from './services.js';
 import { systemClock, type Clock } from './util.js';
 import { RetentionWorker } from './workers/retention.js';
+import { SeriesScheduler } from './workers/series-scheduler.js';
+import { SeriesService } from './modules/series/service.js';
+import { seriesRoutes } from './modules/series/routes.js';
+import { ParticipantService } from './modules/participant/service.js';
+import { participantRoutes } from './modules/participant/routes.js';
 
 export interface AppOptions {
   dataDir: string;
@@ -49,13 +58,36 @@ export interface JudgeApp {
   deps: Deps;
   hub: EventHub;
   retention: RetentionWorker;
+  // content worker handles
+  scheduler: SeriesScheduler;
   /** Ids of the contract operations this server serves. */
   operations: ReadonlySet<string>;
-  services: { identity: IdentityService; users: UsersService; access: AccessService; account: AccountService; files: FilesService; instance: InstanceService };
+  services: Services;
   close(): Promise<void>;
 }
 
 export class NotInitialised extends Error {}
+
+/** Every service of the server, built once from the shared dependencies. */
+function createServices(deps: Deps, blobs: BlobStore) {
+  const instance = new InstanceService(deps);
+  const files = new FilesService(deps, blobs);
+  return {
+    instance,
+    identity: new IdentityService(deps, instance),
+    users: new UsersService(deps),
+    access: new AccessService(deps),
+    account: new AccountService(deps),
+    files,
+    // content services
+    participant: new ParticipantService(deps, files),
+    series: new SeriesService(deps),
+    problems: new ProblemsService(deps, files),
+    activities: new ActivitiesService(deps, files),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
 
 export function packageVersion(): string {
   const pkg = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'package.json');
@@ -103,27 +135,24 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
     connections: (id) => hub?.connections(id) ?? 0,
   };
 
-  const instance = new InstanceService(deps);
-  const services = {
-    instance,
-    identity: new IdentityService(deps, instance),
-    users: new UsersService(deps),
-    access: new AccessService(deps),
-    account: new AccountService(deps),
-    files: new FilesService(deps, new BlobStore(paths.files, paths.uploads)),
-  };
+  const services = createServices(deps, new BlobStore(paths.files, paths.uploads));
 
   const api = new Api({
     jsonBodyBytes: config.limits.jsonBodyBytes,
     publicUrl: config.publicUrl,
     onSignedIn: (actor, path) => sessions.touch(actor, path.replace(/^\/api\/v1/, ''), clock.now()),
   });
-  instanceRoutes(api, instance, packageVersion());
+  instanceRoutes(api, services.instance, packageVersion());
   identityRoutes(api, services.identity, config.auth);
   accessRoutes(api, services.access);
   usersRoutes(api, services.users);
   accountRoutes(api, services.account);
   filesRoutes(api, services.files, config.limits.uploadBytes);
+  // content routes
+  participantRoutes(api, services.participant);
+  seriesRoutes(api, services.series);
+  problemsRoutes(api, services.problems);
+  activitiesRoutes(api, services.activities);
 
   const koa = new Koa<RequestState>({ proxy: config.trustProxy });
   koa.silent = true;
@@ -138,12 +167,16 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   hub.attach(server);
   const retention = new RetentionWorker(dbh.sqlite, paths.uploads, clock);
   retention.start();
+  // content workers
+  const scheduler = new SeriesScheduler(deps);
+  scheduler.start();
 
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolveListen());
   }).catch((e) => {
     retention.stop();
+    scheduler.stop();
     void hub?.close();
     dbh.close();
     lock.release();
@@ -162,11 +195,14 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
     deps,
     hub: h,
     retention,
+    scheduler,
     operations: api.boundIds,
     services,
     close: () =>
       (closing ??= (async () => {
         retention.stop();
+        // content workers stop
+        scheduler.stop();
         await h.close();
         await new Promise<void>((r) => {
           server.close(() => r());

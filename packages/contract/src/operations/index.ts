@@ -4,6 +4,9 @@ import * as core from './core.js';
 import * as files from './files.js';
 import * as identity from './identity.js';
 import * as users from './users.js';
+import * as problems from './problems.js';
+import * as activities from './activities.js';
+import * as series from './series.js';
 
 /** Every operation of the API, keyed by operation id. */
 export const ops = {
@@ -12,6 +15,9 @@ export const ops = {
   ...access,
   ...users,
   ...files,
+  ...problems,
+  ...activities,
+  ...series,
 } as const;
 
 export const OPERATIONS: readonly Operation[] = Object.values(ops);

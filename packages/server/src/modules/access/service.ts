@@ -288,6 +288,36 @@ export class AccessService {
   }
 }
 
+/**
+ * Gives a user a built-in role in an activity, replacing the membership they hold there, if any.
+ * Creating an activity makes its creator `manager`; enrolling makes a `participant`.
+ */
+export function grantBuiltInRole(d: Deps, userId: string, key: 'participant' | 'manager', activityId: string, out: Outbox): Grant {
+  const role = d.db.select().from(roles).where(eq(roles.builtInKey, key)).get();
+  if (!role) throw new Error(`the ${key} role is missing; the database was not initialised`);
+  const existing = d.db.select().from(grants).where(and(eq(grants.userId, userId), eq(grants.activityId, activityId))).get();
+  const row = existing
+    ? d.db.update(grants).set({ roleId: role.id }).where(eq(grants.id, existing.id)).returning().get()!
+    : d.db.insert(grants).values({ id: newId(), userId, roleId: role.id, activityId, overrideSystem: false, createdAt: iso(d.clock.now()) }).returning().get();
+  out.touchPermissions();
+  const user = findUserById(d.db, userId)!;
+  const activity = d.db.select({ name: activities.name }).from(activities).where(eq(activities.id, activityId)).get();
+  const view = compact({
+    id: row.id,
+    userId,
+    userName: displayName(user),
+    roleId: role.id,
+    roleName: role.name,
+    activityId,
+    activityName: activity?.name,
+    overrideSystem: row.overrideSystem,
+    permissions: role.permissions,
+    createdAt: row.createdAt,
+  }) as Grant;
+  out.emit(event('grantChanged', { grant: view }, { kind: 'permission', key: 'grant:read:all', activityId, alsoUsers: [userId] }));
+  return view;
+}
+
 export function grantAdministrator(d: Deps, userId: string, out: Outbox): void {
   const role = d.db.select().from(roles).where(eq(roles.builtInKey, 'administrator')).get();
   if (!role) throw new Error('the administrator role is missing; the database was not initialised');

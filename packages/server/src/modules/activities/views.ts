@@ -1,0 +1,102 @@
+import type { Activity, ParticipantActivity } from '@judge/contract';
+import { asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { activityDocuments, files, series, seriesProblems } from '../../db/schema.js';
+import type { Deps } from '../../services.js';
+import { compact, iso } from '../../util.js';
+import { canManage, isMember, participantCount, type ActivityRow } from './queries.js';
+
+type ActivityDocument = Activity['documents'][number];
+export type ActivityState = ParticipantActivity['state'];
+
+/** The documents of an activity with the size and hash of their bytes, by kind then language. */
+export function documentsOf(db: Db, activityId: string): ActivityDocument[] {
+  return db
+    .select({
+      kind: activityDocuments.kind,
+      language: activityDocuments.language,
+      title: activityDocuments.title,
+      validFrom: activityDocuments.validFrom,
+      fileId: activityDocuments.fileId,
+      sha256: files.sha256,
+      sizeBytes: files.sizeBytes,
+    })
+    .from(activityDocuments)
+    .innerJoin(files, eq(files.id, activityDocuments.fileId))
+    .where(eq(activityDocuments.activityId, activityId))
+    .orderBy(asc(activityDocuments.kind), asc(activityDocuments.language))
+    .all();
+}
+
+function countWhere(db: Db, table: typeof series | typeof seriesProblems, activityId: string): number {
+  return db.select({ n: sql<number>`count(*)` }).from(table).where(eq(table.activityId, activityId)).get()?.n ?? 0;
+}
+
+/** Where an activity stands at `now` by its own dates: no start means started, no end means never over. */
+export function activityState(a: Pick<ActivityRow, 'startDate' | 'endDate'>, now: Date): ActivityState {
+  const t = iso(now);
+  if (a.startDate && a.startDate > t) return 'upcoming';
+  if (a.endDate && a.endDate <= t) return 'finished';
+  return 'ongoing';
+}
+
+/**
+ * The managers' view: every setting, the join password included, and what the activity holds.
+ * `matchingRunners` is 0 until runners exist (issue 3 builds no runners yet).
+ */
+export function toActivity(db: Db, a: ActivityRow): Activity {
+  return compact({
+    id: a.id,
+    slug: a.slug,
+    name: a.name,
+    type: a.type,
+    rankingType: a.rankingType as Activity['rankingType'],
+    timeZone: a.timeZone,
+    startDate: a.startDate,
+    endDate: a.endDate,
+    modules: a.modules,
+    documents: documentsOf(db, a.id),
+    scoreVisibility: a.scoreVisibility as Activity['scoreVisibility'],
+    attachmentVisibility: a.attachmentVisibility as Activity['attachmentVisibility'],
+    props: a.props,
+    joinPolicy: a.joinPolicy as Activity['joinPolicy'],
+    unlisted: a.unlisted,
+    joinPassword: a.joinPassword,
+    hideEndedSeriesProblems: a.hideEndedSeriesProblems,
+    showGroupMembers: a.showGroupMembers,
+    maxUploadBytes: a.maxUploadBytes,
+    maxAttachments: a.maxAttachments,
+    maxSubmissionsPerProblem: a.maxSubmissionsPerProblem,
+    archivedAt: a.archivedAt,
+    publishedAt: a.publishedAt,
+    seriesCount: countWhere(db, series, a.id),
+    problemCount: countWhere(db, seriesProblems, a.id),
+    participantCount: participantCount(db, a.id),
+    runnerTags: a.runnerTags,
+    matchingRunners: 0,
+  }) as Activity;
+}
+
+/** What a participant sees (CONTRACT §9): never the join password, and where the caller stands. */
+export function toParticipantActivity(d: Deps, userId: string, a: ActivityRow, now: Date): ParticipantActivity {
+  return compact({
+    id: a.id,
+    slug: a.slug,
+    name: a.name,
+    type: a.type,
+    rankingType: a.rankingType as ParticipantActivity['rankingType'],
+    timeZone: a.timeZone,
+    state: activityState(a, now),
+    startDate: a.startDate,
+    endDate: a.endDate,
+    enrolled: isMember(d, userId, a.id),
+    canManage: canManage(d, userId, a.id),
+    joinPolicy: a.joinPolicy as ParticipantActivity['joinPolicy'],
+    scoreVisibility: a.scoreVisibility as ParticipantActivity['scoreVisibility'],
+    hideEndedSeriesProblems: a.hideEndedSeriesProblems,
+    modules: a.modules,
+    documents: documentsOf(d.db, a.id),
+    props: a.props,
+    archivedAt: a.archivedAt,
+  }) as ParticipantActivity;
+}

@@ -1,0 +1,253 @@
+import type { ParticipantProblem, ParticipantSeries } from '@judge/contract';
+import type Database from 'better-sqlite3';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import type { Actor } from '../../auth/permissions.js';
+import { activities, files, problemVersionFiles, problemVersions, problems, series, seriesProblems } from '../../db/schema.js';
+import { notFound } from '../../http/errors.js';
+import type { Deps } from '../../services.js';
+import { compact } from '../../util.js';
+import { canManage, canSeeActivity, visibleActivity, type ActivityRow } from '../activities/queries.js';
+import type { FilesService } from '../files/service.js';
+import { newestVersion, type VersionRow } from '../problems/queries.js';
+import { acceptsSubmissions, problemsVisible, type SeriesRow } from '../series/schedule.js';
+import { Standings, standingOf } from './status.js';
+
+type AssignmentRow = typeof seriesProblems.$inferSelect;
+type ProblemSummary = NonNullable<ParticipantSeries['problems']>[number];
+type Attachment = ParticipantProblem['attachments'][number];
+type Statement = ParticipantProblem['statements'][number];
+
+/** An activity as the caller browses it: whether they manage it decides what is withheld. */
+interface Browsing {
+  a: ActivityRow;
+  manages: boolean;
+}
+
+/** What the series list needs of an assignment. */
+interface ListedAssignment {
+  id: string;
+  seriesId: string;
+  slug: string;
+  name: string | null;
+  problemName: string;
+  order: number;
+  maxPoints: number | null;
+}
+
+/** Roles and the scope of problem-version files: the package is the runner's, even when its scope says otherwise. */
+const PACKAGE_ROLE = 'package';
+const STATEMENT_ROLE = 'statement';
+const PARTICIPANT_SCOPE = 'participant';
+
+/** The languages an assignment allows, when its config names them as a list of strings. */
+function languagesOf(config: Record<string, unknown> | null): string[] | undefined {
+  const langs = config?.languages;
+  return Array.isArray(langs) && langs.every((l) => typeof l === 'string') ? (langs as string[]) : undefined;
+}
+
+/** A number the package reported about itself, if it did. */
+function packageNumber(v: VersionRow | undefined, key: 'timeLimitSeconds' | 'memoryMiB'): number | undefined {
+  const value = v?.packageInfo?.[key];
+  return typeof value === 'number' ? value : undefined;
+}
+
+/**
+ * The participant's side of series and problems (CONTRACT §7, §9): the series of an activity with
+ * the problems they show and the caller's standing on each, one problem with its statements,
+ * attachments and effective limits, and who may read the files of problem versions.
+ */
+export class ParticipantService {
+  private readonly standings: Standings;
+  /** The list is the participant's most frequent request: its queries are built and prepared once. */
+  private readonly seriesOfActivity;
+  private readonly assignmentsOfActivity: Database.Statement<[string], ListedAssignment>;
+
+  constructor(
+    private readonly d: Deps,
+    files: FilesService,
+  ) {
+    this.standings = new Standings(d.sqlite);
+    const activityId = sql.placeholder('activityId');
+    this.seriesOfActivity = d.db.select().from(series).where(eq(series.activityId, activityId)).orderBy(asc(series.order), asc(series.id)).prepare();
+    // plain SQL: for the 200-odd rows of a large course, drizzle's row mapping costs as much as the query
+    this.assignmentsOfActivity = d.sqlite.prepare<[string], ListedAssignment>(
+      `SELECT sp.id, sp.series_id AS seriesId, sp.slug, sp.name, p.name AS problemName, sp."order" AS "order", sp.max_points AS maxPoints
+       FROM series_problems sp JOIN problems p ON p.id = sp.problem_id
+       WHERE sp.activity_id = ? ORDER BY sp."order", sp.id`,
+    );
+    files.addReadRule((actor, fileId) => this.mayReadProblemFile(actor.userId, fileId));
+  }
+
+  // ---- who sees what ----
+
+  /**
+   * The activity if the caller may browse its content: they must see it and hold activity:read
+   * there. Someone who could enrol in an open activity but has not is a stranger to its content:
+   * 404, like an activity that does not exist.
+   */
+  private browsing(actor: Actor, idOrSlug: string): Browsing {
+    const a = visibleActivity(this.d, actor, idOrSlug);
+    if (!this.d.permissions.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
+    return { a, manages: canManage(this.d, actor.userId, a.id) };
+  }
+
+  /** Managers see every problem; others those of series that show them now. */
+  private showsProblems(b: Browsing, s: SeriesRow): boolean {
+    return b.manages || problemsVisible(s, b.a);
+  }
+
+  /**
+   * Problem-version files, beyond what the problems area grants its authors: participant-scope
+   * files to whoever is shown an assignment using that version (pinned, or following the newest);
+   * any file to the managers of an activity that uses the problem. One indexed query: the file's
+   * version rows (problem_version_files_file), the problem's assignments (series_problems_problem),
+   * their series and activities by key; whether a version is the newest is an index probe.
+   */
+  private mayReadProblemFile(userId: string, fileId: string): boolean {
+    const uses = this.d.db
+      .select({
+        scope: problemVersionFiles.scope,
+        usesVersion: sql<number>`(${seriesProblems.pinnedVersionId} = ${problemVersions.id} OR (${seriesProblems.pinnedVersionId} IS NULL AND NOT EXISTS (
+          SELECT 1 FROM problem_versions AS newer WHERE newer.problem_id = ${problemVersions.problemId} AND newer.version > ${problemVersions.version})))`,
+        s: series,
+        a: activities,
+      })
+      .from(problemVersionFiles)
+      .innerJoin(problemVersions, eq(problemVersions.id, problemVersionFiles.versionId))
+      .innerJoin(seriesProblems, eq(seriesProblems.problemId, problemVersions.problemId))
+      .innerJoin(series, eq(series.id, seriesProblems.seriesId))
+      .innerJoin(activities, eq(activities.id, seriesProblems.activityId))
+      .where(eq(problemVersionFiles.fileId, fileId))
+      .all();
+    return uses.some((use) => {
+      if (canManage(this.d, userId, use.a.id)) return true;
+      if (use.scope !== PARTICIPANT_SCOPE || !use.usesVersion) return false;
+      const shown = canSeeActivity(this.d, userId, use.a) && this.d.permissions.has(userId, 'activity:read', use.a.id);
+      return shown && problemsVisible(use.s, use.a);
+    });
+  }
+
+  // ---- the series list ----
+
+  /** Every series in order; problems and their count only where the series shows them (CONTRACT §9). */
+  listSeries(actor: Actor, idOrSlug: string): ParticipantSeries[] {
+    const b = this.browsing(actor, idOrSlug);
+    const all = this.seriesOfActivity.all({ activityId: b.a.id });
+    const bySeries = this.assignmentsBySeries(b.a.id);
+    const shown = new Set(all.filter((s) => this.showsProblems(b, s)));
+    // the caller's submissions are read only when some series shows problems
+    const standings = shown.size ? this.standings.ofActivity(actor.userId, b.a.id) : new Map();
+    return all.map((s) => {
+      const assigned = bySeries.get(s.id) ?? [];
+      const showing = shown.has(s);
+      const problems = showing ? assigned.map((p): ProblemSummary => ({ id: p.id, slug: p.slug, name: p.name ?? p.problemName, order: p.order, ...standingOf(standings.get(p.id), p.maxPoints) })) : null;
+      return compact({
+        id: s.id,
+        slug: s.slug,
+        name: s.name,
+        order: s.order,
+        startDate: s.startDate,
+        endDate: s.endDate,
+        isOpen: s.isOpen,
+        pausedAt: s.pausedAt,
+        rankingVisibleFrom: s.rankingVisibleFrom,
+        rankingVisibleTo: s.rankingVisibleTo,
+        problemCount: showing || s.revealProblemCount ? assigned.length : null,
+        problems,
+      }) as ParticipantSeries;
+    });
+  }
+
+  /** The assignments of an activity with their problems' names, grouped by series, in order: one query. */
+  private assignmentsBySeries(activityId: string): Map<string, ListedAssignment[]> {
+    const rows = this.assignmentsOfActivity.all(activityId);
+    const out = new Map<string, ListedAssignment[]>();
+    for (const r of rows) {
+      const list = out.get(r.seriesId);
+      if (list) list.push(r);
+      else out.set(r.seriesId, [r]);
+    }
+    return out;
+  }
+
+  // ---- one problem ----
+
+  /**
+   * A problem by its assignment slug (regardless of case), as the caller sees it. 404 while its
+   * series withholds problems (never opened, paused hiding them, ended in an activity that hides
+   * ended series), except to managers.
+   */
+  getProblem(actor: Actor, idOrSlug: string, problemSlug: string): ParticipantProblem {
+    const b = this.browsing(actor, idOrSlug);
+    const found = this.d.db
+      .select({ sp: seriesProblems, s: series, p: problems })
+      .from(seriesProblems)
+      .innerJoin(series, eq(series.id, seriesProblems.seriesId))
+      .innerJoin(problems, eq(problems.id, seriesProblems.problemId))
+      .where(and(eq(seriesProblems.activityId, b.a.id), eq(seriesProblems.slugKey, problemSlug.toLowerCase())))
+      .get();
+    if (!found || !this.showsProblems(b, found.s)) throw notFound('problem');
+    const { sp, s, p } = found;
+    const version = this.effectiveVersion(sp);
+    const content = version ? this.participantFiles(version.id) : { statements: [], attachments: [] };
+    const standing = standingOf(this.standings.ofAssignment(actor.userId, sp.id), sp.maxPoints);
+    const maxSubmissions = sp.maxSubmissions ?? b.a.maxSubmissionsPerProblem;
+    const submissionsLeft = maxSubmissions !== null ? Math.max(0, maxSubmissions - standing.attempts) : null;
+    const canSubmit =
+      !!version && acceptsSubmissions(s) && !b.a.archivedAt && submissionsLeft !== 0 && this.d.permissions.has(actor.userId, 'submission:create', b.a.id);
+    return compact({
+      id: sp.id,
+      slug: sp.slug,
+      name: sp.name ?? p.name,
+      type: p.type,
+      seriesId: s.id,
+      seriesSlug: s.slug,
+      ...content,
+      timeLimitSeconds: packageNumber(version, 'timeLimitSeconds'),
+      memoryMiB: packageNumber(version, 'memoryMiB'),
+      languages: languagesOf(sp.config),
+      maxUploadBytes: sp.maxUploadBytes ?? b.a.maxUploadBytes,
+      maxAttachments: sp.maxAttachments ?? b.a.maxAttachments,
+      maxSubmissions,
+      submissionsLeft,
+      canSubmit,
+      ...standing,
+      maxPoints: sp.maxPoints,
+      config: sp.config,
+      spec: sp.spec,
+      props: sp.props,
+    }) as ParticipantProblem;
+  }
+
+  /** The pinned version, else the problem's newest; none when the problem has no version yet. */
+  private effectiveVersion(sp: AssignmentRow): VersionRow | undefined {
+    if (!sp.pinnedVersionId) return newestVersion(this.d.db, sp.problemId);
+    return this.d.db.select().from(problemVersions).where(eq(problemVersions.id, sp.pinnedVersionId)).get();
+  }
+
+  /** The participant-scope files of a version: statements, and attachments (samples included, never the package). */
+  private participantFiles(versionId: string): { statements: Statement[]; attachments: Attachment[] } {
+    const rows = this.d.db
+      .select({
+        name: problemVersionFiles.name,
+        role: problemVersionFiles.role,
+        language: problemVersionFiles.language,
+        fileId: problemVersionFiles.fileId,
+        mimeType: files.mimeType,
+        sizeBytes: files.sizeBytes,
+        sha256: files.sha256,
+      })
+      .from(problemVersionFiles)
+      .innerJoin(files, eq(files.id, problemVersionFiles.fileId))
+      .where(and(eq(problemVersionFiles.versionId, versionId), eq(problemVersionFiles.scope, PARTICIPANT_SCOPE), ne(problemVersionFiles.role, PACKAGE_ROLE)))
+      .orderBy(asc(problemVersionFiles.name))
+      .all();
+    const statements = rows
+      .filter((f) => f.role === STATEMENT_ROLE)
+      .map((f) => compact({ name: f.name, language: f.language, fileId: f.fileId, sha256: f.sha256, sizeBytes: f.sizeBytes }) as Statement);
+    const attachments = rows
+      .filter((f) => f.role !== STATEMENT_ROLE)
+      .map((f): Attachment => ({ name: f.name, fileId: f.fileId, mimeType: f.mimeType, sizeBytes: f.sizeBytes, sha256: f.sha256 }));
+    return { statements, attachments };
+  }
+}

@@ -1,0 +1,88 @@
+import type { ParticipantProblem } from '@judge/contract';
+import type Database from 'better-sqlite3';
+import { compact } from '../../util.js';
+
+export type ProblemStatus = ParticipantProblem['status'];
+
+/** Where a participant stands on one assignment, as the participant's views show it. */
+export interface Standing {
+  status: ProblemStatus;
+  bestScore?: number;
+  maxScore?: number;
+  attempts: number;
+}
+
+/**
+ * One caller's submissions to one assignment, summed up by SQL: how many there are, and the best
+ * outcome among those that count. A submission row carries its newest attempt's outcome; it
+ * counts toward the best when it is not excluded and has a score on a positive scale.
+ */
+interface Aggregate {
+  assignmentId: string;
+  attempts: number;
+  /** The best score ÷ maxScore, or null when no submission counts. */
+  best: number | null;
+  /** The score and scale of the submission holding `best` (SQLite's bare columns of max()). */
+  score: number | null;
+  maxScore: number | null;
+}
+
+/*
+ * SQLite takes the bare columns of an aggregate query with a single max() from the row that
+ * holds the maximum (https://sqlite.org/lang_select.html#bareagg): score and max_score below are
+ * those of the best submission whenever one counts. When none counts `best` is null and the two
+ * are ignored.
+ */
+const AGGREGATE = `
+  SELECT series_problem_id AS assignmentId,
+         count(*) AS attempts,
+         max(CASE WHEN excluded = 0 AND score IS NOT NULL AND max_score > 0 THEN score / max_score END) AS best,
+         score,
+         max_score AS maxScore
+  FROM submissions`;
+
+/**
+ * Every submission of one user in one activity, by assignment (parameters: user id, activity id).
+ * submissions_user (user_id, submitted_at) narrows to the caller's rows; the activity filters
+ * them. Exported for the benchmark, which prints its query plan.
+ */
+export const STANDINGS_IN_ACTIVITY = `${AGGREGATE} WHERE user_id = ? AND activity_id = ? GROUP BY series_problem_id`;
+
+/**
+ * The caller's standing per assignment, read with one grouped query for a whole activity (or for
+ * one assignment). Statements are prepared once per database.
+ */
+export class Standings {
+  private readonly inActivity: Database.Statement<[string, string], Aggregate>;
+  private readonly onAssignment: Database.Statement<[string, string], Aggregate>;
+
+  constructor(sqlite: Database.Database) {
+    this.inActivity = sqlite.prepare(STANDINGS_IN_ACTIVITY);
+    // submissions_assignment_user (series_problem_id, user_id)
+    this.onAssignment = sqlite.prepare(`${AGGREGATE} WHERE user_id = ? AND series_problem_id = ? GROUP BY series_problem_id`);
+  }
+
+  /** Standings by assignment id; assignments the caller never submitted to are absent (untouched). */
+  ofActivity(userId: string, activityId: string): Map<string, Aggregate> {
+    return new Map(this.inActivity.all(userId, activityId).map((r) => [r.assignmentId, r]));
+  }
+
+  ofAssignment(userId: string, assignmentId: string): Aggregate | undefined {
+    return this.onAssignment.get(userId, assignmentId);
+  }
+}
+
+/**
+ * What a participant is shown (CONTRACT §9): no submissions is untouched; a best outcome at full
+ * marks is solved, above nothing partial, otherwise attempted. The score is rescaled to the
+ * assignment's maxPoints when it has them (round(score / maxScore × maxPoints)), else it is the
+ * runner's own.
+ */
+export function standingOf(agg: Aggregate | undefined, maxPoints: number | null): Standing {
+  if (!agg || agg.attempts === 0) return { status: 'untouched', attempts: 0 };
+  const { best, attempts } = agg;
+  const status: ProblemStatus = best === null ? 'attempted' : best >= 1 ? 'solved' : best > 0 ? 'partial' : 'attempted';
+  if (best === null) return { status, attempts };
+  const scaled = maxPoints !== null ? { bestScore: Math.round(best * maxPoints), maxScore: maxPoints } : { bestScore: agg.score, maxScore: agg.maxScore };
+  return compact({ status, attempts, ...scaled }) as Standing;
+}

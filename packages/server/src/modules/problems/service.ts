@@ -1,0 +1,457 @@
+import type {
+  CreateProblemRequest,
+  CreateVersionRequest,
+  Page,
+  Problem,
+  ProblemVersion,
+  UpdateProblemRequest,
+  VisibilityRequest,
+} from '@judge/contract';
+import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Actor } from '../../auth/permissions.js';
+import type { Outbox } from '../../db/transactor.js';
+import { problemShares, problemVersionFiles, problemVersions, problems } from '../../db/schema.js';
+import { event } from '../../events/bus.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import type { Deps } from '../../services.js';
+import { iso, newId } from '../../util.js';
+import type { FilesService } from '../files/service.js';
+import { findUserById } from '../users/queries.js';
+import { inspectPackage, type PackageSummary } from './package.js';
+import {
+  attachedCount,
+  canReadProblem,
+  canWriteProblem,
+  findProblem,
+  newestVersion,
+  problemAudience,
+  readableProblem,
+  slugKey,
+  slugTaken,
+  writableProblem,
+  type ProblemRow,
+  type VersionRow,
+} from './queries.js';
+import { packageFileOf, statementsOf, toProblem, toProblems, toVersions, versionRowsOf, type ContentItem } from './views.js';
+
+type CreateInput = z.output<typeof CreateProblemRequest>;
+type UpdateInput = z.output<typeof UpdateProblemRequest>;
+type VisibilityInput = z.output<typeof VisibilityRequest>;
+type VersionInput = z.output<typeof CreateVersionRequest>;
+
+export interface ProblemsListQuery {
+  page: number;
+  pageSize: number;
+  search?: string | undefined;
+  mineOnly?: boolean | undefined;
+  includeArchived?: boolean | undefined;
+}
+
+/** A file row of a version being planned: carried from the previous version or named by the request. */
+interface PlannedFile {
+  name: string;
+  scope: string;
+  role: 'statement' | 'file' | 'package' | 'samples';
+  language: string | null;
+  fileId: string;
+}
+
+/** What a download of a package needs to know. */
+export interface PackageDownload {
+  sha256: string;
+  sizeBytes: number;
+  name: string;
+  mimeType: string;
+}
+
+const SLUG_MAX = 64;
+const NAME_MAX = 200;
+const COPY_SUFFIX = ' (copy)';
+const PACKAGE_NAME = 'package.zip';
+const SAMPLES_NAME = 'samples.zip';
+/** Names the statements of a version take; explicit files may not use them. */
+const STATEMENT_NAME = /^statement(\.[^.]+)?\.md$/i;
+
+const statementName = (language: string | undefined) => (language ? `statement.${language}.md` : 'statement.md');
+const likePattern = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export class ProblemsService {
+  constructor(
+    private readonly d: Deps,
+    readonly files: FilesService,
+  ) {
+    files.addReadRule((actor, fileId) => this.mayReadFile(actor, fileId));
+  }
+
+  // ---------------------------------------------------------------- problems
+
+  list(actor: Actor, q: ProblemsListQuery): Page<Problem> {
+    const me = actor.userId;
+    const readsAll = this.d.permissions.has(me, 'problem:read:all');
+    if (!readsAll) this.d.permissions.require(actor, 'problem:read:own');
+    const where: SQL[] = [];
+    if (!q.includeArchived) where.push(isNull(problems.archivedAt));
+    if (q.mineOnly) where.push(eq(problems.ownerUserId, me));
+    if (!readsAll) where.push(this.readableBy(me));
+    const term = q.search?.trim();
+    if (term) {
+      const pattern = likePattern(term);
+      where.push(or(sql`${problems.slugKey} LIKE ${pattern} ESCAPE '\\'`, sql`lower(${problems.name}) LIKE ${pattern} ESCAPE '\\'`)!);
+    }
+    const filter = where.length ? and(...where) : undefined;
+    const total = this.d.db.select({ n: sql<number>`count(*)` }).from(problems).where(filter).get()?.n ?? 0;
+    const rows = this.d.db
+      .select()
+      .from(problems)
+      .where(filter)
+      .orderBy(desc(problems.createdAt), desc(problems.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize)
+      .all();
+    return { items: toProblems(this.d.db, rows), total, page: q.page, pageSize: q.pageSize };
+  }
+
+  /** The readability rule of canReadProblem as SQL, for a caller who holds problem:read:own. */
+  private readableBy(userId: string): SQL {
+    // qualified by hand: drizzle renders the outer table's columns unqualified inside the subquery
+    const sharedWithMe = sql`EXISTS (SELECT 1 FROM ${problemShares} AS s WHERE s.problem_id = ${problems}.id AND s.user_id = ${userId})`;
+    return or(eq(problems.ownerUserId, userId), eq(problems.visibility, 'instance'), and(eq(problems.visibility, 'shared'), sharedWithMe))!;
+  }
+
+  create(actor: Actor, input: CreateInput): Problem {
+    this.d.permissions.require(actor, 'problem:create');
+    return this.d.tx.run((out) => {
+      if (slugTaken(this.d.db, input.slug)) throw slugTakenError(input.slug);
+      const row = this.d.db
+        .insert(problems)
+        .values({
+          id: newId(),
+          slug: input.slug,
+          slugKey: slugKey(input.slug),
+          name: input.name,
+          type: input.type,
+          external: input.external ?? false,
+          ownerUserId: actor.userId,
+          visibility: 'private',
+          createdAt: iso(this.d.clock.now()),
+        })
+        .returning()
+        .get();
+      return this.announce(row, out);
+    });
+  }
+
+  get(actor: Actor, id: string): Problem {
+    return toProblem(this.d.db, readableProblem(this.d, actor, id));
+  }
+
+  update(actor: Actor, id: string, input: UpdateInput): Problem {
+    return this.d.tx.run((out) => {
+      const p = writableProblem(this.d, actor, id, 'problem:update');
+      if (input.type !== p.type) {
+        throw ApiError.of('problem.type.immutable', `The type is fixed at creation: it stays ${p.type}`, { type: [`must be ${p.type}`] });
+      }
+      if (slugTaken(this.d.db, input.slug, p.id)) throw slugTakenError(input.slug);
+      const row = this.d.db
+        .update(problems)
+        .set({ slug: input.slug, slugKey: slugKey(input.slug), name: input.name })
+        .where(eq(problems.id, p.id))
+        .returning()
+        .get()!;
+      return this.announce(row, out);
+    });
+  }
+
+  delete(actor: Actor, id: string): void {
+    this.d.tx.run((out) => {
+      const p = writableProblem(this.d, actor, id, 'problem:delete');
+      const uses = attachedCount(this.d.db, p.id);
+      if (uses > 0) throw ApiError.of('problem.attached', `The problem is used by ${uses} assignment(s); detach it first`);
+      // told before the shares go with the problem
+      const audience = problemAudience(this.d.db, p);
+      // versions, their file rows and the shares go with it (ON DELETE CASCADE); the bytes stay
+      this.d.db.delete(problems).where(eq(problems.id, p.id)).run();
+      out.emit(event('problemChanged', { deletedId: p.id }, audience));
+    });
+  }
+
+  setArchived(actor: Actor, id: string, archived: boolean): Problem {
+    return this.d.tx.run((out) => {
+      const p = writableProblem(this.d, actor, id, 'problem:archive');
+      const archivedAt = archived ? (p.archivedAt ?? iso(this.d.clock.now())) : null;
+      const row = this.d.db.update(problems).set({ archivedAt }).where(eq(problems.id, p.id)).returning().get()!;
+      return this.announce(row, out);
+    });
+  }
+
+  /** A private copy owned by the caller, with the newest version as its first; the bytes are shared. */
+  duplicate(actor: Actor, id: string): Problem {
+    this.d.permissions.require(actor, 'problem:create');
+    return this.d.tx.run((out) => {
+      const source = readableProblem(this.d, actor, id);
+      const slug = this.copySlug(source.slug);
+      const now = iso(this.d.clock.now());
+      const row = this.d.db
+        .insert(problems)
+        .values({
+          id: newId(),
+          slug,
+          slugKey: slugKey(slug),
+          name: source.name.slice(0, NAME_MAX - COPY_SUFFIX.length) + COPY_SUFFIX,
+          type: source.type,
+          external: source.external,
+          ownerUserId: actor.userId,
+          visibility: 'private',
+          createdAt: now,
+        })
+        .returning()
+        .get();
+      const newest = newestVersion(this.d.db, source.id);
+      if (newest) {
+        this.insertVersion(row.id, 1, actor, {
+          note: `Copied from ${source.slug} v${newest.version}`,
+          props: newest.props,
+          packageInfo: newest.packageInfo,
+          files: this.filesOf(newest.id),
+        });
+      }
+      return this.announce(row, out);
+    });
+  }
+
+  /** `<slug>-2`, `-3`, ... the first free one up to 99, the slug cut so that the suffix fits. */
+  private copySlug(slug: string): string {
+    for (let n = 2; n <= 99; n++) {
+      const suffix = `-${n}`;
+      const candidate = slug.slice(0, SLUG_MAX - suffix.length) + suffix;
+      if (!slugTaken(this.d.db, candidate)) return candidate;
+    }
+    throw ApiError.of('problem.slug.exhausted', `Every copy slug from ${slug}-2 to ${slug}-99 is taken; rename a copy first`);
+  }
+
+  setVisibility(actor: Actor, id: string, input: VisibilityInput): Problem {
+    return this.d.tx.run((out) => {
+      const p = writableProblem(this.d, actor, id, 'problem:share');
+      // the list means something only for `shared`; otherwise nobody is named
+      const sharedWith = input.visibility === 'shared' ? [...new Set(input.sharedWith ?? [])] : [];
+      const unknown = sharedWith.filter((userId) => !findUserById(this.d.db, userId));
+      if (unknown.length) {
+        throw ApiError.of('validation_failed', `No such user: ${unknown.join(', ')}`, { sharedWith: unknown.map((u) => `no user has the id ${u}`) });
+      }
+      const row = this.d.db.update(problems).set({ visibility: input.visibility }).where(eq(problems.id, p.id)).returning().get()!;
+      this.d.db.delete(problemShares).where(eq(problemShares.problemId, p.id)).run();
+      if (sharedWith.length) this.d.db.insert(problemShares).values(sharedWith.map((userId) => ({ problemId: p.id, userId }))).run();
+      return this.announce(row, out);
+    });
+  }
+
+  /** Tells the problem's audience what it looks like now. */
+  private announce(row: ProblemRow, out: Outbox): Problem {
+    const view = toProblem(this.d.db, row);
+    out.emit(event('problemChanged', { problem: view }, problemAudience(this.d.db, row)));
+    return view;
+  }
+
+  // ---------------------------------------------------------------- versions
+
+  versions(actor: Actor, problemId: string): ProblemVersion[] {
+    const p = readableProblem(this.d, actor, problemId);
+    return toVersions(this.d.db, versionRowsOf(this.d.db, p.id));
+  }
+
+  content(actor: Actor, problemId: string, versionId: string): ContentItem[] {
+    const p = readableProblem(this.d, actor, problemId);
+    return statementsOf(this.d.db, this.versionOf(p, versionId).id);
+  }
+
+  /** The package of a version, for those who may edit the problem; 404 when the version has none. */
+  packageOf(actor: Actor, problemId: string, versionId: string): PackageDownload {
+    const p = writableProblem(this.d, actor, problemId, 'problem:update');
+    const v = this.versionOf(p, versionId);
+    const pkg = packageFileOf(this.d.db, v.id);
+    if (!pkg) throw notFound('package');
+    return { sha256: pkg.sha256, sizeBytes: pkg.sizeBytes, name: `${p.slug}-v${v.version}.zip`, mimeType: 'application/zip' };
+  }
+
+  private versionOf(p: ProblemRow, versionId: string): VersionRow {
+    const v = this.d.db
+      .select()
+      .from(problemVersions)
+      .where(and(eq(problemVersions.id, versionId), eq(problemVersions.problemId, p.id)))
+      .get();
+    if (!v) throw notFound('version');
+    return v;
+  }
+
+  /**
+   * Appends a version (CONTRACT §14). Everything that can be refused from the request and the
+   * stored state is refused before the package is read; the package is read outside the
+   * transaction (it may be large), and the state is checked again inside it before anything is
+   * written, so a refusal at any step stores nothing.
+   */
+  async createVersion(actor: Actor, problemId: string, input: VersionInput): Promise<ProblemVersion> {
+    this.writableForVersions(actor, problemId);
+    checkVersionRequest(input);
+    const fileRows = this.requireFiles(actor, input);
+    this.planVersion(problemId, input);
+    let inspected: PackageSummary | undefined;
+    if (input.package) inspected = await inspectPackage(this.files.blobs.pathOf(fileRows.get(input.package.fileId)!.sha256));
+    return this.d.tx.run((out) => {
+      const p = this.writableForVersions(actor, problemId);
+      const plan = this.planVersion(p.id, input);
+      const row = this.insertVersion(p.id, (plan.previous?.version ?? 0) + 1, actor, {
+        note: input.note ?? null,
+        props: input.props !== undefined ? input.props : (plan.previous?.props ?? null),
+        packageInfo: inspected ?? (plan.files.some((f) => f.name === PACKAGE_NAME) ? (plan.previous?.packageInfo ?? null) : null),
+        files: plan.files,
+      });
+      this.announce(p, out);
+      return toVersions(this.d.db, [row])[0]!;
+    });
+  }
+
+  private writableForVersions(actor: Actor, problemId: string): ProblemRow {
+    const p = writableProblem(this.d, actor, problemId, 'problem:update');
+    if (p.archivedAt) throw ApiError.of('problem.archived', 'The problem is archived; restore it before adding a version');
+    return p;
+  }
+
+  /** Every file the request names must exist and be readable by the caller, else 422 file.missing. */
+  private requireFiles(actor: Actor, input: VersionInput): Map<string, { sha256: string }> {
+    const named: [string, string][] = [
+      ...(input.statements ?? []).map((s, i): [string, string] => [`statements[${i}].fileId`, s.fileId]),
+      ...(input.files ?? []).map((f, i): [string, string] => [`files[${i}].fileId`, f.fileId]),
+      ...(input.package ? [['package.fileId', input.package.fileId] as [string, string]] : []),
+      ...(input.package?.samplesFileId ? [['package.samplesFileId', input.package.samplesFileId] as [string, string]] : []),
+    ];
+    const found = new Map<string, { sha256: string }>();
+    const missing: Record<string, string[]> = {};
+    for (const [path, fileId] of named) {
+      try {
+        found.set(fileId, this.files.readable(actor, fileId));
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.status !== 404) throw e;
+        missing[path] = [`no file ${fileId} that you may read`];
+      }
+    }
+    const paths = Object.keys(missing);
+    if (paths.length) throw ApiError.of('file.missing', `These files do not exist or are not yours to use: ${paths.join(', ')}`, missing);
+    return found;
+  }
+
+  /** The previous version and the files of the next one; refuses unknown removals and an empty first version. */
+  private planVersion(problemId: string, input: VersionInput): { previous: VersionRow | undefined; files: PlannedFile[] } {
+    const previous = newestVersion(this.d.db, problemId);
+    if (!previous && !input.package && !input.statements?.length) {
+      throw ApiError.of('validation_failed', 'The first version of a problem needs a package or at least one statement', {
+        package: ['a package or statements are required for the first version'],
+      });
+    }
+    return { previous, files: nextFiles(previous ? this.filesOf(previous.id) : [], input) };
+  }
+
+  private filesOf(versionId: string): PlannedFile[] {
+    return this.d.db
+      .select()
+      .from(problemVersionFiles)
+      .where(eq(problemVersionFiles.versionId, versionId))
+      .all()
+      .map((f) => ({ name: f.name, scope: f.scope, role: f.role as PlannedFile['role'], language: f.language, fileId: f.fileId }));
+  }
+
+  private insertVersion(
+    problemId: string,
+    version: number,
+    actor: Actor,
+    v: { note: string | null; props: VersionRow['props']; packageInfo: VersionRow['packageInfo']; files: PlannedFile[] },
+  ): VersionRow {
+    const row = this.d.db
+      .insert(problemVersions)
+      .values({
+        id: newId(),
+        problemId,
+        version,
+        note: v.note,
+        props: v.props,
+        packageInfo: v.packageInfo,
+        createdBy: actor.userId,
+        createdAt: iso(this.d.clock.now()),
+      })
+      .returning()
+      .get();
+    if (v.files.length) this.d.db.insert(problemVersionFiles).values(v.files.map((f) => ({ ...f, versionId: row.id }))).run();
+    return row;
+  }
+
+  // ---------------------------------------------------------------- file access
+
+  /**
+   * Files of problem versions: readable by those who may edit the problem; participant-scope files
+   * also by those who may read it. The same bytes may serve several problems (duplicates share them).
+   */
+  private mayReadFile(actor: Actor, fileId: string): boolean {
+    const uses = this.d.db
+      .selectDistinct({ problemId: problemVersions.problemId, scope: problemVersionFiles.scope })
+      .from(problemVersionFiles)
+      .innerJoin(problemVersions, eq(problemVersions.id, problemVersionFiles.versionId))
+      .where(eq(problemVersionFiles.fileId, fileId))
+      .all();
+    return uses.some((use) => {
+      const p = findProblem(this.d.db, use.problemId);
+      if (!p) return false;
+      if (canWriteProblem(this.d, actor.userId, p, 'problem:update')) return true;
+      return use.scope === 'participant' && canReadProblem(this.d, actor.userId, p);
+    });
+  }
+}
+
+const slugTakenError = (slug: string) => ApiError.of('problem.slug.taken', `A problem with the slug ${slug} exists`, { slug: ['is taken'] });
+
+/** Refusals that depend on the request alone. */
+function checkVersionRequest(input: VersionInput): void {
+  if (input.statements && input.statements.length === 0) {
+    throw ApiError.of('version.statements.empty', 'statements, when given, must name at least one statement', { statements: ['must not be empty'] });
+  }
+  for (const [i, f] of (input.files ?? []).entries()) {
+    if (STATEMENT_NAME.test(f.name)) {
+      throw ApiError.of('version.file.isStatement', `${f.name} is a statement name; send statements in statements`, { [`files[${i}].name`]: ['is a statement name'] });
+    }
+    if ([PACKAGE_NAME, SAMPLES_NAME].includes(f.name.toLowerCase())) {
+      throw ApiError.of('version.file.isPackage', `${f.name} is reserved for the package; send it in package`, { [`files[${i}].name`]: ['is reserved for the package'] });
+    }
+  }
+  const names = [...(input.statements ?? []).map((s) => statementName(s.language)), ...(input.files ?? []).map((f) => f.name)];
+  const repeated = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
+  if (repeated.length) throw ApiError.of('version.file.duplicate', `The version would hold more than one file named ${repeated.join(', ')}`);
+}
+
+/**
+ * The files of the next version: the previous version's files not replaced by name, not removed and
+ * (when a new package comes) not the old package and samples, then what the request names.
+ */
+function nextFiles(previous: PlannedFile[], input: VersionInput): PlannedFile[] {
+  const known = new Set(previous.map((f) => f.name));
+  const unknown = (input.removedFiles ?? []).filter((name) => !known.has(name));
+  if (unknown.length) {
+    throw ApiError.of('validation_failed', `removedFiles names files the previous version does not hold: ${unknown.join(', ')}`, {
+      removedFiles: unknown.map((name) => `no file named ${name}`),
+    });
+  }
+  const removed = new Set(input.removedFiles ?? []);
+  if (input.package) removed.add(PACKAGE_NAME).add(SAMPLES_NAME);
+  const next = new Map<string, PlannedFile>();
+  for (const f of previous) if (!removed.has(f.name)) next.set(f.name, f);
+  for (const s of input.statements ?? []) {
+    const name = statementName(s.language);
+    next.set(name, { name, scope: 'participant', role: 'statement', language: s.language ?? null, fileId: s.fileId });
+  }
+  for (const f of input.files ?? []) next.set(f.name, { name: f.name, scope: f.scope, role: 'file', language: null, fileId: f.fileId });
+  if (input.package) {
+    next.set(PACKAGE_NAME, { name: PACKAGE_NAME, scope: 'runner', role: 'package', language: null, fileId: input.package.fileId });
+    if (input.package.samplesFileId) {
+      next.set(SAMPLES_NAME, { name: SAMPLES_NAME, scope: 'participant', role: 'samples', language: null, fileId: input.package.samplesFileId });
+    }
+  }
+  return [...next.values()];
+}

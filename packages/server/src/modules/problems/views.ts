@@ -1,0 +1,153 @@
+import type { Problem, ProblemVersion, ProblemVersionContentItem } from '@judge/contract';
+import type { z } from 'zod';
+import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { files, problemShares, problemVersionFiles, problemVersions, seriesProblems, users } from '../../db/schema.js';
+import { compact } from '../../util.js';
+import { displayName } from '../users/queries.js';
+import type { ProblemRow, VersionRow } from './queries.js';
+
+export type ContentItem = z.infer<typeof ProblemVersionContentItem>;
+
+type Grouped<T> = Map<string, T[]>;
+
+function groupBy<T>(rows: T[], key: (r: T) => string): Grouped<T> {
+  const out: Grouped<T> = new Map();
+  for (const r of rows) {
+    const k = key(r);
+    const list = out.get(k);
+    if (list) list.push(r);
+    else out.set(k, [r]);
+  }
+  return out;
+}
+
+/** Display names of users by id, read in one query. */
+function namesOf(db: Db, ids: (string | null)[]): Map<string, string> {
+  const wanted = [...new Set(ids.filter((id): id is string => !!id))];
+  if (!wanted.length) return new Map();
+  const rows = db.select({ id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName }).from(users).where(inArray(users.id, wanted)).all();
+  return new Map(rows.map((u) => [u.id, displayName(u)]));
+}
+
+/**
+ * Problem views for a page of rows, with a fixed number of queries whatever the page size:
+ * version numbers, assignment counts, shares and owner names are each read for all rows at once.
+ */
+export function toProblems(db: Db, rows: ProblemRow[]): Problem[] {
+  if (!rows.length) return [];
+  const ids = rows.map((p) => p.id);
+  const versions = new Map(
+    db
+      .select({ problemId: problemVersions.problemId, newest: sql<number>`max(${problemVersions.version})`, count: sql<number>`count(*)` })
+      .from(problemVersions)
+      .where(inArray(problemVersions.problemId, ids))
+      .groupBy(problemVersions.problemId)
+      .all()
+      .map((r) => [r.problemId, r]),
+  );
+  const attached = new Map(
+    db
+      .select({ problemId: seriesProblems.problemId, count: sql<number>`count(*)` })
+      .from(seriesProblems)
+      .where(inArray(seriesProblems.problemId, ids))
+      .groupBy(seriesProblems.problemId)
+      .all()
+      .map((r) => [r.problemId, r.count]),
+  );
+  const shares = groupBy(
+    db.select().from(problemShares).where(inArray(problemShares.problemId, ids)).orderBy(asc(problemShares.userId)).all(),
+    (s) => s.problemId,
+  );
+  const owners = namesOf(db, rows.map((p) => p.ownerUserId));
+  return rows.map(
+    (p) =>
+      compact({
+        id: p.id,
+        slug: p.slug,
+        name: p.name,
+        type: p.type,
+        external: p.external,
+        ownerUserId: p.ownerUserId,
+        ownerName: p.ownerUserId ? owners.get(p.ownerUserId) : undefined,
+        visibility: p.visibility as Problem['visibility'],
+        sharedWith: (shares.get(p.id) ?? []).map((s) => s.userId),
+        archivedAt: p.archivedAt,
+        currentVersion: versions.get(p.id)?.newest ?? 0,
+        versionCount: versions.get(p.id)?.count ?? 0,
+        attachedCount: attached.get(p.id) ?? 0,
+        createdAt: p.createdAt,
+      }) as Problem,
+  );
+}
+
+export function toProblem(db: Db, row: ProblemRow): Problem {
+  return toProblems(db, [row])[0]!;
+}
+
+/** The file rows of versions joined with what the files table knows of their bytes. */
+function versionFiles(db: Db, versionIds: string[]) {
+  if (!versionIds.length) return [];
+  return db
+    .select({
+      versionId: problemVersionFiles.versionId,
+      name: problemVersionFiles.name,
+      scope: problemVersionFiles.scope,
+      role: problemVersionFiles.role,
+      language: problemVersionFiles.language,
+      fileId: problemVersionFiles.fileId,
+      mimeType: files.mimeType,
+      sizeBytes: files.sizeBytes,
+      sha256: files.sha256,
+    })
+    .from(problemVersionFiles)
+    .innerJoin(files, eq(files.id, problemVersionFiles.fileId))
+    .where(inArray(problemVersionFiles.versionId, versionIds))
+    .orderBy(asc(problemVersionFiles.name))
+    .all();
+}
+
+export type VersionFileRow = ReturnType<typeof versionFiles>[number];
+
+export function toVersions(db: Db, rows: VersionRow[]): ProblemVersion[] {
+  const filesOf = groupBy(versionFiles(db, rows.map((v) => v.id)), (f) => f.versionId);
+  const creators = namesOf(db, rows.map((v) => v.createdBy));
+  return rows.map((v) => {
+    const own = filesOf.get(v.id) ?? [];
+    return compact({
+      id: v.id,
+      version: v.version,
+      createdAt: v.createdAt,
+      createdByName: v.createdBy ? creators.get(v.createdBy) : undefined,
+      note: v.note,
+      props: v.props,
+      hasPackage: own.some((f) => f.role === 'package'),
+      package: v.packageInfo as ProblemVersion['package'] | null,
+      files: own.map((f) => ({
+        name: f.name,
+        scope: f.scope as ProblemVersion['files'][number]['scope'],
+        mimeType: f.mimeType,
+        sizeBytes: f.sizeBytes,
+        sha256: f.sha256,
+        fileId: f.fileId,
+      })),
+    }) as ProblemVersion;
+  });
+}
+
+/** Versions of a problem, newest first. */
+export function versionRowsOf(db: Db, problemId: string): VersionRow[] {
+  return db.select().from(problemVersions).where(eq(problemVersions.problemId, problemId)).orderBy(desc(problemVersions.version)).all();
+}
+
+/** The statements of one version, as content items. */
+export function statementsOf(db: Db, versionId: string): ContentItem[] {
+  return versionFiles(db, [versionId])
+    .filter((f) => f.role === 'statement')
+    .map((f) => compact({ name: f.name, language: f.language, fileId: f.fileId, sha256: f.sha256, sizeBytes: f.sizeBytes }) as ContentItem);
+}
+
+/** The package of one version, if it has one. */
+export function packageFileOf(db: Db, versionId: string): VersionFileRow | undefined {
+  return versionFiles(db, [versionId]).find((f) => f.role === 'package');
+}
