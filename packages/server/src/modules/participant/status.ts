@@ -43,8 +43,8 @@ const AGGREGATE = `
 
 /**
  * Every submission of one user in one activity, by assignment (parameters: user id, activity id).
- * submissions_user (user_id, submitted_at) narrows to the caller's rows; the activity filters
- * them. Exported for the benchmark, which prints its query plan.
+ * submissions_standings (user_id, activity_id, series_problem_id, excluded, score, max_score) answers it
+ * from the index alone, in GROUP BY order. Exported for the benchmark, which prints its query plan.
  */
 export const STANDINGS_IN_ACTIVITY = `${AGGREGATE} WHERE user_id = ? AND activity_id = ? GROUP BY series_problem_id`;
 

@@ -1,0 +1,1 @@
+CREATE INDEX `submissions_standings` ON `submissions` (`user_id`,`activity_id`,`series_problem_id`,`excluded`,`score`,`max_score`);
