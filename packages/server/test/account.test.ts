@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ops, type Account, type Session } from '@judge/contract';
-import { ApiProblem, JudgeClient } from '@judge/sdk';
+import { ops, type Session } from '@judge/contract';
+import { JudgeClient } from '@judge/sdk';
 import { refusedWith, sendJson } from './expect.js';
-import { TestJudge, raw, type TestUser } from './harness.js';
+import { TestJudge, raw } from './harness.js';
 
 /**
  * The caller's own account over real HTTP and a real SQLite file (interface "Account"; CONTRACT

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type InstanceSettings } from '@judge/contract';
-import { ApiProblem, type JudgeClient } from '@judge/sdk';
+import type { JudgeClient } from '@judge/sdk';
 import { refusedWith } from './expect.js';
 import { TestJudge, raw } from './harness.js';
 

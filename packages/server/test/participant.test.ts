@@ -369,7 +369,7 @@ describe('participant: series and problems', () => {
       const s = await series(a, { startDate: inMinutes(-5) });
       const p = await simpleProblem();
       const inherits = await attach(s, p.problemId, { slug: 'inherits' });
-      const overrides = await attach(s, p.problemId, { slug: 'overrides', maxUploadBytes: 500, maxAttachments: 5, maxSubmissions: 5 });
+      await attach(s, p.problemId, { slug: 'overrides', maxUploadBytes: 500, maxAttachments: 5, maxSubmissions: 5 });
       const pupil = await participantOf(a);
 
       expect(await problemOf(pupil.c, a, 'inherits')).toMatchObject({ maxUploadBytes: 2000, maxAttachments: 2, maxSubmissions: 3, submissionsLeft: 3, canSubmit: true });

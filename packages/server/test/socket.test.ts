@@ -284,7 +284,7 @@ describe('the event socket', () => {
     });
 
     it('tells staff who stood down in an activity (overrideSystem) nothing staff are told there', async () => {
-      const staff = await adminC.call(ops.createRole, { body: { name: 'Staff', permissions: ['role:read', 'grant:read:all'] } });
+      await adminC.call(ops.createRole, { body: { name: 'Staff', permissions: ['role:read', 'grant:read:all'] } });
       await settle();
       const su = await j.user('stood-down');
       await j.grant(su.id, 'Staff');

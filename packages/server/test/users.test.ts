@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type IssuedCredentials, type ManagedUser, type Session, type UserLookup } from '@judge/contract';
-import { ApiProblem, JudgeClient } from '@judge/sdk';
+import { JudgeClient } from '@judge/sdk';
 import { refusedWith, sendJson } from './expect.js';
 import { ADMIN_PASSWORD, TestJudge, raw, type TestUser } from './harness.js';
 

@@ -1,14 +1,15 @@
 import type { ParticipantProblem, ParticipantSeries } from '@judge/contract';
 import type Database from 'better-sqlite3';
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
-import { activities, files, problemVersionFiles, problemVersions, problems, series, seriesProblems } from '../../db/schema.js';
+import { activities, problemVersionFiles, problemVersions, problems, series, seriesProblems } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import type { Deps } from '../../services.js';
 import { compact } from '../../util.js';
 import { canManage, canSeeActivity, visibleActivity, type ActivityRow } from '../activities/queries.js';
 import type { FilesService } from '../files/service.js';
 import { newestVersion, type VersionRow } from '../problems/queries.js';
+import { versionFiles } from '../problems/views.js';
 import { acceptsSubmissions, problemsVisible, type SeriesRow } from '../series/schedule.js';
 import { Standings, standingOf } from './status.js';
 
@@ -227,21 +228,7 @@ export class ParticipantService {
 
   /** The participant-scope files of a version: statements, and attachments (samples included, never the package). */
   private participantFiles(versionId: string): { statements: Statement[]; attachments: Attachment[] } {
-    const rows = this.d.db
-      .select({
-        name: problemVersionFiles.name,
-        role: problemVersionFiles.role,
-        language: problemVersionFiles.language,
-        fileId: problemVersionFiles.fileId,
-        mimeType: files.mimeType,
-        sizeBytes: files.sizeBytes,
-        sha256: files.sha256,
-      })
-      .from(problemVersionFiles)
-      .innerJoin(files, eq(files.id, problemVersionFiles.fileId))
-      .where(and(eq(problemVersionFiles.versionId, versionId), eq(problemVersionFiles.scope, PARTICIPANT_SCOPE), ne(problemVersionFiles.role, PACKAGE_ROLE)))
-      .orderBy(asc(problemVersionFiles.name))
-      .all();
+    const rows = versionFiles(this.d.db, [versionId]).filter((f) => f.scope === PARTICIPANT_SCOPE && f.role !== PACKAGE_ROLE);
     const statements = rows
       .filter((f) => f.role === STATEMENT_ROLE)
       .map((f) => compact({ name: f.name, language: f.language, fileId: f.fileId, sha256: f.sha256, sizeBytes: f.sizeBytes }) as Statement);

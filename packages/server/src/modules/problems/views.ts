@@ -85,8 +85,8 @@ export function toProblem(db: Db, row: ProblemRow): Problem {
   return toProblems(db, [row])[0]!;
 }
 
-/** The file rows of versions joined with what the files table knows of their bytes. */
-function versionFiles(db: Db, versionIds: string[]) {
+/** The file rows of versions joined with what the files table knows of their bytes, by name. */
+export function versionFiles(db: Db, versionIds: string[]) {
   if (!versionIds.length) return [];
   return db
     .select({
