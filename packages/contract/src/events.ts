@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { Grant, Role } from './schemas/roles.js';
 import { ManagedUser } from './schemas/users.js';
 import { InstanceSettings } from './schemas/instance.js';
-import { Activity, Problem } from './schemas/content.js';
+import { Activity, Problem, ProblemStatus } from './schemas/content.js';
+import { Runner, SubmissionSummary } from './schemas/judging.js';
 import { Timestamp } from './wire.js';
 
 /** The series as `seriesChanged` tells it: `problems` only with `opened`, never anyone's status. */
@@ -87,6 +88,60 @@ export const EVENTS = {
     audience: 'manager',
     description: 'A problem was created, changed, versioned, archived, shared or deleted; to its owner, those it is shared with and holders of problem:read:all',
     data: z.union([z.object({ problem: Problem }), z.object({ deletedId: z.string() })]),
+  },
+  submissionStateChanged: {
+    audience: 'participant',
+    description:
+      "The author's submission was queued, claimed by a runner, finished or cancelled; to its author only. The submission is the participant projection (score rescaled to the assignment's maxPoints).",
+    data: z.object({ activityId: z.string(), submission: SubmissionSummary }),
+  },
+  problemStatusChanged: {
+    audience: 'participant',
+    description: "The author's standing on a problem changed (a result arrived, a submission was excluded or counted again); to the author only",
+    data: z.object({
+      activityId: z.string(),
+      seriesId: z.string(),
+      problemId: z.string().meta({ description: 'The assignment id' }),
+      problemSlug: z.string(),
+      status: ProblemStatus,
+      bestScore: z.number().optional(),
+      maxScore: z.number().optional(),
+      attempts: z.number().int(),
+    }),
+  },
+  rankingChanged: {
+    audience: 'participant',
+    description:
+      'The standings changed. `result` carries the submission whose outcome changed, to those who may see it in the ranking (a result the freeze hides goes only to holders of ranking:read:unfrozen). ' +
+      '`unfrozen` (a series passed its rankingRevealAt) and `windowOpened` (a series passed its rankingVisibleFrom) carry no result: the held data is incomplete, refetch.',
+    data: z.object({
+      activityId: z.string(),
+      change: z.enum(['result', 'unfrozen', 'windowOpened']),
+      seriesId: z.string().optional(),
+      result: z
+        .object({
+          submissionId: z.string(),
+          userId: z.string(),
+          problemId: z.string(),
+          submittedAt: Timestamp,
+          state: z.string(),
+          verdict: z.string().optional(),
+          score: z.number().optional(),
+          maxScore: z.number().optional(),
+          excluded: z.boolean(),
+        })
+        .optional(),
+    }),
+  },
+  submissionChanged: {
+    audience: 'manager',
+    description: 'A submission was made, claimed, judged, rejudged, cancelled, excluded or counted again; to holders of submission:read:all in its activity',
+    data: z.object({ activityId: z.string(), submission: SubmissionSummary }),
+  },
+  runnerChanged: {
+    audience: 'manager',
+    description: 'A runner registered, was approved, revoked, tagged or deleted; to holders of runner:read',
+    data: z.union([z.object({ runner: Runner }), z.object({ deletedId: z.string() })]),
   },
   instanceChanged: {
     audience: 'core',

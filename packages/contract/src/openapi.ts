@@ -41,7 +41,7 @@ export function openApiDocument(operations: readonly Operation[], version: strin
       const status = ERROR_CODES[code];
       statuses.set(status, [...(statuses.get(status) ?? []), code]);
     }
-    if (o.auth === 'user' && !statuses.has(401)) statuses.set(401, ['unauthenticated']);
+    if (o.auth !== 'anonymous' && !statuses.has(401)) statuses.set(401, ['unauthenticated']);
     for (const [status, codes] of [...statuses].sort((a, b) => a[0] - b[0])) responses[String(status)] = problemResponse(`code: ${codes.join(', ')}`);
     const op: Record<string, unknown> = {
       operationId: o.id,
@@ -50,7 +50,7 @@ export function openApiDocument(operations: readonly Operation[], version: strin
       ...(o.description ? { description: o.description } : {}),
       ...(o.permission ? { 'x-permission': o.permission } : {}),
       ...(o.extension ? { 'x-extension': true } : {}),
-      ...(o.auth === 'anonymous' ? { security: [] } : {}),
+      ...(o.auth === 'anonymous' ? { security: [] } : o.auth === 'runner' ? { security: [{ runner: [] }] } : {}),
       parameters: parametersOf(o),
       responses,
     };
@@ -72,6 +72,7 @@ export function openApiDocument(operations: readonly Operation[], version: strin
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'accessToken from POST /identity/login' },
         cookie: { type: 'apiKey', in: 'cookie', name: 'judge_session', description: 'Session cookie from POST /identity/login?useCookies=true' },
+        runner: { type: 'http', scheme: 'bearer', description: 'A runner token from POST /runner/auth/token' },
       },
     },
     security: [{ bearer: [] }, { cookie: [] }],

@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import type { ErrorCode } from './errors.js';
 import type { Permission } from './permissions.js';
 
-/** Who may call an operation before any permission check. */
-export type AuthMode = 'anonymous' | 'user';
+/** Who may call an operation before any permission check: nobody in particular, a signed-in user, an approved runner. */
+export type AuthMode = 'anonymous' | 'user' | 'runner';
 
 /**
  * One REST operation of the API: the server binds a handler to it, the SDK calls it with typed

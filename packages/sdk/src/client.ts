@@ -15,7 +15,7 @@ export interface ClientOptions {
   userAgent?: string;
 }
 
-export type CallInput<O extends Operation> = OperationInput<O> & { headers?: Record<string, string> };
+export type CallInput<O extends Operation> = OperationInput<O> & { headers?: Record<string, string>; signal?: AbortSignal };
 
 /** Typed client for /api/v1: `client.call(ops.getAccount, {})` is checked against the contract. */
 export class JudgeClient {
@@ -64,7 +64,7 @@ export class JudgeClient {
     }
     Object.assign(headers, input.headers);
     try {
-      return await fetch(this.url(op, input), { method: op.method, headers, body });
+      return await fetch(this.url(op, input), { method: op.method, headers, body, ...(input.signal ? { signal: input.signal } : {}) });
     } catch (e) {
       throw new Unreachable(this.baseUrl, (e as { cause?: unknown }).cause ?? e);
     }

@@ -42,6 +42,18 @@ import { SeriesService } from './modules/series/service.js';
 import { seriesRoutes } from './modules/series/routes.js';
 import { ParticipantService } from './modules/participant/service.js';
 import { participantRoutes } from './modules/participant/routes.js';
+import { RankingService } from './modules/ranking/service.js';
+import { rankingRoutes } from './modules/ranking/routes.js';
+import { RankingAnnouncer } from './workers/ranking-announcer.js';
+import { LeaseReaper } from './workers/lease-reaper.js';
+import { SubmissionOutcome } from './modules/submissions/outcome.js';
+import { SubmissionsService } from './modules/submissions/service.js';
+import { submissionsRoutes } from './modules/submissions/routes.js';
+import { JobsService } from './modules/runners/jobs.js';
+import { RunnersService } from './modules/runners/service.js';
+import { runnerRoutes } from './modules/runners/routes.js';
+import { TrialsService } from './modules/trials/service.js';
+import { clientAddress } from './http/context.js';
 
 export interface AppOptions {
   dataDir: string;
@@ -60,6 +72,8 @@ export interface JudgeApp {
   retention: RetentionWorker;
   // content worker handles
   scheduler: SeriesScheduler;
+  rankingAnnouncer: RankingAnnouncer;
+  reaper: LeaseReaper;
   /** Ids of the contract operations this server serves. */
   operations: ReadonlySet<string>;
   services: Services;
@@ -72,6 +86,10 @@ export class NotInitialised extends Error {}
 function createServices(deps: Deps, blobs: BlobStore) {
   const instance = new InstanceService(deps);
   const files = new FilesService(deps, blobs);
+  const ranking = new RankingService(deps);
+  const outcome = new SubmissionOutcome(deps, ranking);
+  const jobs = new JobsService(deps, outcome);
+  const trials = new TrialsService(deps, files);
   return {
     instance,
     identity: new IdentityService(deps, instance),
@@ -81,6 +99,12 @@ function createServices(deps: Deps, blobs: BlobStore) {
     files,
     // content services
     participant: new ParticipantService(deps, files),
+    ranking,
+    // judging services
+    submissions: new SubmissionsService(deps, files, outcome, jobs),
+    jobs,
+    trials,
+    runners: new RunnersService(deps, jobs, trials),
     series: new SeriesService(deps),
     problems: new ProblemsService(deps, files),
     activities: new ActivitiesService(deps, files),
@@ -141,6 +165,7 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
     jsonBodyBytes: config.limits.jsonBodyBytes,
     publicUrl: config.publicUrl,
     onSignedIn: (actor, path) => sessions.touch(actor, path.replace(/^\/api\/v1/, ''), clock.now()),
+    authenticateRunner: (header, ctx) => services.runners.authenticate(header, clientAddress(ctx)),
   });
   instanceRoutes(api, services.instance, packageVersion());
   identityRoutes(api, services.identity, config.auth);
@@ -150,9 +175,13 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   filesRoutes(api, services.files, config.limits.uploadBytes);
   // content routes
   participantRoutes(api, services.participant);
+  rankingRoutes(api, services.ranking);
   seriesRoutes(api, services.series);
   problemsRoutes(api, services.problems);
   activitiesRoutes(api, services.activities);
+  // judging routes
+  submissionsRoutes(api, services.submissions, services.files.blobs.incomingDir);
+  runnerRoutes(api, services.runners, services.jobs, services.trials, services.files, config.limits.uploadBytes);
 
   const koa = new Koa<RequestState>({ proxy: config.trustProxy });
   koa.silent = true;
@@ -170,6 +199,11 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   // content workers
   const scheduler = new SeriesScheduler(deps);
   scheduler.start();
+  const rankingAnnouncer = new RankingAnnouncer(deps);
+  rankingAnnouncer.start();
+  // judging workers
+  const reaper = new LeaseReaper(deps, services.jobs, services.trials);
+  reaper.start();
 
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
@@ -177,6 +211,8 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   }).catch((e) => {
     retention.stop();
     scheduler.stop();
+    rankingAnnouncer.stop();
+    reaper.stop();
     void hub?.close();
     dbh.close();
     lock.release();
@@ -196,6 +232,8 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
     hub: h,
     retention,
     scheduler,
+    rankingAnnouncer,
+    reaper,
     operations: api.boundIds,
     services,
     close: () =>
@@ -203,6 +241,8 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
         retention.stop();
         // content workers stop
         scheduler.stop();
+        rankingAnnouncer.stop();
+        reaper.stop();
         await h.close();
         await new Promise<void>((r) => {
           server.close(() => r());

@@ -36,3 +36,16 @@ export function compact<T extends Record<string, unknown>>(o: T): { [K in keyof 
   for (const [k, v] of Object.entries(o)) if (v !== null && v !== undefined) out[k] = v;
   return out as { [K in keyof T]: Exclude<T[K], null> };
 }
+
+/**
+ * Prepares each SQL text once per database and hands the statement back on later calls: hot paths
+ * keep their SQL where it is used without paying for parsing it on every request.
+ */
+export function statements(sqlite: { prepare(sql: string): unknown }): <P extends unknown[] = unknown[], R = unknown>(sql: string) => import('better-sqlite3').Statement<P, R> {
+  const cache = new Map<string, unknown>();
+  return <P extends unknown[], R>(sql: string) => {
+    let st = cache.get(sql);
+    if (!st) cache.set(sql, (st = sqlite.prepare(sql)));
+    return st as import('better-sqlite3').Statement<P, R>;
+  };
+}

@@ -7,6 +7,9 @@ import * as users from './users.js';
 import * as problems from './problems.js';
 import * as activities from './activities.js';
 import * as series from './series.js';
+import * as submissions from './submissions.js';
+import * as runner from './runner.js';
+import * as runners from './runners.js';
 
 /** Every operation of the API, keyed by operation id. */
 export const ops = {
@@ -18,6 +21,9 @@ export const ops = {
   ...problems,
   ...activities,
   ...series,
+  ...submissions,
+  ...runner,
+  ...runners,
 } as const;
 
 export const OPERATIONS: readonly Operation[] = Object.values(ops);

@@ -161,6 +161,8 @@ export const files = sqliteTable(
     name: text('name').notNull(),
     mimeType: text('mime_type').notNull(),
     uploadedBy: text('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Set when a runner uploaded the file (no user did): only that runner may attach it. */
+    uploadedByRunner: text('uploaded_by_runner'),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [index('files_sha256').on(t.sha256), index('files_uploader').on(t.uploadedBy)],
@@ -364,6 +366,11 @@ export const submissions = sqliteTable(
     score: real('score'),
     maxScore: real('max_score'),
     excluded: bool('excluded').notNull().default(false),
+    excludedAt: ts('excluded_at'),
+    excludedBy: text('excluded_by').references(() => users.id, { onDelete: 'set null' }),
+    exclusionReason: text('exclusion_reason'),
+    /** How many attempts the submission has had (the newest is the one its state and outcome come from). */
+    attempts: integer('attempts').notNull().default(1),
     ipAddress: text('ip_address'),
     sessionId: text('session_id'),
     deviceId: text('device_id'),
@@ -375,4 +382,174 @@ export const submissions = sqliteTable(
     // covers the participant's standings: read in GROUP BY order without touching the table
     index('submissions_standings').on(t.userId, t.activityId, t.seriesProblemId, t.excluded, t.score, t.maxScore),
   ],
+);
+
+/** The files of a submission (today one, named `source`). */
+export const submissionFiles = sqliteTable(
+  'submission_files',
+  {
+    submissionId: text('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    fileName: text('file_name').notNull(),
+    language: text('language'),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'restrict' }),
+  },
+  (t) => [uniqueIndex('submission_files_pk').on(t.submissionId, t.name), index('submission_files_file').on(t.fileId)],
+);
+
+// ---- judging: runners, attempts (the jobs), trials ----
+
+export const runners = sqliteTable(
+  'runners',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    /** base64 of the raw 32-byte Ed25519 key */
+    publicKey: text('public_key').notNull(),
+    /** lowercase hex SHA-256 of the raw key */
+    fingerprint: text('fingerprint').notNull(),
+    /** pendingApproval | approved | revoked */
+    state: text('state').notNull(),
+    problemTypes: text('problem_types', { mode: 'json' }).$type<string[]>().notNull(),
+    tags: text('tags', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    address: text('address'),
+    version: text('version'),
+    registeredAt: ts('registered_at').notNull(),
+    approvedAt: ts('approved_at'),
+    revokedAt: ts('revoked_at'),
+    revokedReason: text('revoked_reason'),
+    lastSeenAt: ts('last_seen_at'),
+    completedJobs: integer('completed_jobs').notNull().default(0),
+  },
+  (t) => [uniqueIndex('runners_fingerprint').on(t.fingerprint), index('runners_registered').on(t.registeredAt)],
+);
+
+/** Runner tokens, stored only as their SHA-256; they die with the runner's approval. */
+export const runnerTokens = sqliteTable(
+  'runner_tokens',
+  {
+    hash: text('hash').primaryKey(),
+    runnerId: text('runner_id')
+      .notNull()
+      .references(() => runners.id, { onDelete: 'cascade' }),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('runner_tokens_runner').on(t.runnerId)],
+);
+
+/** Files a runner attached to itself (its log, its machine description); one per name. */
+export const runnerFiles = sqliteTable(
+  'runner_files',
+  {
+    runnerId: text('runner_id')
+      .notNull()
+      .references(() => runners.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'restrict' }),
+    attachedAt: ts('attached_at').notNull(),
+  },
+  (t) => [uniqueIndex('runner_files_pk').on(t.runnerId, t.name), index('runner_files_file').on(t.fileId)],
+);
+
+/**
+ * One judging of a submission: the job a runner claims. The newest attempt of a submission gives
+ * it its state and outcome; a rejudge appends one. The lease token is kept only as its SHA-256.
+ */
+export const attempts = sqliteTable(
+  'attempts',
+  {
+    id: text('id').primaryKey(),
+    submissionId: text('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    /** queued | running | completed | failed | cancelled */
+    state: text('state').notNull(),
+    /** 0 for a first attempt, 1 for a rejudge: first attempts are claimed first. */
+    priority: integer('priority').notNull().default(0),
+    problemVersionId: text('problem_version_id')
+      .notNull()
+      .references(() => problemVersions.id, { onDelete: 'restrict' }),
+    /** The problem's type when queued (types never change); runners match it exactly. */
+    problemType: text('problem_type').notNull(),
+    createdAt: ts('created_at').notNull(),
+    /** When it was last put in the queue: a requeued job keeps its place by createdAt, this is for display. */
+    claimedAt: ts('claimed_at'),
+    finishedAt: ts('finished_at'),
+    runnerId: text('runner_id').references(() => runners.id, { onDelete: 'set null' }),
+    runnerName: text('runner_name'),
+    leaseHash: text('lease_hash'),
+    leaseExpiresAt: ts('lease_expires_at'),
+    deliveries: integer('deliveries').notNull().default(0),
+    progressDone: integer('progress_done'),
+    progressTotal: integer('progress_total'),
+    resultId: text('result_id'),
+    /** The delivery whose infrastructure-failure report was last accepted, so that its repeat is a duplicate. */
+    failedLeaseHash: text('failed_lease_hash'),
+    failedReportId: text('failed_report_id'),
+    verdict: text('verdict'),
+    score: real('score'),
+    maxScore: real('max_score'),
+    failureReason: text('failure_reason'),
+    runnerVersion: text('runner_version'),
+    extra: text('extra', { mode: 'json' }).$type<Record<string, unknown>>(),
+    props: text('props', { mode: 'json' }).$type<Record<string, unknown>>(),
+  },
+  (t) => [
+    uniqueIndex('attempts_number').on(t.submissionId, t.attempt),
+    uniqueIndex('attempts_result').on(t.resultId),
+    // the claim: queued jobs in the order they are handed out
+    index('attempts_queue').on(t.state, t.priority, t.createdAt),
+    index('attempts_runner').on(t.runnerId, t.state),
+    // the reaper: running jobs by lease expiry
+    index('attempts_lease').on(t.state, t.leaseExpiresAt),
+  ],
+);
+
+/** Files attached to an attempt by its runner (details, log, ...). */
+export const attemptFiles = sqliteTable(
+  'attempt_files',
+  {
+    attemptId: text('attempt_id')
+      .notNull()
+      .references(() => attempts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'restrict' }),
+  },
+  (t) => [uniqueIndex('attempt_files_pk').on(t.attemptId, t.name), index('attempt_files_file').on(t.fileId)],
+);
+
+/** A check of a problem package: a runner judges the package's own example submissions. */
+export const trials = sqliteTable(
+  'trials',
+  {
+    id: text('id').primaryKey(),
+    activityId: text('activity_id').references(() => activities.id, { onDelete: 'cascade' }),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /** queued | running | completed | failed */
+    state: text('state').notNull(),
+    problemType: text('problem_type').notNull(),
+    packageFileId: text('package_file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'restrict' }),
+    createdAt: ts('created_at').notNull(),
+    claimedAt: ts('claimed_at'),
+    finishedAt: ts('finished_at'),
+    runnerId: text('runner_id').references(() => runners.id, { onDelete: 'set null' }),
+    runnerName: text('runner_name'),
+    leaseHash: text('lease_hash'),
+    leaseExpiresAt: ts('lease_expires_at'),
+    deliveries: integer('deliveries').notNull().default(0),
+    measurement: text('measurement'),
+    failureReason: text('failure_reason'),
+  },
+  (t) => [index('trials_queue').on(t.state, t.createdAt), index('trials_creator').on(t.createdBy, t.state), index('trials_lease').on(t.state, t.leaseExpiresAt)],
 );

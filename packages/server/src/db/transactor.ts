@@ -5,6 +5,7 @@ import type { BusMessage, DomainEvent, EventBus } from '../events/bus.js';
 /** What a write collects while it runs; released only after commit. */
 export class Outbox {
   readonly messages: BusMessage[] = [];
+  readonly afterCommit: (() => void)[] = [];
   permissionsChanged = false;
 
   emit(e: DomainEvent): void {
@@ -13,6 +14,11 @@ export class Outbox {
 
   endSessions(sessionIds: string[], reason: Extract<BusMessage, { kind: 'sessionsEnded' }>['reason']): void {
     if (sessionIds.length) this.messages.push({ kind: 'sessionsEnded', sessionIds, reason });
+  }
+
+  /** Work for after the commit (refreshing a cache, waking a long poll), in the order asked. */
+  then(fn: () => void): void {
+    this.afterCommit.push(fn);
   }
 
   /** The write touched grants, roles or accounts: cached permissions must be read again. */
@@ -41,6 +47,7 @@ export class Transactor {
       // reads inside the transaction may have cached rows that a rollback took back
       if (out.permissionsChanged) this.permissions.invalidate();
     }
+    for (const fn of out.afterCommit) fn();
     this.bus.publish(out.messages);
     return result;
   }

@@ -2,10 +2,11 @@ import type { EventData, EventType, Permission } from '@judge/contract';
 
 /**
  * Who may receive an event. `permission`: holders of the key in the activity (or system-wide, or
- * anywhere), plus the listed users; `users`: exactly these; `signedIn`: every signed-in session.
+ * anywhere) who also hold every `alsoRequires` key and not the `unless` key there, plus the listed
+ * users (whatever they hold); `users`: exactly these; `signedIn`: every signed-in session.
  */
 export type Audience =
-  | { kind: 'permission'; key: Permission; activityId?: string | null; anywhere?: boolean; alsoUsers?: string[] }
+  | { kind: 'permission'; key: Permission; activityId?: string | null; anywhere?: boolean; alsoUsers?: string[]; alsoRequires?: Permission[]; unless?: Permission }
   | { kind: 'users'; userIds: string[] }
   | { kind: 'signedIn' };
 

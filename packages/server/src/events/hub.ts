@@ -121,9 +121,13 @@ export class EventHub {
         return true;
       case 'users':
         return a.userIds.includes(userId);
-      case 'permission':
+      case 'permission': {
         if (a.alsoUsers?.includes(userId)) return true;
-        return a.anywhere ? this.d.permissions.holdsAnywhere(userId, a.key) : this.d.permissions.has(userId, a.key, a.activityId ?? null);
+        const scope = a.activityId ?? null;
+        if (a.unless && this.d.permissions.has(userId, a.unless, scope)) return false;
+        if (a.alsoRequires && !a.alsoRequires.every((k) => this.d.permissions.has(userId, k, scope))) return false;
+        return a.anywhere ? this.d.permissions.holdsAnywhere(userId, a.key) : this.d.permissions.has(userId, a.key, scope);
+      }
     }
   }
 

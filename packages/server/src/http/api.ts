@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { z } from 'zod';
 import type { Actor } from '../auth/permissions.js';
+import type { RunnerActor } from '../auth/runner-tokens.js';
 import { ApiError, unauthenticated } from './errors.js';
 import { expectedOrigin, originMatches, type Ctx, type RequestState } from './context.js';
 import { zodErrors } from './middleware.js';
@@ -15,6 +16,7 @@ export interface HandlerInput<O extends Operation> {
   query: Parsed<O['query']>;
   body: O['multipart'] extends true ? undefined : Parsed<O['body']>;
   actor: O['auth'] extends 'user' ? Actor : Actor | undefined;
+  runner: O['auth'] extends 'runner' ? RunnerActor : undefined;
   ctx: Ctx;
 }
 
@@ -28,6 +30,8 @@ export interface ApiOptions {
   publicUrl: string;
   /** Called after a signed-in request succeeds, to record it on the session. */
   onSignedIn(actor: Actor, path: string): void;
+  /** Checks a runner call's Authorization header; throws 401 or 403. */
+  authenticateRunner(header: string | undefined, ctx: Ctx): RunnerActor;
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -85,6 +89,10 @@ export class Api {
   /** Authentication and the Origin check come before the body is read, so refusals cost nothing. */
   private gate(op: Operation): Koa.Middleware<RequestState> {
     return async (ctx, next) => {
+      if (op.auth === 'runner') {
+        ctx.state.runner = this.opts.authenticateRunner(ctx.get('authorization') || undefined, ctx as Ctx);
+        return next();
+      }
       const actor = ctx.state.actor;
       if (op.auth === 'user' && !actor) {
         throw unauthenticated(ctx.state.badCredentials ? 'The token or session is not valid (expired, ended or unknown)' : 'Sign in first');
@@ -146,7 +154,7 @@ export class Api {
       if (!r.success) throw ApiError.of('validation_failed', 'The body has invalid members', zodErrors(r.error));
       body = r.data;
     }
-    return { params, query, body, actor: ctx.state.actor, ctx };
+    return { params, query, body, actor: ctx.state.actor, runner: ctx.state.runner, ctx };
   }
 
   routes(): Koa.Middleware {

@@ -1,9 +1,12 @@
 import type Koa from 'koa';
 import type { Actor } from '../auth/permissions.js';
+import type { RunnerActor } from '../auth/runner-tokens.js';
 
 export interface RequestState {
   requestId: string;
   actor?: Actor;
+  /** The runner of a runner-protocol call, once its token was checked. */
+  runner?: RunnerActor;
   /** Set when the request carried a bearer token or cookie that signs nobody in. */
   badCredentials?: boolean;
 }
@@ -33,3 +36,6 @@ export function originMatches(origin: string | undefined, referer: string | unde
   }
   return false;
 }
+
+/** The runner protocol: machines with their own tokens, never users' sessions or their rate limit. */
+export const RUNNER_PATH = '/api/v1/runner/';

@@ -7,7 +7,7 @@ import { ZodError } from 'zod';
 import type { SessionStore } from '../auth/sessions.js';
 import type { Clock } from '../util.js';
 import { ApiError } from './errors.js';
-import { clientAddress, SESSION_COOKIE, type Ctx, type RequestState } from './context.js';
+import { clientAddress, RUNNER_PATH, SESSION_COOKIE, type Ctx, type RequestState } from './context.js';
 
 type Mw = Koa.Middleware<RequestState>;
 
@@ -125,6 +125,8 @@ export function edge(log: Logger, https: boolean): Mw {
 /** Reads a bearer token or the session cookie; a missing or bad one leaves the request anonymous. */
 export function authenticate(sessions: SessionStore, clock: Clock): Mw {
   return async (ctx, next) => {
+    // runners carry their own tokens, checked by the runner routes
+    if (ctx.path.startsWith(RUNNER_PATH)) return next();
     const header = ctx.get('authorization');
     if (header) {
       const m = /^Bearer\s+([A-Za-z0-9_-]{16,128})$/i.exec(header);
@@ -143,11 +145,16 @@ export function authenticate(sessions: SessionStore, clock: Clock): Mw {
   };
 }
 
+const ANONYMOUS_RUNNER_PATHS = /^\/api\/v1\/runner\/(register|auth\/)/;
+
 /** Requests per minute, per signed-in user or, for anonymous calls, per address. */
 export function rateLimit(perMinute: number): Mw {
   if (perMinute <= 0) return (_ctx, next) => next();
   const limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
   return async (ctx, next) => {
+    // approved runners are machines an administrator trusts: their pace is set by the work they
+    // claim. Registration and the handshake are anonymous, so they count against the address.
+    if (ctx.path.startsWith(RUNNER_PATH) && !ANONYMOUS_RUNNER_PATHS.test(ctx.path)) return next();
     const key = ctx.state.actor ? `u:${ctx.state.actor.userId}` : `a:${clientAddress(ctx)}`;
     try {
       await limiter.consume(key);

@@ -3,6 +3,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { activityDocuments, files, series, seriesProblems } from '../../db/schema.js';
 import type { Deps } from '../../services.js';
+import { matchingRunners } from '../runners/queries.js';
 import { compact, iso } from '../../util.js';
 import { canManage, isMember, participantCount, type ActivityRow } from './queries.js';
 
@@ -42,7 +43,6 @@ export function activityState(a: Pick<ActivityRow, 'startDate' | 'endDate'>, now
 
 /**
  * The managers' view: every setting, the join password included, and what the activity holds.
- * `matchingRunners` is 0 until runners exist (issue 3 builds no runners yet).
  */
 export function toActivity(db: Db, a: ActivityRow): Activity {
   return compact({
@@ -73,7 +73,7 @@ export function toActivity(db: Db, a: ActivityRow): Activity {
     problemCount: countWhere(db, seriesProblems, a.id),
     participantCount: participantCount(db, a.id),
     runnerTags: a.runnerTags,
-    matchingRunners: 0,
+    matchingRunners: matchingRunners(db, a.runnerTags),
   }) as Activity;
 }
 

@@ -39,9 +39,21 @@ async function discardParts(parts: OpenedPart[]): Promise<void> {
   );
 }
 
-/** The multipart parser for uploads: one file part, a few small text parts, streamed to disk. */
-export function multipartUpload(incomingDir: string, maxBytes: number): Koa.Middleware<RequestState> {
-  const parser = (opened: OpenedPart[]) =>
+export interface MultipartLimits {
+  /** The largest file part. */
+  fileBytes: number;
+  /** All text parts together. */
+  fieldBytes: number;
+  files: number;
+}
+
+/**
+ * The multipart parser for uploads: file parts and a few text parts, streamed to disk. Limits may
+ * depend on the request (a submission's follow its problem), so they are asked per request.
+ */
+export function multipartUpload(incomingDir: string, limitsOf: number | ((ctx: Ctx) => MultipartLimits)): Koa.Middleware<RequestState> {
+  const limits = (ctx: Ctx): MultipartLimits => (typeof limitsOf === 'number' ? { fileBytes: limitsOf, fieldBytes: 64 * 1024, files: 1 } : limitsOf(ctx));
+  const parser = (opened: OpenedPart[], { fileBytes: maxBytes, fieldBytes, files }: MultipartLimits) =>
     koaBody({
       multipart: true,
       json: false,
@@ -50,10 +62,10 @@ export function multipartUpload(incomingDir: string, maxBytes: number): Koa.Midd
       formidable: {
         uploadDir: incomingDir,
         maxFileSize: maxBytes,
-        maxTotalFileSize: maxBytes,
-        maxFiles: 1,
+        maxTotalFileSize: maxBytes * files,
+        maxFiles: files,
         maxFields: 10,
-        maxFieldsSize: 64 * 1024,
+        maxFieldsSize: fieldBytes,
         allowEmptyFiles: true,
         minFileSize: 0,
         onFileBegin: (_name, file) => void opened.push(file as unknown as OpenedPart),
@@ -64,11 +76,12 @@ export function multipartUpload(incomingDir: string, maxBytes: number): Koa.Midd
     }) as unknown as Koa.Middleware<RequestState>;
   return async (ctx, next) => {
     if (!ctx.is('multipart/form-data')) throw new ApiError(415, 'unsupported_media_type', 'Send the upload as multipart/form-data with parts file and sha256');
+    const l = limits(ctx as Ctx);
     // refuse at once what cannot fit, before reading a byte of it
-    if (ctx.request.length > maxBytes + 64 * 1024) throw new ApiError(413, 'payload_too_large', `Uploads are limited to ${maxBytes} bytes`);
+    if (ctx.request.length > l.fileBytes * l.files + l.fieldBytes + 64 * 1024) throw new ApiError(413, 'payload_too_large', `Uploads are limited to ${l.fileBytes} bytes`);
     const opened: OpenedPart[] = [];
     try {
-      await parser(opened)(ctx, next);
+      await parser(opened, l)(ctx, next);
     } catch (err) {
       // nothing of a refused upload stays on disk, and it is gone before the refusal is answered
       // (a stored upload was moved under its hash, so its temporary path no longer exists)

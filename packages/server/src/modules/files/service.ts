@@ -37,7 +37,7 @@ export class FilesService {
   }
 
   /** Stores an upload after recomputing its SHA-256 from the bytes on disk; a mismatch stores nothing. */
-  async upload(actor: Actor | null, u: IncomingUpload): Promise<FileMeta> {
+  async upload(actor: Actor | null, u: IncomingUpload, opts: { runnerId?: string } = {}): Promise<FileMeta> {
     let kept = false;
     try {
       const { sha256, sizeBytes } = await this.blobs.hashFile(u.tempPath);
@@ -57,6 +57,7 @@ export class FilesService {
           name: u.name,
           mimeType: u.mimeType,
           uploadedBy: actor?.userId ?? null,
+          uploadedByRunner: opts.runnerId ?? null,
           createdAt: iso(this.d.clock.now()),
         })
         .returning()
@@ -74,6 +75,11 @@ export class FilesService {
     if (f.uploadedBy === actor.userId || this.d.permissions.isAdministrator(actor.userId)) return f;
     if (this.rules.some((rule) => rule(actor, id))) return f;
     throw notFound('file');
+  }
+
+  /** A stored file by id, for readers that decided access themselves (runners). */
+  find(id: string): FileRow | undefined {
+    return this.d.db.select().from(files).where(eq(files.id, id)).get();
   }
 
   meta(actor: Actor, id: string): FileMeta {

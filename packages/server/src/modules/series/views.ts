@@ -1,7 +1,8 @@
 import type { Series, SeriesProblem } from '@judge/contract';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { problemVersionFiles, problemVersions, problems, seriesProblems, submissions } from '../../db/schema.js';
+import { activities, problemVersionFiles, problemVersions, problems, seriesProblems, submissions } from '../../db/schema.js';
+import { matchingRunners, requiredTags } from '../runners/queries.js';
 import { compact } from '../../util.js';
 import type { SeriesRow } from './schedule.js';
 
@@ -105,10 +106,14 @@ function assignmentsOf(db: Db, seriesIds: string[]): Map<string, SeriesProblem[]
 
 /**
  * The managers' view of series, every setting included, with their assignments in order.
- * `matchingRunners` is 0 until runners exist (issue 3 builds no runners yet).
+ * `matchingRunners` counts approved runners with the tags the series requires (its own, else its activity's).
  */
 export function toSeriesList(db: Db, rows: SeriesRow[]): Series[] {
   const assigned = assignmentsOf(db, rows.map((s) => s.id));
+  const activityTags = new Map<string, string[]>();
+  for (const id of new Set(rows.map((s) => s.activityId))) {
+    activityTags.set(id, db.select({ tags: activities.runnerTags }).from(activities).where(eq(activities.id, id)).get()?.tags ?? []);
+  }
   return rows.map(
     (s) =>
       compact({
@@ -132,7 +137,7 @@ export function toSeriesList(db: Db, rows: SeriesRow[]): Series[] {
         addressRules: s.addressRules,
         restrictionsEnabled: s.restrictionsEnabled,
         runnerTags: s.runnerTags,
-        matchingRunners: 0,
+        matchingRunners: matchingRunners(db, requiredTags(s.runnerTags, activityTags.get(s.activityId) ?? [])),
         problems: assigned.get(s.id)!,
       }) as Series,
   );

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { defineOperation } from '../operation.js';
+import { CreateTrialRequest, RevokeRunnerRequest, Runner, RunnerTagsRequest, RunnersQuery, Trial } from '../schemas/judging.js';
+import { Uuid, paged } from '../wire.js';
+
+const TAG = 'Runners';
+const IdParam = z.object({ id: Uuid });
+
+export const listRunners = defineOperation({
+  id: 'listRunners',
+  method: 'GET',
+  path: '/runners',
+  tag: TAG,
+  summary: 'The registered runners, newest first',
+  auth: 'user',
+  query: RunnersQuery,
+  response: paged(Runner),
+  status: 200,
+  errors: ['forbidden', 'validation_failed'],
+  permission: 'runner:read',
+  extension: true,
+});
+
+export const getRunner = defineOperation({
+  id: 'getRunner',
+  method: 'GET',
+  path: '/runners/{id}',
+  tag: TAG,
+  summary: 'One runner',
+  auth: 'user',
+  params: IdParam,
+  response: Runner,
+  status: 200,
+  errors: ['forbidden', 'not_found'],
+  permission: 'runner:read',
+  extension: true,
+});
+
+export const approveRunner = defineOperation({
+  id: 'approveRunner',
+  method: 'POST',
+  path: '/runners/{id}/approve',
+  tag: TAG,
+  summary: 'Let a runner take work (idempotent)',
+  auth: 'user',
+  params: IdParam,
+  response: Runner,
+  status: 200,
+  errors: ['forbidden', 'not_found', 'runner.revoked'],
+  permission: 'runner:approve',
+  extension: true,
+});
+
+export const revokeRunner = defineOperation({
+  id: 'revokeRunner',
+  method: 'POST',
+  path: '/runners/{id}/revoke',
+  tag: TAG,
+  summary: 'Stop a runner for good: its tokens die and its jobs go back to the queue',
+  auth: 'user',
+  params: IdParam,
+  body: RevokeRunnerRequest,
+  response: Runner,
+  status: 200,
+  errors: ['forbidden', 'not_found', 'validation_failed'],
+  permission: 'runner:revoke',
+  extension: true,
+});
+
+export const setRunnerTags = defineOperation({
+  id: 'setRunnerTags',
+  method: 'POST',
+  path: '/runners/{id}/tags',
+  tag: TAG,
+  summary: "Set a runner's tags (which series' jobs it may take)",
+  auth: 'user',
+  params: IdParam,
+  body: RunnerTagsRequest,
+  response: Runner,
+  status: 200,
+  errors: ['forbidden', 'not_found', 'validation_failed'],
+  permission: 'runner:update',
+  extension: true,
+});
+
+export const deleteRunner = defineOperation({
+  id: 'deleteRunner',
+  method: 'DELETE',
+  path: '/runners/{id}',
+  tag: TAG,
+  summary: 'Forget a revoked runner',
+  auth: 'user',
+  params: IdParam,
+  status: 204,
+  errors: ['forbidden', 'not_found', 'runner.notRevoked'],
+  permission: 'runner:revoke',
+  extension: true,
+});
+
+export const createTrial = defineOperation({
+  id: 'createTrial',
+  method: 'POST',
+  path: '/trials',
+  tag: 'Trials',
+  summary: "Queue a trial of a problem package: a runner judges the package's own example submissions",
+  description: 'Needs trial:run in the named activity (or system-wide without one) and read access to the package file; at most 3 unfinished trials per user.',
+  auth: 'user',
+  body: CreateTrialRequest,
+  response: Trial,
+  status: 201,
+  errors: ['forbidden', 'not_found', 'trial.tooMany', 'validation_failed'],
+  permission: 'trial:run',
+  extension: true,
+});
+
+export const getTrial = defineOperation({
+  id: 'getTrial',
+  method: 'GET',
+  path: '/trials/{trialId}',
+  tag: 'Trials',
+  summary: 'A trial: its own author, or holders of trial:run where it ran',
+  auth: 'user',
+  params: z.object({ trialId: Uuid }),
+  response: Trial,
+  status: 200,
+  errors: ['not_found'],
+  extension: true,
+});

@@ -1,0 +1,300 @@
+import { z } from 'zod';
+import { Props, QueryBoolean, Timestamp, Uuid, freeForm } from '../wire.js';
+import { RankingType, RunnerTags, TypeTag } from './content.js';
+
+// ---- submissions ----
+
+/** submission and attempt `state` (CONTRACT §6); a submission's is its newest attempt's. */
+export const SubmissionState = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
+export type SubmissionState = z.infer<typeof SubmissionState>;
+
+export const SubmissionFile = z.object({
+  name: z.string(),
+  fileName: z.string(),
+  language: z.string().optional(),
+  fileId: z.string(),
+  sha256: z.string(),
+  sizeBytes: z.number().int(),
+});
+export type SubmissionFile = z.infer<typeof SubmissionFile>;
+
+/**
+ * A submission as lists show it. `score` and `maxScore` are rescaled to the assignment's
+ * `maxPoints` when it has them (CONTRACT §9), on every surface.
+ */
+export const SubmissionSummary = z.object({
+  id: z.string(),
+  activityId: z.string(),
+  activitySlug: z.string(),
+  seriesId: z.string(),
+  seriesName: z.string(),
+  seriesProblemId: z.string(),
+  problemSlug: z.string(),
+  problemName: z.string(),
+  userId: z.string(),
+  userName: z.string(),
+  submittedAt: Timestamp,
+  props: z.record(z.string(), z.unknown()).optional(),
+  state: SubmissionState,
+  verdict: z.string().optional(),
+  score: z.number().optional(),
+  maxScore: z.number().optional(),
+  attempts: z.number().int(),
+  excluded: z.boolean(),
+});
+export type SubmissionSummary = z.infer<typeof SubmissionSummary>;
+
+export const Attempt = z.object({
+  id: z.string(),
+  attempt: z.number().int(),
+  state: SubmissionState,
+  createdAt: Timestamp.meta({ description: 'When the attempt was queued (extension)' }),
+  startedAt: Timestamp.optional(),
+  finishedAt: Timestamp.optional(),
+  runnerName: z.string().optional(),
+  verdict: z.string().optional().meta({ description: 'extension' }),
+  score: z.number().optional().meta({ description: 'Rescaled like the submission (extension)' }),
+  maxScore: z.number().optional().meta({ description: 'extension' }),
+  failureReason: z.string().optional().meta({ description: 'Why the attempt failed or was given up (extension; managers only)' }),
+  files: z.array(SubmissionFile),
+});
+export type Attempt = z.infer<typeof Attempt>;
+
+export const SubmissionDetail = SubmissionSummary.extend({
+  problemType: z.string(),
+  ipAddress: z.string().optional(),
+  sessionId: z.string().optional(),
+  deviceId: z.string().optional(),
+  excludedAt: Timestamp.optional(),
+  excludedBy: z.string().optional(),
+  exclusionReason: z.string().optional(),
+  attemptList: z.array(Attempt).meta({ description: 'Newest first' }),
+  files: z.array(SubmissionFile),
+});
+export type SubmissionDetail = z.infer<typeof SubmissionDetail>;
+
+/** The multipart parts of a participant's submission (CONTRACT §9). */
+export const SubmitForm = z.object({
+  file: z.string().meta({ format: 'binary', description: 'The source file; or send code and fileName' }).optional(),
+  code: z.string().optional().meta({ description: 'Pasted source, stored as UTF-8' }),
+  fileName: z.string().optional().meta({ description: 'The file name of pasted code (its extension names the language)' }),
+  props: z.string().optional().meta({ description: 'JSON object as text, e.g. {"language":"cpp"}' }),
+  sha256: z.string().regex(/^[0-9a-fA-F]{64}$/).meta({ description: 'SHA-256 of the stored bytes' }),
+  deviceId: z.string().max(128).optional().meta({ description: "An identifier the client keeps for its device (recorded, shown to managers)" }),
+});
+
+export const OwnSubmissionsQuery = z.object({
+  page: z.coerce.number().int().optional(),
+  pageSize: z.coerce.number().int().optional(),
+  seriesProblemId: Uuid.optional(),
+});
+
+export const SubmissionsQuery = z.object({
+  page: z.coerce.number().int().optional(),
+  pageSize: z.coerce.number().int().optional(),
+  activityId: Uuid.optional(),
+  seriesId: Uuid.optional(),
+  seriesProblemId: Uuid.optional(),
+  userId: z.string().max(64).optional(),
+  state: SubmissionState.optional(),
+  verdict: z.string().max(64).optional(),
+  search: z.string().max(200).optional().meta({ description: "Part of the author's login or name, or of the problem's slug or name" }),
+  excluded: QueryBoolean.optional().meta({ description: 'Only excluded (true) or only counted (false) submissions (extension)' }),
+});
+
+export const ExcludedRequest = z.object({
+  excluded: z.boolean(),
+  reason: z.string().trim().max(500).optional().meta({ description: 'Why it is excluded; kept as exclusionReason' }),
+});
+
+// ---- runners ----
+
+export const RunnerState = z.enum(['pendingApproval', 'approved', 'revoked']);
+
+export const Runner = z.object({
+  id: z.string(),
+  name: z.string(),
+  state: RunnerState,
+  fingerprint: z.string(),
+  problemTypes: z.array(z.string()),
+  tags: z.array(z.string()),
+  address: z.string().optional(),
+  version: z.string().optional(),
+  registeredAt: Timestamp,
+  approvedAt: Timestamp.optional(),
+  revokedAt: Timestamp.optional(),
+  revokedReason: z.string().optional(),
+  lastSeenAt: Timestamp.optional(),
+  isConnected: z.boolean().meta({ description: 'Seen within the last 2 minutes' }),
+  completedJobs: z.number().int(),
+  currentJobId: z.string().optional(),
+  files: z.array(z.object({ name: z.string(), fileId: z.string(), sizeBytes: z.number().int(), sha256: z.string() })).meta({ description: 'Files the runner attached to itself' }),
+});
+export type Runner = z.infer<typeof Runner>;
+
+export const RunnersQuery = z.object({
+  page: z.coerce.number().int().optional(),
+  pageSize: z.coerce.number().int().optional(),
+  state: RunnerState.optional(),
+  search: z.string().max(200).optional(),
+});
+export const RevokeRunnerRequest = z.object({ reason: z.string().trim().max(500).optional() });
+export const RunnerTagsRequest = z.object({ tags: RunnerTags });
+
+export const RegisterRunnerRequest = z.object({
+  name: z.string().trim().min(1).max(100),
+  publicKey: z.string().max(256).meta({ description: 'base64 of the raw 32-byte Ed25519 public key' }),
+  problemTypes: z.array(TypeTag).min(1).max(32),
+  version: z.string().max(64).optional(),
+  tags: RunnerTags.optional().meta({ description: 'Tags of a new runner; afterwards administrators set them' }),
+});
+export const RunnerRegistration = z.object({ runnerId: z.string(), fingerprint: z.string(), state: RunnerState });
+
+const Fingerprint = z.string().regex(/^[0-9a-f]{64}$/, 'lowercase hex SHA-256 of the public key');
+export const ChallengeRequest = z.object({ fingerprint: Fingerprint });
+export const Challenge = z.object({ nonce: z.string(), expiresAt: Timestamp });
+export const TokenRequest = z.object({
+  fingerprint: Fingerprint,
+  nonce: z.string().max(128),
+  signature: z.string().max(256).meta({ description: 'base64 Ed25519 signature of the UTF-8 bytes of the nonce as received' }),
+});
+export const RunnerToken = z.object({ token: z.string(), expiresAt: Timestamp });
+
+export const ClaimRequest = z.object({
+  leaseSeconds: z.number().int().optional().meta({ description: 'Default 60, clamped to 15..3600' }),
+  waitSeconds: z.number().int().min(0).max(30).optional().meta({ description: 'Hold the request open until work arrives (long poll); default 0' }),
+});
+
+export const ClaimedJob = z.object({
+  jobId: z.string(),
+  submissionId: z.string(),
+  attempt: z.number().int(),
+  leaseToken: z.string(),
+  leaseExpiresAt: Timestamp,
+  problemType: z.string(),
+  problemVersionId: z.string(),
+  packageFileId: z.string().meta({ description: 'Empty when the version has no package' }),
+  packageSha256: z.string(),
+  files: z.array(SubmissionFile),
+  props: z.record(z.string(), z.unknown()).optional(),
+  problemVersionProps: z.record(z.string(), z.unknown()).optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
+});
+export type ClaimedJob = z.infer<typeof ClaimedJob>;
+
+const LeaseToken = z.string().min(1).max(128);
+export const LeaseRequest = z.object({ leaseToken: LeaseToken, leaseSeconds: z.number().int().optional() });
+export const LeaseTokenRequest = z.object({ leaseToken: LeaseToken });
+export const ProgressRequest = z.object({ leaseToken: LeaseToken, done: z.number().int().min(0).optional(), total: z.number().int().min(0).optional() });
+export const JobLease = z.object({ jobId: z.string(), leaseToken: z.string(), leaseExpiresAt: Timestamp });
+
+const AttachmentName = z.string().min(1).max(64).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, dot, dash and underscore');
+export const ReportRequest = z.object({
+  leaseToken: LeaseToken,
+  verdict: z.string().min(1).max(64).optional(),
+  score: z.number().finite().optional(),
+  maxScore: z.number().finite().optional(),
+  infrastructureFailure: z.boolean().optional(),
+  failureReason: z.string().max(2000).optional(),
+  runnerVersion: z.string().max(64).optional(),
+  extra: freeForm(2048).optional(),
+  props: Props.optional(),
+  files: z.array(z.object({ name: AttachmentName, fileId: Uuid })).max(20).optional(),
+});
+export const ReportResult = z.object({ resultId: z.string(), state: z.enum(['completed', 'failed']), duplicate: z.boolean() });
+
+export const AttachJobFileRequest = z.object({ leaseToken: LeaseToken, fileId: Uuid, name: AttachmentName });
+export const AttachRunnerFileRequest = z.object({ fileId: Uuid, name: AttachmentName });
+
+// ---- trials ----
+
+export const TrialState = z.enum(['queued', 'running', 'completed', 'failed']);
+export const Trial = z.object({
+  id: z.string(),
+  activityId: z.string().optional(),
+  state: TrialState,
+  problemType: z.string(),
+  packageFileId: z.string(),
+  createdAt: Timestamp,
+  startedAt: Timestamp.optional(),
+  finishedAt: Timestamp.optional(),
+  runnerName: z.string().optional(),
+  failureReason: z.string().optional(),
+  measurement: z.string().optional().meta({ description: "JSON text: each example submission's expected and actual verdict and slowest test time" }),
+});
+export type Trial = z.infer<typeof Trial>;
+export const CreateTrialRequest = z.object({ problemType: TypeTag, packageFileId: Uuid, activityIdOrSlug: z.string().min(1).max(64).optional() });
+export const ClaimedTrial = z.object({
+  trialId: z.string(),
+  leaseToken: z.string(),
+  leaseExpiresAt: Timestamp,
+  problemType: z.string(),
+  packageFileId: z.string(),
+  packageSha256: z.string(),
+});
+export const TrialLease = z.object({ trialId: z.string(), leaseToken: z.string(), leaseExpiresAt: Timestamp });
+export const TrialReportRequest = z.object({
+  leaseToken: LeaseToken,
+  measurement: z.string().max(256 * 1024).optional(),
+  failureReason: z.string().max(2000).optional(),
+});
+export const TrialReportResult = z.object({ trialId: z.string(), state: z.enum(['completed', 'failed']), duplicate: z.boolean() });
+
+// ---- ranking ----
+
+export const RankingQuery = z.object({ seriesId: Uuid.optional().meta({ description: 'Only this series (its own standings)' }) });
+
+export const RankingCell = z.object({
+  problemId: z.string().meta({ description: 'The assignment id' }),
+  attempts: z.number().int().meta({ description: 'Judged submissions counted (icpc: up to and including the first accepted)' }),
+  solved: z.boolean(),
+  points: z.number().optional(),
+  penalty: z.number().int().optional(),
+  solvedAt: Timestamp.optional(),
+  pending: z.number().int().meta({ description: 'Submissions not judged yet' }),
+  frozen: z.number().int().meta({ description: 'Submissions whose results the freeze hides' }),
+});
+export const RankingRow = z.object({
+  rank: z.number().int(),
+  userId: z.string(),
+  userName: z.string(),
+  solved: z.number().int(),
+  penalty: z.number().int().optional(),
+  points: z.number().optional(),
+  cells: z.array(RankingCell),
+});
+export const Ranking = z.object({
+  rankingType: RankingType,
+  frozen: z.boolean().meta({ description: 'Some results are hidden from the caller by a freeze' }),
+  problems: z.array(z.object({ id: z.string(), slug: z.string(), name: z.string(), seriesId: z.string(), maxPoints: z.number().optional() })),
+  rows: z.array(RankingRow),
+});
+export type Ranking = z.infer<typeof Ranking>;
+export type RankingRow = z.infer<typeof RankingRow>;
+export type RankingCell = z.infer<typeof RankingCell>;
+
+// ---- languages ----
+
+/** File extensions of the ICPC language ids (CONTRACT §13), for submissions that name no language. */
+export const LANGUAGE_EXTENSIONS: Readonly<Record<string, string>> = {
+  c: 'c',
+  cc: 'cpp',
+  cpp: 'cpp',
+  cxx: 'cpp',
+  'c++': 'cpp',
+  py: 'python3',
+  java: 'java',
+  js: 'javascript',
+  mjs: 'javascript',
+  kt: 'kotlin',
+  rs: 'rust',
+  go: 'go',
+};
+
+/** The language a submission names in `props.language`, else the one its file extension suggests. */
+export function languageOf(fileName: string, props?: Record<string, unknown> | null): string | undefined {
+  const named = props?.language;
+  if (typeof named === 'string' && named) return named;
+  const ext = /\.([^.]+)$/.exec(fileName)?.[1]?.toLowerCase();
+  return ext ? LANGUAGE_EXTENSIONS[ext] : undefined;
+}

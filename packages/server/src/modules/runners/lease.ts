@@ -1,0 +1,73 @@
+import { ApiError, notFound } from '../../http/errors.js';
+import { sha256Hex } from '../../util.js';
+
+/** Lease lengths (CONTRACT §8, §12): 60 s unless asked, never under 15 s or over an hour. */
+export const LEASE_DEFAULT_SECONDS = 60;
+const LEASE_MIN_SECONDS = 15;
+const LEASE_MAX_SECONDS = 3600;
+/** A job or trial handed out this many times without a result is given up. */
+export const MAX_DELIVERIES = 5;
+
+export function leaseSeconds(asked: number | undefined): number {
+  if (asked === undefined) return LEASE_DEFAULT_SECONDS;
+  return Math.min(Math.max(asked, LEASE_MIN_SECONDS), LEASE_MAX_SECONDS);
+}
+
+/** The later of the current expiry and `now + seconds`: renewing never shortens a lease. */
+export function extendedLease(current: string | null, now: Date, seconds: number): string {
+  const asked = new Date(now.getTime() + seconds * 1000).toISOString();
+  return current && current > asked ? current : asked;
+}
+
+interface Held {
+  state: string;
+  runnerId: string | null;
+  leaseHash: string | null;
+}
+
+/**
+ * The checks every call about a held job or trial makes, in this order: it exists (404), the token
+ * is its current lease (403 stale), the caller is the runner holding it (403 foreign), and it is
+ * still running (409). A token is compared by its hash, as it is stored.
+ */
+export function requireHeld<T extends Held>(row: T | undefined, runnerId: string, leaseToken: string, what: 'job' | 'trial'): T {
+  if (!row) throw notFound(what);
+  if (!row.leaseHash || row.leaseHash !== sha256Hex(leaseToken)) {
+    throw ApiError.of('runner.lease.stale', `The lease token is not the ${what}'s current lease (it lapsed, was released, or the ${what} was cancelled)`);
+  }
+  if (row.runnerId !== runnerId) throw ApiError.of('runner.lease.foreign', `Another runner holds this ${what}`);
+  if (row.state !== 'running') throw ApiError.of(what === 'job' ? 'job.state' : 'trial.state', `The ${what} is ${row.state}, not running`);
+  return row;
+}
+
+/**
+ * Wakes long polls when work is queued. A waiter resolves on the next `notify` or when its time is
+ * up, whichever comes first; waking everyone is fine since each then races for the work in a transaction.
+ */
+export class WorkSignal {
+  private waiters = new Set<() => void>();
+
+  notify(): void {
+    const woken = this.waiters;
+    this.waiters = new Set();
+    for (const wake of woken) wake();
+  }
+
+  wait(ms: number, abort?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        abort?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
+      abort?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  get waiting(): number {
+    return this.waiters.size;
+  }
+}

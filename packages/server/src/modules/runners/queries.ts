@@ -1,0 +1,25 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { runners } from '../../db/schema.js';
+
+/** The tags a job requires: its series', or its activity's when the series names none (CONTRACT §8). */
+export function requiredTags(seriesTags: readonly string[], activityTags: readonly string[]): readonly string[] {
+  return seriesTags.length ? seriesTags : activityTags;
+}
+
+export function tagsSatisfied(required: readonly string[], held: readonly string[]): boolean {
+  return required.every((t) => held.includes(t));
+}
+
+/**
+ * How many approved runners could take a job requiring these tags: what activities and series show
+ * as matchingRunners. Runners are few, so their tags are read once per call and matched here.
+ */
+export function matchingRunners(db: Db, required: readonly string[]): number {
+  return db
+    .select({ tags: runners.tags })
+    .from(runners)
+    .where(eq(runners.state, 'approved'))
+    .all()
+    .filter((r) => tagsSatisfied(required, r.tags)).length;
+}

@@ -1,0 +1,279 @@
+import type { OperationInput, Page, Runner, ops } from '@judge/contract';
+import { clampPaging } from '@judge/contract';
+import { randomBytes } from 'node:crypto';
+import nacl from 'tweetnacl';
+import type { Actor } from '../../auth/permissions.js';
+import { RunnerTokens, type RunnerActor } from '../../auth/runner-tokens.js';
+import type { Outbox } from '../../db/transactor.js';
+import { event } from '../../events/bus.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import type { Deps } from '../../services.js';
+import { compact, iso, newId, sha256Hex, statements } from '../../util.js';
+import type { TrialsService } from '../trials/service.js';
+import type { JobsService } from './jobs.js';
+
+type RegisterBody = OperationInput<typeof ops.registerRunner>['body'];
+
+interface RunnerRow {
+  id: string;
+  name: string;
+  publicKey: string;
+  fingerprint: string;
+  state: 'pendingApproval' | 'approved' | 'revoked';
+  problemTypes: string;
+  tags: string;
+  address: string | null;
+  version: string | null;
+  registeredAt: string;
+  approvedAt: string | null;
+  revokedAt: string | null;
+  revokedReason: string | null;
+  lastSeenAt: string | null;
+  completedJobs: number;
+}
+
+const RUNNER_SELECT = `SELECT id, name, public_key AS publicKey, fingerprint, state, problem_types AS problemTypes, tags, address, version,
+  registered_at AS registeredAt, approved_at AS approvedAt, revoked_at AS revokedAt, revoked_reason AS revokedReason,
+  last_seen_at AS lastSeenAt, completed_jobs AS completedJobs FROM runners`;
+
+/** Nonces live 2 minutes (CONTRACT §8) and in memory only: a restart just makes runners ask again. */
+const NONCE_SECONDS = 120;
+/** A runner seen this recently counts as connected. */
+const CONNECTED_SECONDS = 120;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function decodeBase64(s: string): Buffer | null {
+  return s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null;
+}
+
+/**
+ * Runners (CONTRACT §8): anonymous registration of an Ed25519 key, the challenge-and-signature
+ * handshake that yields a token, and what administrators do with runners (approve, revoke, tag,
+ * forget). Revoking kills the runner's tokens and requeues its jobs in the same transaction.
+ */
+export class RunnersService {
+  readonly tokens: RunnerTokens;
+  private readonly nonces = new Map<string, { fingerprint: string; expiresAt: number }>();
+  private readonly q;
+
+  constructor(
+    private readonly d: Deps,
+    private readonly jobs: JobsService,
+    private readonly trials: TrialsService,
+  ) {
+    this.tokens = new RunnerTokens(d.sqlite);
+    this.q = statements(d.sqlite);
+  }
+
+  private byId(id: string): RunnerRow | undefined {
+    return this.q<[string], RunnerRow>(`${RUNNER_SELECT} WHERE id = ?`).get(id);
+  }
+
+  private byFingerprint(fp: string): RunnerRow | undefined {
+    return this.q<[string], RunnerRow>(`${RUNNER_SELECT} WHERE fingerprint = ?`).get(fp);
+  }
+
+  private view(r: RunnerRow): Runner {
+    const now = this.d.clock.now().getTime();
+    const current = this.q<[string], { id: string }>("SELECT id FROM attempts WHERE runner_id = ? AND state = 'running' ORDER BY claimed_at DESC LIMIT 1").get(r.id);
+    const files = this.q<[string], { name: string; fileId: string; sizeBytes: number; sha256: string }>(
+      'SELECT rf.name, rf.file_id AS fileId, f.size_bytes AS sizeBytes, f.sha256 FROM runner_files rf JOIN files f ON f.id = rf.file_id WHERE rf.runner_id = ? ORDER BY rf.name',
+    ).all(r.id);
+    return compact({
+      id: r.id,
+      name: r.name,
+      state: r.state,
+      fingerprint: r.fingerprint,
+      problemTypes: JSON.parse(r.problemTypes) as string[],
+      tags: JSON.parse(r.tags) as string[],
+      address: r.address,
+      version: r.version,
+      registeredAt: r.registeredAt,
+      approvedAt: r.approvedAt,
+      revokedAt: r.revokedAt,
+      revokedReason: r.revokedReason,
+      lastSeenAt: r.lastSeenAt,
+      isConnected: !!r.lastSeenAt && Date.parse(r.lastSeenAt) > now - CONNECTED_SECONDS * 1000,
+      completedJobs: r.completedJobs,
+      currentJobId: current?.id,
+      files,
+    }) as Runner;
+  }
+
+  private announce(r: RunnerRow, out: Outbox): void {
+    out.emit(event('runnerChanged', { runner: this.view(r) }, { kind: 'permission', key: 'runner:read' }));
+  }
+
+  // ---- the handshake ----
+
+  /** Registers a key, or refreshes what a known key says of itself (a runner that restarted). */
+  register(body: RegisterBody, address: string): { runnerId: string; fingerprint: string; state: RunnerRow['state'] } {
+    const key = decodeBase64(body.publicKey);
+    if (!key) throw ApiError.of('runner.key.malformed', 'publicKey must be base64 of the raw Ed25519 key', { publicKey: ['not base64'] });
+    if (key.length !== nacl.sign.publicKeyLength) {
+      throw ApiError.of('runner.key.length', `An Ed25519 public key has ${nacl.sign.publicKeyLength} bytes, not ${key.length}`, { publicKey: ['wrong length'] });
+    }
+    const fingerprint = sha256Hex(key);
+    const types = JSON.stringify([...new Set(body.problemTypes)]);
+    return this.d.tx.run((out) => {
+      const now = iso(this.d.clock.now());
+      const known = this.byFingerprint(fingerprint);
+      if (known?.state === 'revoked') throw ApiError.of('runner.revoked', 'This key was revoked; make a new key to register again');
+      if (known) {
+        this.q('UPDATE runners SET name = ?, problem_types = ?, version = coalesce(?, version), address = ?, last_seen_at = ? WHERE id = ?').run(
+          body.name,
+          types,
+          body.version ?? null,
+          address,
+          now,
+          known.id,
+        );
+      } else {
+        this.q(
+          `INSERT INTO runners (id, name, public_key, fingerprint, state, problem_types, tags, address, version, registered_at, last_seen_at)
+           VALUES (?, ?, ?, ?, 'pendingApproval', ?, ?, ?, ?, ?, ?)`,
+        ).run(newId(), body.name, key.toString('base64'), fingerprint, types, JSON.stringify([...new Set(body.tags ?? [])]), address, body.version ?? null, now, now);
+      }
+      const r = this.byFingerprint(fingerprint)!;
+      this.announce(r, out);
+      return { runnerId: r.id, fingerprint, state: r.state };
+    });
+  }
+
+  challenge(fingerprint: string): { nonce: string; expiresAt: string } {
+    if (!this.byFingerprint(fingerprint)) throw notFound('runner');
+    const now = this.d.clock.now().getTime();
+    for (const [n, v] of this.nonces) if (v.expiresAt <= now) this.nonces.delete(n);
+    const nonce = randomBytes(32).toString('base64');
+    const expiresAt = now + NONCE_SECONDS * 1000;
+    this.nonces.set(nonce, { fingerprint, expiresAt });
+    return { nonce, expiresAt: new Date(expiresAt).toISOString() };
+  }
+
+  /**
+   * A token for a signed nonce. The nonce is spent by any attempt. The signature is checked before
+   * the approval, so only the key's holder learns whether the runner is approved.
+   */
+  token(body: { fingerprint: string; nonce: string; signature: string }, address: string): { token: string; expiresAt: string } {
+    const issued = this.nonces.get(body.nonce);
+    this.nonces.delete(body.nonce);
+    const now = this.d.clock.now();
+    if (!issued) throw ApiError.of('runner.nonce.unknown', 'The nonce is unknown or already used: ask for a new challenge');
+    if (issued.expiresAt <= now.getTime()) throw ApiError.of('runner.nonce.expired', 'The nonce expired: ask for a new challenge');
+    if (issued.fingerprint !== body.fingerprint) throw ApiError.of('runner.nonce.mismatch', 'The nonce was issued to another key');
+    const r = this.byFingerprint(body.fingerprint);
+    if (!r) throw notFound('runner');
+    const sig = decodeBase64(body.signature);
+    const valid =
+      !!sig && sig.length === nacl.sign.signatureLength && nacl.sign.detached.verify(Buffer.from(body.nonce, 'utf8'), sig, Buffer.from(r.publicKey, 'base64'));
+    if (!valid) throw ApiError.of('runner.signature', 'The signature does not verify with the registered key');
+    if (r.state !== 'approved') throw ApiError.of('runner.notApproved', r.state === 'revoked' ? 'The runner is revoked' : 'The runner is waiting for an administrator to approve it');
+    this.q('UPDATE runners SET last_seen_at = ?, address = ? WHERE id = ?').run(iso(now), address, r.id);
+    return this.tokens.issue(r.id, now);
+  }
+
+  authenticate(header: string | undefined, address: string): RunnerActor {
+    return this.tokens.authenticate(header, address, this.d.clock.now());
+  }
+
+  heartbeat(runner: RunnerActor, address: string): void {
+    this.q('UPDATE runners SET last_seen_at = ?, address = ? WHERE id = ?').run(iso(this.d.clock.now()), address, runner.runnerId);
+  }
+
+  /** Attaches an upload of this runner to the runner itself; a newer file under a name replaces the older. */
+  attachFile(runner: RunnerActor, fileId: string, name: string): void {
+    const own = this.q<[string, string], { id: string }>('SELECT id FROM files WHERE id = ? AND uploaded_by_runner = ?').get(fileId, runner.runnerId);
+    if (!own) throw ApiError.of('file.missing', `No file ${fileId} uploaded by this runner`, { fileId: ['unknown'] });
+    this.d.tx.run((out) => {
+      this.q(
+        `INSERT INTO runner_files (runner_id, name, file_id, attached_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (runner_id, name) DO UPDATE SET file_id = excluded.file_id, attached_at = excluded.attached_at`,
+      ).run(runner.runnerId, name, fileId, iso(this.d.clock.now()));
+      this.announce(this.byId(runner.runnerId)!, out);
+    });
+  }
+
+  // ---- management (CONTRACT §8, extension) ----
+
+  list(actor: Actor, query: { page?: number; pageSize?: number; state?: string; search?: string }): Page<Runner> {
+    this.d.permissions.require(actor, 'runner:read');
+    const { page, pageSize } = clampPaging(query);
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (query.state) {
+      where.push('state = ?');
+      args.push(query.state);
+    }
+    if (query.search) {
+      where.push("(name LIKE ? ESCAPE '\\' OR fingerprint LIKE ? ESCAPE '\\' OR address LIKE ? ESCAPE '\\')");
+      const like = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      args.push(like, like, like);
+    }
+    const filter = where.length ? ` WHERE ${where.join(' AND ')}` : '';
+    const total = (this.d.sqlite.prepare(`SELECT count(*) AS n FROM runners${filter}`).get(...args) as { n: number }).n;
+    const rows = this.d.sqlite.prepare(`${RUNNER_SELECT}${filter} ORDER BY registered_at DESC, id DESC LIMIT ? OFFSET ?`).all(...args, pageSize, (page - 1) * pageSize) as RunnerRow[];
+    return { items: rows.map((r) => this.view(r)), total, page, pageSize };
+  }
+
+  get(actor: Actor, id: string): Runner {
+    this.d.permissions.require(actor, 'runner:read');
+    const r = this.byId(id);
+    if (!r) throw notFound('runner');
+    return this.view(r);
+  }
+
+  private managed(actor: Actor, id: string, key: 'runner:approve' | 'runner:revoke' | 'runner:update'): RunnerRow {
+    this.d.permissions.require(actor, key);
+    const r = this.byId(id);
+    if (!r) throw notFound('runner');
+    return r;
+  }
+
+  approve(actor: Actor, id: string): Runner {
+    return this.d.tx.run((out) => {
+      const r = this.managed(actor, id, 'runner:approve');
+      if (r.state === 'revoked') throw ApiError.of('runner.revoked', 'A revoked runner cannot be approved; it must register a new key');
+      if (r.state === 'approved') return this.view(r);
+      this.q("UPDATE runners SET state = 'approved', approved_at = ? WHERE id = ?").run(iso(this.d.clock.now()), id);
+      const updated = this.byId(id)!;
+      this.announce(updated, out);
+      return this.view(updated);
+    });
+  }
+
+  revoke(actor: Actor, id: string, reason?: string): Runner {
+    return this.d.tx.run((out) => {
+      const r = this.managed(actor, id, 'runner:revoke');
+      if (r.state === 'revoked') return this.view(r);
+      this.q("UPDATE runners SET state = 'revoked', revoked_at = ?, revoked_reason = ? WHERE id = ?").run(iso(this.d.clock.now()), reason || null, id);
+      this.q('DELETE FROM runner_tokens WHERE runner_id = ?').run(id);
+      this.jobs.requeueAllOf(id, out);
+      this.trials.requeueAllOf(id);
+      out.then(() => this.trials.signal.notify());
+      const updated = this.byId(id)!;
+      this.announce(updated, out);
+      return this.view(updated);
+    });
+  }
+
+  setTags(actor: Actor, id: string, tags: string[]): Runner {
+    return this.d.tx.run((out) => {
+      this.managed(actor, id, 'runner:update');
+      this.q('UPDATE runners SET tags = ? WHERE id = ?').run(JSON.stringify([...new Set(tags)]), id);
+      const updated = this.byId(id)!;
+      this.announce(updated, out);
+      // a job that waited for these tags can be claimed now
+      out.then(() => this.jobs.signal.notify());
+      return this.view(updated);
+    });
+  }
+
+  delete(actor: Actor, id: string): void {
+    this.d.tx.run((out) => {
+      const r = this.managed(actor, id, 'runner:revoke');
+      if (r.state !== 'revoked') throw ApiError.of('runner.notRevoked', 'Revoke the runner before deleting it');
+      this.q('DELETE FROM runners WHERE id = ?').run(id);
+      out.emit(event('runnerChanged', { deletedId: id }, { kind: 'permission', key: 'runner:read' }));
+    });
+  }
+}

@@ -1,0 +1,78 @@
+import type Database from 'better-sqlite3';
+import type { Outbox } from '../../db/transactor.js';
+import { event, type DomainEvent } from '../../events/bus.js';
+import type { Deps } from '../../services.js';
+import { Standings, standingOf } from '../participant/status.js';
+import { SUBMISSION_SELECT, toSummary, type SubmissionRow } from './views.js';
+
+/** What the judging flow asks of the ranking: refresh one cell after commit, and who to tell of a result. */
+export interface RankingHooks {
+  submissionChanged(activityId: string, userId: string, seriesProblemId: string): void;
+  resultEvents(submissionId: string): DomainEvent[];
+}
+
+interface Newest {
+  state: string;
+  verdict: string | null;
+  score: number | null;
+  maxScore: number | null;
+  n: number;
+}
+
+/**
+ * Keeps a submission's row in step with its newest attempt (CONTRACT §6: a submission's state is
+ * its newest attempt's) and tells who must know: the author (`submissionStateChanged`, and
+ * `problemStatusChanged` when the outcome changed), the managers (`submissionChanged`) and the
+ * ranking's readers (`rankingChanged`). Runs inside the caller's transaction; events leave after commit.
+ */
+export class SubmissionOutcome {
+  private readonly newest: Database.Statement<[string], Newest>;
+  private readonly store: Database.Statement<[string, string | null, number | null, number | null, number, string]>;
+  private readonly byId: Database.Statement<[string], SubmissionRow>;
+  private readonly standings: Standings;
+
+  constructor(
+    d: Deps,
+    private readonly ranking: RankingHooks,
+  ) {
+    this.newest = d.sqlite.prepare(
+      `SELECT state, verdict, score, max_score AS maxScore, (SELECT count(*) FROM attempts WHERE submission_id = a.submission_id) AS n
+       FROM attempts a WHERE submission_id = ? ORDER BY attempt DESC LIMIT 1`,
+    );
+    this.store = d.sqlite.prepare('UPDATE submissions SET state = ?, verdict = ?, score = ?, max_score = ?, attempts = ? WHERE id = ?');
+    this.byId = d.sqlite.prepare(`${SUBMISSION_SELECT} WHERE s.id = ?`);
+    this.standings = new Standings(d.sqlite);
+  }
+
+  row(submissionId: string): SubmissionRow | undefined {
+    return this.byId.get(submissionId);
+  }
+
+  /**
+   * Re-derives the submission from its attempts and announces it. `stateChanged`: an attempt was
+   * queued, claimed, finished or cancelled (the author hears of it); `resultChanged`: what counts
+   * for standings and ranking may differ now (a result, an exclusion).
+   */
+  settle(submissionId: string, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): SubmissionRow {
+    const n = this.newest.get(submissionId);
+    if (n) this.store.run(n.state, n.verdict, n.score, n.maxScore, n.n, submissionId);
+    const row = this.byId.get(submissionId)!;
+    const submission = toSummary(row);
+    const author = { kind: 'users' as const, userIds: [row.userId] };
+    if (opts.stateChanged) out.emit(event('submissionStateChanged', { activityId: row.activityId, submission }, author));
+    out.emit(event('submissionChanged', { activityId: row.activityId, submission }, { kind: 'permission', key: 'submission:read:all', activityId: row.activityId }));
+    if (opts.resultChanged) {
+      const standing = standingOf(this.standings.ofAssignment(row.userId, row.seriesProblemId), row.maxPoints);
+      out.emit(
+        event(
+          'problemStatusChanged',
+          { activityId: row.activityId, seriesId: row.seriesId, problemId: row.seriesProblemId, problemSlug: row.problemSlug, ...standing },
+          author,
+        ),
+      );
+      for (const e of this.ranking.resultEvents(submissionId)) out.emit(e);
+    }
+    out.then(() => this.ranking.submissionChanged(row.activityId, row.userId, row.seriesProblemId));
+    return row;
+  }
+}
