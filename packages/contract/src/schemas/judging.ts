@@ -76,7 +76,7 @@ export type SubmissionDetail = z.infer<typeof SubmissionDetail>;
 /** The multipart parts of a participant's submission (CONTRACT §9). */
 export const SubmitForm = z.object({
   file: z.string().meta({ format: 'binary', description: 'The source file; or send code and fileName' }).optional(),
-  code: z.string().optional().meta({ description: 'Pasted source, stored as UTF-8' }),
+  code: z.string().optional().meta({ description: 'Pasted source, stored as UTF-8 with LF line breaks (multipart sends them as CRLF); sha256 is of those bytes' }),
   fileName: z.string().optional().meta({ description: 'The file name of pasted code (its extension names the language)' }),
   props: z.string().optional().meta({ description: 'JSON object as text, e.g. {"language":"cpp"}' }),
   sha256: z.string().regex(/^[0-9a-fA-F]{64}$/).meta({ description: 'SHA-256 of the stored bytes' }),

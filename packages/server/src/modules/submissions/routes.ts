@@ -63,7 +63,9 @@ async function readParts(ctx: Ctx, incomingDir: string, plan: SubmitPlan): Promi
     let tempPath: string;
     if (file) tempPath = file.filepath;
     else {
-      const bytes = Buffer.from(code!, 'utf8');
+      // multipart turns every line break of a text part into CRLF on the way (as browsers must):
+      // pasted code is stored with LF, which is what its author typed and hashed
+      const bytes = Buffer.from(code!.replace(/\r\n/g, '\n'), 'utf8');
       if (bytes.length > plan.maxUploadBytes) throw new ApiError(413, 'payload_too_large', `The code is larger than this problem's limit of ${plan.maxUploadBytes} bytes`);
       tempPath = join(incomingDir, `code-${randomUUID()}`);
       await writeFile(tempPath, bytes);

@@ -1,0 +1,575 @@
+import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import nacl from 'tweetnacl';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ops, type Activity, type ClaimedJob, type Series, type SubmissionSummary } from '@judge/contract';
+import type { ApiProblem, JudgeClient } from '@judge/sdk';
+import { refusedWith } from './expect.js';
+import { ManualClock, TestJudge, raw } from './harness.js';
+import { World, at, listen, only, type Party } from './series-fixtures.js';
+
+/**
+ * Submissions (CONTRACT §7, §9): the participant's submit with its refusals in the documented
+ * order, their own list and detail, who may read which files, and the managers' list, detail,
+ * rejudge, cancel and exclusion. Judging is done by a bare protocol runner made here, so that
+ * attempts finish as they do in production.
+ */
+
+const sha = (b: string | Buffer) => createHash('sha256').update(b).digest('hex');
+const TABLES = ['submissions', 'attempts', 'submission_files', 'attempt_files', 'files'];
+
+/** A minimal runner speaking the protocol over HTTP: enough to claim and report. */
+class ProtocolRunner {
+  private token = '';
+  constructor(
+    private readonly j: TestJudge,
+    readonly id: string,
+    private readonly secretKey: Uint8Array,
+    private readonly fingerprint: string,
+  ) {}
+
+  static async approved(j: TestJudge, admin: JudgeClient, name: string): Promise<ProtocolRunner> {
+    const kp = nacl.sign.keyPair();
+    const reg = await ProtocolRunner.post(j, '/runner/register', { name, publicKey: Buffer.from(kp.publicKey).toString('base64'), problemTypes: ['standard-io@1'] });
+    await admin.call(ops.approveRunner, { params: { id: reg.runnerId } });
+    const r = new ProtocolRunner(j, reg.runnerId, kp.secretKey, reg.fingerprint);
+    const ch = await ProtocolRunner.post(j, '/runner/auth/challenge', { fingerprint: reg.fingerprint });
+    const signature = Buffer.from(nacl.sign.detached(Buffer.from(ch.nonce, 'utf8'), r.secretKey)).toString('base64');
+    r.token = (await ProtocolRunner.post(j, '/runner/auth/token', { fingerprint: r.fingerprint, nonce: ch.nonce, signature })).token;
+    return r;
+  }
+
+  private static async post(j: TestJudge, path: string, body: unknown, token?: string): Promise<any> {
+    const res = await raw(`${j.url}/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(token ? { token } : {}) });
+    if (res.status >= 400) throw new Error(`${path}: ${res.status} ${res.text}`);
+    return res.body;
+  }
+
+  async claim(): Promise<ClaimedJob | undefined> {
+    return ProtocolRunner.post(this.j, '/runner/jobs/claim', {}, this.token);
+  }
+
+  async upload(name: string, content: string): Promise<string> {
+    const form = new FormData();
+    form.set('sha256', sha(content));
+    form.set('file', new Blob([content]), name);
+    const res = await raw(`${this.j.url}/api/v1/runner/files`, { method: 'POST', body: form, token: this.token });
+    return res.body.id as string;
+  }
+
+  report(job: ClaimedJob, body: Record<string, unknown>): Promise<{ duplicate: boolean }> {
+    return ProtocolRunner.post(this.j, `/runner/jobs/${job.jobId}/report`, { leaseToken: job.leaseToken, ...body }, this.token);
+  }
+
+  /** Claims the next job and reports a verdict with a score of 1 (AC) or 0 (anything else). */
+  async judge(verdict: string, files: Record<string, string> = {}): Promise<ClaimedJob> {
+    const job = await this.claim();
+    if (!job) throw new Error('no job to judge');
+    const attached = [];
+    for (const [name, content] of Object.entries(files)) attached.push({ name, fileId: await this.upload(`${name}.txt`, content) });
+    await this.report(job, { verdict, score: verdict === 'AC' ? 1 : 0, maxScore: 1, files: attached });
+    return job;
+  }
+}
+
+describe('submissions', () => {
+  const clock = new ManualClock(new Date('2026-11-22T08:00:00.000Z'));
+  let j: TestJudge;
+  let w: World;
+  let admin: JudgeClient;
+  let runner: ProtocolRunner;
+  let manager: Party;
+  /** An open contest with two series: `open` (open now), `later` (opens tomorrow) */
+  let act: Activity;
+  let open: Series;
+  let later: Series;
+  let alice: Party;
+  let bob: Party;
+
+  const snapshot = () => JSON.stringify(TABLES.map((t) => j.app.deps.sqlite.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
+  const incoming = () => readdirSync(join(j.dataDir, 'files', '.incoming'));
+
+  /** A refusal that leaves the database and the upload folder exactly as they were. */
+  async function refused(call: Promise<unknown>, status: number, code: string): Promise<ApiProblem> {
+    const before = snapshot();
+    const e = await refusedWith(call, status, code);
+    expect(snapshot()).toBe(before);
+    expect(incoming()).toEqual([]);
+    return e;
+  }
+
+  function codeForm(code: string, fileName = 'a.cpp', extra: Record<string, string> = {}): FormData {
+    const f = new FormData();
+    f.set('code', code);
+    f.set('fileName', fileName);
+    f.set('sha256', sha(code));
+    for (const [k, v] of Object.entries(extra)) f.set(k, v);
+    return f;
+  }
+
+  function fileForm(content: string | Buffer, name = 'sol.py', extra: Record<string, string> = {}): FormData {
+    const f = new FormData();
+    f.set('file', new Blob([new Uint8Array(Buffer.from(content))]), name);
+    f.set('sha256', sha(content));
+    for (const [k, v] of Object.entries(extra)) f.set(k, v);
+    return f;
+  }
+
+  const submit = (c: JudgeClient, problemSlug: string, form: FormData, idOrSlug = act.slug) => c.call(ops.submit, { params: { idOrSlug, problemSlug }, form });
+
+  /** Attaches a fresh problem (with a package) to a series; answers the assignment's slug and id. */
+  async function task(s: Series, opts: Record<string, unknown> = {}): Promise<{ slug: string; id: string; versionId: string }> {
+    const { problem, version } = await w.problem(admin, { package: true });
+    const slug = w.uniq('task');
+    const updated = await admin.call(ops.attachProblem, { params: { seriesId: s.id }, body: { problemId: problem.id, slug, ...opts } });
+    return { slug, id: updated.problems.find((p) => p.slug === slug)!.id, versionId: version.id };
+  }
+
+  async function participant(a: Activity, prefix = 'pupil', how: 'bearer' | 'cookie' = 'bearer'): Promise<Party> {
+    const p = await w.party(prefix, { how });
+    await p.c.call(ops.enrol, { params: { idOrSlug: a.slug }, body: {} });
+    return p;
+  }
+
+  beforeAll(async () => {
+    j = await TestJudge.start({ clock });
+    w = await World.create(j, clock);
+    admin = w.admin;
+    runner = await ProtocolRunner.approved(j, admin, 'runner-1');
+    manager = await w.party('manager');
+    act = await w.activity({ joinPolicy: 'open', unlisted: false });
+    await j.grant(manager.u.id, 'manager', act.id);
+    open = await admin.call(ops.createSeries, { params: { idOrSlug: act.slug }, body: { slug: 'open', name: 'Open' } });
+    later = await admin.call(ops.createSeries, { params: { idOrSlug: act.slug }, body: { slug: 'later', name: 'Later', startDate: at(24 * 60) } });
+    alice = await participant(act, 'alice');
+    bob = await participant(act, 'bob');
+  });
+  afterAll(() => j.stop());
+
+  // ---------------------------------------------------------------- submitting
+
+  describe('submit', () => {
+    it('takes pasted code: 201 with Location, queued, the bytes stored under their SHA-256, the language from the extension', async () => {
+      const t = await task(open);
+      const res = await alice.c.send(ops.submit, { params: { idOrSlug: act.slug, problemSlug: t.slug }, form: codeForm('int main() {}\n', 'main.cc', { deviceId: 'lab-pc-7' }) });
+      const s = (await res.json()) as SubmissionSummary;
+      expect(res.status, JSON.stringify(s)).toBe(201);
+      expect(res.headers.get('location')).toBe(`/api/v1/activities/${act.slug}/submissions/${s.id}`);
+      expect(s).toMatchObject({ activityId: act.id, activitySlug: act.slug, seriesId: open.id, seriesName: 'Open', seriesProblemId: t.id, problemSlug: t.slug, userId: alice.u.id, userName: alice.u.username, state: 'queued', attempts: 1, excluded: false });
+      expect(s.verdict).toBeUndefined();
+      const d = await admin.call(ops.getSubmission, { params: { id: s.id } });
+      expect(d.files).toEqual([{ name: 'source', fileName: 'main.cc', language: 'cpp', fileId: expect.any(String), sha256: sha('int main() {}\n'), sizeBytes: 14 }]);
+      expect(d).toMatchObject({ ipAddress: '127.0.0.1', deviceId: 'lab-pc-7', sessionId: expect.any(String), problemType: 'standard-io@1' });
+      expect(d.attemptList).toEqual([expect.objectContaining({ attempt: 1, state: 'queued' })]);
+      // the author reads the bytes back
+      const bytes = await alice.c.call(ops.downloadFile, { params: { id: d.files[0]!.fileId } });
+      expect(Buffer.from(bytes).toString()).toBe('int main() {}\n');
+      await runner.judge('AC');
+    });
+
+    it('takes a file part; props.language wins over the extension', async () => {
+      const t = await task(open);
+      const s = await submit(alice.c, t.slug, fileForm('print(1)\n', 'x.txt', { props: '{"language":"python3"}' }));
+      expect(s.props).toEqual({ language: 'python3' });
+      const d = await admin.call(ops.getSubmission, { params: { id: s.id } });
+      expect(d.files[0]).toMatchObject({ fileName: 'x.txt', language: 'python3' });
+      await runner.judge('WA');
+    });
+
+    it('tells the author and the managers, and no other participant', async () => {
+      const t = await task(open);
+      const author = await participant(act, 'listener', 'cookie');
+      const authorSocket = await listen(j, author.u);
+      const otherSocket = await listen(j, bob.u);
+      const managerSocket = await listen(j, manager.u);
+      const s = await submit(author.c, t.slug, codeForm('x'));
+      const [a, o, m] = await w.barrier([authorSocket, otherSocket, managerSocket]);
+      expect(only(a!, 'submissionStateChanged')).toEqual([{ activityId: act.id, submission: s }]);
+      expect(only(a!, 'submissionChanged')).toEqual([]);
+      expect(o!.filter((f) => f.type.startsWith('submission'))).toEqual([]);
+      expect(only(m!, 'submissionChanged')).toEqual([{ activityId: act.id, submission: s }]);
+      for (const x of [authorSocket, otherSocket, managerSocket]) x.close();
+      await runner.judge('AC');
+    });
+
+    describe('refusals, in the documented order, each leaving nothing behind', () => {
+      let limited: { slug: string; id: string };
+      let restricted: { slug: string; id: string; versionId: string };
+      let restrictedSeries: Series;
+
+      beforeAll(async () => {
+        limited = await task(open, { maxSubmissions: 1, maxUploadBytes: 10 });
+        await submit(alice.c, limited.slug, codeForm('ok'));
+        await runner.judge('WA');
+        restrictedSeries = await admin.call(ops.createSeries, {
+          params: { idOrSlug: act.slug },
+          body: { slug: 'lab', name: 'Lab only', restrictionsEnabled: true, addressRules: [{ network: '10.0.0.0/8' }] },
+        });
+        restricted = await task(restrictedSeries, { maxSubmissions: 1, maxUploadBytes: 10 });
+        // alice's one submission there came from inside the lab network: the limit is reached as well
+        w.submit({ activityId: act.id, seriesId: restrictedSeries.id, assignmentId: restricted.id, versionId: restricted.versionId, userId: alice.u.id });
+      });
+
+      it('an archived activity: 409 before anything else', async () => {
+        const a = await w.activity({ joinPolicy: 'open', unlisted: false });
+        const s = await admin.call(ops.createSeries, { params: { idOrSlug: a.slug }, body: { slug: 's', name: 'S', endDate: at(-1) } });
+        const { problem } = await w.problem(admin, { package: true });
+        await admin.call(ops.attachProblem, { params: { seriesId: s.id }, body: { problemId: problem.id, slug: 'p' } });
+        const p = await participant(a);
+        await w.archived(a.id, true);
+        const bad = codeForm('way too large for the limit', 'a.cpp');
+        bad.set('sha256', sha('other'));
+        await refused(submit(p.c, 'p', bad, a.slug), 409, 'activity.archived');
+      });
+
+      it('a problem not shown (its series never opened): 404, before the closed series and the checksum', async () => {
+        const t = await task(later);
+        const bad = codeForm('x');
+        bad.set('sha256', sha('other'));
+        await refused(submit(alice.c, t.slug, bad), 404, 'not_found');
+        await refused(submit(alice.c, 'no-such-problem', codeForm('x')), 404, 'not_found');
+      });
+
+      it('a series that takes no submissions: 403 series.closed, before the address rules and the limit', async () => {
+        const paused = await admin.call(ops.createSeries, { params: { idOrSlug: act.slug }, body: { slug: w.uniq('paused'), name: 'Paused' } });
+        const t = await task(paused, { maxSubmissions: 1 });
+        await submit(alice.c, t.slug, codeForm('first'));
+        await runner.judge('WA');
+        // now the address rules and the limit would refuse it too
+        await admin.call(ops.updateSeries, { params: { seriesId: paused.id }, body: { restrictionsEnabled: true, addressRules: [{ network: '10.0.0.0/8' }] } });
+        await admin.call(ops.pauseSeries, { params: { seriesId: paused.id }, body: { hideProblems: false } });
+        const e = await refused(submit(alice.c, t.slug, codeForm('second')), 403, 'series.closed');
+        expect(e.detail).toMatch(/paused/);
+      });
+
+      it('an address outside the rules: 403 series.address, before the limit', async () => {
+        await refused(submit(alice.c, restricted.slug, codeForm('far too long for ten bytes')), 403, 'series.address');
+      });
+
+      it('the limit reached: 403 submission.limit, before the size and the checksum', async () => {
+        const bad = codeForm('far too long for ten bytes');
+        bad.set('sha256', sha('other'));
+        await refused(submit(alice.c, limited.slug, bad), 403, 'submission.limit');
+      });
+
+      it('too large for the assignment: 413, before the checksum; a file part as well as code', async () => {
+        const t = await task(open, { maxUploadBytes: 10 });
+        const bad = codeForm('eleven byte');
+        bad.set('sha256', sha('other'));
+        await refused(submit(bob.c, t.slug, bad), 413, 'payload_too_large');
+        await refused(submit(bob.c, t.slug, fileForm('eleven byte')), 413, 'payload_too_large');
+        // exactly the limit is fine
+        await submit(bob.c, t.slug, codeForm('ten bytes!'));
+        await runner.judge('AC');
+      });
+
+      it('a checksum that does not match the bytes: 422', async () => {
+        const t = await task(open);
+        const bad = codeForm('int main() {}');
+        bad.set('sha256', sha('int main() { }'));
+        await refused(submit(bob.c, t.slug, bad), 422, 'checksum_mismatch');
+        const badFile = fileForm('print(2)');
+        badFile.set('sha256', sha('print(3)'));
+        await refused(submit(bob.c, t.slug, badFile), 422, 'checksum_mismatch');
+      });
+    });
+
+    describe('who may submit', () => {
+      it('anonymous: 401; a stranger to a closed activity: 404; a member without submission:create: 403', async () => {
+        const t = await task(open);
+        await refused(j.anonymous().call(ops.submit, { params: { idOrSlug: act.slug, problemSlug: t.slug }, form: codeForm('x') }), 401, 'unauthenticated');
+        const closed = await w.activity();
+        const s = await admin.call(ops.createSeries, { params: { idOrSlug: closed.slug }, body: { slug: 's', name: 'S' } });
+        const { problem } = await w.problem(admin, { package: true });
+        await admin.call(ops.attachProblem, { params: { seriesId: s.id }, body: { problemId: problem.id, slug: 'p' } });
+        await refused(submit(bob.c, 'p', codeForm('x'), closed.slug), 404, 'not_found');
+        await admin.call(ops.createRole, { body: { name: 'Reader', permissions: ['activity:read', 'submission:read:own'] } });
+        const reader = await w.party('reader');
+        await j.grant(reader.u.id, 'Reader', closed.id);
+        const e = await refused(submit(reader.c, 'p', codeForm('x'), closed.slug), 403, 'forbidden');
+        expect(e.detail).toMatch(/submission:create/);
+      });
+
+      it('a manager may test a problem in a series that is not open yet, past any limit', async () => {
+        const t = await task(later, { maxSubmissions: 1 });
+        await submit(manager.c, t.slug, codeForm('one'));
+        const s = await submit(manager.c, t.slug, codeForm('two'));
+        expect(s.state).toBe('queued');
+        await runner.judge('AC');
+        await runner.judge('AC');
+      });
+
+      it('two submissions racing for the last one: one is taken, the other refused', async () => {
+        const t = await task(open, { maxSubmissions: 1 });
+        const p = await participant(act, 'racer');
+        const results = await Promise.allSettled([submit(p.c, t.slug, codeForm('a')), submit(p.c, t.slug, codeForm('b'))]);
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+        expect((lost.reason as ApiProblem).code).toBe('submission.limit');
+        expect(incoming()).toEqual([]);
+        await runner.judge('AC');
+      });
+    });
+
+    describe('bad input changes nothing', () => {
+      let t: { slug: string; id: string };
+      beforeAll(async () => {
+        t = await task(open);
+      });
+      const form = (parts: Record<string, string>) => {
+        const f = new FormData();
+        for (const [k, v] of Object.entries(parts)) f.set(k, v);
+        return f;
+      };
+
+      it('neither file nor code: 422 submission.empty', () => refused(submit(alice.c, t.slug, form({ sha256: sha('') })), 422, 'submission.empty'));
+      it('code without a fileName: 422 submission.fileName.missing', () => refused(submit(alice.c, t.slug, form({ code: 'x', sha256: sha('x') })), 422, 'submission.fileName.missing'));
+      it('a file name with a slash: 422', () => refused(submit(alice.c, t.slug, form({ code: 'x', fileName: '../a.c', sha256: sha('x') })), 422, 'validation_failed'));
+      it('both a file and code: 422', async () => {
+        const f = fileForm('x');
+        f.set('code', 'y');
+        await refused(submit(alice.c, t.slug, f), 422, 'validation_failed');
+      });
+      it('two file parts: 422 file.tooMany', async () => {
+        const f = fileForm('x');
+        f.append('other', new Blob(['y']), 'b.py');
+        await refused(submit(alice.c, t.slug, f), 422, 'file.tooMany');
+      });
+      it('props that are not a JSON object: 422 naming props', async () => {
+        for (const props of ['not json', '[1,2]', '"text"', 'null']) {
+          const e = await refused(submit(alice.c, t.slug, codeForm('x', 'a.c', { props })), 422, 'validation_failed');
+          expect(Object.keys(e.errors ?? {})).toEqual(['props']);
+        }
+      });
+      it('a malformed or missing sha256: 422', async () => {
+        const f = codeForm('x');
+        f.set('sha256', 'xyz');
+        await refused(submit(alice.c, t.slug, f), 422, 'validation_failed');
+        await refused(submit(alice.c, t.slug, form({ code: 'x', fileName: 'a.c' })), 422, 'validation_failed');
+      });
+      it('JSON instead of multipart: 415', async () => {
+        const before = snapshot();
+        const res = await raw(`${j.url}/api/v1/activities/${act.slug}/problems/${t.slug}/submissions`, {
+          method: 'POST',
+          token: alice.c.accessToken,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ code: 'x' }),
+        });
+        expect({ status: res.status, code: res.body.code }).toEqual({ status: 415, code: 'unsupported_media_type' });
+        expect(snapshot()).toBe(before);
+      });
+    });
+  });
+
+  // ---------------------------------------------------------------- own submissions
+
+  describe("the participant's own", () => {
+    let t: { slug: string; id: string };
+    let mine: SubmissionSummary;
+    let theirs: SubmissionSummary;
+    let carol: Party;
+    let dave: Party;
+
+    beforeAll(async () => {
+      carol = await participant(act, 'carol');
+      dave = await participant(act, 'dave');
+      t = await task(open);
+      await admin.call(ops.updateActivity, { params: { idOrSlug: act.slug }, body: { slug: act.slug, attachmentVisibility: [{ name: 'log', visibility: 'participant' }] } });
+      mine = await submit(carol.c, t.slug, codeForm('mine'));
+      await runner.judge('WA', { log: 'compiler said hello', details: '{"tests":[]}' });
+      theirs = await submit(dave.c, t.slug, codeForm('theirs'));
+      await runner.judge('AC');
+      await submit(carol.c, t.slug, codeForm('mine again'));
+      await runner.judge('AC');
+    });
+
+    it('lists only the caller own, newest first, with results; filters by assignment', async () => {
+      const page = await carol.c.call(ops.listOwnSubmissions, { params: { idOrSlug: act.slug }, query: { pageSize: 1 } });
+      expect(page.total).toBe(2);
+      expect(page.items).toHaveLength(1);
+      expect(page.items[0]).toMatchObject({ userId: carol.u.id, verdict: 'AC', score: 1, maxScore: 1, state: 'completed' });
+      const all = await carol.c.call(ops.listOwnSubmissions, { params: { idOrSlug: act.slug }, query: { seriesProblemId: t.id } });
+      expect(all.items.map((s) => s.id)).toContain(mine.id);
+      expect(all.items.map((s) => s.id)).not.toContain(theirs.id);
+      const none = await carol.c.call(ops.listOwnSubmissions, { params: { idOrSlug: act.slug }, query: { seriesProblemId: open.id } });
+      expect(none.total).toBe(0);
+    });
+
+    it('shows the attempts and the attachments the activity lets participants see', async () => {
+      const d = await carol.c.call(ops.getOwnSubmission, { params: { idOrSlug: act.slug, id: mine.id } });
+      expect(d.attemptList).toHaveLength(1);
+      expect(d.attemptList[0]!.files.map((f) => f.name)).toEqual(['log']);
+      expect(d.attemptList[0]).toMatchObject({ verdict: 'WA', state: 'completed' });
+      expect(d.attemptList[0]!.runnerName).toBeUndefined();
+      expect(d.ipAddress).toBeUndefined();
+      // the log is readable by its author; the details are not, nor is anybody else's source
+      const log = d.attemptList[0]!.files[0]!;
+      expect(Buffer.from(await carol.c.call(ops.downloadFile, { params: { id: log.fileId } })).toString()).toBe('compiler said hello');
+      const m = await admin.call(ops.getSubmission, { params: { id: mine.id } });
+      const details = m.attemptList[0]!.files.find((f) => f.name === 'details')!;
+      await refusedWith(carol.c.call(ops.downloadFile, { params: { id: details.fileId } }), 404, 'not_found');
+      await refusedWith(dave.c.call(ops.downloadFile, { params: { id: m.files[0]!.fileId } }), 404, 'not_found');
+      await refusedWith(dave.c.call(ops.downloadFile, { params: { id: log.fileId } }), 404, 'not_found');
+      // the manager reads both attachments and the source
+      expect(m.attemptList[0]!.files.map((f) => f.name)).toEqual(['details', 'log']);
+      expect(Buffer.from(await manager.c.call(ops.downloadFile, { params: { id: details.fileId } })).toString()).toBe('{"tests":[]}');
+      expect(Buffer.from(await manager.c.call(ops.downloadFile, { params: { id: m.files[0]!.fileId } })).toString()).toBe('mine');
+    });
+
+    it("another participant's submission is 404, as is one of another activity; a manager reads it here too", async () => {
+      await refusedWith(carol.c.call(ops.getOwnSubmission, { params: { idOrSlug: act.slug, id: theirs.id } }), 404, 'not_found');
+      const other = await w.activity({ joinPolicy: 'open', unlisted: false });
+      await carol.c.call(ops.enrol, { params: { idOrSlug: other.slug }, body: {} });
+      await refusedWith(carol.c.call(ops.getOwnSubmission, { params: { idOrSlug: other.slug, id: mine.id } }), 404, 'not_found');
+      const d = await manager.c.call(ops.getOwnSubmission, { params: { idOrSlug: act.slug, id: theirs.id } });
+      expect(d.userId).toBe(dave.u.id);
+    });
+
+    it('a stranger to the activity cannot list in it', async () => {
+      const closed = await w.activity();
+      await refusedWith(carol.c.call(ops.listOwnSubmissions, { params: { idOrSlug: closed.slug } }), 404, 'not_found');
+    });
+  });
+
+  // ---------------------------------------------------------------- managers
+
+  describe('the managers side', () => {
+    let other: Activity;
+    let t: { slug: string; id: string };
+    let erin: Party;
+    let frank: Party;
+    let first: SubmissionSummary;
+    let second: SubmissionSummary;
+    let otherManager: Party;
+
+    beforeAll(async () => {
+      erin = await participant(act, 'erin');
+      frank = await participant(act, 'frank');
+      t = await task(open, { maxPoints: 50 });
+      first = await submit(erin.c, t.slug, codeForm('e1'));
+      await runner.judge('WA');
+      // a submission in another activity, which this activity's manager must not see
+      other = await w.activity({ joinPolicy: 'open', unlisted: false });
+      otherManager = await w.party('other-manager');
+      await j.grant(otherManager.u.id, 'manager', other.id);
+      const s = await admin.call(ops.createSeries, { params: { idOrSlug: other.slug }, body: { slug: 's', name: 'S' } });
+      const { problem } = await w.problem(admin, { package: true });
+      await admin.call(ops.attachProblem, { params: { seriesId: s.id }, body: { problemId: problem.id, slug: 'p' } });
+      await erin.c.call(ops.enrol, { params: { idOrSlug: other.slug }, body: {} });
+      await submit(erin.c, 'p', codeForm('elsewhere'), other.slug);
+      await runner.judge('AC');
+      // frank's stays queued for the tests below
+      second = await submit(frank.c, t.slug, codeForm('f1'));
+    });
+
+    it('lists the submissions of the activities the caller manages; filters apply before paging', async () => {
+      const mine = await manager.c.call(ops.listSubmissions, { query: { seriesProblemId: t.id } });
+      expect(mine.items.map((s) => s.id)).toEqual([second.id, first.id]);
+      const everything = await manager.c.call(ops.listSubmissions, { query: { pageSize: 200 } });
+      expect(everything.items.every((s) => s.activityId === act.id)).toBe(true);
+      const theirs = await otherManager.c.call(ops.listSubmissions, {});
+      expect(theirs.items.map((s) => s.activityId)).toEqual([other.id]);
+      // each filter narrows, and total counts what it lets through
+      const byUser = await manager.c.call(ops.listSubmissions, { query: { userId: erin.u.id, pageSize: 1 } });
+      expect(byUser.total).toBe(1);
+      const byVerdict = await manager.c.call(ops.listSubmissions, { query: { seriesProblemId: t.id, verdict: 'WA' } });
+      expect(byVerdict.items.map((s) => s.id)).toEqual([first.id]);
+      const byState = await manager.c.call(ops.listSubmissions, { query: { seriesProblemId: t.id, state: 'queued' } });
+      expect(byState.items.map((s) => s.id)).toEqual([second.id]);
+      const bySearch = await manager.c.call(ops.listSubmissions, { query: { search: frank.u.username } });
+      expect(bySearch.items.map((s) => s.id)).toEqual([second.id]);
+      const bySeries = await manager.c.call(ops.listSubmissions, { query: { seriesId: later.id } });
+      expect(bySeries.total).toBeGreaterThan(0);
+      expect(bySeries.items.every((s) => s.seriesId === later.id)).toBe(true);
+      const all = await admin.call(ops.listSubmissions, { query: { activityId: other.id } });
+      expect(all.total).toBe(1);
+      // the score is shown on the assignment's scale
+      expect(byVerdict.items[0]).toMatchObject({ score: 0, maxScore: 50 });
+    });
+
+    it('a participant lists nothing and reads no submission here; bad queries are 422', async () => {
+      const none = await erin.c.call(ops.listSubmissions, {});
+      expect(none).toEqual({ items: [], total: 0, page: 1, pageSize: 20 });
+      await refusedWith(erin.c.call(ops.getSubmission, { params: { id: first.id } }), 404, 'not_found');
+      await refusedWith(otherManager.c.call(ops.getSubmission, { params: { id: first.id } }), 404, 'not_found');
+      await refusedWith(manager.c.call(ops.listSubmissions, { query: { state: 'judged' as never } }), 422, 'validation_failed');
+      await refusedWith(manager.c.call(ops.listSubmissions, { query: { activityId: 'not-a-uuid' } }), 422, 'validation_failed');
+    });
+
+    it('rejudge: a new attempt behind first attempts; the old unfinished one is cancelled', async () => {
+      const s = await manager.c.call(ops.rejudgeSubmission, { params: { id: first.id } });
+      expect(s).toMatchObject({ id: first.id, state: 'queued', attempts: 2 });
+      expect(s.verdict).toBeUndefined();
+      const d = await manager.c.call(ops.getSubmission, { params: { id: first.id } });
+      expect(d.attemptList.map((a) => [a.attempt, a.state])).toEqual([
+        [2, 'queued'],
+        [1, 'completed'],
+      ]);
+      // the first attempt of frank's submission is claimed before the rejudge
+      const job = await runner.judge('AC');
+      expect(job.submissionId).toBe(second.id);
+      const again = await runner.judge('AC');
+      expect(again).toMatchObject({ submissionId: first.id, attempt: 2 });
+      expect((await manager.c.call(ops.getSubmission, { params: { id: first.id } })).verdict).toBe('AC');
+    });
+
+    it('rejudge refusals: a participant 404, a manager without submission:rejudge 403', async () => {
+      await refusedWith(erin.c.call(ops.rejudgeSubmission, { params: { id: first.id } }), 404, 'not_found');
+      await admin.call(ops.createRole, { body: { name: 'Watcher', permissions: ['activity:read', 'submission:read:all'] } });
+      const watcher = await w.party('watcher');
+      await j.grant(watcher.u.id, 'Watcher', act.id);
+      const before = snapshot();
+      await refusedWith(watcher.c.call(ops.rejudgeSubmission, { params: { id: first.id } }), 403, 'forbidden');
+      await refusedWith(watcher.c.call(ops.cancelAttempt, { params: { submissionId: first.id, attemptId: first.id } }), 403, 'forbidden');
+      await refusedWith(watcher.c.call(ops.setSubmissionExcluded, { params: { id: first.id }, body: { excluded: true } }), 403, 'forbidden');
+      await refusedWith(watcher.c.call(ops.rejudgeAssignment, { params: { assignmentId: t.id } }), 403, 'forbidden');
+      expect(snapshot()).toBe(before);
+    });
+
+    it('cancel: a queued attempt is cancelled; a finished one is 409; an unknown one 404', async () => {
+      const s = await submit(erin.c, t.slug, codeForm('to cancel'));
+      const attemptId = (await manager.c.call(ops.getSubmission, { params: { id: s.id } })).attemptList[0]!.id;
+      const d = await manager.c.call(ops.cancelAttempt, { params: { submissionId: s.id, attemptId } });
+      expect(d.state).toBe('cancelled');
+      expect(d.attemptList[0]).toMatchObject({ state: 'cancelled', finishedAt: expect.any(String) });
+      await refusedWith(manager.c.call(ops.cancelAttempt, { params: { submissionId: s.id, attemptId } }), 409, 'attempt.finished');
+      await refusedWith(manager.c.call(ops.cancelAttempt, { params: { submissionId: s.id, attemptId: s.id } }), 404, 'not_found');
+      await refusedWith(manager.c.call(ops.cancelAttempt, { params: { submissionId: first.id, attemptId } }), 404, 'not_found');
+      // nothing is left for a runner
+      expect(await runner.claim()).toBeUndefined();
+    });
+
+    it('exclusion with a reason, and back; the author hears the standing changed', async () => {
+      const sock = await listen(j, erin.u);
+      const d = await manager.c.call(ops.setSubmissionExcluded, { params: { id: first.id }, body: { excluded: true, reason: 'copied' } });
+      expect(d).toMatchObject({ excluded: true, excludedAt: expect.any(String), excludedBy: manager.u.id, exclusionReason: 'copied' });
+      const status = await sock.next('problemStatusChanged');
+      expect(status.data).toMatchObject({ activityId: act.id, problemId: t.id, status: 'attempted' });
+      const back = await manager.c.call(ops.setSubmissionExcluded, { params: { id: first.id }, body: { excluded: false } });
+      expect(back.excluded).toBe(false);
+      expect(back.excludedAt).toBeUndefined();
+      expect(back.exclusionReason).toBeUndefined();
+      expect((await sock.next('problemStatusChanged')).data).toMatchObject({ status: 'solved', bestScore: 50, maxScore: 50 });
+      sock.close();
+      const before = snapshot();
+      const res = await raw(`${j.url}/api/v1/submissions/${first.id}/excluded`, { method: 'POST', token: manager.c.accessToken, headers: { 'content-type': 'application/json' }, body: '{"excluded":"yes"}' });
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 422, code: 'validation_failed' });
+      expect(snapshot()).toBe(before);
+      await refusedWith(erin.c.call(ops.setSubmissionExcluded, { params: { id: first.id }, body: { excluded: true } }), 404, 'not_found');
+    });
+
+    it('rejudge of a whole assignment answers how many submissions were queued', async () => {
+      const n = await manager.c.call(ops.rejudgeAssignment, { params: { assignmentId: t.id } });
+      const count = (await manager.c.call(ops.listSubmissions, { query: { seriesProblemId: t.id } })).total;
+      expect(n).toBe(count);
+      const queued = await manager.c.call(ops.listSubmissions, { query: { seriesProblemId: t.id, state: 'queued' } });
+      expect(queued.total).toBe(count);
+      for (let i = 0; i < count; i++) await runner.judge('AC');
+      await refusedWith(erin.c.call(ops.rejudgeAssignment, { params: { assignmentId: t.id } }), 403, 'forbidden');
+      await refusedWith(otherManager.c.call(ops.rejudgeAssignment, { params: { assignmentId: t.id } }), 403, 'forbidden');
+      await refusedWith(manager.c.call(ops.rejudgeAssignment, { params: { assignmentId: erin.u.id } }), 404, 'not_found');
+    });
+  });
+});
+
