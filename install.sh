@@ -28,6 +28,16 @@ if ! command -v g++ >/dev/null 2>&1 || ! command -v make >/dev/null 2>&1; then
   fi
 fi
 
+# judge-runner sandboxes submissions with bubblewrap (the judge itself does not need it)
+if ! command -v bwrap >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "install.sh: installing bubblewrap, the sandbox judge-runner uses"
+    apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null
+  else
+    echo "install.sh: bubblewrap (bwrap) is missing: judge-runner cannot sandbox without it (apt-get install bubblewrap)" >&2
+  fi
+fi
+
 pnpm install --frozen-lockfile
 pnpm build
 echo "install.sh: done. Next: bin/judge init --data-dir ./data && bin/judge serve --data-dir ./data"

@@ -243,6 +243,9 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
         scheduler.stop();
         rankingAnnouncer.stop();
         reaper.stop();
+        // long polls answer 204 now rather than wait out their time on a closing server
+        services.jobs.signal.close();
+        services.trials.signal.close();
         await h.close();
         await new Promise<void>((r) => {
           server.close(() => r());

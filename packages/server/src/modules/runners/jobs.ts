@@ -116,7 +116,7 @@ export class JobsService {
       const job = this.claimNow(runner, lease);
       if (job) return job;
       const left = deadline - Date.now();
-      if (left <= 0 || abort?.aborted) return null;
+      if (left <= 0 || abort?.aborted || this.signal.closed) return null;
       await this.signal.wait(left, abort);
     }
   }
@@ -126,10 +126,19 @@ export class JobsService {
     const types = JSON.stringify(runner.problemTypes);
     return this.d.tx.run((out) => {
       for (let offset = 0; ; offset += CANDIDATES) {
-        const batch = this.candidates.all(types, CANDIDATES, offset);
-        const pick = batch.find((c) => tagsSatisfied(requiredTags(JSON.parse(c.seriesTags) as string[], JSON.parse(c.activityTags) as string[]), runner.tags));
-        if (pick) return this.hand(pick.id, runner, lease, out);
-        if (batch.length < CANDIDATES) return null;
+        // stepped one row at a time and left at the first fit: usually the first row is the job,
+        // and reading (and joining) the whole batch would cost several times the rest of the claim
+        let pick: string | undefined;
+        let read = 0;
+        for (const c of this.candidates.iterate(types, CANDIDATES, offset)) {
+          read++;
+          if (tagsSatisfied(requiredTags(JSON.parse(c.seriesTags) as string[], JSON.parse(c.activityTags) as string[]), runner.tags)) {
+            pick = c.id;
+            break;
+          }
+        }
+        if (pick) return this.hand(pick, runner, lease, out);
+        if (read < CANDIDATES) return null;
       }
     });
   }
@@ -139,6 +148,9 @@ export class JobsService {
     const token = newSecret();
     const expires = iso(new Date(now.getTime() + lease * 1000));
     this.take.run(runner.runnerId, runner.name, sha256Hex(token), expires, iso(now), jobId);
+    // a new delivery starts clean: files an earlier delivery attached without giving the result
+    // (infrastructure failure, release, lapse) must not take the names this one attaches
+    this.q('DELETE FROM attempt_files WHERE attempt_id = ?').run(jobId);
     const c = this.claimed.get(jobId)!;
     this.outcome.settle(c.submissionId, out, { stateChanged: true, resultChanged: false });
     return compact({

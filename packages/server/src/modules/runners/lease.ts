@@ -46,6 +46,13 @@ export function requireHeld<T extends Held>(row: T | undefined, runnerId: string
  */
 export class WorkSignal {
   private waiters = new Set<() => void>();
+  /** Set when the server shuts down: long polls end at once and nobody waits again. */
+  closed = false;
+
+  close(): void {
+    this.closed = true;
+    this.notify();
+  }
 
   notify(): void {
     const woken = this.waiters;
@@ -54,6 +61,7 @@ export class WorkSignal {
   }
 
   wait(ms: number, abort?: AbortSignal): Promise<void> {
+    if (this.closed) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -62,6 +70,7 @@ export class WorkSignal {
         resolve();
       };
       const timer = setTimeout(done, ms);
+      timer.unref();
       this.waiters.add(done);
       abort?.addEventListener('abort', done, { once: true });
     });

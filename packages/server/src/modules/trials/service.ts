@@ -110,7 +110,7 @@ export class TrialsService {
       const trial = this.claimNow(runner, lease);
       if (trial) return trial;
       const left = deadline - Date.now();
-      if (left <= 0 || abort?.aborted) return null;
+      if (left <= 0 || abort?.aborted || this.signal.closed) return null;
       await this.signal.wait(left, abort);
     }
   }
