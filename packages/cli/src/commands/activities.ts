@@ -1,0 +1,132 @@
+import { ops, type Activity, type Series } from '@judge/contract';
+import { Option, type Command } from 'commander';
+import { api } from '../client.js';
+import { emit, fields, plural, table, when, type JsonOption } from '../output.js';
+import { allPages, resolveActivity } from '../resolve.js';
+import { instant, sub } from './common.js';
+
+export function seriesState(s: Series): string {
+  if (s.pausedAt) return `paused since ${when(s.pausedAt)}${s.hideProblemsWhilePaused ? ' (problems hidden)' : ''}`;
+  if (s.isOpen) return 'open';
+  const now = new Date().toISOString();
+  if (s.startDate && s.startDate > now) return 'not started';
+  if (s.endDate && s.endDate <= now) return 'ended';
+  return 'closed';
+}
+
+export function seriesTable(list: Series[]): string {
+  return table(
+    ['slug', 'name', 'start', 'end', 'freeze', 'state', 'problems'],
+    list.map((s) => [s.slug, s.name, when(s.startDate), when(s.endDate), when(s.rankingFreezeAt), seriesState(s), s.problems.length]),
+  );
+}
+
+export function activityFields(a: Activity): string {
+  return fields([
+    ['id', a.id],
+    ['slug', a.slug],
+    ['name', a.name],
+    ['type', a.type],
+    ['ranking', a.rankingType],
+    ['time zone', a.timeZone],
+    ['start', when(a.startDate)],
+    ['end', when(a.endDate)],
+    ['join', a.joinPolicy],
+    ['published', a.publishedAt ? when(a.publishedAt) : 'no'],
+    ['archived', a.archivedAt ? when(a.archivedAt) : 'no'],
+    ['participants', a.participantCount],
+    ['runner tags', a.runnerTags.join(', ')],
+  ]);
+}
+
+export function activitiesCommands(program: Command): void {
+  const activities = program.command('activities').description('Contests and courses: create, list, show, publish, archive');
+
+  sub(activities, 'create <slug>', 'Create an activity; it is published at once and you become its manager')
+    .requiredOption('--name <name>', 'its name')
+    .addOption(new Option('--type <type>', 'contest or course').choices(['contest@1', 'course@1']).default('contest@1'))
+    .addOption(new Option('--ranking <type>', 'how the standings count').choices(['icpc', 'points']).default('icpc'))
+    .option('--time-zone <zone>', 'IANA time zone, e.g. Europe/Warsaw', 'UTC')
+    .option('--start <instant>', 'when it starts (RFC 3339; UTC without an offset)', instant)
+    .option('--end <instant>', 'when it ends', instant)
+    .addOption(new Option('--join <policy>', 'who may enrol themselves').choices(['open', 'password', 'closed']))
+    .option('--join-password <password>', 'the password for --join password')
+    .action(
+      async (
+        slug: string,
+        o: JsonOption & { name: string; type: string; ranking: 'icpc' | 'points'; timeZone: string; start?: string; end?: string; join?: 'open' | 'password' | 'closed'; joinPassword?: string },
+      ) => {
+        const c = await api();
+        const a = await c.call(ops.createActivity, {
+          body: {
+            slug,
+            name: o.name,
+            type: o.type,
+            rankingType: o.ranking,
+            timeZone: o.timeZone,
+            ...(o.start ? { startDate: o.start } : {}),
+            ...(o.end ? { endDate: o.end } : {}),
+            ...(o.join ? { joinPolicy: o.join } : {}),
+            ...(o.joinPassword ? { joinPassword: o.joinPassword } : {}),
+          },
+        });
+        emit(o, a, () => `Created ${a.slug} (${a.id}).\n${activityFields(a)}`);
+      },
+    );
+
+  sub(activities, 'list', 'List the activities you manage')
+    .option('--search <text>', 'part of the slug or name')
+    .option('--archived', 'include archived activities')
+    .action(async (o: JsonOption & { search?: string; archived?: boolean }) => {
+      const c = await api();
+      const all = await allPages((page, pageSize) =>
+        c.call(ops.listManagedActivities, { query: { page, pageSize, ...(o.search ? { search: o.search } : {}), ...(o.archived ? { includeArchived: 'true' as const } : {}) } }),
+      );
+      emit(o, all, () =>
+        [
+          table(
+            ['slug', 'name', 'type', 'ranking', 'start', 'end', 'published', 'archived', 'series', 'problems', 'participants'],
+            all.map((a) => [a.slug, a.name, a.type, a.rankingType, when(a.startDate), when(a.endDate), !!a.publishedAt, !!a.archivedAt, a.seriesCount, a.problemCount, a.participantCount]),
+          ),
+          plural(all.length, 'activity', 'activities'),
+        ].join('\n'),
+      );
+    });
+
+  sub(activities, 'show <activity>', 'Show an activity with its series and problems').action(async (idOrSlug: string, o: JsonOption) => {
+    const c = await api();
+    const a = await resolveActivity(c, idOrSlug);
+    const series = await c.call(ops.listManagedSeries, { params: { idOrSlug: a.id } });
+    const problems = series.flatMap((s) => s.problems.map((p) => ({ s, p })));
+    emit(o, { ...a, series }, () =>
+      [
+        activityFields(a),
+        series.length ? `Series:\n${seriesTable(series)}` : 'No series yet: `judgectl series create`.',
+        problems.length
+          ? `Problems:\n${table(
+              ['series', 'slug', 'name', 'problem', 'version', 'max points', 'submissions', 'assignment id'],
+              problems.map(({ s, p }) => [s.slug, p.slug, p.name, p.problemSlug, p.pinnedVersion ? `${p.pinnedVersion} (pinned)` : p.currentVersion || 'none', p.maxPoints, p.submissionCount, p.id]),
+            )}`
+          : 'No problems yet: `judgectl assign`.',
+      ].join('\n'),
+    );
+  });
+
+  sub(activities, 'publish <activity>', 'Show the activity to participants (its series open on schedule), or withdraw it with --unpublish')
+    .option('--unpublish', 'unpublish instead')
+    .action(async (idOrSlug: string, o: JsonOption & { unpublish?: boolean }) => {
+      const c = await api();
+      const a = await resolveActivity(c, idOrSlug);
+      const r = await c.call(ops.setActivityPublished, { params: { id: a.id }, body: { published: !o.unpublish } });
+      emit(o, r, () => (r.publishedAt ? `${r.slug} is published.` : `${r.slug} is unpublished: participants do not see it and its series stay closed.`));
+    });
+
+  sub(activities, 'archive <activity>', 'Archive an activity (read-only, hidden from lists), or bring it back with --restore')
+    .option('--restore', 'restore instead')
+    .action(async (idOrSlug: string, o: JsonOption & { restore?: boolean }) => {
+      const c = await api();
+      const a = await resolveActivity(c, idOrSlug);
+      const r = await c.call(ops.setActivityArchived, { params: { idOrSlug: a.id }, body: { archived: !o.restore } });
+      emit(o, r, () => (r.archivedAt ? `${r.slug} is archived.` : `${r.slug} is restored.`));
+    });
+}

@@ -1,0 +1,139 @@
+import { ops, type Activity, type Series } from '@judge/contract';
+import { ApiProblem, type JudgeClient } from '@judge/sdk';
+import { Option, type Command } from 'commander';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { api } from '../client.js';
+import { CliError, describe } from '../errors.js';
+import { importProblem } from '../importer.js';
+import { emit, note, table, when, type JsonOption } from '../output.js';
+import { slugFrom, zipHasManifest } from '../package.js';
+import { allPages } from '../resolve.js';
+import { instant, positive, sub } from './common.js';
+
+interface Found {
+  path: string;
+  /** The assignment's slug (what participants see), from the directory or zip name. */
+  slug: string;
+  /** The library problem's slug: the contest's slug in front, so contests never collide. */
+  problemSlug: string;
+}
+
+/** Every subdirectory or zip of `dir` holding a problem.yaml, in name order; the rest is named on stderr. */
+async function findPackages(dir: string, contestSlug: string): Promise<Found[]> {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch (e) {
+    throw new CliError(`cannot read the directory ${dir}: ${(e as Error).message}`);
+  }
+  const found: Found[] = [];
+  const skipped: string[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    const st = statSync(path);
+    let isPackage = false;
+    if (st.isDirectory()) {
+      isPackage = readdirSync(path).includes('problem.yaml');
+    } else if (st.isFile() && /\.zip$/i.test(name)) {
+      const has = await zipHasManifest(path);
+      if (has === undefined) throw new CliError(`${path} is not a readable zip file; nothing was created`);
+      isPackage = has;
+    } else continue;
+    if (!isPackage) {
+      skipped.push(name);
+      continue;
+    }
+    const slug = slugFrom(name);
+    if (!slug) throw new CliError(`cannot make a problem slug of ${name}: rename it (letters, digits, dash, underscore); nothing was created`);
+    const twin = found.find((f) => f.slug.toLowerCase() === slug.toLowerCase());
+    if (twin) throw new CliError(`${twin.path} and ${path} would both be the problem ${slug}; nothing was created`);
+    found.push({ path, slug, problemSlug: `${contestSlug}-${slug}`.slice(0, 64) });
+  }
+  if (skipped.length) note(`judgectl: skipped (no problem.yaml): ${skipped.join(', ')}`);
+  return found;
+}
+
+/** Refuses, before anything is made, what the server would refuse later for a name already in use. */
+async function checkFree(c: JudgeClient, slug: string, found: Found[]): Promise<void> {
+  try {
+    await c.call(ops.getManagedActivity, { params: { idOrSlug: slug } });
+    throw new CliError(`the activity ${slug} exists already; nothing was created`);
+  } catch (e) {
+    if (!(e instanceof ApiProblem && e.status === 404)) throw e;
+  }
+  const existing = await allPages((page, pageSize) => c.call(ops.listProblems, { query: { search: slug, page, pageSize, includeArchived: 'true' } }));
+  const taken = found.filter((f) => existing.some((p) => p.slug.toLowerCase() === f.problemSlug.toLowerCase()));
+  if (taken.length) throw new CliError(`problems with the slugs ${taken.map((f) => f.problemSlug).join(', ')} exist already; nothing was created`);
+}
+
+export function contestCommands(program: Command): void {
+  const contest = program.command('contest').description('Whole contests in one step');
+
+  sub(
+    contest,
+    'import <dir>',
+    'Create a contest from a directory of ICPC problem packages: every subdirectory or .zip of DIR holding a problem.yaml is a problem. ' +
+      'Makes the activity, one series, and imports and assigns every problem (assignment slugs from the names, library slugs SLUG-NAME). ' +
+      'Without --start the series opens at once.',
+  )
+    .requiredOption('--slug <slug>', "the contest's slug")
+    .option('--name <name>', 'its name (default: the slug)')
+    .option('--start <instant>', 'when it starts (RFC 3339; UTC without an offset)', instant)
+    .option('--duration <minutes>', 'how long it runs, from --start (else from now)', positive)
+    .option('--series <slug>', "the series' slug", 'main')
+    .addOption(new Option('--ranking <type>', 'how the standings count').choices(['icpc', 'points']).default('icpc'))
+    .option('--time-zone <zone>', 'IANA time zone', 'UTC')
+    .action(
+      async (
+        dir: string,
+        o: JsonOption & { slug: string; name?: string; start?: string; duration?: number; series: string; ranking: 'icpc' | 'points'; timeZone: string },
+      ) => {
+        const found = await findPackages(dir, o.slug);
+        if (!found.length) throw new CliError(`${dir} holds no problem packages (subdirectories or .zip files with a problem.yaml); nothing was created`);
+        const c = await api();
+        await checkFree(c, o.slug, found);
+
+        const name = o.name ?? o.slug;
+        const start = o.start ? new Date(Date.parse(o.start)) : undefined;
+        const end = o.duration ? new Date((start ?? new Date()).getTime() + o.duration * 60_000).toISOString() : undefined;
+        const dates = { ...(o.start ? { startDate: o.start } : {}), ...(end ? { endDate: end } : {}) };
+
+        const made: string[] = [];
+        let activity: Activity | undefined;
+        let series: Series | undefined;
+        const problems: { slug: string; problem: string; name: string; assignmentId: string; version: number; tests: string }[] = [];
+        let current = '';
+        try {
+          current = `the activity ${o.slug}`;
+          activity = await c.call(ops.createActivity, { body: { slug: o.slug, name, type: 'contest@1', rankingType: o.ranking, timeZone: o.timeZone, ...dates } });
+          made.push(`activity ${activity.slug}`);
+          current = `the series ${o.series}`;
+          series = await c.call(ops.createSeries, { params: { idOrSlug: activity.id }, body: { slug: o.series, name, ...dates } });
+          made.push(`series ${series.slug}`);
+          for (const f of found) {
+            current = f.path;
+            const r = await importProblem(c, f.path, { slug: f.problemSlug });
+            made.push(`problem ${r.problem.slug}`);
+            const s = await c.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: r.problem.id, slug: f.slug } });
+            const a = s.problems.find((p) => p.problemId === r.problem.id)!;
+            made[made.length - 1] += ` (assigned as ${a.slug})`;
+            const info = r.version.package;
+            problems.push({ slug: a.slug, problem: r.problem.slug, name: r.problem.name, assignmentId: a.id, version: r.version.version, tests: info ? `${info.sampleCount}+${info.secretCount}` : '' });
+            note(`judgectl: imported ${f.path} as ${a.slug} (${r.problem.name})`);
+          }
+        } catch (e) {
+          throw new CliError(`stopped at ${current}: ${describe(e)}\n${made.length ? `created so far: ${made.join(', ')}` : 'nothing was created'}`);
+        }
+        const result = { activity, series, problems };
+        emit(o, result, () =>
+          [
+            `Created the contest ${activity!.slug} (${activity!.name}) with the series ${series!.slug}` +
+              `${series!.startDate ? `, from ${when(series!.startDate)}` : ', open now'}${series!.endDate ? ` to ${when(series!.endDate)}` : ''}.`,
+            table(['slug', 'name', 'library problem', 'version', 'tests (sample+secret)'], problems.map((p) => [p.slug, p.name, p.problem, p.version, p.tests])),
+            `Next: \`judgectl users import FILE.csv --activity ${activity!.slug}\`, then \`judgectl ranking ${activity!.slug}\`.`,
+          ].join('\n'),
+        );
+      },
+    );
+}

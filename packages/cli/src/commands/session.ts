@@ -1,0 +1,64 @@
+import { ops } from '@judge/contract';
+import { ApiProblem, JudgeClient } from '@judge/sdk';
+import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import { remember, signedIn } from '../client.js';
+import { credentialsPath, forgetCredentials, loadCredentials } from '../credentials.js';
+import { CliError } from '../errors.js';
+import { emit, type JsonOption } from '../output.js';
+import { sub } from './common.js';
+
+async function readPassword(file: string | undefined): Promise<string> {
+  if (file) return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+  if (process.env.JUDGECTL_PASSWORD) return process.env.JUDGECTL_PASSWORD;
+  if (!process.stdin.isTTY) throw new CliError('no password: give --password-file FILE or JUDGECTL_PASSWORD, or run on a terminal');
+  const { password } = await import('@inquirer/prompts');
+  return password({ message: 'Password:', mask: '*' });
+}
+
+export function sessionCommands(program: Command): void {
+  sub(program, 'login', 'Sign in and keep the tokens in the config directory (mode 0600)')
+    .requiredOption('--server <url>', 'the judge, e.g. http://127.0.0.1:8080')
+    .requiredOption('--username <name>', 'login name or email address')
+    .option('--password-file <file>', 'read the password from this file (else JUDGECTL_PASSWORD, else asked)')
+    .action(async (o: JsonOption & { server: string; username: string; passwordFile?: string }) => {
+      let server: string;
+      try {
+        server = new URL(o.server).origin;
+      } catch {
+        throw new CliError(`not a URL: ${o.server}`);
+      }
+      const password = await readPassword(o.passwordFile);
+      const client = new JudgeClient({ baseUrl: server });
+      const t = await client.login(o.username, password);
+      remember(server, o.username, t);
+      const me = await client.call(ops.getAccount);
+      emit(o, { server, username: me.username, userId: me.userId }, () => `Signed in to ${server} as ${me.username}.`);
+    });
+
+  sub(program, 'logout', 'End the session on the server and forget the stored tokens').action(async (o: JsonOption) => {
+    const creds = loadCredentials();
+    if (!creds) return emit(o, { signedIn: false }, () => 'Not signed in.');
+    try {
+      const { client } = await signedIn();
+      await client.call(ops.logout);
+    } catch (e) {
+      // a session the server already ended is as good as ended
+      if (!(e instanceof CliError) && !(e instanceof ApiProblem && e.status === 401)) throw e;
+    } finally {
+      forgetCredentials();
+    }
+    emit(o, { signedIn: false }, () => `Signed out of ${creds.server}.`);
+  });
+
+  sub(program, 'whoami', 'Show who the stored session belongs to, and its permissions').action(async (o: JsonOption) => {
+    const { client, creds } = await signedIn();
+    const me = await client.call(ops.getAccount);
+    const keys = await client.call(ops.myPermissions);
+    emit(
+      o,
+      { server: creds.server, ...me, permissions: keys },
+      () => `${me.username} on ${creds.server}\npermissions: ${keys.join(', ') || '(none)'}\ncredentials: ${credentialsPath()}`,
+    );
+  });
+}

@@ -1,0 +1,63 @@
+import { ops, type Problem, type ProblemVersion } from '@judge/contract';
+import { ApiProblem, type JudgeClient } from '@judge/sdk';
+import { CliError } from './errors.js';
+import { readPackage, slugFrom, type LocalPackage } from './package.js';
+import { upload } from './upload.js';
+
+export interface ImportOptions {
+  slug?: string | undefined;
+  name?: string | undefined;
+  type?: string | undefined;
+}
+
+export interface Imported {
+  problem: Problem;
+  version: ProblemVersion;
+  /** Statement files taken from the package; empty when one was generated. */
+  statements: string[];
+}
+
+/** The markdown statement of a package that brings none. */
+export function generatedStatement(name: string): string {
+  return `# ${name}\n\nThe statement of this problem was not part of its package; ask the organisers for it.\n`;
+}
+
+/**
+ * Imports one ICPC problem package: creates the problem, uploads the package and its statements
+ * (or a generated one) and creates the first version. A failure after the problem was created
+ * deletes it again, so a broken package leaves no problem behind.
+ */
+export async function importProblem(client: JudgeClient, source: string | LocalPackage, o: ImportOptions = {}): Promise<Imported> {
+  const pkg = typeof source === 'string' ? await readPackage(source) : source;
+  const slug = o.slug ?? slugFrom(pkg.source);
+  if (!slug) throw new CliError(`cannot make a slug of ${pkg.source}: give --slug`);
+  const name = o.name ?? pkg.name ?? slug;
+  const problem = await client.call(ops.createProblem, { body: { slug, name, type: o.type ?? 'standard-io@1' } });
+  try {
+    const packageFile = await upload(client, `${slug}.zip`, pkg.zip, 'application/zip', `${slug}.zip`);
+    const statements = [];
+    if (pkg.statements.length) {
+      for (const s of pkg.statements) {
+        const f = await upload(client, s.name, s.bytes, s.mimeType);
+        statements.push({ fileId: f.id, ...(s.language ? { language: s.language } : {}) });
+      }
+    } else {
+      const f = await client.upload('statement.md', generatedStatement(name), 'text/markdown');
+      statements.push({ fileId: f.id });
+    }
+    const version = await client.call(ops.createProblemVersion, {
+      params: { problemId: problem.id },
+      body: { note: `imported by judgectl from ${pkg.source}`, statements, package: { fileId: packageFile.id } },
+    });
+    return { problem: { ...problem, currentVersion: version.version, versionCount: 1 }, version, statements: pkg.statements.map((s) => s.name) };
+  } catch (e) {
+    try {
+      await client.call(ops.deleteProblem, { params: { id: problem.id } });
+    } catch (again) {
+      const why = again instanceof ApiProblem ? again.detail : (again as Error).message;
+      const first = e instanceof ApiProblem ? e.detail || e.code : (e as Error).message;
+      throw new CliError(`${first}; and the problem ${slug} (${problem.id}) could not be deleted again: ${why}`);
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,181 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import yauzl from 'yauzl';
+import { ZipFile } from 'yazl';
+import { CliError } from './errors.js';
+
+/** A statement found in a package: `problem_statement/problem.en.md` and the like. */
+export interface Statement {
+  name: string;
+  language: string | undefined;
+  mimeType: string;
+  bytes: Buffer;
+}
+
+/** An ICPC problem package read from a directory or a zip, ready to upload. */
+export interface LocalPackage {
+  /** The path given. */
+  source: string;
+  /** The package as a zip (a directory is zipped in memory; a zip is taken as is). */
+  zip: Buffer;
+  /** problem.yaml's `name` (the English one of a map), when it has one and parses. */
+  name: string | undefined;
+  hasManifest: boolean;
+  /** One statement per language, the preferred format first (md, pdf, html, tex). */
+  statements: Statement[];
+}
+
+const FORMATS = ['md', 'pdf', 'html', 'tex'] as const;
+const MIME: Record<(typeof FORMATS)[number], string> = { md: 'text/markdown', pdf: 'application/pdf', html: 'text/html', tex: 'application/x-tex' };
+/** `problem_statement/problem.en.md`, `statement/problem.pdf`, ... (legacy and 2023-07 folders). */
+const STATEMENT = /^(?:problem_statement|statement)\/problem(?:\.([A-Za-z]{2,3}(?:-[A-Za-z]+)?))?\.(md|pdf|html|tex)$/;
+/** What never belongs in a package made from a directory. */
+const SKIPPED = new Set(['.git', '.svn', '.hg', '.DS_Store', '__MACOSX', 'Thumbs.db']);
+
+export const isStatementPath = (name: string) => STATEMENT.test(name);
+
+/** A slug made from a file or directory name: letters, digits, dash and underscore, at most 64. */
+export function slugFrom(path: string): string {
+  return basename(path)
+    .replace(/\.zip$/i, '')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 64);
+}
+
+/** problem.yaml's name: a string, or a map by language (English first, else the first one). */
+export function manifestName(text: string): string | undefined {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch {
+    return undefined; // the server says what is wrong with it
+  }
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return undefined;
+  const name = (doc as Record<string, unknown>).name;
+  if (typeof name === 'string' && name.trim()) return name.trim();
+  if (name && typeof name === 'object' && !Array.isArray(name)) {
+    const m = name as Record<string, unknown>;
+    const v = typeof m.en === 'string' ? m.en : Object.values(m).find((x) => typeof x === 'string');
+    return typeof v === 'string' && v.trim() ? v.trim() : undefined;
+  }
+  return undefined;
+}
+
+/** The best statement per language among the files named. */
+function pickStatements(files: Map<string, () => Promise<Buffer>>): Promise<Statement[]> {
+  const best = new Map<string, { path: string; rank: number; language: string | undefined; format: (typeof FORMATS)[number] }>();
+  for (const path of files.keys()) {
+    const m = STATEMENT.exec(path);
+    if (!m) continue;
+    const format = m[2] as (typeof FORMATS)[number];
+    const key = m[1] ?? '';
+    const rank = FORMATS.indexOf(format);
+    const had = best.get(key);
+    if (!had || rank < had.rank) best.set(key, { path, rank, language: m[1], format });
+  }
+  return Promise.all(
+    [...best.values()].map(async (s) => ({ name: basename(s.path), language: s.language, mimeType: MIME[s.format], bytes: await files.get(s.path)!() })),
+  );
+}
+
+/** Every regular file under `dir`, as package-relative paths with `/`. */
+function walk(dir: string, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (SKIPPED.has(e.name)) continue;
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    const full = join(dir, e.name);
+    const st = statSync(full); // follows symbolic links: a linked test file is packed as the file
+    if (st.isDirectory()) out.push(...walk(full, rel));
+    else if (st.isFile()) out.push(rel);
+  }
+  return out;
+}
+
+async function zipDirectory(dir: string, files: string[]): Promise<Buffer> {
+  const zip = new ZipFile();
+  for (const rel of files) zip.addFile(join(dir, rel), rel);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The entries of a zip, named relative to the package root: a single folder wrapping everything
+ * (`hello/problem.yaml`) is stripped, as the server does. Undefined when the bytes are not a zip.
+ */
+export async function zipEntries(bytes: Buffer): Promise<Map<string, () => Promise<Buffer>> | undefined> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await yauzl.fromBufferPromise(bytes, { lazyEntries: true, autoClose: false });
+  } catch {
+    return undefined;
+  }
+  const entries: yauzl.Entry[] = [];
+  try {
+    for await (const e of zip.eachEntry()) if (!e.fileName.startsWith('__MACOSX/') && !e.fileName.endsWith('/')) entries.push(e);
+  } catch {
+    zip.close();
+    return undefined;
+  }
+  const names = entries.map((e) => e.fileName);
+  const top = names[0]?.split('/')[0];
+  const wrapped = top !== undefined && !names.includes('problem.yaml') && names.every((n) => n.startsWith(`${top}/`));
+  const cut = wrapped ? top.length + 1 : 0;
+  const out = new Map<string, () => Promise<Buffer>>();
+  for (const e of entries) out.set(e.fileName.slice(cut), async () => readAll(await zip.openReadStreamPromise(e)));
+  return out;
+}
+
+/**
+ * Reads a package from a directory or a zip file. Only a path that is neither is refused here;
+ * whatever is wrong inside the package is for the server to say when the version is created.
+ */
+export async function readPackage(path: string): Promise<LocalPackage> {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    throw new CliError(`${path}: no such file or directory`);
+  }
+  if (st.isDirectory()) {
+    const list = walk(path);
+    if (list.length === 0) throw new CliError(`${path} is empty`);
+    const files = new Map(list.map((rel) => [rel, async () => readFileSync(join(path, rel))]));
+    const manifest = files.has('problem.yaml') ? readFileSync(join(path, 'problem.yaml'), 'utf8') : undefined;
+    return {
+      source: path,
+      zip: await zipDirectory(path, list),
+      name: manifest === undefined ? undefined : manifestName(manifest),
+      hasManifest: manifest !== undefined,
+      statements: await pickStatements(files),
+    };
+  }
+  if (!st.isFile()) throw new CliError(`${path} is neither a directory nor a zip file`);
+  const zip = readFileSync(path);
+  const files = await zipEntries(zip);
+  const manifest = files?.get('problem.yaml');
+  const text = manifest ? (await manifest()).toString('utf8') : undefined;
+  return {
+    source: path,
+    zip,
+    name: text === undefined ? undefined : manifestName(text),
+    hasManifest: text !== undefined,
+    statements: files ? await pickStatements(files) : [],
+  };
+}
+
+/** Whether a zip file holds problem.yaml (at its root or in one wrapping folder); undefined when it is not a zip. */
+export async function zipHasManifest(path: string): Promise<boolean | undefined> {
+  const files = await zipEntries(readFileSync(path));
+  return files && files.has('problem.yaml');
+}
