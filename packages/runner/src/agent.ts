@@ -1,0 +1,243 @@
+import type { ClaimedJob } from '@judge/contract';
+import { ApiProblem, RunnerClient, type ClaimedTrial, type HeldJob, type HeldTrial } from '@judge/sdk';
+import { judgeSubmission, runTrial, type RunnerLimits } from './judge.js';
+import type { LanguageTable } from './languages.js';
+import { PackageCache, type CachedPackage } from './problem/cache.js';
+import { loadProblem } from './problem/load.js';
+import { PackageError, type ProblemSpec } from './problem/types.js';
+import type { Sandbox } from './sandbox/sandbox.js';
+
+/** Problem types this runner judges (CONTRACT §6). */
+export const PROBLEM_TYPES = ['standard-io@1', 'output-only@1'];
+
+export interface AgentOptions {
+  client: RunnerClient;
+  sandbox: Sandbox;
+  languages: LanguageTable;
+  cache: PackageCache;
+  /** Jobs judged at once (each in its own sandbox slot). */
+  slots: number;
+  limits?: RunnerLimits;
+  /** Lease asked for at each claim and renewal, in seconds. */
+  leaseSeconds?: number;
+  /** How long a claim waits for work on the server (long poll). */
+  waitSeconds?: number;
+  runnerVersion: string;
+  log: (line: string) => void;
+}
+
+export interface AgentStats {
+  judged: number;
+  failed: number;
+  trials: number;
+}
+
+/** Waits after a failed claim before the next, doubling up to a minute: a server that is down is not hammered. */
+const BACKOFF_START_MS = 1000;
+const BACKOFF_MAX_MS = 60_000;
+
+/**
+ * The runner's work loop: each slot claims a job (long poll), judges it while renewing its lease,
+ * and reports; when no job comes it looks for a trial. `stop()` stops claiming and lets held work
+ * finish; `abandon()` releases what is still held, so that another runner takes it at once.
+ */
+export class Agent {
+  readonly stats: AgentStats = { judged: 0, failed: 0, trials: 0 };
+  private stopping = false;
+  private readonly held = new Map<string, { kind: 'job' | 'trial'; lease: HeldJob | HeldTrial }>();
+  private readonly problems = new Map<string, Promise<ProblemSpec>>();
+  private loops: Promise<void>[] = [];
+  private readonly leaseSeconds: number;
+  private readonly waitSeconds: number;
+
+  constructor(private readonly o: AgentOptions) {
+    this.leaseSeconds = o.leaseSeconds ?? 120;
+    this.waitSeconds = o.waitSeconds ?? 20;
+  }
+
+  start(): void {
+    for (let slot = 0; slot < this.o.slots; slot++) this.loops.push(this.loop(slot));
+  }
+
+  /** Resolves when every slot has stopped (after stop()). */
+  done(): Promise<void> {
+    return Promise.all(this.loops).then(() => undefined);
+  }
+
+  /** No new claims; held work goes on to its report. */
+  stop(): void {
+    this.stopping = true;
+  }
+
+  get holding(): number {
+    return this.held.size;
+  }
+
+  /** Gives back everything still held (the runner is going away before it could finish). */
+  async abandon(): Promise<void> {
+    const held = [...this.held.values()];
+    this.held.clear();
+    await Promise.all(
+      held.map(async (h) => {
+        try {
+          if (h.kind === 'job') await this.o.client.release(h.lease as HeldJob);
+        } catch (e) {
+          this.o.log(`could not release a job: ${(e as Error).message}`);
+        }
+      }),
+    );
+  }
+
+  private async loop(slot: number): Promise<void> {
+    let backoff = BACKOFF_START_MS;
+    while (!this.stopping) {
+      try {
+        const job = await this.o.client.claim({ leaseSeconds: this.leaseSeconds, waitSeconds: this.stopping ? 0 : this.waitSeconds });
+        if (job) {
+          await this.judge(job);
+        } else if (!this.stopping) {
+          const trial = await this.o.client.claimTrial({ leaseSeconds: this.leaseSeconds });
+          if (trial) await this.trial(trial);
+        }
+        backoff = BACKOFF_START_MS;
+      } catch (e) {
+        if (e instanceof ApiProblem && e.code === 'runner.notApproved') {
+          this.o.log(`slot ${slot}: the server says this runner is not approved (${e.detail}); stopping`);
+          this.stopping = true;
+          break;
+        }
+        this.o.log(`slot ${slot}: ${(e as Error).message}; retrying in ${Math.round(backoff / 1000)} s`);
+        await sleep(backoff);
+        backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
+      }
+    }
+  }
+
+  /** Renews a lease every third of its length until `stop` is called; tells when the lease was lost. */
+  private keepLease(renew: () => Promise<unknown>): { stop(): void; lost(): boolean } {
+    let lost = false;
+    const timer = setInterval(
+      () => {
+        renew().catch((e: unknown) => {
+          if (e instanceof ApiProblem && (e.code === 'runner.lease.stale' || e.code === 'runner.lease.foreign' || e.code === 'job.state' || e.code === 'not_found')) lost = true;
+          else this.o.log(`lease renewal failed: ${(e as Error).message}`);
+        });
+      },
+      (this.leaseSeconds * 1000) / 3,
+    );
+    timer.unref();
+    return { stop: () => clearInterval(timer), lost: () => lost };
+  }
+
+  private problemOf(pkg: CachedPackage): Promise<ProblemSpec> {
+    let p = this.problems.get(pkg.sha256);
+    if (!p) {
+      p = loadProblem(pkg.dir);
+      p.catch(() => this.problems.delete(pkg.sha256));
+      this.problems.set(pkg.sha256, p);
+    }
+    return p;
+  }
+
+  private async judge(job: ClaimedJob): Promise<void> {
+    const { client } = this.o;
+    this.held.set(job.jobId, { kind: 'job', lease: job });
+    const lease = this.keepLease(() => client.renew(job, this.leaseSeconds));
+    let pkg: CachedPackage | undefined;
+    const started = Date.now();
+    try {
+      if (!job.packageFileId) throw new PackageError('the problem version has no package to judge with');
+      pkg = await this.o.cache.acquire(job.packageFileId, job.packageSha256);
+      const problem = await this.problemOf(pkg);
+      const files = await Promise.all(job.files.map(async (f) => ({ name: f.fileName, bytes: await client.download(f.fileId, f.sha256) })));
+      let lastProgress = 0;
+      const result = await judgeSubmission({
+        sandbox: this.o.sandbox,
+        languages: this.o.languages,
+        problem,
+        problemType: job.problemType,
+        files,
+        props: job.props ?? null,
+        config: job.config ?? null,
+        ...(this.o.limits ? { limits: this.o.limits } : {}),
+        buildDir: pkg.buildDir,
+        onProgress: (done, total) => {
+          // at most one progress call a second: it is a write on the server
+          if (Date.now() - lastProgress < 1000 && done < total) return;
+          lastProgress = Date.now();
+          client.progress(job, done, total).catch(() => undefined);
+        },
+      });
+      if (lease.lost()) return this.o.log(`job ${job.jobId}: the lease was lost while judging; the result is dropped`);
+      if (result.infrastructureFailure) {
+        await this.failJob(job, result.infrastructureFailure);
+        return;
+      }
+      const details = await client.upload('details.json', JSON.stringify(result.details), 'application/json');
+      const log = await client.upload('log.txt', result.log, 'text/plain');
+      await client.report(job, {
+        verdict: result.verdict,
+        score: result.score,
+        ...(result.maxScore !== undefined ? { maxScore: result.maxScore } : {}),
+        runnerVersion: this.o.runnerVersion,
+        files: [
+          { name: 'details', fileId: details.id },
+          { name: 'log', fileId: log.id },
+        ],
+      });
+      this.stats.judged++;
+      this.o.log(`job ${job.jobId} (submission ${job.submissionId}, attempt ${job.attempt}): ${result.verdict} ${result.score}${result.maxScore !== undefined ? `/${result.maxScore}` : ''} in ${Date.now() - started} ms`);
+    } catch (e) {
+      if (lease.lost()) return;
+      await this.failJob(job, e instanceof PackageError ? `broken package: ${e.message}` : `runner error: ${(e as Error).message}`);
+    } finally {
+      lease.stop();
+      pkg?.release();
+      this.held.delete(job.jobId);
+    }
+  }
+
+  /** Reports that the job could not be judged here; the server queues it again (up to five deliveries). */
+  private async failJob(job: ClaimedJob, reason: string): Promise<void> {
+    this.stats.failed++;
+    this.o.log(`job ${job.jobId}: infrastructure failure: ${reason}`);
+    try {
+      await this.o.client.report(job, { infrastructureFailure: true, failureReason: reason.slice(0, 2000), runnerVersion: this.o.runnerVersion });
+    } catch (e) {
+      this.o.log(`job ${job.jobId}: could not report the failure: ${(e as Error).message}`);
+    }
+  }
+
+  private async trial(trial: ClaimedTrial): Promise<void> {
+    const { client } = this.o;
+    this.held.set(trial.trialId, { kind: 'trial', lease: trial });
+    const lease = this.keepLease(() => client.renewTrial(trial, this.leaseSeconds));
+    let pkg: CachedPackage | undefined;
+    try {
+      pkg = await this.o.cache.acquire(trial.packageFileId, trial.packageSha256);
+      const problem = await this.problemOf(pkg);
+      const r = await runTrial({
+        sandbox: this.o.sandbox,
+        languages: this.o.languages,
+        problem,
+        problemType: trial.problemType,
+        ...(this.o.limits ? { limits: this.o.limits } : {}),
+        buildDir: pkg.buildDir,
+      });
+      if (!lease.lost()) await client.reportTrial(trial, { measurement: r.measurement });
+      this.stats.trials++;
+      this.o.log(`trial ${trial.trialId}: ${r.ok ? 'every example as expected' : 'some examples not as expected'}`);
+    } catch (e) {
+      if (!lease.lost()) {
+        const reason = e instanceof PackageError ? `broken package: ${e.message}` : `runner error: ${(e as Error).message}`;
+        await client.reportTrial(trial, { failureReason: reason.slice(0, 2000) }).catch(() => undefined);
+      }
+    } finally {
+      lease.stop();
+      pkg?.release();
+      this.held.delete(trial.trialId);
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());

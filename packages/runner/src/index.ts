@@ -1,0 +1,66 @@
+/** judge-runner: the library behind bin/judge-runner, for the end-to-end tests and `judge up`. */
+export type * from './sandbox/types.js';
+export { Sandbox, SandboxError, type SandboxOptions, type Box, type BwrapInfo } from './sandbox/sandbox.js';
+export {
+  loadLanguages,
+  defaultLanguagesPath,
+  pickLanguage,
+  heapMiB,
+  runCommand,
+  compile,
+  type Language,
+  type LanguageTable,
+  type LanguageRun,
+  type CompileResult,
+} from './languages.js';
+export { checkMachine, HELLO_PROGRAMS, LIMIT_PROGRAMS, type CheckOptions, type CheckReport, type LanguageCheck, type LimitCheck } from './check.js';
+// problem packages and judging (ICPC problem package format, CONTRACT §13)
+export {
+  judgeSubmission,
+  runTrial,
+  answerFor,
+  type JudgeInput,
+  type JudgeResult,
+  type JudgeDetails,
+  type TestDetail,
+  type RunnerLimits,
+  type SubmissionFileInput,
+  type TrialInput,
+  type TrialResult,
+  type TrialSubmission,
+} from './judge.js';
+export { PackageCache, extractZip, PACKAGE_CACHE_DEFAULTS, type PackageCacheOptions, type CachedPackage, type ExtractLimits } from './problem/cache.js';
+export { loadProblem, programLanguage } from './problem/load.js';
+export { compareOutput, parseDefaultValidatorFlags, type DefaultValidatorOptions, type ValidationOutcome, type ByteSource } from './problem/default-validator.js';
+export {
+  evaluate,
+  gradeLegacy,
+  maxScoreOf,
+  resolveModernMaxScores,
+  type Evaluation,
+  type EvaluateOptions,
+  type GroupResult,
+  type RunTest,
+  type ScoredTest,
+  type TestOutcome,
+} from './problem/scoring.js';
+export { buildValidator, compileFiles, ValidatorBuildError, type JudgeSandbox, type BuiltValidator, type Compiled, type ProgramFile } from './problem/programs.js';
+export {
+  PackageError,
+  testsOf,
+  type ProblemSpec,
+  type ProblemFormat,
+  type ProblemLimits,
+  type TestCase,
+  type TestGroup,
+  type TestItem,
+  type LegacyGrading,
+  type ModernScoring,
+  type GroupGrading,
+  type ProgramSource,
+  type ExampleSubmission,
+  type Verdict,
+} from './problem/types.js';
+// the agent behind `judge-runner start`
+export { Agent, PROBLEM_TYPES, type AgentOptions, type AgentStats } from './agent.js';
+export { configDir, keyPath, cachePath, loadConfig, saveConfig, type RunnerConfig } from './config.js';

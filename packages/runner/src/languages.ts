@@ -1,0 +1,350 @@
+/**
+ * The language table (config/languages.json): how each ICPC language id is compiled and run in the
+ * sandbox. Adding a language is an edit of the table, not of code.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LANGUAGE_EXTENSIONS } from '@judge/contract';
+import { z } from 'zod';
+import type { Box, Sandbox } from './sandbox/sandbox.js';
+import type { Limits, Mount, RunResult, RunSpec, RunStatus } from './sandbox/types.js';
+
+const MiB = 1024 * 1024;
+
+const LimitsInput = z
+  .object({
+    cpuMs: z.number().int().positive(),
+    wallMs: z.number().int().positive(),
+    memoryMiB: z.number().int().positive(),
+    pids: z.number().int().positive(),
+    outputMiB: z.number().int().positive(),
+  })
+  .strict();
+
+const Argv = z.array(z.string()).min(1);
+const Env = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string());
+const OutOfMemory = z
+  .array(
+    z
+      .object({
+        exitCode: z.number().int(),
+        stderr: z.string().refine((s) => {
+          try {
+            new RegExp(s);
+            return true;
+          } catch {
+            return false;
+          }
+        }, 'not a regular expression'),
+      })
+      .strict(),
+  )
+  .default([]);
+
+const LanguageInput = z
+  .object({
+    name: z.string().min(1),
+    extensions: z.array(z.string().regex(/^[^./]+$/, 'an extension without the dot')).min(1),
+    sourceFile: z.string().regex(/^[^/]+$/, 'a file name'),
+    binary: z.string().regex(/^[^/]+$/, 'a file name').optional(),
+    entry: z.object({ default: z.string().min(1), pattern: z.string().optional() }).strict().optional(),
+    compiled: z.boolean(),
+    requires: z.array(z.string().startsWith('/')).min(1),
+    notes: z.string().optional(),
+    compile: z
+      .object({ argv: Argv, env: Env.optional(), limits: LimitsInput.partial().optional() })
+      .strict()
+      .optional(),
+    run: z.object({ argv: Argv, env: Env.optional() }).strict(),
+    heap: z
+      .object({ fraction: z.number().positive().max(1), reserveMiB: z.number().nonnegative(), minMiB: z.number().positive() })
+      .strict()
+      .optional(),
+    addressSpaceLimit: z.boolean().default(false),
+    outOfMemory: OutOfMemory,
+    mounts: z
+      .array(z.object({ host: z.string().startsWith('/'), box: z.string().startsWith('/') }).strict())
+      .default([]),
+  })
+  .strict()
+  .refine((l) => !l.compiled || l.compile !== undefined, { message: 'a compiled language needs `compile`' });
+
+const TableInput = z
+  .object({
+    $comment: z.unknown().optional(),
+    compileLimits: LimitsInput,
+    languages: z.record(z.string().regex(/^[a-z0-9][a-z0-9_+.-]*$/), LanguageInput),
+  })
+  .strict();
+
+export interface Language {
+  /** ICPC language id (`cpp`, `python3`, ...). */
+  id: string;
+  name: string;
+  extensions: string[];
+  /** File name of the source in /box; may hold `{entry}` (Java: `{entry}.java`). */
+  sourceFile: string;
+  /** File the compiler writes (`main`), for `{binary}`. */
+  binary?: string;
+  entry?: { default: string; pattern?: string };
+  compiled: boolean;
+  /** Every file in `requires` exists on this machine. */
+  present: boolean;
+  requires: string[];
+  notes?: string;
+  compile?: { argv: string[]; env: Record<string, string>; limits: Limits };
+  run: { argv: string[]; env: Record<string, string> };
+  heap?: { fraction: number; reserveMiB: number; minMiB: number };
+  addressSpaceLimit: boolean;
+  outOfMemory: { exitCode: number; stderr: string }[];
+  mounts: Mount[];
+}
+
+export interface LanguageTable {
+  /** The file it was read from. */
+  path: string;
+  languages: Map<string, Language>;
+  get(id: string): Language | undefined;
+  /** The languages whose toolchain is installed. */
+  present(): Language[];
+  /** The language of a file extension (without the dot, any case). */
+  byExtension(ext: string): Language | undefined;
+}
+
+/** config/languages.json of this checkout (packages/runner/{src,dist}/ → ../../../config). */
+export function defaultLanguagesPath(): string {
+  return fileURLToPath(new URL('../../../config/languages.json', import.meta.url));
+}
+
+/** Reads and validates the table; a bad table throws with every problem named. */
+export function loadLanguages(file: string = process.env.JUDGE_LANGUAGES ?? defaultLanguagesPath()): LanguageTable {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`language table ${file}: ${(e as Error).message}`);
+  }
+  const parsed = TableInput.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new Error(`language table ${file} is invalid:\n  ${problems.join('\n  ')}`);
+  }
+  const t = parsed.data;
+  const limits = (over?: Partial<z.infer<typeof LimitsInput>>): Limits => {
+    const l = { ...t.compileLimits, ...over };
+    return { cpuMs: l.cpuMs, wallMs: l.wallMs, memoryBytes: l.memoryMiB * MiB, pids: l.pids, outputBytes: l.outputMiB * MiB };
+  };
+  const languages = new Map<string, Language>();
+  const byExt = new Map<string, Language>();
+  for (const [id, l] of Object.entries(t.languages)) {
+    const lang: Language = {
+      id,
+      name: l.name,
+      extensions: l.extensions.map((e) => e.toLowerCase()),
+      sourceFile: l.sourceFile,
+      ...(l.binary ? { binary: l.binary } : {}),
+      ...(l.entry ? { entry: l.entry } : {}),
+      compiled: l.compiled,
+      present: l.requires.every((r) => isExecutable(r)),
+      requires: l.requires,
+      ...(l.notes ? { notes: l.notes } : {}),
+      ...(l.compile ? { compile: { argv: l.compile.argv, env: l.compile.env ?? {}, limits: limits(l.compile.limits) } } : {}),
+      run: { argv: l.run.argv, env: l.run.env ?? {} },
+      ...(l.heap ? { heap: l.heap } : {}),
+      addressSpaceLimit: l.addressSpaceLimit,
+      outOfMemory: l.outOfMemory,
+      mounts: l.mounts.map((m) => ({ host: m.host, box: m.box })),
+    };
+    for (const e of lang.extensions) {
+      const other = byExt.get(e);
+      if (other) throw new Error(`language table ${file}: extension .${e} belongs to both ${other.id} and ${id}`);
+      byExt.set(e, lang);
+    }
+    languages.set(id, lang);
+  }
+  return {
+    path: file,
+    languages,
+    get: (id) => languages.get(id),
+    present: () => [...languages.values()].filter((l) => l.present),
+    byExtension: (ext) => byExt.get(ext.replace(/^\./, '').toLowerCase()),
+  };
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    fs.accessSync(p, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The language of a submission: `props.language` when it names one, else the file extension
+ * (the table's, then @judge/contract's LANGUAGE_EXTENSIONS, which agree). Undefined when unknown
+ * or when the named language is not in the table.
+ */
+export function pickLanguage(table: LanguageTable, fileName: string, props?: Record<string, unknown> | null): Language | undefined {
+  const named = props?.language;
+  if (typeof named === 'string' && named) return table.get(named);
+  const ext = /\.([^./]+)$/.exec(fileName)?.[1]?.toLowerCase();
+  if (!ext) return undefined;
+  return table.byExtension(ext) ?? (LANGUAGE_EXTENSIONS[ext] ? table.get(LANGUAGE_EXTENSIONS[ext]) : undefined);
+}
+
+/** The heap a runtime gets under a memory limit (Java -Xmx, node --max-old-space-size). */
+export function heapMiB(lang: Language, memoryBytes: number): number {
+  const mem = Math.floor(memoryBytes / MiB);
+  const h = lang.heap;
+  if (!h) return mem;
+  return Math.max(h.minMiB, Math.floor(Math.min(mem * h.fraction, mem - h.reserveMiB)));
+}
+
+function fill(argv: string[], vars: Record<string, string>): string[] {
+  return argv.map((a) => a.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m));
+}
+
+function vars(lang: Language, memoryBytes: number, entry?: string): Record<string, string> {
+  const e = entry ?? lang.entry?.default ?? 'main';
+  return {
+    source: lang.sourceFile.replace(/\{entry\}/g, e),
+    binary: lang.binary ?? 'main',
+    entry: e,
+    memoryMiB: String(Math.floor(memoryBytes / MiB)),
+    heapMiB: String(heapMiB(lang, memoryBytes)),
+    box: '/box',
+  };
+}
+
+/** What a RunSpec needs from the language to run a compiled submission (the caller adds workDir, stdio, limits). */
+export type LanguageRun = Required<Pick<RunSpec, 'argv' | 'env' | 'mounts' | 'addressSpaceLimit' | 'outOfMemory'>>;
+
+/** The command that runs a submission under `memoryBytes` (entry: CompileResult.entry). */
+export function runCommand(lang: Language, opts: { memoryBytes: number; entry?: string }): LanguageRun {
+  return {
+    argv: fill(lang.run.argv, vars(lang, opts.memoryBytes, opts.entry)),
+    env: { ...lang.run.env },
+    mounts: lang.mounts,
+    addressSpaceLimit: lang.addressSpaceLimit,
+    outOfMemory: lang.outOfMemory,
+  };
+}
+
+export interface CompileResult {
+  /** The program is ready in `dir`. */
+  ok: boolean;
+  /** Compiler output (stdout and stderr interleaved, at most 64 KiB), or why it failed. */
+  log: string;
+  /** The box holding the source and what the compiler wrote (= outDir); run it from there. */
+  dir: string;
+  box: Box;
+  /** The source file name in `dir`. */
+  source: string;
+  /** The entry point (Java main class) to pass to runCommand. */
+  entry: string;
+  status: RunStatus;
+  exitCode: number | null;
+  cpuMs: number;
+  wallMs: number;
+  memoryBytes: number | null;
+}
+
+const LOG_BYTES = 64 * 1024;
+
+/** The one source file in sourceDir: the language's own file name, else the only file with one of its extensions, else the only file. */
+function findSource(lang: Language, sourceDir: string): string {
+  const files = fs.readdirSync(sourceDir, { withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name);
+  const exact = lang.sourceFile.includes('{entry}') ? undefined : files.find((f) => f === lang.sourceFile);
+  if (exact) return exact;
+  const matching = files.filter((f) => lang.extensions.includes(/\.([^.]+)$/.exec(f)?.[1]?.toLowerCase() ?? ''));
+  if (matching.length === 1) return matching[0]!;
+  if (files.length === 1) return files[0]!;
+  throw new Error(`${sourceDir}: expected one ${lang.id} source file, found ${files.length ? files.join(', ') : 'none'}`);
+}
+
+/**
+ * Compiles the source in sourceDir into outDir (a fresh box: removed first if it exists) in the
+ * sandbox with the table's compile limits. The source is copied in under the language's file name;
+ * interpreted languages get their syntax check, if any. A compilation error is `ok: false` with the
+ * compiler's output as `log`. The caller disposes `box` when done.
+ */
+export async function compile(
+  sandbox: Sandbox,
+  lang: Language,
+  sourceDir: string,
+  outDir: string,
+  opts: { limits?: Partial<Limits> } = {},
+): Promise<CompileResult> {
+  if (path.resolve(sourceDir) === path.resolve(outDir)) throw new Error('compile: outDir must differ from sourceDir');
+  const srcName = findSource(lang, sourceDir);
+  const code = fs.readFileSync(path.join(sourceDir, srcName));
+  let entry = lang.entry?.default ?? 'main';
+  if (lang.entry?.pattern) {
+    const m = new RegExp(lang.entry.pattern).exec(code.toString('utf8'));
+    if (m?.[1]) entry = m[1];
+  }
+  const box = await sandbox.prepareBox(outDir);
+  const v = vars(lang, 0, entry);
+  fs.writeFileSync(path.join(box.path, v.source!), code, { mode: 0o644 });
+  const base = {
+    dir: box.path,
+    box,
+    source: v.source!,
+    entry,
+  };
+  if (!lang.compile) {
+    return { ...base, ok: true, log: '', status: 'ok', exitCode: 0, cpuMs: 0, wallMs: 0, memoryBytes: null };
+  }
+  const limits: Limits = { ...lang.compile.limits, ...opts.limits };
+  const logFile = path.join(sandbox.workRoot, `compile-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.log`);
+  const fd = fs.openSync(logFile, 'w', 0o600);
+  let r: RunResult;
+  try {
+    r = await sandbox.run({
+      argv: fill(lang.compile.argv, vars(lang, limits.memoryBytes, entry)),
+      workDir: box.path,
+      writable: true,
+      mounts: lang.mounts,
+      stdin: 'ignore',
+      stdout: { fd },
+      stderr: { fd },
+      env: lang.compile.env,
+      limits,
+      addressSpaceLimit: lang.addressSpaceLimit,
+    });
+  } finally {
+    fs.closeSync(fd);
+  }
+  let log = readHead(logFile, LOG_BYTES);
+  fs.rmSync(logFile, { force: true });
+  let ok = r.status === 'ok';
+  if (ok && lang.compiled && lang.binary && !fs.existsSync(path.join(box.path, lang.binary))) {
+    ok = false;
+    log += `\n(the compiler wrote no ${lang.binary})`;
+  }
+  if (r.status !== 'ok' && r.status !== 're') {
+    const what: Record<string, string> = {
+      tle: `compilation used more than ${limits.cpuMs} ms of CPU time`,
+      wall: `compilation took longer than ${limits.wallMs} ms`,
+      mle: `compilation ran out of memory (${Math.round(limits.memoryBytes / MiB)} MiB)`,
+      ole: `compilation wrote more than ${Math.round(limits.outputBytes / MiB)} MiB`,
+    };
+    log = `${log}${log && !log.endsWith('\n') ? '\n' : ''}${what[r.status]}\n`;
+  }
+  return { ...base, ok, log, status: r.status, exitCode: r.exitCode, cpuMs: r.cpuMs, wallMs: r.wallMs, memoryBytes: r.memoryBytes };
+}
+
+function readHead(file: string, max: number): string {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.min(size, max));
+    const n = fs.readSync(fd, buf, 0, buf.length, 0);
+    const text = buf.subarray(0, n).toString('utf8');
+    return size > max ? `${text}\n… (${size - max} more bytes of compiler output)\n` : text;
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -1,0 +1,193 @@
+#!/usr/bin/env node
+import { ApiProblem, RunnerClient, Unreachable, loadOrCreateRunnerKey } from '@judge/sdk';
+import { Command, InvalidArgumentError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, PROBLEM_TYPES } from './agent.js';
+import { checkMachine, type CheckReport } from './check.js';
+import { cachePath, configDir, keyPath, loadConfig, saveConfig } from './config.js';
+import { loadLanguages } from './languages.js';
+import { PackageCache } from './problem/cache.js';
+import { Sandbox } from './sandbox/sandbox.js';
+
+class CliError extends Error {}
+
+function version(): string {
+  const pkg = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'package.json');
+  return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
+}
+
+const stamp = () => new Date().toISOString();
+const log = (line: string) => console.log(`${stamp()} ${line}`);
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError('a whole number from 1 to 64');
+  return n;
+}
+
+function tagList(v: string): string[] {
+  const tags = v.split(',').map((t) => t.trim()).filter(Boolean);
+  for (const t of tags) if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(t)) throw new InvalidArgumentError(`not a tag: ${t} (letters, digits, _ . : -)`);
+  return tags;
+}
+
+function serverUrl(v: string): string {
+  try {
+    const u = new URL(v);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+    return u.origin;
+  } catch {
+    throw new InvalidArgumentError(`not an http(s) URL: ${v}`);
+  }
+}
+
+function describe(e: unknown): string {
+  if (e instanceof ApiProblem) return `${e.detail || e.code} (${e.status} ${e.code})`;
+  if (e instanceof Unreachable) return e.message;
+  return (e as Error)?.message ?? String(e);
+}
+
+const program = new Command('judge-runner')
+  .description('The judging agent: compiles and runs submissions in a sandbox and reports verdicts to a judge.')
+  .version(version());
+
+program
+  .command('register')
+  .description('Make this machine a runner: create its key (once), register it, and print the fingerprint an administrator approves')
+  .requiredOption('--server <url>', 'the judge, e.g. http://judge.lab:8080', serverUrl)
+  .option('--name <name>', 'how administrators see this runner (default: the host name)')
+  .option('--tags <a,b>', 'tags this runner offers (series may require tags)', tagList)
+  .option('--config-dir <dir>', 'where the key and configuration live (default ~/.config/judge-runner, or JUDGE_RUNNER_CONFIG_DIR)')
+  .option('--json', 'print JSON')
+  .action(async (o: { server: string; name?: string; tags?: string[]; configDir?: string; json?: boolean }) => {
+    const dir = configDir(o.configDir);
+    const key = loadOrCreateRunnerKey(keyPath(dir));
+    const previous = loadConfig(dir);
+    const name = o.name ?? previous?.name ?? (await import('node:os')).hostname();
+    const tags = o.tags ?? previous?.tags ?? [];
+    const client = new RunnerClient({ baseUrl: o.server, key, userAgent: `judge-runner/${version()}` });
+    const r = await client.register({ name, problemTypes: PROBLEM_TYPES, version: version(), tags });
+    saveConfig(dir, { server: o.server, name, tags, runnerId: r.runnerId, fingerprint: r.fingerprint });
+    if (o.json) return console.log(JSON.stringify({ ...r, name, tags, configDir: dir }, null, 2));
+    console.log(`Registered with ${o.server} as "${name}" (runner ${r.runnerId}).`);
+    console.log(`Fingerprint: ${r.fingerprint}`);
+    console.log(
+      r.state === 'approved'
+        ? 'Approved: start it with `judge-runner start`.'
+        : r.state === 'pendingApproval'
+          ? `Waiting for approval: an administrator runs \`judgectl runners approve ${r.fingerprint.slice(0, 12)}\` after comparing the fingerprint.`
+          : `State: ${r.state}.`,
+    );
+  });
+
+program
+  .command('start')
+  .description('Judge: authenticate, claim jobs (long poll), judge them in the sandbox and report; SIGTERM finishes or gives back held jobs')
+  .option('--config-dir <dir>', 'the directory `register` used')
+  .option('--server <url>', 'override the server registered with', serverUrl)
+  .option('--slots <n>', 'jobs judged at once, each in its own sandbox slot (default 1; on 2 cores keep 1)', positiveInt, 1)
+  .option('--insecure-no-cgroup', 'judge even without a writable cgroup (rlimits only: memory of process trees, process counts and leftover processes are not enforced)')
+  .option('--languages <file>', 'the language table (default config/languages.json, or JUDGE_LANGUAGES)')
+  .option('--grace <seconds>', 'on SIGTERM, how long held jobs may go on before they are given back', positiveInt, 30)
+  .option('--lease-seconds <n>', 'lease asked for each job, renewed every third of it (15..3600; default 120)', (v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 15 || n > 3600) throw new InvalidArgumentError('a whole number of seconds from 15 to 3600');
+    return n;
+  })
+  .action(async (o: { configDir?: string; server?: string; slots: number; insecureNoCgroup?: boolean; languages?: string; grace: number; leaseSeconds?: number }) => {
+    const dir = configDir(o.configDir);
+    const cfg = loadConfig(dir);
+    if (!cfg && !o.server) throw new CliError(`no runner configuration in ${dir}: run \`judge-runner register --server URL\` first`);
+    const server = o.server ?? cfg!.server;
+    const key = loadOrCreateRunnerKey(keyPath(dir));
+    const languages = loadLanguages(o.languages);
+    const sandbox = await Sandbox.create({ slots: o.slots, insecureNoCgroup: !!o.insecureNoCgroup });
+    log(`sandbox: bubblewrap ${sandbox.bwrap.version}, ${sandbox.backend} (${sandbox.describeBackend()})`);
+    for (const c of sandbox.caveats()) log(`caveat: ${c}`);
+    const present = [...languages.languages.values()].filter((l) => l.present).map((l) => l.id);
+    log(`languages: ${present.join(', ') || 'none'}`);
+    const client = new RunnerClient({ baseUrl: server, key, userAgent: `judge-runner/${version()}` });
+    try {
+      // registering again refreshes the name, version and problem types the server knows
+      const r = await client.register({ name: cfg?.name ?? 'runner', problemTypes: PROBLEM_TYPES, version: version(), tags: cfg?.tags ?? [] });
+      if (r.state !== 'approved') throw new CliError(`the runner ${r.fingerprint.slice(0, 12)} is ${r.state === 'revoked' ? 'revoked' : 'waiting for approval'} on ${server}`);
+      await client.authenticate();
+    } catch (e) {
+      await sandbox.close();
+      throw e;
+    }
+    const cache = new PackageCache({ dir: cachePath(dir), fetch: (fileId) => client.download(fileId) });
+    const agent = new Agent({ client, sandbox, languages, cache, slots: o.slots, runnerVersion: version(), log, ...(o.leaseSeconds ? { leaseSeconds: o.leaseSeconds } : {}) });
+    log(`judging for ${server} as ${client.fingerprint.slice(0, 12)} with ${o.slots} slot${o.slots === 1 ? '' : 's'}`);
+    agent.start();
+
+    let signals = 0;
+    const shutdown = async (sig: string) => {
+      signals++;
+      if (signals > 1) {
+        log(`${sig} again: giving back ${agent.holding} held job(s) now`);
+        await agent.abandon();
+        await sandbox.close();
+        process.exit(1);
+      }
+      log(`${sig}: no new work; ${agent.holding} held job(s) get ${o.grace} s to finish`);
+      agent.stop();
+      const finished = await Promise.race([agent.done().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), o.grace * 1000).unref())]);
+      if (!finished) {
+        log(`giving back ${agent.holding} held job(s)`);
+        await agent.abandon();
+      }
+      await sandbox.close();
+      log(`stopped: ${agent.stats.judged} judged, ${agent.stats.failed} failed, ${agent.stats.trials} trials`);
+      process.exit(0);
+    };
+    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    process.on('SIGINT', () => void shutdown('SIGINT'));
+    await agent.done();
+    // every slot stopped by itself (the runner was revoked)
+    await sandbox.close();
+    process.exitCode = 1;
+  });
+
+program
+  .command('check')
+  .description('Check this machine: bubblewrap, the cgroup backend, each language compiles and runs, limits are enforced')
+  .option('--insecure-no-cgroup', 'check the rlimits-only sandbox')
+  .option('--languages <file>', 'the language table to check')
+  .option('--only <ids>', 'check only these languages (comma-separated)')
+  .option('--json', 'print the report as JSON')
+  .action(async (o: { insecureNoCgroup?: boolean; languages?: string; only?: string; json?: boolean }) => {
+    const report = await checkMachine({
+      insecureNoCgroup: !!o.insecureNoCgroup,
+      ...(o.languages ? { languagesPath: o.languages } : {}),
+      ...(o.only ? { languages: o.only.split(',').map((s) => s.trim()) } : {}),
+    });
+    if (o.json) console.log(JSON.stringify(report, null, 2));
+    else printReport(report);
+    process.exitCode = report.ok ? 0 : 1;
+  });
+
+function printReport(r: CheckReport): void {
+  const mark = (ok: boolean) => (ok ? 'ok  ' : 'FAIL');
+  console.log(`${mark(r.bwrap.found)} bubblewrap ${r.bwrap.found ? `${r.bwrap.version} at ${r.bwrap.path}` : 'not found (apt-get install bubblewrap)'}`);
+  if (r.backend) console.log(`${mark(true)} sandbox backend ${r.backend}${r.cgroups ? ` (${r.cgroups})` : ''}`);
+  if (r.error) console.log(`FAIL ${r.error}`);
+  for (const c of r.caveats) console.log(`     caveat: ${c}`);
+  for (const l of r.languages) {
+    if (!l.present) {
+      console.log(`--   ${l.id}: ${l.notes ?? 'not present'}`);
+      continue;
+    }
+    const how = l.run ? `runs in ${l.run.wallMs} ms` : (l.error ?? l.compile?.log?.split('\n')[0] ?? 'failed');
+    console.log(`${mark(l.ok)} ${l.id}: ${l.compile ? `compiles in ${l.compile.wallMs} ms, ` : ''}${how}`);
+  }
+  for (const l of r.limits) console.log(`${mark(l.ok)} ${l.name} limit: expected ${l.expected}, got ${l.status ?? l.error ?? 'nothing'}`);
+  console.log(r.ok ? 'This machine can judge.' : 'This machine cannot judge as it is.');
+}
+
+program.parseAsync(process.argv).catch((e: unknown) => {
+  console.error(`judge-runner: ${describe(e)}`);
+  process.exit(e instanceof CliError || e instanceof ApiProblem || e instanceof Unreachable ? 1 : 2);
+});

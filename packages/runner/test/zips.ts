@@ -1,0 +1,49 @@
+import { ZipFile } from 'yazl';
+
+/** An entry's content, or content with a Unix mode (symlinks, executables). */
+export type ZipContent = string | Buffer | { content: string | Buffer; mode: number };
+
+/** A zip built in memory from names and contents (deflated unless `store`). */
+export async function zipOf(entries: Record<string, ZipContent>, opts: { store?: boolean } = {}): Promise<Buffer> {
+  const zip = new ZipFile();
+  for (const [name, value] of Object.entries(entries)) {
+    if (name.endsWith('/')) {
+      zip.addEmptyDirectory(name);
+      continue;
+    }
+    const { content, mode } = typeof value === 'object' && !Buffer.isBuffer(value) ? value : { content: value, mode: undefined };
+    zip.addBuffer(Buffer.isBuffer(content) ? content : Buffer.from(content), name, { compress: !opts.store, ...(mode !== undefined ? { mode } : {}) });
+  }
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Renames an entry by rewriting its name bytes in the local header and the central directory.
+ * yazl refuses names like `../x` (rightly); hostile archives are made this way. Both names must
+ * have the same length.
+ */
+export function renameEntry(zip: Buffer, from: string, to: string): Buffer {
+  if (from.length !== to.length) throw new Error('the names must have the same length');
+  const out = Buffer.from(zip);
+  const needle = Buffer.from(from);
+  let at = out.indexOf(needle);
+  if (at < 0) throw new Error(`no entry named ${from}`);
+  while (at >= 0) {
+    Buffer.from(to).copy(out, at);
+    at = out.indexOf(needle, at + needle.length);
+  }
+  return out;
+}
+
+/** Sets the uncompressed size every central-directory record declares, as a zip bomb would. */
+export function declareUncompressedSize(zip: Buffer, bytes: number): Buffer {
+  const out = Buffer.from(zip);
+  const CENTRAL_HEADER = 0x02014b50;
+  for (let i = 0; i + 46 <= out.length; i++) {
+    if (out.readUInt32LE(i) === CENTRAL_HEADER) out.writeUInt32LE(bytes, i + 24);
+  }
+  return out;
+}
