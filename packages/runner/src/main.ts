@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { ApiProblem, RunnerClient, Unreachable, loadOrCreateRunnerKey } from '@judge/sdk';
 import { Command, InvalidArgumentError } from 'commander';
-import { readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, PROBLEM_TYPES } from './agent.js';
@@ -41,6 +41,24 @@ function serverUrl(v: string): string {
   } catch {
     throw new InvalidArgumentError(`not an http(s) URL: ${v}`);
   }
+}
+
+/**
+ * The package cache. Validators run under the sandbox's slot uids and read their package there, so
+ * every directory on the way must be searchable by others (not listable): a cache inside a private
+ * home directory (/root is 0700) cannot work, hence /var/cache for root.
+ */
+function packageCacheDir(explicit: string | undefined, config: string): string {
+  const dir = resolve(explicit ?? (process.getuid?.() === 0 ? '/var/cache/judge-runner' : cachePath(config)));
+  mkdirSync(dir, { recursive: true, mode: 0o711 });
+  chmodSync(dir, 0o711);
+  for (let p = dirname(dir); ; p = dirname(p)) {
+    if ((statSync(p).mode & 0o001) === 0) {
+      throw new CliError(`the package cache ${dir} is out of the sandbox's reach: ${p} is not searchable by other users (mode ${(statSync(p).mode & 0o777).toString(8)}). Choose another --cache-dir.`);
+    }
+    if (p === dirname(p)) break;
+  }
+  return dir;
 }
 
 function describe(e: unknown): string {
@@ -96,7 +114,8 @@ program
     if (!Number.isInteger(n) || n < 15 || n > 3600) throw new InvalidArgumentError('a whole number of seconds from 15 to 3600');
     return n;
   })
-  .action(async (o: { configDir?: string; server?: string; slots: number; insecureNoCgroup?: boolean; languages?: string; grace: number; leaseSeconds?: number }) => {
+  .option('--cache-dir <dir>', 'where problem packages are kept by SHA-256 (default /var/cache/judge-runner as root, else <config-dir>/cache)')
+  .action(async (o: { configDir?: string; server?: string; slots: number; insecureNoCgroup?: boolean; languages?: string; grace: number; leaseSeconds?: number; cacheDir?: string }) => {
     const dir = configDir(o.configDir);
     const cfg = loadConfig(dir);
     if (!cfg && !o.server) throw new CliError(`no runner configuration in ${dir}: run \`judge-runner register --server URL\` first`);
@@ -118,7 +137,8 @@ program
       await sandbox.close();
       throw e;
     }
-    const cache = new PackageCache({ dir: cachePath(dir), fetch: (fileId) => client.download(fileId) });
+    const cacheDir = packageCacheDir(o.cacheDir, dir);
+    const cache = new PackageCache({ dir: cacheDir, fetch: (fileId) => client.download(fileId) });
     const agent = new Agent({ client, sandbox, languages, cache, slots: o.slots, runnerVersion: version(), log, ...(o.leaseSeconds ? { leaseSeconds: o.leaseSeconds } : {}) });
     log(`judging for ${server} as ${client.fingerprint.slice(0, 12)} with ${o.slots} slot${o.slots === 1 ? '' : 's'}`);
     agent.start();

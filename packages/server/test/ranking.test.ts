@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Ranking as RankingSchema, ops, type Activity, type OperationInput, type Ranking, type RankingCell, type Series } from '@judge/contract';
-import type { EventStream, Frame } from '@judge/sdk';
+import type { EventStream } from '@judge/sdk';
 import { submissions } from '../src/db/schema.js';
 import { refusedWith, sendJson } from './expect.js';
 import { ManualClock, TestJudge } from './harness.js';
@@ -85,8 +85,7 @@ class Fixture {
   }
 
   /** Writes a submission row with its outcome; reports it to the ranking unless told not to. */
-  submit(a: Activity, t: Task, p: Party, o: Outcome, report = true): string {
-    const id = randomUUID();
+  submit(a: Activity, t: Task, p: Party, o: Outcome, report = true, id = randomUUID()): string {
     this.j.app.deps.db
       .insert(submissions)
       .values({
@@ -469,6 +468,22 @@ describe('the ranking', () => {
     ]);
   });
 
+  it('orders submissions made in the same millisecond by id, when loading as when updating', async () => {
+    const a = await f.activity([ann, bob]);
+    const s = await f.series(a, { startDate: at(0) });
+    const A = await f.task(s);
+    // stored wrong answer first, but the accepted one has the smaller id: it came first, so no penalty
+    const first = '00000000-0000-7000-8000-000000000001';
+    const second = '00000000-0000-7000-8000-000000000002';
+    f.submit(a, A, ann, { minutes: 7, verdict: 'WA' }, false, second);
+    f.submit(a, A, ann, { minutes: 7, verdict: 'AC' }, false, first);
+    expect(rowOf(await f.ranking(ann, a), ann)!.cells).toEqual([cell(A, { attempts: 1, solved: true, penalty: 7, solvedAt: at(7) })]);
+    // the same through the incremental path, in the other order of storage
+    f.submit(a, A, bob, { minutes: 9, verdict: 'AC' }, true, '00000000-0000-7000-8000-000000000004');
+    f.submit(a, A, bob, { minutes: 9, verdict: 'WA' }, true, '00000000-0000-7000-8000-000000000003');
+    expect(rowOf(await f.ranking(ann, a), bob)!.cells).toEqual([cell(A, { attempts: 2, solved: true, penalty: 29, solvedAt: at(9) })]);
+  });
+
   it('refuses: unknown activity, an outsider of a closed activity, a member without ranking:read, a bad or foreign seriesId', async () => {
     const a = await f.activity([ann]);
     const s = await f.series(a);
@@ -503,7 +518,8 @@ describe('rankingChanged events', () => {
   let P: Party, Q: Party, PB: Party, U: Party;
   let streams: Record<'M' | 'P' | 'Q' | 'PB' | 'U', EventStream>;
   const PARTIES = ['M', 'P', 'Q', 'PB', 'U'] as const;
-  type Heard = Record<(typeof PARTIES)[number], Frame[]>;
+  /** The rankingChanged data each party received. */
+  type Heard = Record<(typeof PARTIES)[number], Record<string, unknown>[]>;
 
   async function heard(): Promise<Heard> {
     const got = await f.w.barrier(PARTIES.map((k) => streams[k]));

@@ -251,7 +251,7 @@ class V1Backend implements CgroupBackend {
     const cpuacct = base('cpuacct');
     const uniMount = mounts.find((x) => x.v2);
     const uniOwn = own.get('');
-    let unified = uniMount && uniOwn !== undefined ? ownDir(uniMount, uniOwn) : null;
+    const unified = uniMount && uniOwn !== undefined ? ownDir(uniMount, uniOwn) : null;
     const name = instanceName();
     const created: string[] = [];
     const make = (b: string): string => {
@@ -271,7 +271,7 @@ class V1Backend implements CgroupBackend {
         try {
           dirs.unified = make(unified);
         } catch {
-          unified = null; // the unified tree is optional here
+          /* the unified tree is optional here: no cgroup.kill then */
         }
       }
       if (!dirs.cpuacct && !(dirs.unified && exists(path.join(dirs.unified, 'cpu.stat')))) {
@@ -289,7 +289,7 @@ class V1Backend implements CgroupBackend {
   caveats(): string[] {
     const c = [
       'memory counts the page cache a run faults in (files it reads first, files it writes, /tmp) besides its own allocations',
-      'CPU time includes 1–4 ms of sandbox start-up',
+      'CPU time includes 2–4 ms of sandbox start-up (the exec of the program and of sh, the sandbox\'s pid 1)',
     ];
     if (!this.memsw) c.push('swap is not limited (no memory.memsw: swap accounting is off); on a host with swap a program may exceed its memory limit');
     if (!this.killFile) c.push('no cgroup.kill (unified tree not writable): leftover processes are killed one by one');
@@ -472,7 +472,7 @@ class V2Backend implements CgroupBackend {
   caveats(): string[] {
     const c = [
       'memory counts the page cache a run faults in (files it reads first, files it writes, /tmp) besides its own allocations',
-      'CPU time includes 1–4 ms of sandbox start-up',
+      'CPU time includes 2–4 ms of sandbox start-up (the exec of the program and of sh, the sandbox\'s pid 1)',
     ];
     if (!this.peakFile) c.push('no memory.peak (kernel < 5.19): peak memory is sampled every 50 ms and may miss short spikes');
     if (!this.killFile) c.push('no cgroup.kill (kernel < 5.14): leftover processes are killed one by one');

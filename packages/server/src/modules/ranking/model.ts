@@ -7,8 +7,8 @@ export interface Column {
   maxPoints: number | null;
   /** Penalty minutes count from here (icpc); null: no start known, 0 minutes. */
   startMs: number | null;
-  /** Submissions at or after this instant are hidden by a freeze; null: nothing hidden. */
-  cutoffMs: number | null;
+  /** Submissions at or after this instant (RFC 3339) are hidden by a freeze; null: nothing hidden. */
+  cutoff: string | null;
   /** Points multiply by this (the series' importance). */
   weight: number;
 }
@@ -24,7 +24,7 @@ export interface Spec {
 }
 
 export function specOf(type: 'icpc' | 'points', columns: Column[]): Spec {
-  const key = `${type}|${columns.map((c) => `${c.assignmentId}:${c.maxPoints}:${c.startMs}:${c.cutoffMs}:${c.weight}`).join('|')}`;
+  const key = `${type}|${columns.map((c) => `${c.assignmentId}:${c.maxPoints}:${c.startMs}:${c.cutoff}:${c.weight}`).join('|')}`;
   return { key, type, columns };
 }
 
@@ -38,6 +38,8 @@ export interface Ranked {
   participants: readonly Participant[];
   rows: RankingRow[];
   frozen: boolean;
+  /** `rows` as JSON, made once: a new result makes a new Ranked, so this never goes stale. */
+  rowsJson?: string;
 }
 
 /** How many specs an activity keeps: a freeze or window edge makes a new one; old ones age out. */
@@ -74,7 +76,7 @@ class View {
       for (let i = 0; i < columns.length; i++) {
         const c = columns[i]!;
         const subs = mine?.get(c.assignmentId);
-        results[i] = type === 'icpc' ? icpcCell(c.assignmentId, subs, c.startMs, c.cutoffMs) : pointsCell(c.assignmentId, subs, c.maxPoints, c.cutoffMs);
+        results[i] = type === 'icpc' ? icpcCell(c.assignmentId, subs, c.startMs, c.cutoff) : pointsCell(c.assignmentId, subs, c.maxPoints, c.cutoff);
         weights[i] = c.weight;
       }
       t = totals(results, weights);
@@ -106,13 +108,20 @@ export class ActivityModel {
   private readonly byUser = new Map<string, Map<string, Counted[]>>();
   private readonly views = new Map<string, View>();
 
-  /** Submissions must arrive in submission order (they are appended). */
-  add(userId: string, assignmentId: string, s: Counted): void {
+  /**
+   * Appends a submission; they must arrive by submittedAt. Answers false when the cell's previous
+   * one has the same instant: their order (by id) is then the caller's to settle with replaceCell.
+   */
+  add(userId: string, assignmentId: string, s: Counted): boolean {
     let mine = this.byUser.get(userId);
     if (!mine) this.byUser.set(userId, (mine = new Map()));
     const list = mine.get(assignmentId);
-    if (list) list.push(s);
-    else mine.set(assignmentId, [s]);
+    if (!list) {
+      mine.set(assignmentId, [s]);
+      return true;
+    }
+    list.push(s);
+    return list[list.length - 2]!.submittedAt !== s.submittedAt;
   }
 
   submissionsOf(userId: string): ReadonlyMap<string, readonly Counted[]> | undefined {

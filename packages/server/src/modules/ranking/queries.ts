@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { Participant } from './model.js';
-import { bySubmission, counted, type Counted } from './standings.js';
+import type { ActivityModel, Participant } from './model.js';
+import { counted, type Counted, type Kind } from './standings.js';
 
 /** The series columns the ranking reads. */
 export interface RankedSeries {
@@ -30,11 +30,24 @@ interface ParticipantRow {
   lastName: string | null;
 }
 
-/** A submission row as the model loads it; raw arrays, since 50,000 objects with names cost more than the query. */
-type SubmissionTuple = [userId: string, assignmentId: string, id: string, submittedAt: string, state: string, verdict: string | null, score: number | null, maxScore: number | null];
+/**
+ * A submission row as the model loads it: raw arrays, and the outcome classified by SQL, since
+ * for 50,000 rows turning values into JavaScript (strings above all) costs more than the query.
+ */
+type SubmissionTuple = [userId: string, assignmentId: string, submittedAt: string, kind: number, score: number | null, maxScore: number | null];
 
-/** The submission states that can count; failed and cancelled never do. */
+/** The submissions that can count: not excluded; failed and cancelled never do. */
 const COUNTING = `state IN ('queued', 'running', 'completed') AND excluded = 0`;
+
+/** How a counting submission stands (CONTRACT §9), as an index into KINDS. */
+const KIND_SQL = `CASE WHEN state <> 'completed' THEN 0
+  WHEN verdict = 'AC' OR (score IS NOT NULL AND max_score > 0 AND score >= max_score) THEN 1
+  WHEN verdict IN ('CE', 'JE') THEN 3 ELSE 2 END`;
+const KINDS: readonly Kind[] = ['pending', 'accepted', 'rejected', 'free'];
+
+const SUBMISSION_COLUMNS = `user_id, series_problem_id, submitted_at, ${KIND_SQL}, score, max_score`;
+
+const toCounted = (t: SubmissionTuple): Counted => counted(t[2], KINDS[t[3]]!, t[4], t[5]);
 
 /** "first last", else the login (the ranking's userName). */
 export function displayName(r: Pick<ParticipantRow, 'username' | 'firstName' | 'lastName'>): string {
@@ -74,19 +87,12 @@ export class RankingQueries {
        WHERE g.activity_id = ? AND g.role_id IN (${participantRoles}) ORDER BY u.id`,
     );
     this.member = sqlite.prepare(`SELECT count(*) AS n FROM grants g WHERE g.activity_id = ? AND g.user_id = ? AND g.role_id IN (${participantRoles})`);
-    // submissions_activity (activity_id, submitted_at) yields them in submission order
-    this.all = sqlite
-      .prepare<[string], SubmissionTuple>(
-        `SELECT user_id, series_problem_id, id, submitted_at, state, verdict, score, max_score FROM submissions
-         WHERE activity_id = ? AND ${COUNTING} ORDER BY submitted_at, id`,
-      )
-      .raw(true);
-    // submissions_assignment_user (series_problem_id, user_id)
+    // submissions_activity (activity_id, submitted_at) yields them by time without a sort; the rare
+    // tie on the instant is ordered by id one cell at a time (see eachCounted)
+    this.all = sqlite.prepare<[string], SubmissionTuple>(`SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE activity_id = ? AND ${COUNTING} ORDER BY submitted_at`).raw(true);
+    // submissions_assignment_user (series_problem_id, user_id); a handful of rows to sort
     this.cell = sqlite
-      .prepare<[string, string], SubmissionTuple>(
-        `SELECT user_id, series_problem_id, id, submitted_at, state, verdict, score, max_score FROM submissions
-         WHERE series_problem_id = ? AND user_id = ? AND ${COUNTING}`,
-      )
+      .prepare<[string, string], SubmissionTuple>(`SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE series_problem_id = ? AND user_id = ? AND ${COUNTING} ORDER BY submitted_at, id`)
       .raw(true);
   }
 
@@ -106,21 +112,18 @@ export class RankingQueries {
     return (this.member.get(activityId, userId)?.n ?? 0) > 0;
   }
 
-  /** Every counted submission of the activity, in submission order. */
-  eachCounted(activityId: string, fn: (userId: string, assignmentId: string, s: Counted) => void): void {
-    for (const [userId, assignmentId, id, at, state, verdict, score, maxScore] of this.all.iterate(activityId)) {
-      const c = counted(id, at, state, verdict, score, maxScore);
-      if (c) fn(userId, assignmentId, c);
+  /** Loads every counted submission of an activity into `model`, in submission order (by submittedAt, then id). */
+  load(activityId: string, model: ActivityModel): void {
+    const ties: [string, string][] = [];
+    // row by row: each tuple dies young instead of surviving (and being copied) until the last is read
+    for (const t of this.all.iterate(activityId)) {
+      if (!model.add(t[0], t[1], toCounted(t))) ties.push([t[0], t[1]]);
     }
+    for (const [userId, assignmentId] of ties) model.replaceCell(userId, assignmentId, this.cellOf(assignmentId, userId));
   }
 
-  /** One user's counted submissions to one assignment, in submission order. */
+  /** One user's counted submissions to one assignment, by submittedAt, then id. */
   cellOf(assignmentId: string, userId: string): Counted[] {
-    const out: Counted[] = [];
-    for (const [, , id, at, state, verdict, score, maxScore] of this.cell.all(assignmentId, userId)) {
-      const c = counted(id, at, state, verdict, score, maxScore);
-      if (c) out.push(c);
-    }
-    return out.sort(bySubmission);
+    return this.cell.all(assignmentId, userId).map(toCounted);
   }
 }

@@ -7,7 +7,7 @@ import type { Deps } from '../../services.js';
 import { compact, iso } from '../../util.js';
 import { visibleActivity, type ActivityRow } from '../activities/queries.js';
 import { rescaled } from '../submissions/views.js';
-import { ActivityModel, specOf, type Column } from './model.js';
+import { ActivityModel, specOf, type Column, type Ranked } from './model.js';
 import { RankingQueries, type RankedAssignment, type RankedSeries } from './queries.js';
 import { activeFreeze, windowOpen } from './windows.js';
 
@@ -70,6 +70,23 @@ export class RankingService {
 
   /** GET /activities/{idOrSlug}/ranking */
   get(actor: Actor, idOrSlug: string, seriesId?: string): Ranking {
+    const s = this.standings(actor, idOrSlug, seriesId);
+    return { rankingType: s.type, frozen: s.ranked.frozen, problems: s.problems, rows: s.rows };
+  }
+
+  /**
+   * The same answer as JSON text. The rows of a large contest are most of it, and every reader
+   * who sees all of them gets the same text: it is made once per change of the standings rather
+   * than once per request (a result tells every reader to fetch again).
+   */
+  json(actor: Actor, idOrSlug: string, seriesId?: string): string {
+    const s = this.standings(actor, idOrSlug, seriesId);
+    // the rows hold no null members, so plain JSON is the wire form (CONTRACT §2)
+    const rows = s.rows === s.ranked.rows ? (s.ranked.rowsJson ??= JSON.stringify(s.rows)) : JSON.stringify(s.rows);
+    return `{"rankingType":${JSON.stringify(s.type)},"frozen":${s.ranked.frozen},"problems":${JSON.stringify(s.problems)},"rows":${rows}}`;
+  }
+
+  private standings(actor: Actor, idOrSlug: string, seriesId: string | undefined): { type: RankingType; problems: Ranking['problems']; ranked: Ranked; rows: RankingRow[] } {
     const a = visibleActivity(this.d, actor, idOrSlug);
     const may = (key: Permission) => this.d.permissions.has(actor.userId, key, a.id);
     this.d.permissions.require(actor, 'ranking:read', a.id);
@@ -87,11 +104,10 @@ export class RankingService {
     const columns = problems.map((p) => column(p, bySeries.get(p.seriesId)!, a, unfrozen ? null : now, chosen ? 1 : null));
     const type: RankingType = a.rankingType === 'points' ? 'points' : 'icpc';
     const ranked = this.model(a.id).view(specOf(type, columns)).rank(this.q.participantsOf(a.id));
-
     return {
-      rankingType: type,
-      frozen: ranked.frozen,
+      type,
       problems: problems.map((p) => compact({ id: p.id, slug: p.slug, name: p.name, seriesId: p.seriesId, maxPoints: p.maxPoints })),
+      ranked,
       rows: this.visibleRows(ranked.rows, a, actor.userId, may('result:read:all')),
     };
   }
@@ -109,9 +125,8 @@ export class RankingService {
     if (m) {
       this.models.delete(activityId);
     } else {
-      const loaded = new ActivityModel();
-      this.q.eachCounted(activityId, (userId, assignmentId, s) => loaded.add(userId, assignmentId, s));
-      m = loaded;
+      m = new ActivityModel();
+      this.q.load(activityId, m);
       const oldest = this.models.size >= MODELS_KEPT ? this.models.keys().next().value : undefined;
       if (oldest !== undefined) this.models.delete(oldest);
     }
@@ -193,7 +208,7 @@ function column(p: RankedAssignment, s: RankedSeries, a: ActivityRow, frozenNow:
     assignmentId: p.id,
     maxPoints: p.maxPoints,
     startMs: start ? Date.parse(start) : null,
-    cutoffMs: cutoff ? Date.parse(cutoff) : null,
+    cutoff,
     weight: weight ?? s.importance,
   };
 }

@@ -8,12 +8,16 @@ import type { RankingCell, RankingRow } from '@judge/contract';
 /** How a counted submission stands. `free`: rejected without penalty (CE, JE). */
 export type Kind = 'pending' | 'accepted' | 'rejected' | 'free';
 
-/** A submission that counts for the ranking: not excluded, and queued, running or completed. */
+/**
+ * A submission that counts for the ranking: not excluded, and queued, running or completed (failed
+ * and cancelled ones never count). Pending while queued or running; accepted when completed with
+ * AC or full marks (score ≥ maxScore > 0); otherwise rejected, without penalty for CE and JE.
+ * The queries classify rows in SQL (KIND_SQL), so that loading a large activity moves numbers
+ * rather than strings.
+ */
 export interface Counted {
-  id: string;
+  /** RFC 3339 UTC with milliseconds: compares as it reads, so the freeze cut-off is a string comparison. */
   submittedAt: string;
-  /** submittedAt in epoch milliseconds, for penalty minutes and the freeze cut-off. */
-  ms: number;
   kind: Kind;
   /** score ÷ maxScore on a positive scale; without one, 1 when accepted and 0 when not; null while pending. */
   fraction: number | null;
@@ -21,32 +25,15 @@ export interface Counted {
   raw: number | null;
 }
 
-const FREE_VERDICTS = new Set(['CE', 'JE']);
 const PENALTY_MINUTES = 20;
 const MINUTE_MS = 60_000;
 
-/** What a submission row counts as; null when it does not count at all (failed, cancelled). */
-export function classify(state: string, verdict: string | null, score: number | null, maxScore: number | null): Kind | null {
-  if (state === 'queued' || state === 'running') return 'pending';
-  if (state !== 'completed') return null;
-  if (verdict === 'AC' || (score !== null && maxScore !== null && maxScore > 0 && score >= maxScore)) return 'accepted';
-  return verdict !== null && FREE_VERDICTS.has(verdict) ? 'free' : 'rejected';
-}
-
-export function counted(id: string, submittedAt: string, state: string, verdict: string | null, score: number | null, maxScore: number | null): Counted | null {
-  const kind = classify(state, verdict, score, maxScore);
-  if (!kind) return null;
-  if (kind === 'pending') return { id, submittedAt, ms: Date.parse(submittedAt), kind, fraction: null, raw: null };
+export function counted(submittedAt: string, kind: Kind, score: number | null, maxScore: number | null): Counted {
+  if (kind === 'pending') return { submittedAt, kind, fraction: null, raw: null };
   const scaled = score !== null && maxScore !== null && maxScore > 0;
   const fraction = scaled ? score / maxScore : kind === 'accepted' ? 1 : 0;
   const raw = score ?? (kind === 'accepted' ? (maxScore ?? 1) : 0);
-  return { id, submittedAt, ms: Date.parse(submittedAt), kind, fraction, raw };
-}
-
-/** Submission order: by submittedAt, then id (ids are UUIDv7, so this is creation order on a tie). */
-export function bySubmission(a: Counted, b: Counted): number {
-  if (a.submittedAt !== b.submittedAt) return a.submittedAt < b.submittedAt ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  return { submittedAt, kind, fraction, raw };
 }
 
 /** What one cell contributes to its row, with the cell as the wire shows it. */
@@ -55,7 +42,7 @@ export interface CellResult {
   solved: boolean;
   penalty: number;
   points: number;
-  /** The accepted submission's time (icpc), for the tie-break on the last accepted time. */
+  /** The accepted submission's time (icpc), for the tie-break on the last accepted time; 0 when unsolved. */
   solvedMs: number;
   frozen: number;
 }
@@ -63,15 +50,15 @@ export interface CellResult {
 /**
  * icpc: solved at the first accepted submission; everything after it is ignored. Before it, each
  * rejected submission (CE and JE aside) is an attempt worth 20 minutes once solved; submissions
- * at or after `cutoffMs` (the freeze) are only counted as frozen.
+ * at or after `cutoff` (the freeze) are only counted as frozen.
  */
-export function icpcCell(problemId: string, subs: readonly Counted[] | undefined, startMs: number | null, cutoffMs: number | null): CellResult {
+export function icpcCell(problemId: string, subs: readonly Counted[] | undefined, startMs: number | null, cutoff: string | null): CellResult {
   let rejected = 0;
   let pending = 0;
   let frozen = 0;
   let accepted: Counted | undefined;
   for (const s of subs ?? []) {
-    if (cutoffMs !== null && s.ms >= cutoffMs) frozen++;
+    if (cutoff !== null && s.submittedAt >= cutoff) frozen++;
     else if (s.kind === 'pending') pending++;
     else if (s.kind === 'rejected') rejected++;
     else if (s.kind === 'accepted') {
@@ -82,14 +69,15 @@ export function icpcCell(problemId: string, subs: readonly Counted[] | undefined
   if (!accepted) {
     return { cell: { problemId, attempts: rejected, solved: false, pending, frozen }, solved: false, penalty: 0, points: 0, solvedMs: 0, frozen };
   }
-  const minutes = startMs === null ? 0 : Math.max(0, Math.floor((accepted.ms - startMs) / MINUTE_MS));
+  const solvedMs = Date.parse(accepted.submittedAt);
+  const minutes = startMs === null ? 0 : Math.max(0, Math.floor((solvedMs - startMs) / MINUTE_MS));
   const penalty = minutes + PENALTY_MINUTES * rejected;
   return {
     cell: { problemId, attempts: rejected + 1, solved: true, penalty, solvedAt: accepted.submittedAt, pending, frozen },
     solved: true,
     penalty,
     points: 0,
-    solvedMs: accepted.ms,
+    solvedMs,
     frozen,
   };
 }
@@ -99,14 +87,14 @@ export function icpcCell(problemId: string, subs: readonly Counted[] | undefined
  * maxPoints when it has them (round(fraction × maxPoints)), else the runner's own score of that
  * submission. Solved at full marks; solvedAt is the first submission that reached them.
  */
-export function pointsCell(problemId: string, subs: readonly Counted[] | undefined, maxPoints: number | null, cutoffMs: number | null): CellResult {
+export function pointsCell(problemId: string, subs: readonly Counted[] | undefined, maxPoints: number | null, cutoff: string | null): CellResult {
   let judged = 0;
   let pending = 0;
   let frozen = 0;
   let best: Counted | undefined;
   let full: Counted | undefined;
   for (const s of subs ?? []) {
-    if (cutoffMs !== null && s.ms >= cutoffMs) frozen++;
+    if (cutoff !== null && s.submittedAt >= cutoff) frozen++;
     else if (s.kind === 'pending') pending++;
     else {
       judged++;
@@ -123,7 +111,7 @@ export function pointsCell(problemId: string, subs: readonly Counted[] | undefin
   const solved = !!full;
   const cell: RankingCell = { problemId, attempts: judged, solved, points, pending, frozen };
   if (full) cell.solvedAt = full.submittedAt;
-  return { cell, solved, penalty: 0, points, solvedMs: full?.ms ?? 0, frozen };
+  return { cell, solved, penalty: 0, points, solvedMs: 0, frozen };
 }
 
 /** A row's totals before ranking. */

@@ -1,0 +1,333 @@
+// The ranking of a large contest: 1,000 contestants × 12 problems, 50,000 submissions.
+// Prints the time of the full standings (cold: first request after start, which loads the
+// activity's submissions into memory; warm: later requests) and of the update after one new
+// result (submissionChanged + get). Targets: full standings under 100 ms, the update under 5 ms.
+//
+// The judge runs in a child process (this same file, started with the argument `child`): the
+// contest is written by it straight into its own SQLite file (the database is the judge
+// process's alone), and the service calls are timed there, in process. The HTTP requests
+// (the same standings, serialised and sent) are timed from here.
+//
+//   cd /work/main && pnpm build && node bench/ranking.mjs
+//   env: BENCH_CONTESTANTS (1000), BENCH_PROBLEMS (12), BENCH_SUBMISSIONS (50000), BENCH_TYPE (icpc | points),
+//        BENCH_ROUNDS (repetitions of each warm measurement, 30)
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ADMIN_PASSWORD, adminToken, fmt, json, startChild } from './lib.mjs';
+
+const CONTESTANTS = Number(process.env.BENCH_CONTESTANTS ?? 1000);
+const PROBLEMS = Number(process.env.BENCH_PROBLEMS ?? 12);
+const SUBMISSIONS = Number(process.env.BENCH_SUBMISSIONS ?? 50_000);
+const TYPE = process.env.BENCH_TYPE ?? 'icpc';
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
+const COLD_ROUNDS = 7;
+const TARGET_FULL_MS = 100;
+const TARGET_UPDATE_MS = 5;
+/** The contest: five hours from START, frozen for the last hour. */
+const START = Date.parse('2026-11-22T08:00:00.000Z');
+const HOURS = 5;
+
+// ---------------------------------------------------------------- statistics
+
+function stats(ms) {
+  const s = [...ms].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return { n: s.length, median: q(0.5), p95: q(0.95), max: s[s.length - 1] };
+}
+const ms = (n) => `${fmt(n, 2)} ms`;
+const verdict = (value, target) => (value < target ? 'PASS' : 'FAIL');
+
+/** A small deterministic generator (mulberry32), so that every run judges the same contest. */
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// ---------------------------------------------------------------- the judge process
+
+/** Starts the built judge, writes the contest into its database on `seed`, and times the ranking service in process. */
+async function child() {
+  const { initDataDir, loadConfig, settingsTable, startApp } = await import('../packages/server/dist/index.js');
+  const keys = new Set(settingsTable().map((r) => r.key));
+  const memKey = keys.has('auth.argon2MemoryKiB') ? 'argon2MemoryKiB' : 'argon2MemoryKib';
+  const overrides = { host: '127.0.0.1', port: 0, logLevel: 'warn', limits: { requestsPerMinute: 0 }, auth: { [memKey]: 1024, argon2Iterations: 1, loginAttemptsPerMinute: 1_000_000 } };
+  const dataDir = mkdtempSync(join(tmpdir(), 'judge-bench-'));
+  const config = loadConfig(dataDir, overrides, {});
+  await initDataDir(dataDir, config, async () => ADMIN_PASSWORD);
+  // the clock stands still half an hour before the end, inside the freeze: contestants and managers see different standings
+  const now = new Date(START + (HOURS - 0.5) * 3_600_000);
+  const app = await startApp({ dataDir, config, clock: { now: () => new Date(now) } });
+  const sqlite = app.deps.sqlite;
+  const ranking = app.services.ranking;
+  let contest;
+
+  process.on('message', async (m) => {
+    if (m.cmd === 'seed') {
+      contest = seed(sqlite, m.watcherId);
+      process.send({ id: m.id, slug: contest.slug, submissions: contest.rows.length });
+    } else if (m.cmd === 'measure') {
+      process.send({ id: m.id, ...measure(ranking, sqlite, contest) });
+    } else if (m.cmd === 'update') {
+      // one new result, reported as the judging flow reports it
+      const r = contest.pending.pop();
+      sqlite.prepare(`UPDATE submissions SET state = 'completed', verdict = 'AC', score = 1, max_score = 1 WHERE id = ?`).run(r.id);
+      ranking.submissionChanged(contest.activityId, r.userId, r.assignmentId);
+      process.send({ id: m.id });
+    } else if (m.cmd === 'stop') {
+      await stop();
+    }
+  });
+  // a driver that died leaves no judge and no data directory behind
+  process.on('disconnect', () => void stop());
+  async function stop() {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  }
+  process.send({ ready: true, url: app.url });
+}
+
+/** Writes the contest in one transaction: accounts, their grants, one series of PROBLEMS problems, the submissions. */
+function seed(sqlite, watcherId) {
+  const rnd = prng(42);
+  const created = new Date(START - 86_400_000).toISOString();
+  const activityId = randomUUID();
+  const seriesId = randomUUID();
+  const slug = 'bench-contest';
+  const participantRole = sqlite.prepare(`SELECT id FROM roles WHERE built_in_key = 'participant'`).get().id;
+  const users = [watcherId];
+  const assignments = [];
+  const rows = [];
+  sqlite.transaction(() => {
+    sqlite
+      .prepare(`INSERT INTO activities (id, slug, slug_key, name, created_at, ranking_type, start_date, end_date, published_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(activityId, slug, slug, 'Bench contest', created, TYPE, new Date(START).toISOString(), new Date(START + HOURS * 3_600_000).toISOString(), created);
+    sqlite
+      .prepare(
+        `INSERT INTO series (id, activity_id, slug, slug_key, name, "order", start_date, end_date, is_open, opened_at, ranking_freeze_at, ranking_reveal_at, created_at)
+         VALUES (?, ?, 'finals', 'finals', 'Finals', 1, ?, ?, 0, ?, ?, ?, ?)`,
+      )
+      .run(
+        seriesId,
+        activityId,
+        new Date(START).toISOString(),
+        new Date(START + HOURS * 3_600_000).toISOString(),
+        new Date(START).toISOString(),
+        new Date(START + (HOURS - 1) * 3_600_000).toISOString(),
+        new Date(START + (HOURS + 2) * 3_600_000).toISOString(),
+        created,
+      );
+    const user = sqlite.prepare(`INSERT INTO users (id, username, username_key, first_name, last_name, created_at) VALUES (?, ?, ?, ?, ?, ?)`);
+    for (let i = 1; i < CONTESTANTS; i++) {
+      const id = randomUUID();
+      user.run(id, `contestant-${i}`, `contestant-${i}`, `First${i % 97}`, `Last${i}`, created);
+      users.push(id);
+    }
+    const grant = sqlite.prepare(`INSERT INTO grants (id, user_id, role_id, activity_id, created_at) VALUES (?, ?, ?, ?, ?)`);
+    for (const id of users) grant.run(randomUUID(), id, participantRole, activityId, created);
+    const problem = sqlite.prepare(`INSERT INTO problems (id, slug, slug_key, name, type, created_at) VALUES (?, ?, ?, ?, 'standard-io@1', ?)`);
+    const version = sqlite.prepare(`INSERT INTO problem_versions (id, problem_id, version, created_at) VALUES (?, ?, 1, ?)`);
+    const assign = sqlite.prepare(`INSERT INTO series_problems (id, series_id, activity_id, problem_id, slug, slug_key, "order", max_points, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    for (let p = 0; p < PROBLEMS; p++) {
+      const problemId = randomUUID();
+      const versionId = randomUUID();
+      const assignmentId = randomUUID();
+      const letter = String.fromCharCode(97 + (p % 26)) + (p >= 26 ? p : '');
+      problem.run(problemId, `bench-${letter}`, `bench-${letter}`, `Problem ${letter.toUpperCase()}`, created);
+      version.run(versionId, problemId, created);
+      assign.run(assignmentId, seriesId, activityId, problemId, letter, letter, p + 1, TYPE === 'points' ? 100 : null, created);
+      assignments.push({ assignmentId, versionId });
+    }
+    // each contestant has a skill; harder problems are solved less; wrong answers come before right ones
+    const skill = users.map(() => rnd());
+    const insert = sqlite.prepare(
+      `INSERT INTO submissions (id, activity_id, series_id, series_problem_id, problem_version_id, user_id, submitted_at, state, verdict, score, max_score, excluded)
+       VALUES (@id, @activityId, @seriesId, @assignmentId, @versionId, @userId, @submittedAt, @state, @verdict, @score, @maxScore, @excluded)`,
+    );
+    const verdicts = ['WA', 'WA', 'WA', 'TLE', 'RTE', 'MLE', 'CE'];
+    for (let i = 0; i < SUBMISSIONS; i++) {
+      const u = Math.floor(rnd() * users.length);
+      const p = Math.floor(rnd() * PROBLEMS);
+      const a = assignments[p];
+      const t = START + rnd() * HOURS * 3_600_000;
+      const pending = rnd() < 0.01;
+      const accepted = !pending && rnd() < skill[u] * (1 - p / (PROBLEMS + 4)) * 0.5;
+      const score = pending ? null : accepted ? 1 : TYPE === 'points' ? Math.round(rnd() * 10) / 10 : 0;
+      const row = {
+        id: randomUUID(),
+        activityId,
+        seriesId,
+        assignmentId: a.assignmentId,
+        versionId: a.versionId,
+        userId: users[u],
+        submittedAt: new Date(t).toISOString(),
+        state: pending ? 'queued' : 'completed',
+        verdict: pending ? null : accepted ? 'AC' : verdicts[Math.floor(rnd() * verdicts.length)],
+        score,
+        maxScore: pending ? null : 1,
+        excluded: rnd() < 0.002 ? 1 : 0,
+      };
+      rows.push(row);
+    }
+    // rows arrive as they are submitted: by time, as the judge inserts them
+    rows.sort((x, y) => (x.submittedAt < y.submittedAt ? -1 : x.submittedAt > y.submittedAt ? 1 : 0));
+    for (const row of rows) insert.run(row);
+  })();
+  const pending = rows.filter((r) => r.state === 'queued' && !r.excluded);
+  return { activityId, slug, rows, pending, users };
+}
+
+/** Times the service in process: the first standings (loading the submissions), warm ones, and updates. */
+function measure(ranking, sqlite, contest) {
+  const admin = sqlite.prepare(`SELECT id FROM users WHERE username = 'admin'`).get().id;
+  const manager = { userId: admin, sessionId: 'bench', via: 'bearer' };
+  const contestant = { userId: contest.users[0], sessionId: 'bench', via: 'bearer' };
+  const time = (fn) => {
+    const t = performance.now();
+    const out = fn();
+    return { ms: performance.now() - t, out };
+  };
+
+  // cold: nothing of the activity in memory; the very first also runs code not yet compiled
+  ranking.invalidate();
+  const cold = time(() => ranking.get(manager, contest.slug));
+  const coldFrozen = time(() => ranking.get(contestant, contest.slug));
+  const r = cold.out;
+  const colds = [];
+  for (let i = 0; i < COLD_ROUNDS; i++) {
+    ranking.invalidate();
+    colds.push(time(() => ranking.get(manager, contest.slug)).ms);
+  }
+  // a new view of submissions already in memory (what a freeze or window edge, or invalidate(activityId), costs)
+  const views = [];
+  for (let i = 0; i < COLD_ROUNDS; i++) {
+    ranking.invalidate(contest.activityId);
+    views.push(time(() => ranking.get(manager, contest.slug)).ms);
+  }
+  // the answer, checked against a plain recount: every contestant ranked, every problem listed, solved cells as in the data
+  const solvedCells = new Set(contest.rows.filter((x) => x.state === 'completed' && x.verdict === 'AC' && !x.excluded).map((x) => `${x.userId}|${x.assignmentId}`));
+  const solvedInRanking = r.rows.reduce((n, row) => n + row.solved, 0);
+  if (r.rows.length !== CONTESTANTS || r.problems.length !== PROBLEMS) throw new Error(`expected ${CONTESTANTS} rows of ${PROBLEMS} problems, got ${r.rows.length} and ${r.problems.length}`);
+  if (TYPE === 'icpc' && solvedInRanking !== solvedCells.size) throw new Error(`the ranking counts ${solvedInRanking} solved cells, the data has ${solvedCells.size}`);
+  const frozenCells = coldFrozen.out.rows.reduce((n, row) => n + row.cells.reduce((k, c) => k + c.frozen, 0), 0);
+
+  const warm = [];
+  const warmFrozen = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    warm.push(time(() => ranking.get(manager, contest.slug)).ms);
+    warmFrozen.push(time(() => ranking.get(contestant, contest.slug)).ms);
+  }
+
+  // the update: one queued submission becomes AC; its cell is re-read and the standings asked again
+  const update = [];
+  const updateFrozen = [];
+  const judge = sqlite.prepare(`UPDATE submissions SET state = 'completed', verdict = 'AC', score = 1, max_score = 1 WHERE id = ?`);
+  for (let i = 0; i < ROUNDS && contest.pending.length; i++) {
+    const s = contest.pending.pop();
+    judge.run(s.id);
+    update.push(
+      time(() => {
+        ranking.submissionChanged(contest.activityId, s.userId, s.assignmentId);
+        return ranking.get(manager, contest.slug);
+      }).ms,
+    );
+    updateFrozen.push(time(() => ranking.get(contestant, contest.slug)).ms);
+  }
+  const heap = process.memoryUsage().heapUsed;
+  return {
+    cold: cold.ms,
+    coldFrozen: coldFrozen.ms,
+    colds: stats(colds),
+    views: stats(views),
+    warm: stats(warm),
+    warmFrozen: stats(warmFrozen),
+    update: stats(update),
+    updateFrozen: stats(updateFrozen),
+    solved: solvedInRanking,
+    frozenCells,
+    frozen: coldFrozen.out.frozen,
+    heapMiB: heap / 1048576,
+  };
+}
+
+// ---------------------------------------------------------------- the driver
+
+async function main() {
+  const judge = startChild('./ranking.mjs', ['child']);
+  const base = await judge.ready;
+  const api = `${base}/api/v1`;
+  const admin = { authorization: `Bearer ${await adminToken(base)}` };
+  const post = (path, body, headers = admin) => json(`${api}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.body);
+
+  // one contestant made through the API, so that there is a real bearer token for the participant's view
+  const issued = await post('/users', { username: 'bench-watcher', firstName: 'Wat', lastName: 'Cher' });
+  const { body: tokens } = await json(`${api}/identity/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: issued.username, password: issued.password }),
+  });
+  const watcher = { authorization: `Bearer ${tokens.accessToken}` };
+
+  const started = Date.now();
+  const seeded = await judge.request('seed', { watcherId: issued.userId });
+  console.log(
+    `GET /api/v1/activities/{slug}/ranking: ${TYPE}, ${fmt(CONTESTANTS)} contestants × ${PROBLEMS} problems, ${fmt(seeded.submissions)} submissions ` +
+      `(written in ${fmt((Date.now() - started) / 1000, 1)} s); Node ${process.version}`,
+  );
+
+  const m = await judge.request('measure');
+  console.log(`  answer checked: ${fmt(CONTESTANTS)} rows, ${fmt(m.solved)} solved cells; the contestants' view hides ${fmt(m.frozenCells)} submissions behind the freeze`);
+  const line = (label, text) => console.log(`    ${label.padEnd(58)} ${text}`);
+  const target = (value, goal, what) => `target < ${goal} ms: ${verdict(value, goal)}${what ? ` (${what})` : ''}`;
+  console.log('  in process (RankingService.get, the answer as an object):');
+  line('full standings, first request after start', `${ms(m.cold)}   (then the contestants' frozen view ${ms(m.coldFrozen)})`);
+  line(`full standings, cold (nothing in memory), ${COLD_ROUNDS} runs`, `median ${ms(m.colds.median)}, max ${ms(m.colds.max)}   ${target(m.colds.median, TARGET_FULL_MS, 'median')}`);
+  line(`full standings, submissions in memory, rows recomputed`, `median ${ms(m.views.median)}, max ${ms(m.views.max)}   ${target(m.views.max, TARGET_FULL_MS, 'max')}`);
+  line('full standings, warm: manager / contestant', `median ${ms(m.warm.median)} / ${ms(m.warmFrozen.median)}, p95 ${ms(m.warm.p95)} / ${ms(m.warmFrozen.p95)}`);
+  line(`one new result: submissionChanged + get, ${m.update.n} runs`, `median ${ms(m.update.median)}, p95 ${ms(m.update.p95)}, max ${ms(m.update.max)}   ${target(m.update.p95, TARGET_UPDATE_MS, 'p95')}`);
+  line('  then the contestants\' view of it', `median ${ms(m.updateFrozen.median)}, p95 ${ms(m.updateFrozen.p95)}`);
+  line('heap in use afterwards', `${fmt(m.heapMiB, 1)} MiB`);
+
+  // over HTTP: the same standings, serialised and sent, read here
+  const url = `${api}/activities/${seeded.slug}/ranking`;
+  async function timed(headers) {
+    const t = performance.now();
+    const res = await fetch(url, { headers });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`GET ranking: ${res.status} ${text.slice(0, 200)}`);
+    return { ms: performance.now() - t, bytes: Buffer.byteLength(text) };
+  }
+  const http = { manager: [], contestant: [], update: [] };
+  let bytes = 0;
+  for (let i = 0; i < ROUNDS; i++) {
+    const a = await timed(admin);
+    http.manager.push(a.ms);
+    bytes = a.bytes;
+    http.contestant.push((await timed(watcher)).ms);
+  }
+  for (let i = 0; i < Math.min(ROUNDS, 10); i++) {
+    await judge.request('update');
+    http.update.push((await timed(admin)).ms);
+  }
+  const hm = stats(http.manager);
+  const hc = stats(http.contestant);
+  const hu = stats(http.update);
+  console.log(`  over HTTP (GET with a bearer token; ${fmt(bytes / 1024)} KiB of JSON, read by the client):`);
+  line('full standings, warm: manager / contestant', `median ${ms(hm.median)} / ${ms(hc.median)}, p95 ${ms(hm.p95)} / ${ms(hc.p95)}   ${target(Math.max(hm.p95, hc.p95), TARGET_FULL_MS, 'p95')}`);
+  line('right after one new result', `median ${ms(hu.median)}, p95 ${ms(hu.p95)}`);
+  await judge.stop();
+  process.exit(0);
+}
+
+// last, so that every constant above is initialised before either side runs
+if (process.argv[2] === 'child') await child();
+else await main();
