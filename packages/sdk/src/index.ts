@@ -2,3 +2,20 @@ export { JudgeClient, problemOf, type ClientOptions, type CallInput } from './cl
 export { ApiProblem, Unreachable } from './problem.js';
 export { EventStream, type Frame, type EventStreamOptions } from './events.js';
 export { ops } from '@judge/contract';
+export {
+  RunnerClient,
+  ChecksumMismatch,
+  generateRunnerKey,
+  fingerprintOf,
+  signNonce,
+  loadOrCreateRunnerKey,
+  type RunnerKey,
+  type RunnerClientOptions,
+  type HeldJob,
+  type HeldTrial,
+  type ClaimedTrial,
+  type ClaimOptions,
+  type JobReport,
+  type TrialReport,
+  type RegisterInput,
+} from './runner.js';
