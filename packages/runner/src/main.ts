@@ -154,7 +154,10 @@ program
       }
       log(`${sig}: no new work; ${agent.holding} held job(s) get ${o.grace} s to finish`);
       agent.stop();
-      const finished = await Promise.race([agent.done().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), o.grace * 1000).unref())]);
+      // held work may finish; a long poll still waiting for work is simply dropped
+      const deadline = Date.now() + o.grace * 1000;
+      while (agent.holding > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const finished = agent.holding === 0;
       if (!finished) {
         log(`giving back ${agent.holding} held job(s)`);
         await agent.abandon();

@@ -6,6 +6,7 @@ import { packageVersion, startApp, NotInitialised } from './app.js';
 import { ConfigError, loadConfig, settingsTable, type ConfigOverrides } from './config.js';
 import { DataDirInUse } from './datadir.js';
 import { initDataDir } from './init.js';
+import { startLocalRunner, type LocalRunner } from './local-runner.js';
 import { generatePassword } from './util.js';
 
 const MIN_PASSWORD = 10;
@@ -92,6 +93,54 @@ program
     const stop = (signal: string) => {
       logger.info({ signal }, 'shutting down');
       void app.close().then(() => process.exit(0));
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+
+program
+  .command('up')
+  .description("A small school's one command: initialise the data directory if needed, serve, and judge with a local runner when this machine can sandbox")
+  .option('--data-dir <dir>', 'data directory', process.env.JUDGE_DATA_DIR ?? './data')
+  .option('--port <port>', 'TCP port (0 picks a free one)', port)
+  .option('--host <host>', 'address to listen on')
+  .option('--public-url <url>', 'the URL browsers use, e.g. https://judge.example.org')
+  .option('--admin-password-file <file>', 'the admin password, when the data directory is new')
+  .option('--no-runner', 'serve without starting a local runner')
+  .addHelpText('after', configHelp())
+  .action(async (o: { dataDir: string; port?: number; host?: string; publicUrl?: string; adminPasswordFile?: string; runner: boolean }) => {
+    const dir = resolve(o.dataDir);
+    const config = loadConfig(dir, { port: o.port, host: o.host, publicUrl: o.publicUrl });
+    let shown: string | undefined;
+    const r = await initDataDir(dir, config, async () => {
+      const p = await adminPassword(o.adminPasswordFile);
+      if (p.generated) shown = p.value;
+      return p.value;
+    });
+    if (r.created) {
+      console.log(`Initialised ${dir}.`);
+      if (shown) console.log(`The admin password is printed this once; keep it safe:\n\n  admin / ${shown}\n`);
+    }
+    const logger = pino({ level: config.logLevel, redact: { paths: ['*.password', '*.token', '*.authorization', '*.cookie'], censor: '[secret]' } });
+    const app = await startApp({ dataDir: dir, config, logger });
+    console.error(`judge ${packageVersion()} serving ${app.url}/api/v1 from ${dir}`);
+    let runner: LocalRunner | undefined;
+    if (o.runner) {
+      const local = startLocalRunner({ dataDir: dir, serverUrl: app.url, runners: app.services.runners, log: (l) => console.error(l) });
+      if ('unavailable' in local) console.error(`judge: serving without judging: ${local.unavailable}`);
+      else {
+        runner = local;
+        local.child.once('exit', (code) => {
+          if (!stopping) console.error(`judge: the local runner stopped (exit ${code}); serving without judging. \`bin/judge-runner check\` tells what this machine lacks.`);
+        });
+      }
+    }
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, 'shutting down');
+      void (runner?.stop() ?? Promise.resolve()).then(() => app.close()).then(() => process.exit(0));
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));

@@ -113,6 +113,8 @@ export class JobsService {
     const deadline = Date.now() + (body.waitSeconds ?? 0) * 1000;
     const lease = leaseSeconds(body.leaseSeconds);
     for (;;) {
+      // a runner that went away while waiting must not be handed work it will never see
+      if (abort?.aborted) return null;
       const job = this.claimNow(runner, lease);
       if (job) return job;
       const left = deadline - Date.now();

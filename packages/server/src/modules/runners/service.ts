@@ -193,6 +193,31 @@ export class RunnersService {
     });
   }
 
+  /**
+   * Trusts a key without an administrator's approval: the runner `judge up` starts beside the
+   * server on the same machine, whose key the server made itself. A revoked key stays revoked.
+   */
+  trustLocal(publicKey: string, name: string): { runnerId: string; state: RunnerRow['state'] } {
+    const key = decodeBase64(publicKey);
+    if (!key || key.length !== nacl.sign.publicKeyLength) throw new Error('not an Ed25519 public key');
+    const fingerprint = sha256Hex(key);
+    return this.d.tx.run((out) => {
+      const now = iso(this.d.clock.now());
+      const known = this.byFingerprint(fingerprint);
+      if (!known) {
+        this.q(
+          `INSERT INTO runners (id, name, public_key, fingerprint, state, problem_types, tags, registered_at, approved_at)
+           VALUES (?, ?, ?, ?, 'approved', '[]', '[]', ?, ?)`,
+        ).run(newId(), name, key.toString('base64'), fingerprint, now, now);
+      } else if (known.state === 'pendingApproval') {
+        this.q("UPDATE runners SET state = 'approved', approved_at = ? WHERE id = ?").run(now, known.id);
+      }
+      const r = this.byFingerprint(fingerprint)!;
+      if (!known || known.state !== r.state) this.announce(r, out);
+      return { runnerId: r.id, state: r.state };
+    });
+  }
+
   // ---- management (CONTRACT §8, extension) ----
 
   list(actor: Actor, query: { page?: number; pageSize?: number; state?: string; search?: string }): Page<Runner> {

@@ -107,6 +107,8 @@ export class TrialsService {
     const deadline = Date.now() + (body.waitSeconds ?? 0) * 1000;
     const lease = leaseSeconds(body.leaseSeconds);
     for (;;) {
+      // a runner that went away while waiting must not be handed work it will never see
+      if (abort?.aborted) return null;
       const trial = this.claimNow(runner, lease);
       if (trial) return trial;
       const left = deadline - Date.now();

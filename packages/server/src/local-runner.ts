@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import nacl from 'tweetnacl';
+import type { RunnersService } from './modules/runners/service.js';
+import { sha256Hex } from './util.js';
+
+/**
+ * The runner `judge up` starts beside the server: the same judge-runner program an administrator
+ * starts on a lab machine (the server never imports it), with its configuration and key kept in
+ * the data directory, and trusted without manual approval because the server made the key itself.
+ */
+export interface LocalRunner {
+  child: ChildProcess;
+  /** Stops it the polite way (it finishes or gives back its jobs) and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/** Where a checkout or an installed tree keeps the runner, relative to this file (packages/server/dist). */
+export function runnerProgram(): string | undefined {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidate = resolve(here, '..', '..', 'runner', 'dist', 'main.js');
+  return existsSync(candidate) ? candidate : undefined;
+}
+
+interface KeyFile {
+  publicKey: string;
+  secretKey: string;
+}
+
+/** The local runner's key, made once (mode 0600) in the format judge-runner reads. */
+function localKey(dir: string): KeyFile {
+  const file = join(dir, 'key.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as KeyFile;
+  const pair = nacl.sign.keyPair();
+  const key = { publicKey: Buffer.from(pair.publicKey).toString('base64'), secretKey: Buffer.from(pair.secretKey).toString('base64') };
+  writeFileSync(file, `${JSON.stringify({ ...key, fingerprint: sha256Hex(Buffer.from(pair.publicKey)), createdAt: new Date().toISOString() }, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return key;
+}
+
+/**
+ * Prepares DATA_DIR/runner (key, runner.json pointing at this server), trusts the key, and starts
+ * `judge-runner start` with its output prefixed. Answers why not when it cannot start one.
+ */
+export function startLocalRunner(opts: { dataDir: string; serverUrl: string; runners: RunnersService; log: (line: string) => void }): LocalRunner | { unavailable: string } {
+  const program = runnerProgram();
+  if (!program) return { unavailable: 'judge-runner is not built here (packages/runner/dist/main.js is missing): run ./install.sh' };
+  const dir = join(opts.dataDir, 'runner');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const key = localKey(dir);
+  const trusted = opts.runners.trustLocal(key.publicKey, 'local');
+  if (trusted.state !== 'approved') return { unavailable: `the local runner's key was revoked; delete ${dir}/key.json to make a new one` };
+  writeFileSync(join(dir, 'runner.json'), `${JSON.stringify({ server: opts.serverUrl, name: 'local', tags: [] }, null, 2)}\n`, { mode: 0o600 });
+  const child = spawn(process.execPath, [program, 'start', '--config-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const relay = (stream: NodeJS.ReadableStream | null) => {
+    let rest = '';
+    stream?.on('data', (d: Buffer) => {
+      const lines = (rest + d.toString()).split('\n');
+      rest = lines.pop() ?? '';
+      for (const l of lines) if (l.trim()) opts.log(`runner: ${l}`);
+    });
+  };
+  relay(child.stdout);
+  relay(child.stderr);
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  return {
+    child,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

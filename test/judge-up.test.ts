@@ -1,0 +1,93 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ops } from '@judge/contract';
+import { JudgeClient } from '@judge/sdk';
+import { legacyPackage, zipOf } from '../packages/server/test/zips.js';
+
+/**
+ * `judge up` as a small school runs it (the built launcher, `pnpm build` first): on an empty data
+ * directory it initialises, prints the admin password once, serves, and judges with a runner of
+ * its own that nobody had to approve.
+ */
+
+const JUDGE = fileURLToPath(new URL('../bin/judge', import.meta.url));
+const CHEAP = { JUDGE_AUTH_ARGON2_MEMORY_KIB: '1024', JUDGE_AUTH_ARGON2_ITERATIONS: '1', JUDGE_LOG_LEVEL: 'warn' };
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+describe('judge up', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'judge-up-'));
+  let child: ChildProcess | undefined;
+  afterAll(() => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('on an empty data directory serves and judges a submission with no other command', async () => {
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), ...CHEAP };
+    delete env.JUDGE_ADMIN_PASSWORD;
+    child = spawn(JUDGE, ['up', '--data-dir', join(dir, 'data'), '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+    const { url, password } = await new Promise<{ url: string; password: string }>((resolve, reject) => {
+      const t = setInterval(() => {
+        const u = /serving (http:\/\/\S+)\/api\/v1/.exec(err);
+        const p = /admin \/ (\S+)/.exec(out);
+        if (u && p && /runner: .*judging for/.test(err)) {
+          clearInterval(t);
+          resolve({ url: u[1]!, password: p[1]! });
+        }
+      }, 50);
+      child!.once('exit', (code) => {
+        clearInterval(t);
+        reject(new Error(`judge up exited ${code}: ${out}\n${err}`));
+      });
+    });
+    // the local runner's key lives in the data directory, readable by its owner only
+    expect(statSync(join(dir, 'data', 'runner', 'key.json')).mode & 0o777).toBe(0o600);
+
+    const admin = new JudgeClient({ baseUrl: url });
+    await admin.login('admin', password);
+    const runners = await admin.call(ops.listRunners, {});
+    expect(runners.items).toEqual([expect.objectContaining({ name: 'local', state: 'approved' })]);
+    await admin.call(ops.createActivity, { body: { slug: 'school', name: 'School', type: 'course@1', rankingType: 'points', timeZone: 'UTC', joinPolicy: 'open', unlisted: false } });
+    const series = await admin.call(ops.createSeries, { params: { idOrSlug: 'school' }, body: { slug: 'week-1', name: 'Week 1' } });
+    const problem = await admin.call(ops.createProblem, { body: { slug: 'sum', name: 'Sum', type: 'standard-io@1' } });
+    const pkg = await admin.upload('sum.zip', await zipOf(legacyPackage('Sum')), 'application/zip');
+    await admin.call(ops.createProblemVersion, { params: { problemId: problem.id }, body: { package: { fileId: pkg.id } } });
+    await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: problem.id, slug: 'sum' } });
+    const issued = await admin.call(ops.createUser, { body: { username: 'pupil' } });
+    const pupil = new JudgeClient({ baseUrl: url });
+    await pupil.login(issued.username, issued.password);
+    await pupil.call(ops.enrol, { params: { idOrSlug: 'school' }, body: {} });
+    const code = 'a, b = map(int, input().split())\nprint(a + b)\n';
+    const form = new FormData();
+    form.set('code', code);
+    form.set('fileName', 'sum.py');
+    form.set('sha256', sha(code));
+    const s = await pupil.call(ops.submit, { params: { idOrSlug: 'school', problemSlug: 'sum' }, form });
+    const end = Date.now() + 60_000;
+    let verdict: string | undefined;
+    while (Date.now() < end) {
+      const d = await pupil.call(ops.getOwnSubmission, { params: { idOrSlug: 'school', id: s.id } });
+      if (d.state === 'completed') {
+        verdict = d.verdict;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(verdict, err).toBe('AC');
+
+    // SIGTERM stops the runner politely and then the server
+    child.kill('SIGTERM');
+    const exit = await new Promise<number | null>((r) => child!.once('exit', (c) => r(c)));
+    expect(exit).toBe(0);
+    expect(err).toMatch(/runner: .*stopped: 1 judged/);
+  }, 120_000);
+});
