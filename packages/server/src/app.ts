@@ -218,6 +218,14 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
     lock.release();
     throw e;
   });
+  // the first ranking request of a running contest should not pay for loading its submissions
+  setImmediate(() => {
+    try {
+      services.ranking.warm();
+    } catch (e) {
+      log.error({ err: e }, 'warming the rankings failed');
+    }
+  });
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   log.info({ port, host: config.host, dataDir }, 'judge listening');

@@ -191,7 +191,7 @@ export class ParticipantService {
     const { sp, s, p } = found;
     const version = this.effectiveVersion(sp);
     const content = version ? this.participantFiles(version.id) : { statements: [], attachments: [] };
-    const standing = standingOf(this.standings.ofAssignment(actor.userId, sp.id), sp.maxPoints);
+    const standing = standingOf(this.standings.ofAssignment(actor.userId, b.a.id, sp.id), sp.maxPoints);
     const maxSubmissions = sp.maxSubmissions ?? b.a.maxSubmissionsPerProblem;
     const submissionsLeft = maxSubmissions !== null ? Math.max(0, maxSubmissions - standing.attempts) : null;
     const canSubmit =

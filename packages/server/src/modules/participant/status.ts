@@ -54,12 +54,12 @@ export const STANDINGS_IN_ACTIVITY = `${AGGREGATE} WHERE user_id = ? AND activit
  */
 export class Standings {
   private readonly inActivity: Database.Statement<[string, string], Aggregate>;
-  private readonly onAssignment: Database.Statement<[string, string], Aggregate>;
+  private readonly onAssignment: Database.Statement<[string, string, string], Aggregate>;
 
   constructor(sqlite: Database.Database) {
     this.inActivity = sqlite.prepare(STANDINGS_IN_ACTIVITY);
-    // submissions_assignment_user (series_problem_id, user_id)
-    this.onAssignment = sqlite.prepare(`${AGGREGATE} WHERE user_id = ? AND series_problem_id = ? GROUP BY series_problem_id`);
+    // the activity lets submissions_standings answer from the index alone, as for a whole activity
+    this.onAssignment = sqlite.prepare(`${AGGREGATE} WHERE user_id = ? AND activity_id = ? AND series_problem_id = ? GROUP BY series_problem_id`);
   }
 
   /** Standings by assignment id; assignments the caller never submitted to are absent (untouched). */
@@ -67,8 +67,8 @@ export class Standings {
     return new Map(this.inActivity.all(userId, activityId).map((r) => [r.assignmentId, r]));
   }
 
-  ofAssignment(userId: string, assignmentId: string): Aggregate | undefined {
-    return this.onAssignment.get(userId, assignmentId);
+  ofAssignment(userId: string, activityId: string, assignmentId: string): Aggregate | undefined {
+    return this.onAssignment.get(userId, activityId, assignmentId);
   }
 }
 

@@ -120,6 +120,22 @@ export class RankingService {
   }
 
   /** The activity's submissions in memory, loaded on first use. */
+  /**
+   * Loads the submissions of activities that are running now (published, not archived, a series
+   * open), so that their first ranking request does not pay for the load. Called once at start.
+   */
+  warm(): number {
+    const ongoing = this.d.sqlite
+      .prepare<[number], { id: string }>(
+        `SELECT a.id FROM activities a WHERE a.published_at IS NOT NULL AND a.archived_at IS NULL
+           AND EXISTS (SELECT 1 FROM series se WHERE se.activity_id = a.id AND se.is_open = 1)
+         ORDER BY a.created_at DESC LIMIT ?`,
+      )
+      .all(MODELS_KEPT);
+    for (const a of ongoing) this.model(a.id);
+    return ongoing.length;
+  }
+
   private model(activityId: string): ActivityModel {
     let m = this.models.get(activityId);
     if (m) {

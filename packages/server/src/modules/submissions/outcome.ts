@@ -62,7 +62,7 @@ export class SubmissionOutcome {
     if (opts.stateChanged) out.emit(event('submissionStateChanged', { activityId: row.activityId, submission }, author));
     out.emit(event('submissionChanged', { activityId: row.activityId, submission }, { kind: 'permission', key: 'submission:read:all', activityId: row.activityId }));
     if (opts.resultChanged) {
-      const standing = standingOf(this.standings.ofAssignment(row.userId, row.seriesProblemId), row.maxPoints);
+      const standing = standingOf(this.standings.ofAssignment(row.userId, row.activityId, row.seriesProblemId), row.maxPoints);
       out.emit(
         event(
           'problemStatusChanged',

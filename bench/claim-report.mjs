@@ -1,0 +1,202 @@
+// Runner throughput: BENCH_JOBS (20,000) queued submissions, then BENCH_RUNNERS (8) runner
+// clients (the SDK's RunnerClient, built) doing nothing but claim → report until the queue is
+// empty. Prints jobs/second. Target: at least 1,000 jobs/s.
+//
+// The judge runs in a child process (this same file, started with the argument `child`). The
+// contest, the participants, their source files and the runners are made through the API; the
+// queued submissions are written by the judge process straight into its database, exactly as
+// the submit operation writes them (submission, its source file, attempt 1 queued), since
+// submitting 20,000 over HTTP would take a minute of its own (bench/submit.mjs measures that).
+//
+//   cd /work/main && pnpm build && node bench/claim-report.mjs
+//   env: BENCH_JOBS (measured, default 20000), BENCH_WARMUP (jobs before measuring, default 2000), BENCH_RUNNERS (default 8),
+//        BENCH_PARTICIPANTS (default 1000: about 20 submissions each),
+//        BENCH_PROFILE (a directory: the judge process writes a V8 CPU profile there on exit)
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ADMIN_PASSWORD, fmt, pool, startChild } from './lib.mjs';
+import { PROBLEM_TYPE, makeContest, participants, percentile } from './contest.mjs';
+
+if (process.argv[2] === 'child') await child();
+else await main();
+
+// ---------------------------------------------------------------- the judge process
+
+async function child() {
+  const { initDataDir, loadConfig, settingsTable, startApp } = await import('../packages/server/dist/index.js');
+  const keys = new Set(settingsTable().map((r) => r.key));
+  const memKey = keys.has('auth.argon2MemoryKiB') ? 'argon2MemoryKiB' : 'argon2MemoryKib';
+  const overrides = {
+    host: '127.0.0.1',
+    port: 0,
+    logLevel: 'warn',
+    limits: { requestsPerMinute: 0 },
+    auth: { [memKey]: 1024, argon2Iterations: 1, loginAttemptsPerMinute: 1_000_000 },
+  };
+  const dataDir = mkdtempSync(join(tmpdir(), 'judge-bench-'));
+  const config = loadConfig(dataDir, overrides, {});
+  await initDataDir(dataDir, config, async () => ADMIN_PASSWORD);
+  const app = await startApp({ dataDir, config });
+  const sqlite = app.deps.sqlite;
+
+  process.on('message', async (m) => {
+    if (m.cmd === 'queue') {
+      process.send({ id: m.id, queued: queue(sqlite, m) });
+    } else if (m.cmd === 'counts') {
+      const attempts = Object.fromEntries(sqlite.prepare('SELECT state, count(*) AS n FROM attempts GROUP BY state').all().map((r) => [r.state, r.n]));
+      const submissions = Object.fromEntries(sqlite.prepare('SELECT state, count(*) AS n FROM submissions GROUP BY state').all().map((r) => [r.state, r.n]));
+      const most = sqlite.prepare('SELECT max(deliveries) AS d FROM attempts').get().d;
+      process.send({ id: m.id, attempts, submissions, maxDeliveries: most });
+    } else if (m.cmd === 'plan') {
+      const plan = sqlite
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT a.id, se.runner_tags AS seriesTags, ac.runner_tags AS activityTags
+           FROM attempts a JOIN submissions sb ON sb.id = a.submission_id JOIN series se ON se.id = sb.series_id JOIN activities ac ON ac.id = sb.activity_id
+           WHERE a.state = 'queued' AND a.problem_type IN (SELECT value FROM json_each(?))
+           ORDER BY a.priority, a.created_at, a.id LIMIT ? OFFSET ?`,
+        )
+        .all('["x"]', 64, 0);
+      process.send({ id: m.id, plan: plan.map((r) => r.detail) });
+    } else if (m.cmd === 'cpu') {
+      process.send({ id: m.id, cpu: process.cpuUsage() });
+    } else if (m.cmd === 'stop') {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(0);
+    }
+  });
+  process.send({ ready: true, url: app.url });
+}
+
+/** Writes what a submit writes, `n` times in one transaction: the submission, its source file, attempt 1 queued. */
+function queue(sqlite, { n, contest, users }) {
+  const submission = sqlite.prepare(
+    `INSERT INTO submissions (id, activity_id, series_id, series_problem_id, problem_version_id, user_id, submitted_at, props, state, attempts, ip_address)
+     VALUES (?, ?, ?, ?, ?, ?, ?, '{"language":"python3"}', 'queued', 1, '127.0.0.1')`,
+  );
+  const file = sqlite.prepare(`INSERT INTO submission_files (submission_id, name, file_name, language, file_id) VALUES (?, 'source', 'sum.py', 'python3', ?)`);
+  const attempt = sqlite.prepare(
+    `INSERT INTO attempts (id, submission_id, attempt, state, priority, problem_version_id, problem_type, created_at) VALUES (?, ?, 1, 'queued', 0, ?, ?, ?)`,
+  );
+  const start = Date.now() - n;
+  sqlite.transaction(() => {
+    for (let i = 0; i < n; i++) {
+      const u = users[i % users.length];
+      const id = randomUUID();
+      const at = new Date(start + i).toISOString();
+      submission.run(id, contest.activityId, contest.seriesId, contest.assignmentId, contest.versionId, u.id, at);
+      file.run(id, u.fileId);
+      attempt.run(randomUUID(), id, contest.versionId, PROBLEM_TYPE, at);
+    }
+  })();
+  return n;
+}
+
+// ---------------------------------------------------------------- the runners
+
+async function main() {
+  const { RunnerClient, generateRunnerKey, ops } = await import('../packages/sdk/dist/index.js');
+  const JOBS = Number(process.env.BENCH_JOBS ?? 20_000);
+  const WARMUP = Number(process.env.BENCH_WARMUP ?? 2_000);
+  const RUNNERS = Number(process.env.BENCH_RUNNERS ?? 8);
+  const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 1_000);
+  const TARGET = 1000;
+
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const judge = startChild('./claim-report.mjs', ['child'], profile);
+  const base = await judge.ready;
+  const started = Date.now();
+
+  const contest = await makeContest(base);
+  const people = await participants(base, contest, PARTICIPANTS);
+  const users = await pool(people, 4, async (p, i) => {
+    const f = await p.client.upload('sum.py', `print(sum(map(int, input().split())))  # ${i}\n`, 'text/x-python');
+    return { id: p.id, fileId: f.id };
+  });
+  const ids = { activityId: contest.activity.id, seriesId: contest.seriesId, assignmentId: contest.assignmentId, versionId: contest.versionId };
+  const { queued } = await judge.request('queue', { n: WARMUP + JOBS, contest: ids, users });
+
+  const runners = await pool(
+    Array.from({ length: RUNNERS }, (_, i) => i),
+    4,
+    async (i) => {
+      const r = new RunnerClient({ baseUrl: base, key: generateRunnerKey(), userAgent: 'bench-runner' });
+      const reg = await r.register({ name: `bench-runner-${i}`, problemTypes: [PROBLEM_TYPE], version: 'bench' });
+      await contest.admin.call(ops.approveRunner, { params: { id: reg.runnerId } });
+      await r.authenticate();
+      return r;
+    },
+  );
+  const { plan } = await judge.request('plan');
+  console.log(
+    `claim → report: ${fmt(queued)} queued submissions (${fmt(PARTICIPANTS)} participants, one problem with a package), ${RUNNERS} runner clients, ` +
+      `the first ${fmt(WARMUP)} jobs are warm-up, Node ${process.version}`,
+  );
+  console.log(`  claim query plan: ${plan.join(' | ')}`);
+  console.log(`  set-up ${fmt((Date.now() - started) / 1000, 1)} s`);
+
+  const claimMs = [];
+  const reportMs = [];
+  const seen = new Set();
+  let duplicates = 0;
+  let done = 0;
+  const marks = []; // completion times of the measured jobs
+  /** When the warm-up is over: the time and both processes' CPU use. */
+  let from;
+  const t0 = performance.now();
+  await Promise.all(
+    runners.map(async (r) => {
+      for (;;) {
+        const a = performance.now();
+        const job = await r.claim({ leaseSeconds: 300 });
+        const b = performance.now();
+        if (!job) return;
+        if (seen.has(job.jobId)) duplicates++;
+        seen.add(job.jobId);
+        const res = await r.report(job, { verdict: 'AC', score: 1, maxScore: 1, runnerVersion: 'bench' });
+        const c = performance.now();
+        if (res.duplicate) duplicates++;
+        if (++done === WARMUP) from = { at: c, own: process.cpuUsage(), judge: judge.request('cpu') };
+        else if (done > WARMUP) {
+          claimMs.push(b - a);
+          reportMs.push(c - b);
+          marks.push(c - t0);
+        }
+      }
+    }),
+  );
+  const end = performance.now();
+  const own = process.cpuUsage(from.own);
+  const cpuBefore = (await from.judge).cpu;
+  const cpuAfter = (await judge.request('cpu')).cpu;
+  const counts = await judge.request('counts');
+  await judge.stop();
+
+  const measured = marks.length;
+  const seconds = (end - from.at) / 1000;
+  const rate = measured / seconds;
+  claimMs.sort((x, y) => x - y);
+  reportMs.sort((x, y) => x - y);
+  marks.sort((x, y) => x - y);
+  // the rate in each fifth of the measured run: does the queue's length matter?
+  const startMs = from.at - t0;
+  const fifths = [1, 2, 3, 4, 5].map((k) => {
+    const lo = Math.floor(((k - 1) / 5) * measured);
+    const hi = Math.floor((k / 5) * measured) - 1;
+    return (hi - lo + 1) / ((marks[hi] - (lo ? marks[lo - 1] : startMs)) / 1000);
+  });
+  const cpuUs = (cpuAfter.user - cpuBefore.user + cpuAfter.system - cpuBefore.system) / measured;
+  console.log(`  ${fmt(measured)} jobs in ${fmt(seconds, 2)} s: ${fmt(rate)} jobs/s (by fifths of the run: ${fifths.map((f) => fmt(f)).join(', ')})`);
+  console.log(`  claim  latency p50 ${fmt(percentile(claimMs, 50), 2)} ms, p99 ${fmt(percentile(claimMs, 99), 2)} ms`);
+  console.log(`  report latency p50 ${fmt(percentile(reportMs, 50), 2)} ms, p99 ${fmt(percentile(reportMs, 99), 2)} ms`);
+  console.log(`  judge CPU ${fmt(cpuUs)} µs per job (claim + report), i.e. at most ${fmt(1e6 / cpuUs)} jobs/s on one core`);
+  console.log(`  runner clients' CPU (this process) ${fmt((own.user + own.system) / measured)} µs per job`);
+  const all = WARMUP + JOBS;
+  const ok = done === all && seen.size === all && duplicates === 0 && !counts.attempts.queued && !counts.attempts.running && counts.submissions.completed === all;
+  console.log(`  check: ${fmt(seen.size)} distinct jobs, ${duplicates} handed out twice, attempts ${JSON.stringify(counts.attempts)}, most deliveries ${counts.maxDeliveries}: ${ok ? 'ok' : 'WRONG'}`);
+  console.log(`target ≥ ${fmt(TARGET)} jobs/s: ${rate >= TARGET ? 'met' : 'NOT met'} (${fmt(rate)})`);
+  if (!ok) process.exitCode = 1;
+}
