@@ -202,6 +202,20 @@ export function heapMiB(lang: Language, memoryBytes: number): number {
   return Math.max(h.minMiB, Math.floor(Math.min(mem * h.fraction, mem - h.reserveMiB)));
 }
 
+/** The file name the table's commands use for a source with this entry point (Main.java, main.cpp). */
+export function sourceName(lang: Language, entry: string): string {
+  return vars(lang, 0, entry).source!;
+}
+
+/** The entry point a source names (Java's public class), else the language's default. */
+export function entryOf(lang: Language, code: Uint8Array): string {
+  if (lang.entry?.pattern) {
+    const m = new RegExp(lang.entry.pattern).exec(Buffer.from(code).toString('utf8'));
+    if (m?.[1]) return m[1];
+  }
+  return lang.entry?.default ?? 'main';
+}
+
 function fill(argv: string[], vars: Record<string, string>): string[] {
   return argv.map((a) => a.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m));
 }
@@ -280,23 +294,31 @@ export async function compile(
   if (path.resolve(sourceDir) === path.resolve(outDir)) throw new Error('compile: outDir must differ from sourceDir');
   const srcName = findSource(lang, sourceDir);
   const code = fs.readFileSync(path.join(sourceDir, srcName));
-  let entry = lang.entry?.default ?? 'main';
-  if (lang.entry?.pattern) {
-    const m = new RegExp(lang.entry.pattern).exec(code.toString('utf8'));
-    if (m?.[1]) entry = m[1];
-  }
+  const entry = entryOf(lang, code);
   const box = await sandbox.prepareBox(outDir);
-  const v = vars(lang, 0, entry);
-  fs.writeFileSync(path.join(box.path, v.source!), code, { mode: 0o644 });
-  const base = {
-    dir: box.path,
-    box,
-    source: v.source!,
-    entry,
-  };
+  const source = sourceName(lang, entry);
+  fs.writeFileSync(path.join(box.path, source), code, { mode: 0o644 });
+  const base = { dir: box.path, box, source, entry };
   if (!lang.compile) {
     return { ...base, ok: true, log: '', status: 'ok', exitCode: 0, cpuMs: 0, wallMs: 0, memoryBytes: null };
   }
+  const { ok, log, result: r } = await compileInBox(sandbox, lang, box, entry, opts);
+  return { ...base, ok, log, status: r.status, exitCode: r.exitCode, cpuMs: r.cpuMs, wallMs: r.wallMs, memoryBytes: r.memoryBytes };
+}
+
+/**
+ * Runs the language's compile command in a box that already holds the sources, with the table's
+ * compile limits: `ok` when it succeeded and wrote what the language runs; `log` is the compiler's
+ * output (at most 64 KiB) and why it stopped when a limit did.
+ */
+export async function compileInBox(
+  sandbox: Pick<Sandbox, 'run' | 'workRoot'>,
+  lang: Language,
+  box: Box,
+  entry: string,
+  opts: { limits?: Partial<Limits> } = {},
+): Promise<{ ok: boolean; log: string; result: RunResult }> {
+  if (!lang.compile) throw new Error(`${lang.id} is not compiled`);
   const limits: Limits = { ...lang.compile.limits, ...opts.limits };
   const logFile = path.join(sandbox.workRoot, `compile-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.log`);
   const fd = fs.openSync(logFile, 'w', 0o600);
@@ -333,10 +355,11 @@ export async function compile(
     };
     log = `${log}${log && !log.endsWith('\n') ? '\n' : ''}${what[r.status]}\n`;
   }
-  return { ...base, ok, log, status: r.status, exitCode: r.exitCode, cpuMs: r.cpuMs, wallMs: r.wallMs, memoryBytes: r.memoryBytes };
+  return { ok, log, result: r };
 }
 
-function readHead(file: string, max: number): string {
+/** The start of a text file, at most `max` bytes, saying how much was left out. */
+export function readHead(file: string, max: number): string {
   const fd = fs.openSync(file, 'r');
   try {
     const size = fs.fstatSync(fd).size;

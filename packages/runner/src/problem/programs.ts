@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { heapMiB, runCommand, type Language, type LanguageRun, type LanguageTable } from '../languages.js';
+import { compileInBox, entryOf, readHead, runCommand, sourceName, type Language, type LanguageRun, type LanguageTable } from '../languages.js';
 import type { Box, Sandbox } from '../sandbox/sandbox.js';
 import type { Limits, RunResult } from '../sandbox/types.js';
 import type { ProgramSource } from './types.js';
@@ -42,20 +42,6 @@ export interface Compiled {
   result?: RunResult;
 }
 
-/** The placeholders of config/languages.json, as languages.ts fills them. */
-function vars(lang: Language, memoryBytes: number, entry: string): Record<string, string> {
-  return {
-    source: lang.sourceFile.replace(/\{entry\}/g, entry),
-    binary: lang.binary ?? 'main',
-    entry,
-    memoryMiB: String(Math.floor(memoryBytes / MiB)),
-    heapMiB: String(heapMiB(lang, memoryBytes)),
-    box: '/box',
-  };
-}
-
-const fill = (argv: string[], v: Record<string, string>) => argv.map((a) => a.replace(/\{(\w+)\}/g, (m, k: string) => v[k] ?? m));
-
 /** A name safe to write below a directory: relative, no `..`, no empty or dot segments. */
 export function safeRelative(name: string): boolean {
   if (!name || name.startsWith('/') || name.includes('\\') || name.includes('\0')) return false;
@@ -87,66 +73,20 @@ export async function compileFiles(
   const byName = new Map(files.map((f) => [f.name, f]));
   let mainFile = byName.get(main);
   if (!mainFile) throw new Error(`compileFiles: ${main} is not among the files`);
-  let entry = lang.entry?.default ?? 'main';
-  const entryOf = (f: ProgramFile) => {
-    if (!lang.entry?.pattern) return;
-    const m = new RegExp(lang.entry.pattern).exec(Buffer.from(f.bytes).toString('utf8'));
-    if (m?.[1]) entry = m[1];
-  };
-  entryOf(mainFile);
-  let source = vars(lang, 0, entry).source!;
+  let entry = entryOf(lang, mainFile.bytes);
+  let source = sourceName(lang, entry);
   const driver = byName.get(source);
   if (driver && driver !== mainFile) {
     mainFile = driver;
-    entryOf(mainFile);
-    source = vars(lang, 0, entry).source!;
+    entry = entryOf(lang, mainFile.bytes);
+    source = sourceName(lang, entry);
   }
   const box = await sandbox.prepareBox();
   await writeFiles(box.path, source === mainFile.name ? files : [...files, { name: source, bytes: mainFile.bytes }]);
   const base = { box, entry, source };
   if (!lang.compile) return { ...base, ok: true, log: '' };
-  const limits: Limits = { ...lang.compile.limits, ...opts.limits };
-  const logFile = path.join(sandbox.workRoot, `build-${process.pid}-${randomBytes(6).toString('hex')}.log`);
-  const fd = fs.openSync(logFile, 'w', 0o600);
-  let r: RunResult;
-  try {
-    r = await sandbox.run({
-      argv: fill(lang.compile.argv, vars(lang, limits.memoryBytes, entry)),
-      workDir: box.path,
-      writable: true,
-      mounts: lang.mounts,
-      stdin: 'ignore',
-      stdout: { fd },
-      stderr: { fd },
-      env: lang.compile.env,
-      limits,
-      addressSpaceLimit: lang.addressSpaceLimit,
-    });
-  } finally {
-    fs.closeSync(fd);
-  }
-  let log = readHead(logFile, LOG_BYTES);
-  fs.rmSync(logFile, { force: true });
-  let ok = r.status === 'ok';
-  if (ok && lang.compiled && lang.binary && !fs.existsSync(path.join(box.path, lang.binary))) {
-    ok = false;
-    log += `\n(the compiler wrote no ${lang.binary})`;
-  }
-  if (r.status !== 'ok' && r.status !== 're') log = `${log}${log && !log.endsWith('\n') ? '\n' : ''}compilation stopped: ${r.reason ?? r.status}\n`;
-  return { ...base, ok, log, result: r };
-}
-
-function readHead(file: string, max: number): string {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const size = fs.fstatSync(fd).size;
-    const buf = Buffer.alloc(Math.min(size, max));
-    const n = fs.readSync(fd, buf, 0, buf.length, 0);
-    const text = buf.subarray(0, n).toString('utf8');
-    return size > max ? `${text}\n… (${size - max} more bytes)\n` : text;
-  } finally {
-    fs.closeSync(fd);
-  }
+  const { ok, log, result } = await compileInBox(sandbox, lang, box, entry, opts);
+  return { ...base, ok, log, result };
 }
 
 // ---- the output validator ----

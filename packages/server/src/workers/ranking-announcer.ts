@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { event } from '../events/bus.js';
 import type { Deps } from '../services.js';
 import { iso } from '../util.js';
+import { IntervalWorker } from './interval.js';
 
 export interface RankingAnnouncement {
   activityId: string;
@@ -25,12 +26,12 @@ interface Due {
  * repeats an announcement (it may miss one that passed while the server was down: readers who
  * connect afterwards fetch the standings anyway). `tick(now)` is what tests call with a fake clock.
  */
-export class RankingAnnouncer {
-  private timer: NodeJS.Timeout | undefined;
+export class RankingAnnouncer extends IntervalWorker<RankingAnnouncement[]> {
   private last: string | undefined;
   private readonly due: Database.Statement<{ since: string; now: string }, Due>;
 
-  constructor(private readonly d: Deps) {
+  constructor(d: Deps) {
+    super(d, 'ranking announcer');
     // a few hundred series at most: scanned, no index needed
     this.due = d.sqlite.prepare(
       `SELECT * FROM (
@@ -45,22 +46,10 @@ export class RankingAnnouncer {
     );
   }
 
-  start(intervalMs = 5_000): void {
-    this.stop();
+  /** Ticks once at once (recording now), then every 5 s. */
+  override start(intervalMs = 5_000): void {
     this.tick(this.d.clock.now());
-    this.timer = setInterval(() => {
-      try {
-        this.tick(this.d.clock.now());
-      } catch (e) {
-        this.d.log.error({ err: e }, 'ranking announcer tick failed');
-      }
-    }, intervalMs);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    super.start(intervalMs);
   }
 
   /** Announces the instants in (previous tick, now] to holders of ranking:read in each activity. */

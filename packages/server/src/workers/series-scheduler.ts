@@ -5,6 +5,7 @@ import { managerAudience } from '../modules/activities/queries.js';
 import { announceSeries, reconcile } from '../modules/series/schedule.js';
 import type { Deps } from '../services.js';
 import { iso } from '../util.js';
+import { IntervalWorker } from './interval.js';
 
 export interface SeriesTransition {
   activityId: string;
@@ -17,26 +18,13 @@ export interface SeriesTransition {
  * telling members (`seriesChanged`) and managers (`managerSeriesChanged`) once per transition.
  * `tick(now)` is what tests call with a fake clock.
  */
-export class SeriesScheduler {
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(private readonly d: Deps) {}
-
-  start(intervalMs = 15_000): void {
-    this.stop();
-    this.timer = setInterval(() => {
-      try {
-        this.tick(this.d.clock.now());
-      } catch (e) {
-        this.d.log.error({ err: e }, 'series scheduler tick failed');
-      }
-    }, intervalMs);
-    this.timer.unref();
+export class SeriesScheduler extends IntervalWorker<SeriesTransition[]> {
+  constructor(d: Deps) {
+    super(d, 'series scheduler');
   }
 
-  stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+  override start(intervalMs = 15_000): void {
+    super.start(intervalMs);
   }
 
   /** Ids of the series whose `isOpen` disagrees with their dates and pause at `now`. */

@@ -110,17 +110,8 @@ export class JobsService {
 
   /** The next job for this runner, waiting up to `waitSeconds` for one to be queued; null when none came. */
   async claim(runner: RunnerActor, body: { leaseSeconds?: number; waitSeconds?: number }, abort?: AbortSignal): Promise<ClaimedJob | null> {
-    const deadline = Date.now() + (body.waitSeconds ?? 0) * 1000;
     const lease = leaseSeconds(body.leaseSeconds);
-    for (;;) {
-      // a runner that went away while waiting must not be handed work it will never see
-      if (abort?.aborted) return null;
-      const job = this.claimNow(runner, lease);
-      if (job) return job;
-      const left = deadline - Date.now();
-      if (left <= 0 || abort?.aborted || this.signal.closed) return null;
-      await this.signal.wait(left, abort);
-    }
+    return this.signal.poll(() => this.claimNow(runner, lease), body.waitSeconds ?? 0, abort);
   }
 
   private claimNow(runner: RunnerActor, lease: number): ClaimedJob | null {

@@ -76,6 +76,22 @@ export class WorkSignal {
     });
   }
 
+  /**
+   * Tries `take` now, and again each time work is queued, until it yields something or
+   * `waitSeconds` have passed (a long poll). A caller that went away is handed nothing.
+   */
+  async poll<T>(take: () => T | null, waitSeconds: number, abort?: AbortSignal): Promise<T | null> {
+    const deadline = Date.now() + waitSeconds * 1000;
+    for (;;) {
+      if (abort?.aborted) return null;
+      const got = take();
+      if (got) return got;
+      const left = deadline - Date.now();
+      if (left <= 0 || abort?.aborted || this.closed) return null;
+      await this.wait(left, abort);
+    }
+  }
+
   get waiting(): number {
     return this.waiters.size;
   }

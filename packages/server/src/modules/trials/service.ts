@@ -104,17 +104,8 @@ export class TrialsService {
   // ---- the runner's side ----
 
   async claim(runner: RunnerActor, body: { leaseSeconds?: number; waitSeconds?: number }, abort?: AbortSignal) {
-    const deadline = Date.now() + (body.waitSeconds ?? 0) * 1000;
     const lease = leaseSeconds(body.leaseSeconds);
-    for (;;) {
-      // a runner that went away while waiting must not be handed work it will never see
-      if (abort?.aborted) return null;
-      const trial = this.claimNow(runner, lease);
-      if (trial) return trial;
-      const left = deadline - Date.now();
-      if (left <= 0 || abort?.aborted || this.signal.closed) return null;
-      await this.signal.wait(left, abort);
-    }
+    return this.signal.poll(() => this.claimNow(runner, lease), body.waitSeconds ?? 0, abort);
   }
 
   private claimNow(runner: RunnerActor, lease: number) {
