@@ -303,7 +303,11 @@ export async function judgeSubmission(input: JudgeInput): Promise<JudgeResult> {
         input.onProgress?.(++done, total);
         if (r.outcome.verdict !== 'AC' || r.logText) {
           const what = [r.outcome.verdict, r.run ? `cpu ${Math.round(r.run.cpuMs)} ms` : ''].filter(Boolean).join(', ');
-          log.add(`${test.name}: ${what}${r.feedback || r.logText ? `: ${trim(r.logText ?? r.feedback ?? '', FEEDBACK_LOG)}` : ''}`);
+          // the log may be shown to participants: feedback on a secret test can give its answer
+          // away (the default validator names the expected token), so it goes to `details` only,
+          // unless the format reveals the test (samples) or the judge itself failed
+          const tell = (r.feedback || r.logText) && (test.fullFeedback || r.outcome.verdict === 'JE');
+          log.add(`${test.name}: ${what}${tell ? `: ${trim(r.logText ?? r.feedback ?? '', FEEDBACK_LOG)}` : ''}`);
         }
         return r.outcome;
       },

@@ -85,6 +85,8 @@ describe('judging standard-io problems', () => {
     expect(wa.details.tests.map((t) => t.verdict)).toEqual(['AC', 'AC', 'WA']); // the first failure stops the run
     expect(wa.details.tests[2]!.feedback).toContain('expected "10", got "11"');
     expect(wa.log).toContain('secret/2: WA');
+    // the log may be shown to participants: it never gives a secret test's answer away
+    expect(wa.log).not.toContain('"10"');
   });
 
   it('reports a compile error with the compiler message, and refuses languages the assignment does not allow', async () => {
