@@ -21,8 +21,12 @@ import { zipOf } from '../packages/server/test/zips.js';
 
 const RUNNER = fileURLToPath(new URL('../bin/judge-runner', import.meta.url));
 const sha = (b: string | Buffer) => createHash('sha256').update(b).digest('hex');
-/** Uids the sandbox gives its slots (60000 + slot). */
-const SLOT_UIDS = [60000, 60001, 60002, 60003];
+/**
+ * Uids the runners of this file give their sandbox slots: a range of their own, so that sandboxes
+ * of other test files running at the same time are not taken for leftovers of these.
+ */
+const UID_BASE = 60100;
+const SLOT_UIDS = [UID_BASE, UID_BASE + 1, UID_BASE + 2, UID_BASE + 3];
 
 /** Processes running as a sandbox slot's uid: after every run there must be none. */
 function slotProcesses(): string[] {
@@ -161,7 +165,7 @@ describe('judge-runner: verdicts through the whole stack, in the real sandbox', 
     const { runnerId, state } = JSON.parse(reg) as { runnerId: string; state: string };
     expect(state).toBe('pendingApproval');
     await admin.call(ops.approveRunner, { params: { id: runnerId } });
-    const child = spawn(RUNNER, ['start', '--config-dir', dir, '--lease-seconds', '15'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(RUNNER, ['start', '--config-dir', dir, '--lease-seconds', '15', '--uid-base', String(UID_BASE)], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (d: Buffer) => logs.push(`[${name}] ${d.toString()}`));
     child.stderr!.on('data', (d: Buffer) => logs.push(`[${name}!] ${d.toString()}`));
     runners.push(child);

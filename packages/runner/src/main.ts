@@ -114,15 +114,20 @@ program
     if (!Number.isInteger(n) || n < 15 || n > 3600) throw new InvalidArgumentError('a whole number of seconds from 15 to 3600');
     return n;
   })
+  .option('--uid-base <uid>', 'as root, sandbox slot n runs as uid/gid uid+n (default 60000); keep the range free of real accounts', (v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1000 || n > 65000) throw new InvalidArgumentError('a uid from 1000 to 65000');
+    return n;
+  })
   .option('--cache-dir <dir>', 'where problem packages are kept by SHA-256 (default /var/cache/judge-runner as root, else <config-dir>/cache)')
-  .action(async (o: { configDir?: string; server?: string; slots: number; insecureNoCgroup?: boolean; languages?: string; grace: number; leaseSeconds?: number; cacheDir?: string }) => {
+  .action(async (o: { configDir?: string; server?: string; slots: number; insecureNoCgroup?: boolean; languages?: string; grace: number; leaseSeconds?: number; cacheDir?: string; uidBase?: number }) => {
     const dir = configDir(o.configDir);
     const cfg = loadConfig(dir);
     if (!cfg && !o.server) throw new CliError(`no runner configuration in ${dir}: run \`judge-runner register --server URL\` first`);
     const server = o.server ?? cfg!.server;
     const key = loadOrCreateRunnerKey(keyPath(dir));
     const languages = loadLanguages(o.languages);
-    const sandbox = await Sandbox.create({ slots: o.slots, insecureNoCgroup: !!o.insecureNoCgroup });
+    const sandbox = await Sandbox.create({ slots: o.slots, insecureNoCgroup: !!o.insecureNoCgroup, ...(o.uidBase ? { uidBase: o.uidBase } : {}) });
     log(`sandbox: bubblewrap ${sandbox.bwrap.version}, ${sandbox.backend} (${sandbox.describeBackend()})`);
     for (const c of sandbox.caveats()) log(`caveat: ${c}`);
     const present = [...languages.languages.values()].filter((l) => l.present).map((l) => l.id);
