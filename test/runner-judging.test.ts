@@ -111,6 +111,13 @@ const PACKAGES: Record<string, Record<string, string>> = {
     'data/secret/big/1.in': '4000000000 4000000000\n',
     'data/secret/big/1.ans': '8000000000\n',
   },
+  // a validator that crashes: a judge error, which is the package's fault, not the submission's
+  crashy: {
+    'problem.yaml': 'name: Crashy\nvalidation: custom\n',
+    'data/secret/1.in': '1\n',
+    'data/secret/1.ans': '1\n',
+    'output_validators/v/v.py': 'import sys\nprint("validator broke", file=sys.stderr)\nsys.exit(1)\n',
+  },
   // thirty tests: a job that takes a while, for killing a runner in the middle of one
   slow: {
     'problem.yaml': 'name: Slow\n',
@@ -287,6 +294,15 @@ describe('judge-runner: verdicts through the whole stack, in the real sandbox', 
       }));
       expect(verdicts, logs.join('')).toEqual(['third: AC', 'above: AC', 'above: WA', 'guess: AC']);
       expect(await verdictOf(scored)).toMatchObject({ score: 30, maxScore: 100 });
+    });
+
+    it('a crashing validator is an infrastructure failure: tried again, then the attempt fails with the reason', async () => {
+      const s = await judged('crashy', 'echo.py', 'print(input())\n');
+      expect(s.state).toBe('failed');
+      expect(s.verdict).toBeUndefined();
+      const m = await admin.call(ops.getSubmission, { params: { id: s.id } });
+      expect(m.attemptList[0]!.failureReason).toMatch(/after 5 deliveries.*judge error.*exited with code 1/s);
+      expect(m.attemptList[0]!.files.map((f) => f.name)).toEqual(['details', 'log']);
     });
 
     it('the ranking shows what was judged', async () => {

@@ -169,21 +169,25 @@ export class Agent {
         },
       });
       if (lease.lost()) return this.o.log(`job ${job.jobId}: the lease was lost while judging; the result is dropped`);
-      if (result.infrastructureFailure) {
-        await this.failJob(job, result.infrastructureFailure);
-        return;
-      }
       const details = await client.upload('details.json', JSON.stringify(result.details), 'application/json');
       const log = await client.upload('log.txt', result.log, 'text/plain');
+      const attached = [
+        { name: 'details', fileId: details.id },
+        { name: 'log', fileId: log.id },
+      ];
+      // a validator that crashed or a package that cannot be judged is not the submission's doing:
+      // reported as an infrastructure failure (the server tries again, then fails the attempt)
+      const internal = result.infrastructureFailure ?? (result.verdict === 'JE' ? judgeErrorOf(result.log) : undefined);
+      if (internal) {
+        await this.failJob(job, internal, attached);
+        return;
+      }
       await client.report(job, {
         verdict: result.verdict,
         score: result.score,
         ...(result.maxScore !== undefined ? { maxScore: result.maxScore } : {}),
         runnerVersion: this.o.runnerVersion,
-        files: [
-          { name: 'details', fileId: details.id },
-          { name: 'log', fileId: log.id },
-        ],
+        files: attached,
       });
       this.stats.judged++;
       this.o.log(`job ${job.jobId} (submission ${job.submissionId}, attempt ${job.attempt}): ${result.verdict} ${result.score}${result.maxScore !== undefined ? `/${result.maxScore}` : ''} in ${Date.now() - started} ms`);
@@ -198,11 +202,11 @@ export class Agent {
   }
 
   /** Reports that the job could not be judged here; the server queues it again (up to five deliveries). */
-  private async failJob(job: ClaimedJob, reason: string): Promise<void> {
+  private async failJob(job: ClaimedJob, reason: string, files: { name: string; fileId: string }[] = []): Promise<void> {
     this.stats.failed++;
     this.o.log(`job ${job.jobId}: infrastructure failure: ${reason}`);
     try {
-      await this.o.client.report(job, { infrastructureFailure: true, failureReason: reason.slice(0, 2000), runnerVersion: this.o.runnerVersion });
+      await this.o.client.report(job, { infrastructureFailure: true, failureReason: reason.slice(0, 2000), runnerVersion: this.o.runnerVersion, files });
     } catch (e) {
       this.o.log(`job ${job.jobId}: could not report the failure: ${(e as Error).message}`);
     }
@@ -238,6 +242,12 @@ export class Agent {
       this.held.delete(trial.trialId);
     }
   }
+}
+
+/** The judge's own account of a JE verdict (its log's "judge error:" lines), for the failure reason. */
+function judgeErrorOf(log: string): string {
+  const lines = log.split('\n').filter((l) => /judge error/i.test(l));
+  return `judge error: ${lines.join('; ').replace(/^judge error:\s*/i, '') || 'the output validator failed'}`;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
