@@ -527,8 +527,15 @@ export class Sandbox {
           cg?.attach(pid);
         } catch (e) {
           kill('setup'); // bwrap itself: the program has not started
-          await ended;
-          throw new SandboxError(`cannot move the sandbox into its cgroup: ${(e as Error).message}`);
+          const { code } = await ended;
+          // ESRCH: the sandbox died while it was being set up (a mount it could not make, say):
+          // bwrap's own words say why
+          const err = measureFile(prepared[2]!, true)?.tail ?? errMeter?.tailText() ?? '';
+          const said = err.trim().split('\n').slice(-3).join(' | ');
+          const why = said
+            ? `bwrap exit ${code}: ${said}`
+            : `bwrap exit ${code} during set-up; usually a directory it must mount is out of the slot uid's reach (a parent not searchable by others)`;
+          throw new SandboxError(`cannot move the sandbox into its cgroup: ${(e as Error).message} (${why})`);
         }
         sandboxPid = pid;
         clearTimeout(setupTimer);
