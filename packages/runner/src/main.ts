@@ -105,10 +105,14 @@ program
   .description('Judge: authenticate, claim jobs (long poll), judge them in the sandbox and report; SIGTERM finishes or gives back held jobs')
   .option('--config-dir <dir>', 'the directory `register` used')
   .option('--server <url>', 'override the server registered with', serverUrl)
-  .option('--slots <n>', 'jobs judged at once, each in its own sandbox slot (default 1; on 2 cores keep 1)', positiveInt, 1)
+  .option('--slots <n>', 'jobs judged at once, each in its own sandbox slot (on 2 cores keep 1)', positiveInt, 1)
   .option('--insecure-no-cgroup', 'judge even without a writable cgroup (rlimits only: memory of process trees, process counts and leftover processes are not enforced)')
   .option('--languages <file>', 'the language table (default config/languages.json, or JUDGE_LANGUAGES)')
-  .option('--grace <seconds>', 'on SIGTERM, how long held jobs may go on before they are given back', positiveInt, 30)
+  .option('--grace <seconds>', 'on SIGTERM, how long held jobs may go on before they are given back', (v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0 || n > 3600) throw new InvalidArgumentError('a whole number of seconds from 0 to 3600');
+    return n;
+  }, 30)
   .option('--lease-seconds <n>', 'lease asked for each job, renewed every third of it (15..3600; default 120)', (v) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 15 || n > 3600) throw new InvalidArgumentError('a whole number of seconds from 15 to 3600');
