@@ -583,6 +583,29 @@ describe('runners: registration and the handshake', () => {
   });
 });
 
+describe('runners: the handshake is rate limited per address', () => {
+  it('300 registrations, challenges and token requests a minute from one address, then 429 with Retry-After', async () => {
+    const b = await Bench.start();
+    try {
+      const challenge = () =>
+        raw(`${b.j.url}/api/v1/runner/auth/challenge`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fingerprint: '0'.repeat(64) }) });
+      for (let i = 0; i < 300; i += 50) {
+        const batch = await Promise.all(Array.from({ length: 50 }, challenge));
+        expect(batch.map((r) => r.status)).toEqual(Array(50).fill(404));
+      }
+      const limited = await challenge();
+      expect({ status: limited.status, code: limited.body.code }).toEqual({ status: 429, code: 'rate_limited' });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      const before = b.j.count('runners');
+      const r = new Runner(b.j.url, 'late', ['standard-io@1']);
+      expect((await r.register()).status).toBe(429);
+      expect(b.j.count('runners')).toBe(before);
+    } finally {
+      await b.stop();
+    }
+  });
+});
+
 // =====================================================================================================
 
 describe('runners: claiming jobs', () => {

@@ -169,3 +169,15 @@ export function rateLimited(res: unknown): ApiError {
   const seconds = res instanceof RateLimiterRes ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 60;
   return new ApiError(429, 'rate_limited', `Too many requests; try again in ${seconds} s`, undefined, { 'Retry-After': String(seconds) });
 }
+
+/** A limit per client address for one group of routes, e.g. sign-in attempts. */
+export function perAddress(limiter: RateLimiterMemory): Mw {
+  return async (ctx, next) => {
+    try {
+      await limiter.consume(clientAddress(ctx as Ctx));
+    } catch (res) {
+      throw rateLimited(res);
+    }
+    await next();
+  };
+}

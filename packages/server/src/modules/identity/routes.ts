@@ -1,24 +1,12 @@
 import { ops } from '@judge/contract';
-import type Koa from 'koa';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Api } from '../../http/api.js';
-import { clientAddress, SESSION_COOKIE, type Ctx, type RequestState } from '../../http/context.js';
-import { rateLimited } from '../../http/middleware.js';
+import { clientAddress, SESSION_COOKIE } from '../../http/context.js';
+import { perAddress } from '../../http/middleware.js';
 import type { IdentityService } from './service.js';
 
-/** Sign-in attempts per address (CONTRACT §12): slows password guessing before lockout does. */
-function perAddress(limiter: RateLimiterMemory): Koa.Middleware<RequestState> {
-  return async (ctx, next) => {
-    try {
-      await limiter.consume(clientAddress(ctx as Ctx));
-    } catch (res) {
-      throw rateLimited(res);
-    }
-    await next();
-  };
-}
-
 export function identityRoutes(api: Api, identity: IdentityService, opts: { loginAttemptsPerMinute: number; cookieDays: number }): void {
+  // sign-in attempts per address (CONTRACT §12): slows password guessing before lockout does
   const limit = perAddress(new RateLimiterMemory({ points: opts.loginAttemptsPerMinute, duration: 60 }));
 
   api.bind(ops.register, async ({ body }) => identity.register(body), [limit]);

@@ -1,12 +1,17 @@
 import { ops } from '@judge/contract';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Api } from '../../http/api.js';
 import { clientAddress } from '../../http/context.js';
 import { notFound } from '../../http/errors.js';
+import { perAddress } from '../../http/middleware.js';
 import { multipartUpload, readUpload, sendBlob } from '../files/routes.js';
 import type { FilesService } from '../files/service.js';
 import type { TrialsService } from '../trials/service.js';
 import type { JobsService } from './jobs.js';
 import type { RunnersService } from './service.js';
+
+/** Registrations, challenges and token requests per client address and minute. */
+const HANDSHAKES_PER_MINUTE = 300;
 
 /** An AbortSignal that fires when the client goes away, so a long poll stops waiting for nobody. */
 function whileConnected(ctx: { req: NodeJS.EventEmitter; res: NodeJS.EventEmitter & { writableFinished: boolean } }): AbortSignal {
@@ -18,10 +23,12 @@ function whileConnected(ctx: { req: NodeJS.EventEmitter; res: NodeJS.EventEmitte
 }
 
 export function runnerRoutes(api: Api, runners: RunnersService, jobs: JobsService, trials: TrialsService, files: FilesService, uploadBytes: number): void {
-  // the handshake (anonymous)
-  api.bind(ops.registerRunner, ({ body, ctx }) => runners.register(body, clientAddress(ctx)));
-  api.bind(ops.runnerChallenge, ({ body }) => runners.challenge(body.fingerprint));
-  api.bind(ops.runnerToken, ({ body, ctx }) => runners.token(body, clientAddress(ctx)));
+  // the handshake is anonymous: a machine registers and authenticates a few times a day, so a lab
+  // of runners behind one address stays far below this, and a flood of made-up keys does not
+  const handshake = [perAddress(new RateLimiterMemory({ points: HANDSHAKES_PER_MINUTE, duration: 60 }))];
+  api.bind(ops.registerRunner, ({ body, ctx }) => runners.register(body, clientAddress(ctx)), handshake);
+  api.bind(ops.runnerChallenge, ({ body }) => runners.challenge(body.fingerprint), handshake);
+  api.bind(ops.runnerToken, ({ body, ctx }) => runners.token(body, clientAddress(ctx)), handshake);
   api.bind(ops.runnerHeartbeat, ({ runner, ctx }) => runners.heartbeat(runner, clientAddress(ctx)));
 
   // jobs
