@@ -1,11 +1,18 @@
 import { ZipFile } from 'yazl';
 
+/** An entry's content, or content with a Unix mode (symlinks, executables). */
+export type ZipContent = string | Buffer | { content: string | Buffer; mode: number };
+
 /** A zip built in memory from names and contents (deflated unless `store`). */
-export async function zipOf(entries: Record<string, string | Buffer>, opts: { store?: boolean } = {}): Promise<Buffer> {
+export async function zipOf(entries: Record<string, ZipContent>, opts: { store?: boolean } = {}): Promise<Buffer> {
   const zip = new ZipFile();
-  for (const [name, content] of Object.entries(entries)) {
-    if (name.endsWith('/')) zip.addEmptyDirectory(name);
-    else zip.addBuffer(Buffer.isBuffer(content) ? content : Buffer.from(content), name, { compress: !opts.store });
+  for (const [name, value] of Object.entries(entries)) {
+    if (name.endsWith('/')) {
+      zip.addEmptyDirectory(name);
+      continue;
+    }
+    const { content, mode } = typeof value === 'object' && !Buffer.isBuffer(value) ? value : { content: value, mode: undefined };
+    zip.addBuffer(Buffer.isBuffer(content) ? content : Buffer.from(content), name, { compress: !opts.store, ...(mode !== undefined ? { mode } : {}) });
   }
   zip.end();
   const chunks: Buffer[] = [];

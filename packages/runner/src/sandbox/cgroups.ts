@@ -17,6 +17,12 @@ import path from 'node:path';
 import type { BackendKind, Limits } from './types.js';
 
 /** Final counters of one run, read once its cgroup is empty. */
+/** What every cgroup backend's figures include besides the program itself. */
+const MEASUREMENT_CAVEATS = [
+  'memory counts the page cache a run faults in (files it reads first, files it writes, /tmp) besides its own allocations',
+  "CPU time includes 2–4 ms of sandbox start-up (the exec of the program and of sh, the sandbox's pid 1)",
+];
+
 export interface CgroupStats {
   cpuNs: number | null;
   peakBytes: number | null;
@@ -287,10 +293,7 @@ class V1Backend implements CgroupBackend {
   }
 
   caveats(): string[] {
-    const c = [
-      'memory counts the page cache a run faults in (files it reads first, files it writes, /tmp) besides its own allocations',
-      'CPU time includes 2–4 ms of sandbox start-up (the exec of the program and of sh, the sandbox\'s pid 1)',
-    ];
+    const c = [...MEASUREMENT_CAVEATS];
     if (!this.memsw) c.push('swap is not limited (no memory.memsw: swap accounting is off); on a host with swap a program may exceed its memory limit');
     if (!this.killFile) c.push('no cgroup.kill (unified tree not writable): leftover processes are killed one by one');
     return c;
@@ -470,10 +473,7 @@ class V2Backend implements CgroupBackend {
   }
 
   caveats(): string[] {
-    const c = [
-      'memory counts the page cache a run faults in (files it reads first, files it writes, /tmp) besides its own allocations',
-      'CPU time includes 2–4 ms of sandbox start-up (the exec of the program and of sh, the sandbox\'s pid 1)',
-    ];
+    const c = [...MEASUREMENT_CAVEATS];
     if (!this.peakFile) c.push('no memory.peak (kernel < 5.19): peak memory is sampled every 50 ms and may miss short spikes');
     if (!this.killFile) c.push('no cgroup.kill (kernel < 5.14): leftover processes are killed one by one');
     return c;
