@@ -13,11 +13,9 @@
 //        BENCH_PARTICIPANTS (default 1000: about 20 submissions each),
 //        BENCH_PROFILE (a directory: the judge process writes a V8 CPU profile there on exit)
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { ADMIN_PASSWORD, fmt, pool, startChild } from './lib.mjs';
+import { fmt, pool, startBenchApp, startChild } from './lib.mjs';
 import { PROBLEM_TYPE, makeContest, participants, percentile } from './contest.mjs';
 
 if (process.argv[2] === 'child') await child();
@@ -26,20 +24,7 @@ else await main();
 // ---------------------------------------------------------------- the judge process
 
 async function child() {
-  const { initDataDir, loadConfig, settingsTable, startApp } = await import('../packages/server/dist/index.js');
-  const keys = new Set(settingsTable().map((r) => r.key));
-  const memKey = keys.has('auth.argon2MemoryKiB') ? 'argon2MemoryKiB' : 'argon2MemoryKib';
-  const overrides = {
-    host: '127.0.0.1',
-    port: 0,
-    logLevel: 'warn',
-    limits: { requestsPerMinute: 0 },
-    auth: { [memKey]: 1024, argon2Iterations: 1, loginAttemptsPerMinute: 1_000_000 },
-  };
-  const dataDir = mkdtempSync(join(tmpdir(), 'judge-bench-'));
-  const config = loadConfig(dataDir, overrides, {});
-  await initDataDir(dataDir, config, async () => ADMIN_PASSWORD);
-  const app = await startApp({ dataDir, config });
+  const { app, dataDir } = await startBenchApp();
   const sqlite = app.deps.sqlite;
 
   process.on('message', async (m) => {

@@ -111,3 +111,30 @@ export async function pool(items, n, fn) {
 }
 
 export const fmt = (n, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+/**
+ * The built judge on a fresh temporary data directory, with the benchmarks' settings: cheap
+ * password hashing (they measure requests and sockets, not Argon2), no request limit, warn logs.
+ * `extra` overrides settings; `appOptions` go to startApp (a clock, say).
+ */
+export async function startBenchApp(extra = {}, appOptions = {}) {
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { initDataDir, loadConfig, settingsTable, startApp } = await import('../packages/server/dist/index.js');
+  const keys = new Set(settingsTable().map((r) => r.key));
+  const memKey = keys.has('auth.argon2MemoryKiB') ? 'argon2MemoryKiB' : 'argon2MemoryKib';
+  const overrides = {
+    host: '127.0.0.1',
+    port: 0,
+    logLevel: 'warn',
+    ...extra,
+    limits: { requestsPerMinute: 0, ...extra.limits },
+    auth: { [memKey]: 1024, argon2Iterations: 1, loginAttemptsPerMinute: 1_000_000, ...extra.auth },
+  };
+  const dataDir = mkdtempSync(join(tmpdir(), 'judge-bench-'));
+  const config = loadConfig(dataDir, overrides, {});
+  await initDataDir(dataDir, config, async () => ADMIN_PASSWORD);
+  const app = await startApp({ dataDir, config, ...appOptions });
+  return { app, dataDir, config };
+}

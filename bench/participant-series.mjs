@@ -12,10 +12,8 @@
 //        BENCH_SUBMISSIONS (default 10000), BENCH_SERIES (default 20), BENCH_PROBLEMS per series (default 10),
 //        BENCH_PROFILE (a directory: the judge process writes a CPU profile there)
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ADMIN_PASSWORD, adminToken, fmt, json, pool, serverRequire, startChild } from './lib.mjs';
+import { rmSync } from 'node:fs';
+import { adminToken, fmt, json, pool, serverRequire, startBenchApp, startChild } from './lib.mjs';
 
 if (process.argv[2] === 'child') await child();
 else await main();
@@ -24,21 +22,8 @@ else await main();
 
 /** Starts the built judge, as judge-child.mjs does, and answers `submissions`, `plan`, `cpu` and `stop`. */
 async function child() {
-  const { initDataDir, loadConfig, settingsTable, startApp } = await import('../packages/server/dist/index.js');
   const { STANDINGS_IN_ACTIVITY } = await import('../packages/server/dist/modules/participant/status.js');
-  const keys = new Set(settingsTable().map((r) => r.key));
-  const memKey = keys.has('auth.argon2MemoryKiB') ? 'argon2MemoryKiB' : 'argon2MemoryKib';
-  const overrides = {
-    host: '127.0.0.1',
-    port: 0,
-    logLevel: 'warn',
-    limits: { requestsPerMinute: 0 },
-    auth: { [memKey]: 1024, argon2Iterations: 1, loginAttemptsPerMinute: 1_000_000 },
-  };
-  const dataDir = mkdtempSync(join(tmpdir(), 'judge-bench-'));
-  const config = loadConfig(dataDir, overrides, {});
-  await initDataDir(dataDir, config, async () => ADMIN_PASSWORD);
-  const app = await startApp({ dataDir, config });
+  const { app, dataDir } = await startBenchApp();
   const sqlite = app.deps.sqlite;
 
   process.on('message', async (m) => {

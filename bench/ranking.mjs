@@ -12,11 +12,9 @@
 //   env: BENCH_CONTESTANTS (1000), BENCH_PROBLEMS (12), BENCH_SUBMISSIONS (50000), BENCH_TYPE (icpc | points),
 //        BENCH_ROUNDS (repetitions of each warm measurement, 30)
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { ADMIN_PASSWORD, adminToken, fmt, json, startChild } from './lib.mjs';
+import { adminToken, fmt, json, startBenchApp, startChild } from './lib.mjs';
 
 const CONTESTANTS = Number(process.env.BENCH_CONTESTANTS ?? 1000);
 const PROBLEMS = Number(process.env.BENCH_PROBLEMS ?? 12);
@@ -56,16 +54,9 @@ function prng(seed) {
 
 /** Starts the built judge, writes the contest into its database on `seed`, and times the ranking service in process. */
 async function child() {
-  const { initDataDir, loadConfig, settingsTable, startApp } = await import('../packages/server/dist/index.js');
-  const keys = new Set(settingsTable().map((r) => r.key));
-  const memKey = keys.has('auth.argon2MemoryKiB') ? 'argon2MemoryKiB' : 'argon2MemoryKib';
-  const overrides = { host: '127.0.0.1', port: 0, logLevel: 'warn', limits: { requestsPerMinute: 0 }, auth: { [memKey]: 1024, argon2Iterations: 1, loginAttemptsPerMinute: 1_000_000 } };
-  const dataDir = mkdtempSync(join(tmpdir(), 'judge-bench-'));
-  const config = loadConfig(dataDir, overrides, {});
-  await initDataDir(dataDir, config, async () => ADMIN_PASSWORD);
   // the clock stands still half an hour before the end, inside the freeze: contestants and managers see different standings
   const now = new Date(START + (HOURS - 0.5) * 3_600_000);
-  const app = await startApp({ dataDir, config, clock: { now: () => new Date(now) } });
+  const { app, dataDir } = await startBenchApp({}, { clock: { now: () => new Date(now) } });
   const sqlite = app.deps.sqlite;
   const ranking = app.services.ranking;
   let contest;

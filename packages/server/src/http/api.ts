@@ -38,8 +38,24 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const dropNulls = (_k: string, v: unknown) => (v === null ? undefined : v);
 
 /** Binds contract operations to handlers, doing the validation, auth and shaping every route shares. */
+/**
+ * The first path segment under /api/v1 (`account` of /api/v1/account/links), '' for anything else;
+ * lowercased, as the routers match paths regardless of case.
+ */
+function areaOf(path: string): string {
+  if (path.slice(0, PREFIX.length).toLowerCase() !== PREFIX) return '';
+  const end = path.indexOf('/', PREFIX.length);
+  return path.slice(PREFIX.length, end < 0 ? undefined : end).toLowerCase();
+}
+
+const PREFIX = '/api/v1/';
+
 export class Api {
-  readonly router = new Router<RequestState>({ prefix: '/api/v1' });
+  /**
+   * One router per first path segment: a router tries its routes one by one, so a request is
+   * matched against its own area's few routes rather than against the whole API.
+   */
+  private readonly routers = new Map<string, { router: Router<RequestState>; routes?: Koa.Middleware; allowed?: Koa.Middleware }>();
   private readonly bound = new Set<string>();
   private readonly json: Koa.Middleware;
 
@@ -83,7 +99,10 @@ export class Api {
         ctx.body = JSON.stringify(result, dropNulls);
       }
     });
-    this.router.register(path, [op.method], stack as never);
+    const area = areaOf(`/api/v1${op.path}`);
+    let entry = this.routers.get(area);
+    if (!entry) this.routers.set(area, (entry = { router: new Router<RequestState>({ prefix: '/api/v1' }) }));
+    entry.router.register(path, [op.method], stack as never);
   }
 
   /** Authentication and the Origin check come before the body is read, so refusals cost nothing. */
@@ -158,7 +177,11 @@ export class Api {
   }
 
   routes(): Koa.Middleware {
-    return this.router.routes() as unknown as Koa.Middleware;
+    for (const e of this.routers.values()) e.routes = e.router.routes() as unknown as Koa.Middleware;
+    return (ctx, next) => {
+      const routes = this.routers.get(areaOf(ctx.path))?.routes;
+      return routes ? routes(ctx, next) : next();
+    };
   }
 
   /**
@@ -168,7 +191,11 @@ export class Api {
    * the path names nothing.
    */
   allowedMethods(): Koa.Middleware {
-    const inner = this.router.allowedMethods() as unknown as Koa.Middleware;
+    for (const e of this.routers.values()) e.allowed = e.router.allowedMethods() as unknown as Koa.Middleware;
+    const inner: Koa.Middleware = (ctx, next) => {
+      const allowed = this.routers.get(areaOf(ctx.path))?.allowed;
+      return allowed ? allowed(ctx, next) : next();
+    };
     return async (ctx, next) => {
       await inner(ctx, next);
       if (ctx.body !== undefined || (ctx.status !== 405 && ctx.status !== 501)) return;
