@@ -1,5 +1,6 @@
 export * from './wire.js';
 export * from './errors.js';
+export * from './api-error.js';
 export * from './permissions.js';
 export * from './operation.js';
 export * from './events.js';

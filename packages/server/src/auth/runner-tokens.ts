@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { ApiError, unauthenticated } from '../http/errors.js';
+import { ApiError, unauthenticated } from '@judge/contract';
 import { addSeconds, iso, newSecret, sha256Hex } from '../util.js';
 
 /** Who is calling the runner protocol: an approved runner, by its token. */

@@ -5,7 +5,7 @@ import { koaBody } from 'koa-body';
 import type { z } from 'zod';
 import type { Actor } from '../auth/permissions.js';
 import type { RunnerActor } from '../auth/runner-tokens.js';
-import { ApiError, unauthenticated } from './errors.js';
+import { ApiError, unauthenticated } from '@judge/contract';
 import { expectedOrigin, originMatches, type Ctx, type RequestState } from './context.js';
 import { zodErrors } from './middleware.js';
 
@@ -119,7 +119,7 @@ export class Api {
       if (actor?.via === 'cookie' && UNSAFE.has(ctx.method)) {
         const expected = expectedOrigin(ctx as Ctx, this.opts.publicUrl);
         if (!originMatches(ctx.get('origin') || undefined, ctx.get('referer') || undefined, expected)) {
-          throw new ApiError(403, 'csrf.origin', `A cookie-authenticated ${ctx.method} must come from ${expected}`);
+          throw ApiError.of('csrf.origin', `A cookie-authenticated ${ctx.method} must come from ${expected}`);
         }
       }
       await next();
@@ -130,7 +130,7 @@ export class Api {
     return async (ctx, next) => {
       const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
       if (hasBody && !ctx.is('application/json', 'application/*+json')) {
-        throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json');
+        throw ApiError.of('unsupported_media_type', 'Send the body as application/json');
       }
       let read = false;
       try {
@@ -143,7 +143,7 @@ export class Api {
         // that does not decode as its Content-Encoding (gzip, br) says: that is the client's fault too.
         const e = err as { status?: unknown; statusCode?: unknown };
         if (!read && typeof e.status !== 'number' && typeof e.statusCode !== 'number') {
-          throw new ApiError(400, 'request.malformed', 'The body does not decode as its Content-Encoding says');
+          throw ApiError.of('request.malformed', 'The body does not decode as its Content-Encoding says');
         }
         throw err;
       }
@@ -155,7 +155,7 @@ export class Api {
     if (op.params) {
       const r = op.params.safeParse(ctx.params ?? {});
       // an id that is not even well formed names nothing: 404, like any other unknown id
-      if (!r.success) throw new ApiError(404, 'not_found', 'No such resource');
+      if (!r.success) throw ApiError.of('not_found', 'No such resource');
       params = r.data;
     }
     let query: unknown;
@@ -201,8 +201,8 @@ export class Api {
       if (ctx.body !== undefined || (ctx.status !== 405 && ctx.status !== 501)) return;
       const allow = ctx.response.get('Allow');
       ctx.remove('Allow');
-      if (!allow) throw new ApiError(404, 'not_found', `No such endpoint: ${ctx.method} ${ctx.path}`);
-      throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed here`, undefined, { Allow: allow });
+      if (!allow) throw ApiError.of('not_found', `No such endpoint: ${ctx.method} ${ctx.path}`);
+      throw ApiError.of('method_not_allowed', `${ctx.method} is not allowed here`, undefined, { Allow: allow });
     };
   }
 }

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { ZodError } from 'zod';
 import type { SessionStore } from '../auth/sessions.js';
 import type { Clock } from '../util.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '@judge/contract';
 import { clientAddress, RUNNER_PATH, SESSION_COOKIE, type Ctx, type RequestState } from './context.js';
 
 type Mw = Koa.Middleware<RequestState>;
@@ -107,7 +107,7 @@ export function edge(log: Logger, https: boolean): Mw {
     ctx.set('X-Request-Id', ctx.state.requestId);
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, 'not_found', `No such endpoint: ${ctx.method} ${ctx.path}`);
+      if (ctx.status === 404 && ctx.body === undefined) throw ApiError.of('not_found', `No such endpoint: ${ctx.method} ${ctx.path}`);
     } catch (err) {
       respondWithProblem(ctx, log, err);
     } finally {
@@ -167,7 +167,7 @@ export function rateLimit(perMinute: number): Mw {
 
 export function rateLimited(res: unknown): ApiError {
   const seconds = res instanceof RateLimiterRes ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 60;
-  return new ApiError(429, 'rate_limited', `Too many requests; try again in ${seconds} s`, undefined, { 'Retry-After': String(seconds) });
+  return ApiError.of('rate_limited', `Too many requests; try again in ${seconds} s`, undefined, { 'Retry-After': String(seconds) });
 }
 
 /** A limit per client address for one group of routes, e.g. sign-in attempts. */

@@ -4,7 +4,7 @@ import type { Actor } from '../../auth/permissions.js';
 import type { Outbox } from '../../db/transactor.js';
 import { activities, grants, roles } from '../../db/schema.js';
 import { event, type Audience } from '../../events/bus.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId } from '../../util.js';
 import { displayName, findUserById } from '../users/queries.js';
@@ -266,7 +266,7 @@ export class AccessService {
               WHERE g.activity_id IS NULL AND u.blocked_at IS NULL AND EXISTS (SELECT 1 FROM json_each(r.permissions) WHERE value = ?)`,
           )
           .get(ADMIN_KEY) as { n: number };
-        if (admins.n <= 1) throw new ApiError(409, 'conflict', 'This is the last administrator grant; give another account the administrator role first');
+        if (admins.n <= 1) throw ApiError.of('conflict', 'This is the last administrator grant; give another account the administrator role first');
       }
       this.d.db.delete(grants).where(eq(grants.id, g.id)).run();
       out.touchPermissions();
@@ -294,6 +294,8 @@ export class AccessService {
  */
 export function grantBuiltInRole(d: Deps, userId: string, key: 'participant' | 'manager', activityId: string, out: Outbox): Grant {
   const role = d.db.select().from(roles).where(eq(roles.builtInKey, key)).get();
+  // `judge init` creates the built-in roles and nothing deletes them: a missing one is a broken
+  // installation, not a request the caller can correct, so it is a 500 rather than a catalogued code
   if (!role) throw new Error(`the ${key} role is missing; the database was not initialised`);
   const existing = d.db.select().from(grants).where(and(eq(grants.userId, userId), eq(grants.activityId, activityId))).get();
   const row = existing
@@ -317,11 +319,3 @@ export function grantBuiltInRole(d: Deps, userId: string, key: 'participant' | '
   out.emit(event('grantChanged', { grant: view }, { kind: 'permission', key: 'grant:read:all', activityId, alsoUsers: [userId] }));
   return view;
 }
-
-export function grantAdministrator(d: Deps, userId: string, out: Outbox): void {
-  const role = d.db.select().from(roles).where(eq(roles.builtInKey, 'administrator')).get();
-  if (!role) throw new Error('the administrator role is missing; the database was not initialised');
-  d.db.insert(grants).values({ id: newId(), userId, roleId: role.id, activityId: null, overrideSystem: false, createdAt: iso(d.clock.now()) }).run();
-  out.touchPermissions();
-}
-

@@ -2,7 +2,7 @@ import type { Account, Session } from '@judge/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import { users } from '../../db/schema.js';
-import { ApiError, notFound, unauthenticated } from '../../http/errors.js';
+import { ApiError, notFound, unauthenticated } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact } from '../../util.js';
 import { emailKey, emailTaken, findUserById, usernameKey, usernameTaken, type UserRow } from '../users/queries.js';
@@ -66,7 +66,7 @@ export class AccountService {
       if (patch.firstName !== undefined) set.firstName = patch.firstName;
       if (patch.lastName !== undefined) set.lastName = patch.lastName;
       if (patch.username !== undefined && patch.username !== u.username) {
-        if (!u.isLocal) throw new ApiError(403, 'forbidden', 'The login of an account from an identity provider is set by the provider');
+        if (!u.isLocal) throw ApiError.of('forbidden', 'The login of an account from an identity provider is set by the provider');
         if (usernameTaken(this.d.db, patch.username, u.id)) throw ApiError.of('user.username.taken', `The login ${patch.username} is taken`);
         set.username = patch.username;
         set.usernameKey = usernameKey(patch.username);

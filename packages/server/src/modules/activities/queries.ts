@@ -3,7 +3,7 @@ import type { Actor } from '../../auth/permissions.js';
 import type { Db } from '../../db/database.js';
 import { activities, grants, roles } from '../../db/schema.js';
 import type { Audience } from '../../events/bus.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 
 export type ActivityRow = typeof activities.$inferSelect;

@@ -6,7 +6,7 @@ import type { Actor } from '../../auth/permissions.js';
 import type { Outbox } from '../../db/transactor.js';
 import { activities, activityDocuments, files, grants, series, seriesProblems, submissions } from '../../db/schema.js';
 import { event, type Audience } from '../../events/bus.js';
-import { ApiError, notFound, validation } from '../../http/errors.js';
+import { ApiError, notFound, validation } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
 import { grantBuiltInRole } from '../access/service.js';

@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import type { Api } from '../../http/api.js';
 import type { Ctx, RequestState } from '../../http/context.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '@judge/contract';
 import type { FilesService, IncomingUpload } from './service.js';
 
 interface FormidableFile {
@@ -75,10 +75,10 @@ export function multipartUpload(incomingDir: string, limitsOf: number | ((ctx: C
       },
     }) as unknown as Koa.Middleware<RequestState>;
   return async (ctx, next) => {
-    if (!ctx.is('multipart/form-data')) throw new ApiError(415, 'unsupported_media_type', 'Send the upload as multipart/form-data with parts file and sha256');
+    if (!ctx.is('multipart/form-data')) throw ApiError.of('unsupported_media_type', 'Send the upload as multipart/form-data with parts file and sha256');
     const l = limits(ctx as Ctx);
     // refuse at once what cannot fit, before reading a byte of it
-    if (ctx.request.length > l.fileBytes * l.files + l.fieldBytes + 64 * 1024) throw new ApiError(413, 'payload_too_large', `Uploads are limited to ${l.fileBytes} bytes`);
+    if (ctx.request.length > l.fileBytes * l.files + l.fieldBytes + 64 * 1024) throw ApiError.of('payload_too_large', `Uploads are limited to ${l.fileBytes} bytes`);
     const opened: OpenedPart[] = [];
     try {
       await parser(opened, l)(ctx, next);
@@ -146,7 +146,7 @@ export function sendBlob(ctx: Ctx, files: FilesService, f: { sha256: string; siz
     }
     if (start > end || start >= f.sizeBytes) {
       ctx.set('Content-Range', `bytes */${f.sizeBytes}`);
-      throw new ApiError(416, 'range.unsatisfiable', `The file has ${f.sizeBytes} bytes`);
+      throw ApiError.of('range.unsatisfiable', `The file has ${f.sizeBytes} bytes`);
     }
     ctx.status = 206;
     ctx.set('Content-Range', `bytes ${start}-${end}/${f.sizeBytes}`);

@@ -2,7 +2,7 @@ import type { FileMeta } from '@judge/contract';
 import { eq } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import { files } from '../../db/schema.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
 import type { BlobStore } from './store.js';

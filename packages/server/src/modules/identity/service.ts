@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import type { ClientInfo, IssuedSession, SessionKind } from '../../auth/sessions.js';
 import { users } from '../../db/schema.js';
-import { ApiError, unauthenticated } from '../../http/errors.js';
+import { ApiError, unauthenticated } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { addSeconds, iso, newId } from '../../util.js';
 import type { InstanceService } from '../instance/service.js';
@@ -12,7 +12,7 @@ import { announceUser } from '../users/service.js';
 
 export class LoginRefused extends ApiError {
   constructor(readonly reason: LoginFailure) {
-    super(401, 'unauthenticated', reason);
+    super('unauthenticated', reason);
   }
 }
 

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import { activities, problemVersionFiles, problemVersions, problems, series, seriesProblems } from '../../db/schema.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact } from '../../util.js';
 import { canManage, canSeeActivity, visibleActivity, type ActivityRow } from '../activities/queries.js';

@@ -2,7 +2,7 @@ import type { PackageInfo } from '@judge/contract';
 import { parse as parseYaml } from 'yaml';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import type { z } from 'zod';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '@judge/contract';
 import { compact } from '../../util.js';
 
 export type PackageSummary = z.infer<typeof PackageInfo>;

@@ -3,7 +3,7 @@ import type { Actor } from '../../auth/permissions.js';
 import type { Db } from '../../db/database.js';
 import { problemShares, problemVersions, problems, seriesProblems } from '../../db/schema.js';
 import type { Audience } from '../../events/bus.js';
-import { forbidden, notFound } from '../../http/errors.js';
+import { forbidden, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 
 export type ProblemRow = typeof problems.$inferSelect;

@@ -13,7 +13,7 @@ import type { Actor } from '../../auth/permissions.js';
 import type { Outbox } from '../../db/transactor.js';
 import { problemShares, problemVersionFiles, problemVersions, problems } from '../../db/schema.js';
 import { event } from '../../events/bus.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
 import type { FilesService } from '../files/service.js';

@@ -2,7 +2,7 @@ import type { EventData, Permission, Ranking, RankingRow } from '@judge/contract
 import type Database from 'better-sqlite3';
 import type { Actor } from '../../auth/permissions.js';
 import { event, type Audience, type DomainEvent } from '../../events/bus.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact, iso } from '../../util.js';
 import { visibleActivity, type ActivityRow } from '../activities/queries.js';

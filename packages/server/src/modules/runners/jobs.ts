@@ -2,7 +2,7 @@ import type { ClaimedJob, OperationInput, ops } from '@judge/contract';
 import type Database from 'better-sqlite3';
 import type { RunnerActor } from '../../auth/runner-tokens.js';
 import type { Outbox } from '../../db/transactor.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId, newSecret, sha256Hex, statements } from '../../util.js';
 import type { SubmissionOutcome } from '../submissions/outcome.js';

@@ -1,4 +1,4 @@
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, notFound } from '@judge/contract';
 import { sha256Hex } from '../../util.js';
 
 /** Lease lengths (CONTRACT §8, §12): 60 s unless asked, never under 15 s or over an hour. */

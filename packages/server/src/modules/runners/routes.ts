@@ -2,7 +2,7 @@ import { ops } from '@judge/contract';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Api } from '../../http/api.js';
 import { clientAddress } from '../../http/context.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '@judge/contract';
 import { perAddress } from '../../http/middleware.js';
 import { multipartUpload, readUpload, sendBlob } from '../files/routes.js';
 import type { FilesService } from '../files/service.js';

@@ -6,7 +6,7 @@ import type { Actor } from '../../auth/permissions.js';
 import { RunnerTokens, type RunnerActor } from '../../auth/runner-tokens.js';
 import type { Outbox } from '../../db/transactor.js';
 import { event } from '../../events/bus.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId, sha256Hex, statements } from '../../util.js';
 import type { TrialsService } from '../trials/service.js';
@@ -199,6 +199,7 @@ export class RunnersService {
    */
   trustLocal(publicKey: string, name: string): { runnerId: string; state: RunnerRow['state'] } {
     const key = decodeBase64(publicKey);
+    // the key comes from the server's own local runner, never from a request: a bad one is a bug
     if (!key || key.length !== nacl.sign.publicKeyLength) throw new Error('not an Ed25519 public key');
     const fingerprint = sha256Hex(key);
     return this.d.tx.run((out) => {

@@ -5,7 +5,7 @@ import type { Actor } from '../../auth/permissions.js';
 import type { Outbox } from '../../db/transactor.js';
 import { activities, problemVersions, series, seriesProblems, submissions } from '../../db/schema.js';
 import { event } from '../../events/bus.js';
-import { ApiError, notFound, validation } from '../../http/errors.js';
+import { ApiError, notFound, validation } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
 import { canManage, canSeeActivity, findActivity, managedActivity, managerAudience, requireNotArchived, type ActivityRow } from '../activities/queries.js';

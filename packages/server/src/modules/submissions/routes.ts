@@ -5,7 +5,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Api } from '../../http/api.js';
 import { clientAddress, type Ctx, type RequestState } from '../../http/context.js';
-import { ApiError, validation } from '../../http/errors.js';
+import { ApiError, validation } from '@judge/contract';
 import { multipartUpload } from '../files/routes.js';
 import type { SubmissionsService, SubmitInput, SubmitPlan } from './service.js';
 
@@ -66,7 +66,7 @@ async function readParts(ctx: Ctx, incomingDir: string, plan: SubmitPlan): Promi
       // multipart turns every line break of a text part into CRLF on the way (as browsers must):
       // pasted code is stored with LF, which is what its author typed and hashed
       const bytes = Buffer.from(code!.replace(/\r\n/g, '\n'), 'utf8');
-      if (bytes.length > plan.maxUploadBytes) throw new ApiError(413, 'payload_too_large', `The code is larger than this problem's limit of ${plan.maxUploadBytes} bytes`);
+      if (bytes.length > plan.maxUploadBytes) throw ApiError.of('payload_too_large', `The code is larger than this problem's limit of ${plan.maxUploadBytes} bytes`);
       tempPath = join(incomingDir, `code-${randomUUID()}`);
       await writeFile(tempPath, bytes);
     }

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import { series as seriesTable } from '../../db/schema.js';
 import type { Outbox } from '../../db/transactor.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId, statements } from '../../util.js';
 import { canManage, canSeeActivity, findActivity, visibleActivity, type ActivityRow } from '../activities/queries.js';

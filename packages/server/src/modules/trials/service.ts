@@ -1,7 +1,7 @@
 import type { Trial } from '@judge/contract';
 import type { Actor } from '../../auth/permissions.js';
 import type { RunnerActor } from '../../auth/runner-tokens.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId, newSecret, sha256Hex, statements } from '../../util.js';
 import { visibleActivity } from '../activities/queries.js';

@@ -4,7 +4,7 @@ import type { Actor } from '../../auth/permissions.js';
 import type { Outbox } from '../../db/transactor.js';
 import { grants, users } from '../../db/schema.js';
 import { event } from '../../events/bus.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact, generatePassword, iso, newId } from '../../util.js';
 import { displayName, emailKey, emailTaken, findUserById, grantCount, toManagedUser, usernameKey, usernameTaken, type UserRow } from './queries.js';
@@ -141,7 +141,7 @@ export class UsersService {
     if (this.d.permissions.isAdministrator(actor.userId)) return;
     const mine = this.d.permissions.effective(actor.userId, null);
     for (const k of this.d.permissions.effective(targetId, null)) {
-      if (!mine.has(k)) throw new ApiError(403, 'forbidden', `The account holds ${k}, which you do not`);
+      if (!mine.has(k)) throw ApiError.of('forbidden', `The account holds ${k}, which you do not`);
     }
   }
 
