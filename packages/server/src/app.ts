@@ -149,7 +149,10 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
     dataDir,
     db: dbh.db,
     sqlite: dbh.sqlite,
-    tx: new Transactor(dbh.sqlite, bus, permissions),
+    tx: new Transactor(dbh.sqlite, {
+      settled: [(out) => void (out.permissionsChanged && permissions.invalidate())],
+      committed: [(out) => bus.publish(out.messages)],
+    }),
     clock,
     log,
     bus,

@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { PermissionResolver } from '../auth/permissions.js';
-import type { BusMessage, DomainEvent, EventBus } from '../events/bus.js';
+import type { BusMessage, DomainEvent } from '../events/bus.js';
 
 /** What a write collects while it runs; released only after commit. */
 export class Outbox {
@@ -27,6 +26,14 @@ export class Outbox {
   }
 }
 
+/** What happens after a transaction; app.ts wires in the permission cache and the event bus. */
+export interface TransactionHooks {
+  /** After every transaction, committed or rolled back: reads inside it may have cached what a rollback took back. */
+  settled?: ((out: Outbox) => void)[];
+  /** After a commit only, in order, after the outbox's own `then` work. */
+  committed?: ((out: Outbox) => void)[];
+}
+
 /**
  * Runs a write as one SQLite transaction. better-sqlite3 is synchronous, so the function cannot
  * interleave with another request: check-then-write is atomic without row locks.
@@ -34,8 +41,7 @@ export class Outbox {
 export class Transactor {
   constructor(
     private readonly sqlite: Database.Database,
-    private readonly bus: EventBus,
-    private readonly permissions: PermissionResolver,
+    private readonly hooks: TransactionHooks = {},
   ) {}
 
   run<T>(fn: (out: Outbox) => T): T {
@@ -44,11 +50,10 @@ export class Transactor {
     try {
       result = this.sqlite.transaction(() => fn(out))();
     } finally {
-      // reads inside the transaction may have cached rows that a rollback took back
-      if (out.permissionsChanged) this.permissions.invalidate();
+      for (const hook of this.hooks.settled ?? []) hook(out);
     }
-    for (const fn of out.afterCommit) fn();
-    this.bus.publish(out.messages);
+    for (const then of out.afterCommit) then();
+    for (const hook of this.hooks.committed ?? []) hook(out);
     return result;
   }
 }

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { PermissionResolver } from '../auth/permissions.js';
 import type { SessionStore } from '../auth/sessions.js';
-import { originMatches, SESSION_COOKIE } from '../http/context.js';
+import { originMatches, SESSION_COOKIE } from '../auth/origin.js';
 import type { Clock } from '../util.js';
 import type { Audience, BusMessage, DomainEvent, EventBus } from './bus.js';
 

@@ -6,7 +6,8 @@ import type { z } from 'zod';
 import type { Actor } from '../auth/permissions.js';
 import type { RunnerActor } from '../auth/runner-tokens.js';
 import { ApiError, unauthenticated } from '@judge/contract';
-import { expectedOrigin, originMatches, type Ctx, type RequestState } from './context.js';
+import { originMatches } from '../auth/origin.js';
+import { expectedOrigin, type Ctx, type RequestState } from './context.js';
 import { zodErrors } from './middleware.js';
 
 type Parsed<T> = T extends z.ZodType ? z.output<T> : undefined;

@@ -13,8 +13,6 @@ export interface RequestState {
 
 export type Ctx = Koa.ParameterizedContext<RequestState>;
 
-export const SESSION_COOKIE = 'judge_session';
-
 /** The client address, honouring X-Forwarded-For only when configured to trust a proxy. */
 export function clientAddress(ctx: Ctx): string {
   return ctx.ip.startsWith('::ffff:') ? ctx.ip.slice(7) : ctx.ip;
@@ -23,18 +21,6 @@ export function clientAddress(ctx: Ctx): string {
 /** The origin browsers must present: the configured public URL's, else the request's own. */
 export function expectedOrigin(ctx: Ctx, publicUrl: string): string {
   return publicUrl ? new URL(publicUrl).origin : `${ctx.protocol}://${ctx.host}`;
-}
-
-export function originMatches(origin: string | undefined, referer: string | undefined, expected: string): boolean {
-  if (origin) return origin === expected;
-  if (referer) {
-    try {
-      return new URL(referer).origin === expected;
-    } catch {
-      return false;
-    }
-  }
-  return false;
 }
 
 /** The runner protocol: machines with their own tokens, never users' sessions or their rate limit. */

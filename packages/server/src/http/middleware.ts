@@ -7,7 +7,8 @@ import { ZodError } from 'zod';
 import type { SessionStore } from '../auth/sessions.js';
 import type { Clock } from '../util.js';
 import { ApiError } from '@judge/contract';
-import { clientAddress, RUNNER_PATH, SESSION_COOKIE, type Ctx, type RequestState } from './context.js';
+import { SESSION_COOKIE } from '../auth/origin.js';
+import { clientAddress, RUNNER_PATH, type Ctx, type RequestState } from './context.js';
 
 type Mw = Koa.Middleware<RequestState>;
 

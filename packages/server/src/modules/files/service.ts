@@ -5,6 +5,7 @@ import { files } from '../../db/schema.js';
 import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
+import type { IncomingUpload } from '../../http/uploads.js';
 import type { BlobStore } from './store.js';
 
 type FileRow = typeof files.$inferSelect;
@@ -15,12 +16,7 @@ type FileRow = typeof files.$inferSelect;
  */
 export type FileReadRule = (actor: Actor, fileId: string) => boolean;
 
-export interface IncomingUpload {
-  tempPath: string;
-  name: string;
-  mimeType: string;
-  declaredSha256: string;
-}
+export type { IncomingUpload };
 
 const toMeta = (f: FileRow): FileMeta => ({ id: f.id, name: f.name, mimeType: f.mimeType, sizeBytes: f.sizeBytes, sha256: f.sha256, createdAt: f.createdAt });
 

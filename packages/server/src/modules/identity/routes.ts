@@ -1,7 +1,8 @@
 import { ops } from '@judge/contract';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Api } from '../../http/api.js';
-import { clientAddress, SESSION_COOKIE } from '../../http/context.js';
+import { SESSION_COOKIE } from '../../auth/origin.js';
+import { clientAddress } from '../../http/context.js';
 import { perAddress } from '../../http/middleware.js';
 import type { IdentityService } from './service.js';
 

@@ -1,6 +1,6 @@
 import { clampPaging, ops } from '@judge/contract';
 import type { Api } from '../../http/api.js';
-import { sendBlob } from '../files/routes.js';
+import { sendBlob } from '../../http/downloads.js';
 import type { ProblemsService } from './service.js';
 
 const problemPath = (id: string) => `/api/v1/problems/${id}`;
@@ -32,6 +32,6 @@ export function problemsRoutes(api: Api, problems: ProblemsService): void {
   });
   api.bind(ops.getProblemVersionContent, ({ actor, params }) => problems.content(actor, params.problemId, params.versionId));
   api.bind(ops.downloadProblemPackage, ({ actor, params, ctx }) => {
-    sendBlob(ctx, problems.files, problems.packageOf(actor, params.problemId, params.versionId));
+    sendBlob(ctx, problems.files.blobs, problems.packageOf(actor, params.problemId, params.versionId));
   });
 }

@@ -4,7 +4,8 @@ import type { Api } from '../../http/api.js';
 import { clientAddress } from '../../http/context.js';
 import { notFound } from '@judge/contract';
 import { perAddress } from '../../http/middleware.js';
-import { multipartUpload, readUpload, sendBlob } from '../files/routes.js';
+import { sendBlob } from '../../http/downloads.js';
+import { multipartUpload, readUpload } from '../../http/uploads.js';
 import type { FilesService } from '../files/service.js';
 import type { TrialsService } from '../trials/service.js';
 import type { JobsService } from './jobs.js';
@@ -51,7 +52,7 @@ export function runnerRoutes(api: Api, runners: RunnersService, jobs: JobsServic
   api.bind(ops.downloadRunnerFile, ({ runner, params, ctx }) => {
     const f = jobs.mayFetch(runner, params.id) ? files.find(params.id) : undefined;
     if (!f) throw notFound('file');
-    sendBlob(ctx, files, f);
+    sendBlob(ctx, files.blobs, f);
   });
   api.bind(
     ops.uploadRunnerFile,

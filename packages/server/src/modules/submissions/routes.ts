@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Api } from '../../http/api.js';
 import { clientAddress, type Ctx, type RequestState } from '../../http/context.js';
 import { ApiError, validation } from '@judge/contract';
-import { multipartUpload } from '../files/routes.js';
+import { multipartUpload } from '../../http/uploads.js';
 import type { SubmissionsService, SubmitInput, SubmitPlan } from './service.js';
 
 interface FormidableFile {
