@@ -15,45 +15,28 @@ import { dataPaths, ensureDataDirs, isInitialised, lockDataDir } from './datadir
 import { EventBus } from './events/bus.js';
 import { EventHub } from './events/hub.js';
 import { Api } from './http/api.js';
-import type { RequestState } from './http/context.js';
+import { clientAddress, type RequestState } from './http/context.js';
 import { authenticate, edge, rateLimit } from './http/middleware.js';
-import { AccessService } from './modules/access/service.js';
-import { accessRoutes } from './modules/access/routes.js';
-import { ActivitiesService } from './modules/activities/service.js';
-import { activitiesRoutes } from './modules/activities/routes.js';
-import { AccountService } from './modules/account/service.js';
-import { accountRoutes } from './modules/account/routes.js';
-import { FilesService } from './modules/files/service.js';
-import { filesRoutes } from './modules/files/routes.js';
-import { BlobStore } from './modules/files/store.js';
-import { IdentityService } from './modules/identity/service.js';
-import { identityRoutes } from './modules/identity/routes.js';
-import { InstanceService } from './modules/instance/service.js';
-import { ProblemsService } from './modules/problems/service.js';
-import { problemsRoutes } from './modules/problems/routes.js';
-import { instanceRoutes } from './modules/instance/routes.js';
-import { UsersService } from './modules/users/service.js';
-import { usersRoutes } from './modules/users/routes.js';
+import { AccessService, accessRoutes } from './modules/access/index.js';
+import { AccountService, accountRoutes } from './modules/account/index.js';
+import { ActivitiesService, activitiesRoutes } from './modules/activities/index.js';
+import { BlobStore, FilesService, filesRoutes } from './modules/files/index.js';
+import { IdentityService, identityRoutes } from './modules/identity/index.js';
+import { InstanceService, instanceRoutes } from './modules/instance/index.js';
+import { Judging, judgingRoutes } from './modules/judging/index.js';
+import { ParticipantService, participantRoutes } from './modules/participant/index.js';
+import { ProblemsService, problemsRoutes } from './modules/problems/index.js';
+import { RankingService, rankingRoutes } from './modules/ranking/index.js';
+import { RunnersService, runnerRoutes } from './modules/runners/index.js';
+import { SeriesService, seriesRoutes } from './modules/series/index.js';
+import { SubmissionsService, submissionsRoutes } from './modules/submissions/index.js';
+import { UsersService, usersRoutes } from './modules/users/index.js';
 import type { Deps } from './services.js';
 import { systemClock, type Clock } from './util.js';
+import { LeaseReaper } from './workers/lease-reaper.js';
+import { RankingAnnouncer } from './workers/ranking-announcer.js';
 import { RetentionWorker } from './workers/retention.js';
 import { SeriesScheduler } from './workers/series-scheduler.js';
-import { SeriesService } from './modules/series/service.js';
-import { seriesRoutes } from './modules/series/routes.js';
-import { ParticipantService } from './modules/participant/service.js';
-import { participantRoutes } from './modules/participant/routes.js';
-import { RankingService } from './modules/ranking/service.js';
-import { rankingRoutes } from './modules/ranking/routes.js';
-import { RankingAnnouncer } from './workers/ranking-announcer.js';
-import { LeaseReaper } from './workers/lease-reaper.js';
-import { SubmissionOutcome } from './modules/submissions/outcome.js';
-import { SubmissionsService } from './modules/submissions/service.js';
-import { submissionsRoutes } from './modules/submissions/routes.js';
-import { JobsService } from './modules/runners/jobs.js';
-import { RunnersService } from './modules/runners/service.js';
-import { runnerRoutes } from './modules/runners/routes.js';
-import { TrialsService } from './modules/trials/service.js';
-import { clientAddress } from './http/context.js';
 
 export interface AppOptions {
   dataDir: string;
@@ -62,18 +45,21 @@ export interface AppOptions {
   logger?: Logger;
 }
 
-export interface JudgeApp {
+/** The background workers, each with a `tick(now)` tests call directly. */
+interface Workers {
+  retention: RetentionWorker;
+  scheduler: SeriesScheduler;
+  rankingAnnouncer: RankingAnnouncer;
+  reaper: LeaseReaper;
+}
+
+export interface JudgeApp extends Workers {
   server: Server;
   /** e.g. http://127.0.0.1:41234 */
   url: string;
   port: number;
   deps: Deps;
   hub: EventHub;
-  retention: RetentionWorker;
-  // content worker handles
-  scheduler: SeriesScheduler;
-  rankingAnnouncer: RankingAnnouncer;
-  reaper: LeaseReaper;
   /** Ids of the contract operations this server serves. */
   operations: ReadonlySet<string>;
   services: Services;
@@ -87,9 +73,8 @@ function createServices(deps: Deps, blobs: BlobStore) {
   const instance = new InstanceService(deps);
   const files = new FilesService(deps, blobs);
   const ranking = new RankingService(deps);
-  const outcome = new SubmissionOutcome(deps, ranking);
-  const jobs = new JobsService(deps, outcome);
-  const trials = new TrialsService(deps, files);
+  const judging = new Judging(deps, files, ranking);
+  const series = new SeriesService(deps);
   return {
     instance,
     identity: new IdentityService(deps, instance),
@@ -100,14 +85,15 @@ function createServices(deps: Deps, blobs: BlobStore) {
     // content services
     participant: new ParticipantService(deps, files),
     ranking,
-    // judging services
-    submissions: new SubmissionsService(deps, files, outcome, jobs),
-    jobs,
-    trials,
-    runners: new RunnersService(deps, jobs, trials),
-    series: new SeriesService(deps),
+    series,
     problems: new ProblemsService(deps, files),
-    activities: new ActivitiesService(deps, files),
+    activities: new ActivitiesService(deps, files, series),
+    // judging services
+    judging,
+    submissions: new SubmissionsService(deps, files, judging.forSubmissions),
+    jobs: judging.jobs,
+    trials: judging.trials,
+    runners: new RunnersService(deps, judging.forRunners),
   };
 }
 
@@ -118,8 +104,10 @@ export function packageVersion(): string {
   return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
 }
 
-/** Composes config → database → services → Koa app → HTTP server → socket hub → workers, and listens. */
-export async function startApp(opts: AppOptions): Promise<JudgeApp> {
+type DataPaths = ReturnType<typeof dataPaths>;
+
+/** The data directory, locked, with its log and database open; the lock is let go if the database will not open. */
+function openDataDir(opts: AppOptions) {
   const { dataDir, config } = opts;
   if (!isInitialised(dataDir)) throw new NotInitialised(`${dataDir} holds no judge database; run \`judge init --data-dir ${dataDir}\` first`);
   ensureDataDirs(dataDir);
@@ -131,39 +119,32 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
       { level: config.logLevel, redact: { paths: ['*.password', '*.token', '*.authorization', '*.cookie'], censor: '[secret]' } },
       pino.destination({ dest: join(paths.logs, 'judge.log'), sync: false, mkdir: true }),
     );
-  let dbh;
   try {
-    dbh = openDatabase(paths.db);
+    return { lock, paths, log, dbh: openDatabase(paths.db) };
   } catch (e) {
     lock.release();
     throw e;
   }
-  const clock = opts.clock ?? systemClock;
+}
+
+/** The dependencies every service shares. Permissions are read again after any write that touched them; events leave after commit. */
+function createDeps(opts: AppOptions, dbh: ReturnType<typeof openDatabase>, log: Logger, connections: Deps['connections']): Deps {
+  const { config, dataDir } = opts;
   const bus = new EventBus();
   const permissions = new PermissionResolver(dbh.sqlite);
+  const tx = new Transactor(dbh.sqlite, {
+    settled: [(out) => void (out.permissionsChanged && permissions.invalidate())],
+    committed: [(out) => bus.publish(out.messages)],
+  });
   const sessions = new SessionStore(dbh.sqlite, config.auth);
   const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKib, iterations: config.auth.argon2Iterations });
-  let hub: EventHub | undefined;
-  const deps: Deps = {
-    config,
-    dataDir,
-    db: dbh.db,
-    sqlite: dbh.sqlite,
-    tx: new Transactor(dbh.sqlite, {
-      settled: [(out) => void (out.permissionsChanged && permissions.invalidate())],
-      committed: [(out) => bus.publish(out.messages)],
-    }),
-    clock,
-    log,
-    bus,
-    permissions,
-    sessions,
-    hasher,
-    connections: (id) => hub?.connections(id) ?? 0,
-  };
+  const clock = opts.clock ?? systemClock;
+  return { config, dataDir, db: dbh.db, sqlite: dbh.sqlite, tx, clock, log, bus, permissions, sessions, hasher, connections };
+}
 
-  const services = createServices(deps, new BlobStore(paths.files, paths.uploads));
-
+/** Binds every area's routes to the contract's operations. */
+function createApi(deps: Deps, services: Services): Api {
+  const { config, sessions, clock } = deps;
   const api = new Api({
     jsonBodyBytes: config.limits.jsonBodyBytes,
     publicUrl: config.publicUrl,
@@ -184,8 +165,14 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   activitiesRoutes(api, services.activities);
   // judging routes
   submissionsRoutes(api, services.submissions, services.files.blobs.incomingDir);
-  runnerRoutes(api, services.runners, services.jobs, services.trials, services.files, config.limits.uploadBytes);
+  judgingRoutes(api, services.jobs, services.trials, services.files);
+  runnerRoutes(api, services.runners, services.files, config.limits.uploadBytes);
+  return api;
+}
 
+/** The HTTP server: the edge (request ids, problem+json, log line), authentication, the rate limit, then the API. */
+function createHttpServer(deps: Deps, api: Api): Server {
+  const { config, log, sessions, clock } = deps;
   const koa = new Koa<RequestState>({ proxy: config.trustProxy });
   koa.silent = true;
   koa.use(edge(log, config.publicUrl.startsWith('https:')));
@@ -193,32 +180,64 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   koa.use(rateLimit(config.limits.requestsPerMinute));
   koa.use(api.routes());
   koa.use(api.allowedMethods());
+  return createServer(koa.callback());
+}
 
-  const server = createServer(koa.callback());
-  hub = new EventHub({ sessions, permissions, clock, log, bus }, { ...config.socket, publicUrl: config.publicUrl, trustProxy: config.trustProxy });
-  hub.attach(server);
-  const retention = new RetentionWorker(dbh.sqlite, paths.uploads, clock);
-  retention.start();
-  // content workers
-  const scheduler = new SeriesScheduler(deps);
-  scheduler.start();
-  const rankingAnnouncer = new RankingAnnouncer(deps);
-  rankingAnnouncer.start();
-  // judging workers
-  const reaper = new LeaseReaper(deps, services.jobs, services.trials);
-  reaper.start();
+function startWorkers(deps: Deps, services: Services, paths: DataPaths): Workers {
+  const workers: Workers = {
+    retention: new RetentionWorker(deps.sqlite, paths.uploads, deps.clock),
+    scheduler: new SeriesScheduler(deps, services.series),
+    rankingAnnouncer: new RankingAnnouncer(deps),
+    reaper: new LeaseReaper(deps, services.judging),
+  };
+  for (const w of Object.values(workers)) w.start();
+  return workers;
+}
 
-  await new Promise<void>((resolveListen, reject) => {
+/**
+ * The one shutdown sequence, for a server that failed to listen as for one that closes: workers
+ * stop, long polls and sockets end, requests still running get a grace period, then the database
+ * closes and the data directory is let go.
+ */
+async function shutdown(parts: { workers: Workers; services: Services; hub: EventHub; server: Server; dbh: { close(): void }; lock: { release(): void }; log: Logger }) {
+  for (const w of Object.values(parts.workers)) w.stop();
+  // long polls answer 204 now rather than wait out their time on a closing server
+  parts.services.judging.close();
+  await parts.hub.close();
+  await new Promise<void>((r) => {
+    parts.server.close(() => r());
+    parts.server.closeIdleConnections();
+    // requests still running after a grace period are cut, so shutdown always finishes
+    setTimeout(() => parts.server.closeAllConnections(), 5000).unref();
+  });
+  parts.dbh.close();
+  parts.lock.release();
+  parts.log.info('judge stopped');
+  parts.log.flush?.();
+}
+
+function listen(server: Server, config: Config): Promise<void> {
+  return new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolveListen());
-  }).catch((e) => {
-    retention.stop();
-    scheduler.stop();
-    rankingAnnouncer.stop();
-    reaper.stop();
-    void hub?.close();
-    dbh.close();
-    lock.release();
+  });
+}
+
+/** Composes config → database → services → Koa app → HTTP server → socket hub → workers, and listens. */
+export async function startApp(opts: AppOptions): Promise<JudgeApp> {
+  const { dataDir, config } = opts;
+  const { lock, paths, log, dbh } = openDataDir(opts);
+  let hub: EventHub | undefined;
+  const deps = createDeps(opts, dbh, log, (id) => hub?.connections(id) ?? 0);
+  const services = createServices(deps, new BlobStore(paths.files, paths.uploads));
+  const api = createApi(deps, services);
+  const server = createHttpServer(deps, api);
+  hub = new EventHub(deps, { ...config.socket, publicUrl: config.publicUrl, trustProxy: config.trustProxy });
+  hub.attach(server);
+  const workers = startWorkers(deps, services, paths);
+  const parts = { workers, services, hub, server, dbh, lock, log };
+  await listen(server, config).catch(async (e: unknown) => {
+    await shutdown(parts);
     throw e;
   });
   // the first ranking request of a running contest should not pay for loading its submissions
@@ -232,42 +251,16 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   log.info({ port, host: config.host, dataDir }, 'judge listening');
-
   let closing: Promise<void> | undefined;
-  const h = hub;
   return {
+    ...workers,
     server,
     url: `http://${host}:${port}`,
     port,
     deps,
-    hub: h,
-    retention,
-    scheduler,
-    rankingAnnouncer,
-    reaper,
+    hub,
     operations: api.boundIds,
     services,
-    close: () =>
-      (closing ??= (async () => {
-        retention.stop();
-        // content workers stop
-        scheduler.stop();
-        rankingAnnouncer.stop();
-        reaper.stop();
-        // long polls answer 204 now rather than wait out their time on a closing server
-        services.jobs.signal.close();
-        services.trials.signal.close();
-        await h.close();
-        await new Promise<void>((r) => {
-          server.close(() => r());
-          server.closeIdleConnections();
-          // requests still running after a grace period are cut, so shutdown always finishes
-          setTimeout(() => server.closeAllConnections(), 5000).unref();
-        });
-        dbh.close();
-        lock.release();
-        log.info('judge stopped');
-        log.flush?.();
-      })()),
+    close: () => (closing ??= shutdown(parts)),
   };
 }

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nacl from 'tweetnacl';
-import type { RunnersService } from './modules/runners/service.js';
+import type { RunnersService } from './modules/runners/index.js';
 import { sha256Hex } from './util.js';
 
 /**

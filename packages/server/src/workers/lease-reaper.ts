@@ -1,17 +1,16 @@
-import type { JobsService } from '../modules/runners/jobs.js';
-import type { TrialsService } from '../modules/trials/service.js';
+import type { Judging } from '../modules/judging/index.js';
 import type { Deps } from '../services.js';
 import { IntervalWorker } from './interval.js';
 
 /**
  * Puts jobs and trials whose lease lapsed back in the queue, and gives up on those handed out five
- * times without a result (CONTRACT §7). `tick(now)` is what tests call with a fake clock.
+ * times without a result (CONTRACT §7); judging decides, this worker keeps time. `tick(now)` is what
+ * tests call with a fake clock.
  */
 export class LeaseReaper extends IntervalWorker<{ jobs: number; trials: number }> {
   constructor(
     d: Deps,
-    private readonly jobs: JobsService,
-    private readonly trials: TrialsService,
+    private readonly judging: Pick<Judging, 'reap'>,
   ) {
     super(d, 'lease reaper');
   }
@@ -22,6 +21,6 @@ export class LeaseReaper extends IntervalWorker<{ jobs: number; trials: number }
   }
 
   tick(now: Date): { jobs: number; trials: number } {
-    return { jobs: this.jobs.reap(now), trials: this.trials.reap(now) };
+    return this.judging.reap(now);
   }
 }

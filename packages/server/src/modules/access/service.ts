@@ -7,7 +7,7 @@ import { event, type Audience } from '../../events/bus.js';
 import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId } from '../../util.js';
-import { displayName, findUserById } from '../users/queries.js';
+import { displayName, findUserById } from '../users/index.js';
 
 type RoleRow = typeof roles.$inferSelect;
 type GrantRow = typeof grants.$inferSelect;

@@ -5,8 +5,8 @@ import { users } from '../../db/schema.js';
 import { ApiError, notFound, unauthenticated } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact } from '../../util.js';
-import { emailKey, emailTaken, findUserById, usernameKey, usernameTaken, type UserRow } from '../users/queries.js';
-import { announceUser } from '../users/service.js';
+import { emailKey, emailTaken, findUserById, usernameKey, usernameTaken, type UserRow } from '../users/index.js';
+import { announceUser } from '../users/index.js';
 
 const toAccount = (u: Pick<UserRow, 'id' | 'username' | 'firstName' | 'lastName' | 'email' | 'emailConfirmed' | 'isLocal'>): Account =>
   compact({

@@ -9,10 +9,10 @@ import { event, type Audience } from '../../events/bus.js';
 import { ApiError, notFound, validation } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
-import { grantBuiltInRole } from '../access/service.js';
-import type { FilesService } from '../files/service.js';
-import { announceSeries, reconcile } from '../series/schedule.js';
-import { findUserById } from '../users/queries.js';
+import { grantBuiltInRole } from '../access/index.js';
+import type { FilesService } from '../files/index.js';
+import type { SeriesService } from '../series/index.js';
+import { findUserById } from '../users/index.js';
 import {
   canManage,
   canSeeActivity,
@@ -24,7 +24,7 @@ import {
   requireNotArchived,
   visibleActivity,
   type ActivityRow,
-} from './queries.js';
+} from '../policy/index.js';
 import { toActivity, toParticipantActivity } from './views.js';
 
 type CreateInput = z.output<typeof CreateActivityRequest>;
@@ -102,6 +102,7 @@ export class ActivitiesService {
   constructor(
     private readonly d: Deps,
     files: FilesService,
+    private readonly seriesService: SeriesService,
   ) {
     // an activity document is read by whoever may see the activity
     files.addReadRule((actor, fileId) => this.documentReadable(actor.userId, fileId));
@@ -153,21 +154,6 @@ export class ActivitiesService {
     out.emit(event('activityUpdated', { activityId: a.id, slug: a.slug, name: a.name }, participantAudience(a)));
     out.emit(event('activityChanged', { activity: view }, managerAudience(a.id)));
     return view;
-  }
-
-  /**
-   * Brings every series of the activity to the state its dates and the publication say, at once:
-   * members hear of those that opened; managers of every one that changed.
-   */
-  private reconcileSeries(a: ActivityRow, out: Outbox): void {
-    const now = this.d.clock.now();
-    const all = this.d.db.select().from(series).where(eq(series.activityId, a.id)).orderBy(asc(series.order)).all();
-    for (const s of all) {
-      const { row, change } = reconcile(this.d, a, s, now);
-      if (!change) continue;
-      if (change === 'opened') announceSeries(this.d, a, row, 'opened', out);
-      out.emit(event('managerSeriesChanged', { activityId: a.id, seriesId: row.id }, managerAudience(a.id)));
-    }
   }
 
   private saved(id: string, set: ActivityPatch): ActivityRow {
@@ -224,7 +210,7 @@ export class ActivitiesService {
       const row = publishedAt === a.publishedAt ? a : this.saved(a.id, { publishedAt });
       if (!a.publishedAt && row.publishedAt) out.emit(event('activityCreated', { activityId: row.id, slug: row.slug, name: row.name }, participantAudience(row)));
       if (a.publishedAt && !row.publishedAt) out.emit(event('activityDeleted', { activityId: a.id }, participantAudience(a)));
-      this.reconcileSeries(row, out);
+      this.seriesService.settleActivity(row, out);
       return this.announceUpdate(row, out);
     });
   }

@@ -3,9 +3,10 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { activityDocuments, files, series, seriesProblems } from '../../db/schema.js';
 import type { Deps } from '../../services.js';
-import { matchingRunners } from '../runners/queries.js';
+import { matchingRunners } from '../runners/index.js';
 import { compact, iso } from '../../util.js';
-import { canManage, isMember, participantCount, type ActivityRow } from './queries.js';
+import { canManage, isMember, type ActivityRow } from '../policy/index.js';
+import { participantCount } from './queries.js';
 
 type ActivityDocument = Activity['documents'][number];
 export type ActivityState = ParticipantActivity['state'];

@@ -6,9 +6,9 @@ import { users } from '../../db/schema.js';
 import { ApiError, unauthenticated } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { addSeconds, iso, newId } from '../../util.js';
-import type { InstanceService } from '../instance/service.js';
-import { emailKey, emailTaken, findUserById, findUserByLogin, usernameKey, usernameTaken } from '../users/queries.js';
-import { announceUser } from '../users/service.js';
+import type { InstanceService } from '../instance/index.js';
+import { emailKey, emailTaken, findUserById, findUserByLogin, usernameKey, usernameTaken } from '../users/index.js';
+import { announceUser } from '../users/index.js';
 
 export class LoginRefused extends ApiError {
   constructor(readonly reason: LoginFailure) {

@@ -6,11 +6,11 @@ import { activities, problemVersionFiles, problemVersions, problems, series, ser
 import { notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact } from '../../util.js';
-import { canManage, canSeeActivity, visibleActivity, type ActivityRow } from '../activities/queries.js';
-import type { FilesService } from '../files/service.js';
-import { newestVersion, type VersionRow } from '../problems/queries.js';
-import { versionFiles } from '../problems/views.js';
-import { acceptsSubmissions, problemsVisible, type SeriesRow } from '../series/schedule.js';
+import { canManage, canSeeActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
+import type { FilesService } from '../files/index.js';
+import { newestVersion, type VersionRow } from '../problems/index.js';
+import { versionFiles } from '../problems/index.js';
+import { acceptsSubmissions, problemsVisible, type SeriesRow } from '../series/index.js';
 import { Standings, standingOf } from './status.js';
 
 type AssignmentRow = typeof seriesProblems.$inferSelect;

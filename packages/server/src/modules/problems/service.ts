@@ -16,8 +16,8 @@ import { event } from '../../events/bus.js';
 import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
-import type { FilesService } from '../files/service.js';
-import { findUserById } from '../users/queries.js';
+import type { FilesService } from '../files/index.js';
+import { findUserById } from '../users/index.js';
 import { inspectPackage, type PackageSummary } from './package.js';
 import {
   attachedCount,

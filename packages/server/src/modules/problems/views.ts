@@ -4,7 +4,7 @@ import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { files, problemShares, problemVersionFiles, problemVersions, seriesProblems, users } from '../../db/schema.js';
 import { compact } from '../../util.js';
-import { displayName } from '../users/queries.js';
+import { displayName } from '../users/index.js';
 import type { ProblemRow, VersionRow } from './queries.js';
 
 export type ContentItem = z.infer<typeof ProblemVersionContentItem>;

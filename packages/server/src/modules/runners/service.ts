@@ -9,8 +9,6 @@ import { event } from '../../events/bus.js';
 import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId, sha256Hex, statements } from '../../util.js';
-import type { TrialsService } from '../trials/service.js';
-import type { JobsService } from './jobs.js';
 
 type RegisterBody = OperationInput<typeof ops.registerRunner>['body'];
 
@@ -47,6 +45,17 @@ function decodeBase64(s: string): Buffer | null {
 }
 
 /**
+ * What a runner's state means for the work it holds or could claim. Judging answers it (app.ts wires
+ * it in), so that runner management does not reach into jobs and trials.
+ */
+export interface RunnerWork {
+  /** The runner was revoked: everything it holds goes back to the queue, in the caller's transaction. */
+  requeueAllOf(runnerId: string, out: Outbox): void;
+  /** Runners may match other work now: waiting claims look again once the caller's transaction commits. */
+  wake(out: Outbox): void;
+}
+
+/**
  * Runners (CONTRACT §8): anonymous registration of an Ed25519 key, the challenge-and-signature
  * handshake that yields a token, and what administrators do with runners (approve, revoke, tag,
  * forget). Revoking kills the runner's tokens and requeues its jobs in the same transaction.
@@ -58,8 +67,7 @@ export class RunnersService {
 
   constructor(
     private readonly d: Deps,
-    private readonly jobs: JobsService,
-    private readonly trials: TrialsService,
+    private readonly work: RunnerWork,
   ) {
     this.tokens = new RunnerTokens(d.sqlite);
     this.q = statements(d.sqlite);
@@ -273,9 +281,7 @@ export class RunnersService {
       if (r.state === 'revoked') return this.view(r);
       this.q("UPDATE runners SET state = 'revoked', revoked_at = ?, revoked_reason = ? WHERE id = ?").run(iso(this.d.clock.now()), reason || null, id);
       this.q('DELETE FROM runner_tokens WHERE runner_id = ?').run(id);
-      this.jobs.requeueAllOf(id, out);
-      this.trials.requeueAllOf(id);
-      out.then(() => this.trials.signal.notify());
+      this.work.requeueAllOf(id, out);
       const updated = this.byId(id)!;
       this.announce(updated, out);
       return this.view(updated);
@@ -289,7 +295,7 @@ export class RunnersService {
       const updated = this.byId(id)!;
       this.announce(updated, out);
       // a job that waited for these tags can be claimed now
-      out.then(() => this.jobs.signal.notify());
+      this.work.wake(out);
       return this.view(updated);
     });
   }

@@ -1,14 +1,21 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { EventData } from '@judge/contract';
 import type { Outbox } from '../../db/transactor.js';
-import { series, seriesProblems, problems } from '../../db/schema.js';
+import { activities, series, seriesProblems, problems } from '../../db/schema.js';
 import { event } from '../../events/bus.js';
 import type { Deps } from '../../services.js';
 import { compact, iso } from '../../util.js';
-import type { ActivityRow } from '../activities/queries.js';
+import { managerAudience, type ActivityRow } from '../policy/index.js';
 
 export type SeriesRow = typeof series.$inferSelect;
 export type SeriesChange = EventData<'seriesChanged'>['change'];
+
+/** A series the clock opened or closed. */
+export interface SeriesTransition {
+  activityId: string;
+  seriesId: string;
+  change: 'opened' | 'closed';
+}
 
 /** Open by its dates and not paused at `now` (CONTRACT §7). */
 export function shouldBeOpen(s: Pick<SeriesRow, 'startDate' | 'endDate' | 'pausedAt'>, now: Date): boolean {
@@ -66,4 +73,58 @@ export function reconcile(d: Deps, a: ActivityRow, s: SeriesRow, now: Date): { r
   if (open === s.isOpen && openedAt === s.openedAt) return { row: s, change: null };
   const row = d.db.update(series).set({ isOpen: open, openedAt }).where(eq(series.id, s.id)).returning().get()!;
   return { row, change: open === s.isOpen ? null : open ? 'opened' : 'closed' };
+}
+
+/**
+ * Brings every series of the activity to the state its dates and the publication say, at once:
+ * members hear of those that opened; managers of every one that changed.
+ */
+export function settleActivity(d: Deps, a: ActivityRow, out: Outbox): void {
+  const now = d.clock.now();
+  const all = d.db.select().from(series).where(eq(series.activityId, a.id)).orderBy(asc(series.order)).all();
+  for (const s of all) {
+    const { row, change } = reconcile(d, a, s, now);
+    if (!change) continue;
+    if (change === 'opened') announceSeries(d, a, row, 'opened', out);
+    out.emit(event('managerSeriesChanged', { activityId: a.id, seriesId: row.id }, managerAudience(a.id)));
+  }
+}
+
+/** Ids of the series of published, unarchived activities whose `isOpen` disagrees with their dates and pause at `now`. */
+function due(d: Deps, now: string): { seriesId: string; activityId: string }[] {
+  const started = or(isNull(series.startDate), sql`${series.startDate} <= ${now}`)!;
+  const notEnded = or(isNull(series.endDate), sql`${series.endDate} > ${now}`)!;
+  const shouldOpen = and(eq(series.isOpen, false), isNull(series.pausedAt), started, notEnded);
+  const shouldClose = and(eq(series.isOpen, true), or(isNotNull(series.pausedAt), sql`${series.startDate} > ${now}`, sql`${series.endDate} <= ${now}`));
+  return d.db
+    .select({ seriesId: series.id, activityId: series.activityId })
+    .from(series)
+    .innerJoin(activities, eq(activities.id, series.activityId))
+    .where(and(isNotNull(activities.publishedAt), isNull(activities.archivedAt), or(shouldOpen, shouldClose)))
+    .orderBy(asc(activities.id), asc(series.order))
+    .all();
+}
+
+/**
+ * Opens and closes the series whose dates passed, telling members (`seriesChanged`) and managers
+ * (`managerSeriesChanged`) once per transition. Each due series is read again and reconciled in its
+ * own transaction: reconcile changes only what still disagrees, so a series that a concurrent write
+ * already settled is announced by nobody twice.
+ */
+export function settleDue(d: Deps, now: Date): SeriesTransition[] {
+  const done: SeriesTransition[] = [];
+  for (const { seriesId, activityId } of due(d, iso(now))) {
+    const change = d.tx.run((out) => {
+      const a = d.db.select().from(activities).where(eq(activities.id, activityId)).get();
+      const s = d.db.select().from(series).where(eq(series.id, seriesId)).get();
+      if (!a || !s || !a.publishedAt || a.archivedAt) return null;
+      const r = reconcile(d, a, s, now);
+      if (!r.change) return null;
+      announceSeries(d, a, r.row, r.change, out);
+      out.emit(event('managerSeriesChanged', { activityId, seriesId }, managerAudience(activityId)));
+      return r.change;
+    });
+    if (change) done.push({ activityId, seriesId, change });
+  }
+  return done;
 }

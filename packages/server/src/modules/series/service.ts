@@ -8,9 +8,9 @@ import { event } from '../../events/bus.js';
 import { ApiError, notFound, validation } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
-import { canManage, canSeeActivity, findActivity, managedActivity, managerAudience, requireNotArchived, type ActivityRow } from '../activities/queries.js';
-import { readableProblem } from '../problems/queries.js';
-import { announceSeries, reconcile, type SeriesChange, type SeriesRow } from './schedule.js';
+import { canManage, canSeeActivity, findActivity, managedActivity, managerAudience, requireNotArchived, type ActivityRow } from '../policy/index.js';
+import { readableProblem } from '../problems/index.js';
+import { announceSeries, reconcile, settleActivity, settleDue, type SeriesChange, type SeriesRow, type SeriesTransition } from './schedule.js';
 import { toSeries, toSeriesList, type AssignmentRow } from './views.js';
 
 type CreateSeriesInput = z.output<typeof CreateSeriesRequest>;
@@ -197,6 +197,21 @@ export class SeriesService {
     if (told) announceSeries(this.d, a, settled, told, out);
     this.tellManagers(a.id, settled.id, out);
     return settled;
+  }
+
+  // ---- scheduling: the one owner of opening and closing series ----
+
+  /**
+   * Brings every series of an activity in line with its dates and publication, inside the caller's
+   * transaction (the activity was published, unpublished or restored).
+   */
+  settleActivity(a: ActivityRow, out: Outbox): void {
+    settleActivity(this.d, a, out);
+  }
+
+  /** Opens and closes the series whose dates passed by `now`; the series scheduler calls this. */
+  settleDue(now: Date): SeriesTransition[] {
+    return settleDue(this.d, now);
   }
 
   // ---- series ----

@@ -2,7 +2,7 @@ import type { Series, SeriesProblem } from '@judge/contract';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { activities, problemVersionFiles, problemVersions, problems, seriesProblems, submissions } from '../../db/schema.js';
-import { matchingRunners, requiredTags } from '../runners/queries.js';
+import { matchingRunners, requiredTags } from '../runners/index.js';
 import { compact } from '../../util.js';
 import type { SeriesRow } from './schedule.js';
 

@@ -8,11 +8,9 @@ import type { Outbox } from '../../db/transactor.js';
 import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId, statements } from '../../util.js';
-import { canManage, canSeeActivity, findActivity, visibleActivity, type ActivityRow } from '../activities/queries.js';
-import type { FilesService } from '../files/service.js';
-import { acceptsSubmissions, problemsVisible } from '../series/schedule.js';
-import type { JobsService } from '../runners/jobs.js';
-import type { SubmissionOutcome } from './outcome.js';
+import { canManage, canSeeActivity, findActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
+import type { FilesService } from '../files/index.js';
+import { acceptsSubmissions, problemsVisible } from '../series/index.js';
 import { DetailReader, SUBMISSION_SELECT, toSummary, type SubmissionRow } from './views.js';
 
 type ListQuery = z.output<typeof SubmissionsQuery>;
@@ -47,6 +45,17 @@ export interface SubmitInput {
 const UNFINISHED = "('queued', 'running')";
 
 /**
+ * What submitting, rejudging and exclusion ask of judging; the judging module answers it (app.ts
+ * wires it in), so submissions never reach into jobs or outcomes.
+ */
+export interface SubmissionJudging {
+  /** Re-derives a submission from its attempts and tells who must know, inside the caller's transaction. */
+  settle(submissionId: string, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): SubmissionRow;
+  /** An attempt was queued: waiting runners look again once the caller's transaction commits. */
+  queued(out: Outbox): void;
+}
+
+/**
  * Submissions (CONTRACT §7, §9): a participant's submit with its refusals in order, their own list
  * and detail, and the managers' side: the filtered list, detail, rejudge (a new attempt), cancel,
  * exclusion, and the rejudge of a whole assignment.
@@ -58,12 +67,15 @@ export class SubmissionsService {
   constructor(
     private readonly d: Deps,
     private readonly files: FilesService,
-    private readonly outcome: SubmissionOutcome,
-    private readonly jobs: JobsService,
+    private readonly judging: SubmissionJudging,
   ) {
     this.q = statements(d.sqlite);
     this.details = new DetailReader(d.sqlite);
     files.addReadRule((actor, fileId) => this.mayReadFile(actor.userId, fileId));
+  }
+
+  private row(id: string): SubmissionRow | undefined {
+    return this.q<[string], SubmissionRow>(`${SUBMISSION_SELECT} WHERE s.id = ?`).get(id);
   }
 
   // ---- submitting ----
@@ -150,8 +162,8 @@ export class SubmissionsService {
         meta.id,
       );
       this.queueAttempt(id, 1, plan.versionId, plan.problemType, 0, now);
-      out.then(() => this.jobs.signal.notify());
-      return this.outcome.settle(id, out, { stateChanged: true, resultChanged: true });
+      this.judging.queued(out);
+      return this.judging.settle(id, out, { stateChanged: true, resultChanged: true });
     });
     return toSummary(row);
   }
@@ -198,7 +210,7 @@ export class SubmissionsService {
 
   getOwn(actor: Actor, idOrSlug: string, id: string): SubmissionDetail {
     const a = this.browsing(actor, idOrSlug);
-    const r = this.outcome.row(id);
+    const r = this.row(id);
     if (!r || r.activityId !== a.id) throw notFound('submission');
     const readsAll = this.d.permissions.has(actor.userId, 'submission:read:all', a.id);
     if (r.userId === actor.userId ? !this.d.permissions.has(actor.userId, 'submission:read:own', a.id) && !readsAll : !readsAll) throw notFound('submission');
@@ -219,7 +231,7 @@ export class SubmissionsService {
 
   /** A submission the caller may read as a manager; 404 otherwise, like one that does not exist. */
   private managed(actor: Actor, id: string): SubmissionRow {
-    const r = this.outcome.row(id);
+    const r = this.row(id);
     if (!r || !this.d.permissions.has(actor.userId, 'submission:read:all', r.activityId)) throw notFound('submission');
     return r;
   }
@@ -305,8 +317,8 @@ export class SubmissionsService {
     );
     const last = this.q<[string], { n: number }>('SELECT max(attempt) AS n FROM attempts WHERE submission_id = ?').get(submissionId)!.n ?? 0;
     this.queueAttempt(submissionId, last + 1, version.id, version.type, 1, now);
-    out.then(() => this.jobs.signal.notify());
-    return this.outcome.settle(submissionId, out, { stateChanged: true, resultChanged: true });
+    this.judging.queued(out);
+    return this.judging.settle(submissionId, out, { stateChanged: true, resultChanged: true });
   }
 
   rejudgeAssignment(actor: Actor, assignmentId: string): number {
@@ -334,9 +346,9 @@ export class SubmissionsService {
       if (at.state !== 'queued' && at.state !== 'running') throw ApiError.of('attempt.finished', `The attempt is ${at.state} already`);
       // the lease goes with it: the runner's next call about the job is refused as stale
       this.q("UPDATE attempts SET state = 'cancelled', finished_at = ?, lease_hash = NULL, lease_expires_at = NULL WHERE id = ?").run(iso(this.d.clock.now()), attemptId);
-      this.outcome.settle(submissionId, out, { stateChanged: true, resultChanged: true });
+      this.judging.settle(submissionId, out, { stateChanged: true, resultChanged: true });
     });
-    return this.managerDetail(actor, this.outcome.row(submissionId)!);
+    return this.managerDetail(actor, this.row(submissionId)!);
   }
 
   setExcluded(actor: Actor, id: string, body: { excluded: boolean; reason?: string }): SubmissionDetail {
@@ -353,9 +365,9 @@ export class SubmissionsService {
       } else {
         this.q('UPDATE submissions SET excluded = 0, excluded_at = NULL, excluded_by = NULL, exclusion_reason = NULL WHERE id = ?').run(id);
       }
-      this.outcome.settle(id, out, { stateChanged: false, resultChanged: true });
+      this.judging.settle(id, out, { stateChanged: false, resultChanged: true });
     });
-    return this.managerDetail(actor, this.outcome.row(id)!);
+    return this.managerDetail(actor, this.row(id)!);
   }
 
   // ---- files ----

@@ -1,7 +1,7 @@
 import type { Attempt, SubmissionDetail, SubmissionFile, SubmissionState, SubmissionSummary } from '@judge/contract';
 import type Database from 'better-sqlite3';
 import { compact } from '../../util.js';
-import { displayName } from '../users/queries.js';
+import { displayName } from '../users/index.js';
 
 /** A submission with everything its summary shows, read by one join. */
 export interface SubmissionRow {

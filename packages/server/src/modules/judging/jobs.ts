@@ -5,9 +5,9 @@ import type { Outbox } from '../../db/transactor.js';
 import { ApiError } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId, newSecret, sha256Hex, statements } from '../../util.js';
-import type { SubmissionOutcome } from '../submissions/outcome.js';
-import { DetailReader } from '../submissions/views.js';
-import { requiredTags, tagsSatisfied } from './queries.js';
+import type { SubmissionOutcome } from './outcome.js';
+import { DetailReader } from '../submissions/index.js';
+import { requiredTags, tagsSatisfied } from '../runners/index.js';
 import { MAX_DELIVERIES, WorkSignal, extendedLease, leaseSeconds, requireHeld } from './lease.js';
 
 type ReportBody = OperationInput<typeof ops.reportJob>['body'];

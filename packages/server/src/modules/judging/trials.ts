@@ -4,9 +4,9 @@ import type { RunnerActor } from '../../auth/runner-tokens.js';
 import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId, newSecret, sha256Hex, statements } from '../../util.js';
-import { visibleActivity } from '../activities/queries.js';
-import type { FilesService } from '../files/service.js';
-import { MAX_DELIVERIES, WorkSignal, extendedLease, leaseSeconds, requireHeld } from '../runners/lease.js';
+import { visibleActivity } from '../policy/index.js';
+import type { FilesService } from '../files/index.js';
+import { MAX_DELIVERIES, WorkSignal, extendedLease, leaseSeconds, requireHeld } from './lease.js';
 
 interface TrialRow {
   id: string;

@@ -2,8 +2,8 @@ import type Database from 'better-sqlite3';
 import type { Outbox } from '../../db/transactor.js';
 import { event, type DomainEvent } from '../../events/bus.js';
 import type { Deps } from '../../services.js';
-import { Standings, standingOf } from '../participant/status.js';
-import { SUBMISSION_SELECT, toSummary, type SubmissionRow } from './views.js';
+import { Standings, standingOf } from '../participant/index.js';
+import { SUBMISSION_SELECT, toSummary, type SubmissionRow } from '../submissions/index.js';
 
 /** What the judging flow asks of the ranking: refresh one cell after commit, and who to tell of a result. */
 export interface RankingHooks {

@@ -1,0 +1,3 @@
+/** Sign-in, sign-out, tokens and self-registration. */
+export { IdentityService } from './service.js';
+export { identityRoutes } from './routes.js';

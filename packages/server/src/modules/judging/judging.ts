@@ -1,0 +1,53 @@
+import type { Outbox } from '../../db/transactor.js';
+import type { Deps } from '../../services.js';
+import type { FilesService } from '../files/index.js';
+import type { RunnerWork } from '../runners/index.js';
+import type { SubmissionJudging, SubmissionRow } from '../submissions/index.js';
+import { JobsService } from './jobs.js';
+import { SubmissionOutcome, type RankingHooks } from './outcome.js';
+import { TrialsService } from './trials.js';
+
+/**
+ * The attempt lifecycle in one place: jobs and trials under leases, their deliveries, the reaping
+ * of lapsed leases, and the outcome a report gives a submission. Submissions and runner management
+ * reach it only through the two narrow answers below.
+ */
+export class Judging {
+  readonly outcome: SubmissionOutcome;
+  readonly jobs: JobsService;
+  readonly trials: TrialsService;
+
+  constructor(d: Deps, files: FilesService, ranking: RankingHooks) {
+    this.outcome = new SubmissionOutcome(d, ranking);
+    this.jobs = new JobsService(d, this.outcome);
+    this.trials = new TrialsService(d, files);
+  }
+
+  /** What submitting, rejudging and exclusion ask of judging. */
+  readonly forSubmissions: SubmissionJudging = {
+    settle: (submissionId: string, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): SubmissionRow =>
+      this.outcome.settle(submissionId, out, opts),
+    queued: (out: Outbox): void => out.then(() => this.jobs.signal.notify()),
+  };
+
+  /** What a change of a runner means for the work it holds or could claim. */
+  readonly forRunners: RunnerWork = {
+    requeueAllOf: (runnerId: string, out: Outbox): void => {
+      this.jobs.requeueAllOf(runnerId, out);
+      this.trials.requeueAllOf(runnerId);
+      out.then(() => this.trials.signal.notify());
+    },
+    wake: (out: Outbox): void => out.then(() => this.jobs.signal.notify()),
+  };
+
+  /** Jobs and trials whose lease lapsed go back to the queue, or are given up after too many deliveries. */
+  reap(now: Date): { jobs: number; trials: number } {
+    return { jobs: this.jobs.reap(now), trials: this.trials.reap(now) };
+  }
+
+  /** The server is closing: long polls answer 204 now rather than wait out their time. */
+  close(): void {
+    this.jobs.signal.close();
+    this.trials.signal.close();
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * The access policy every area asks: who may see or manage an activity, and who hears of it.
+ * One home, so that REST reads, writes and the events they send agree on it.
+ */
+export {
+  canManage,
+  canSeeActivity,
+  findActivity,
+  isMember,
+  managedActivity,
+  managerAudience,
+  participantAudience,
+  requireNotArchived,
+  visibleActivity,
+  type ActivityRow,
+} from './activities.js';

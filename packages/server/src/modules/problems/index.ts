@@ -1,0 +1,5 @@
+/** Problems, their versions and packages, and who may read them. */
+export { ProblemsService } from './service.js';
+export { problemsRoutes } from './routes.js';
+export { newestVersion, readableProblem, type VersionRow } from './queries.js';
+export { versionFiles } from './views.js';

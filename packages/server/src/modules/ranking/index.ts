@@ -1,0 +1,3 @@
+/** Rankings and standings of activities. */
+export { RankingService } from './service.js';
+export { rankingRoutes } from './routes.js';
