@@ -4,7 +4,7 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, or, sql, type SQL }
 import type { z } from 'zod';
 import type { Actor } from '../../auth/permissions.js';
 import type { Outbox } from '../../db/transactor.js';
-import { activities, activityDocuments, files, grants, series, seriesProblems, submissions } from '../../db/schema.js';
+import { activities, activityDocuments, files, grants, submissions } from '../../db/schema.js';
 import { event, type Audience } from '../../events/bus.js';
 import { ApiError, notFound, validation } from '@judge/contract';
 import type { Deps } from '../../services.js';
@@ -25,6 +25,7 @@ import {
   visibleActivity,
   type ActivityRow,
 } from '../policy/index.js';
+import { copySeries, copyShift, shifted } from './copy.js';
 import { toActivity, toParticipantActivity } from './views.js';
 
 type CreateInput = z.output<typeof CreateActivityRequest>;
@@ -95,7 +96,6 @@ function settle(before: Pick<ActivityRow, 'joinPolicy' | 'joinPassword' | 'start
 }
 
 /** Moves an instant by `ms`, keeping an absent one absent. */
-const shifted = (t: string | null, ms: number): string | null => (t ? new Date(Date.parse(t) + ms).toISOString() : null);
 
 /** Activities, their documents and enrolment: the managers' side and the participants' (CONTRACT §9). */
 export class ActivitiesService {
@@ -240,17 +240,6 @@ export class ActivitiesService {
     });
   }
 
-  /** Where the copy's dates move: the earliest series start (else the activity's start) lands on `startsAt`. */
-  private shiftMs(source: ActivityRow, startsAt: string): number {
-    const earliest = this.d.db
-      .select({ t: sql<string | null>`min(${series.startDate})` })
-      .from(series)
-      .where(eq(series.activityId, source.id))
-      .get()?.t;
-    const anchor = earliest ?? source.startDate;
-    return anchor ? Date.parse(startsAt) - Date.parse(anchor) : 0;
-  }
-
   /**
    * Copies an activity with its series, assignments and documents (the same files), unpublished and
    * without a join password; series start closed, as if they had never opened.
@@ -260,7 +249,7 @@ export class ActivitiesService {
     return this.d.tx.run((out) => {
       const source = this.activityWith(actor, id, 'activity:update');
       this.requireSlugFree(input.slug);
-      const ms = this.shiftMs(source, input.startsAt);
+      const ms = copyShift(this.d, source, input.startsAt);
       const now = iso(this.d.clock.now());
       const copy = this.d.db
         .insert(activities)
@@ -278,7 +267,7 @@ export class ActivitiesService {
         })
         .returning()
         .get();
-      this.copySeries(source.id, copy.id, ms, now);
+      copySeries(this.d, source.id, copy.id, ms, now);
       const docs = this.d.db.select().from(activityDocuments).where(eq(activityDocuments.activityId, source.id)).all();
       if (docs.length) this.d.db.insert(activityDocuments).values(docs.map((doc) => ({ ...doc, activityId: copy.id }))).run();
       grantBuiltInRole(this.d, actor.userId, 'manager', copy.id, out);
@@ -286,38 +275,6 @@ export class ActivitiesService {
       out.emit(event('activityChanged', { activity: view }, managerAudience(copy.id)));
       return view;
     });
-  }
-
-  private copySeries(fromActivityId: string, toActivityId: string, ms: number, now: string): void {
-    const all = this.d.db.select().from(series).where(eq(series.activityId, fromActivityId)).all();
-    for (const s of all) {
-      const copy = this.d.db
-        .insert(series)
-        .values({
-          ...s,
-          id: newId(),
-          activityId: toActivityId,
-          startDate: shifted(s.startDate, ms),
-          endDate: shifted(s.endDate, ms),
-          rankingFreezeAt: shifted(s.rankingFreezeAt, ms),
-          rankingRevealAt: shifted(s.rankingRevealAt, ms),
-          rankingVisibleFrom: shifted(s.rankingVisibleFrom, ms),
-          rankingVisibleTo: shifted(s.rankingVisibleTo, ms),
-          isOpen: false,
-          openedAt: null,
-          pausedAt: null,
-          createdAt: now,
-        })
-        .returning()
-        .get();
-      const assigned = this.d.db.select().from(seriesProblems).where(eq(seriesProblems.seriesId, s.id)).all();
-      if (assigned.length) {
-        this.d.db
-          .insert(seriesProblems)
-          .values(assigned.map((p) => ({ ...p, id: newId(), seriesId: copy.id, activityId: toActivityId, createdAt: now })))
-          .run();
-      }
-    }
   }
 
   /**
