@@ -12,6 +12,7 @@ export * from './schemas/files.js';
 export * from './schemas/instance.js';
 export * from './schemas/content.js';
 export * from './schemas/judging.js';
+export * from './schemas/forms.js';
 export { ops, OPERATIONS } from './operations/index.js';
 
 /** The API version written into openapi.json and events.json. */

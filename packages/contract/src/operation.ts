@@ -23,6 +23,8 @@ export interface Operation {
   body?: z.ZodType;
   /** The body is multipart/form-data; `body` then describes its text parts. */
   multipart?: boolean;
+  /** For a multipart operation: its form as the server validates it (see schemas/forms.ts). */
+  form?: z.ZodType;
   /** JSON schema of a 200/201 body, `binary` for a download, absent for 204. */
   response?: z.ZodType | 'binary';
   status: 200 | 201 | 204;

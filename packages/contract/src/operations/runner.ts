@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
 import { FileMeta, FileUpload } from '../schemas/files.js';
+import { FileUploadForm } from '../schemas/forms.js';
 import {
   AttachJobFileRequest,
   AttachRunnerFileRequest,
@@ -180,6 +181,7 @@ export const uploadRunnerFile = defineOperation({
   auth: 'runner',
   body: FileUpload,
   multipart: true,
+  form: FileUploadForm,
   response: FileMeta,
   status: 201,
   errors: ['file.required', 'checksum_mismatch', 'payload_too_large', 'unsupported_media_type', 'validation_failed', 'runner.notApproved'],

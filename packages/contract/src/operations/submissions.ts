@@ -10,6 +10,7 @@ import {
   SubmissionsQuery,
   SubmitForm,
 } from '../schemas/judging.js';
+import { SubmitFormParts } from '../schemas/forms.js';
 import { Uuid, paged } from '../wire.js';
 
 const IdOrSlug = z.string().min(1).max(64);
@@ -31,6 +32,7 @@ export const submit = defineOperation({
   params: z.object({ idOrSlug: IdOrSlug, problemSlug: IdOrSlug }),
   body: SubmitForm,
   multipart: true,
+  form: SubmitFormParts,
   response: SubmissionSummary,
   status: 201,
   errors: [

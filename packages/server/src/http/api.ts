@@ -5,10 +5,11 @@ import { koaBody } from 'koa-body';
 import type { z } from 'zod';
 import type { Actor } from '../auth/permissions.js';
 import type { RunnerActor } from '../auth/runner-tokens.js';
-import { ApiError, unauthenticated } from '@judge/contract';
+import { ApiError, ERROR_CODES, unauthenticated, type ErrorCode } from '@judge/contract';
 import { originMatches } from '../auth/origin.js';
 import { expectedOrigin, type Ctx, type RequestState } from './context.js';
 import { zodErrors } from './middleware.js';
+import { formParts } from './uploads.js';
 
 type Parsed<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -16,6 +17,8 @@ export interface HandlerInput<O extends Operation> {
   params: Parsed<O['params']>;
   query: Parsed<O['query']>;
   body: O['multipart'] extends true ? undefined : Parsed<O['body']>;
+  /** A multipart operation's form, validated by its contract schema. */
+  form: Parsed<O['form']>;
   actor: O['auth'] extends 'user' ? Actor : Actor | undefined;
   runner: O['auth'] extends 'runner' ? RunnerActor : undefined;
   ctx: Ctx;
@@ -50,6 +53,24 @@ function areaOf(path: string): string {
 }
 
 const PREFIX = '/api/v1/';
+
+/**
+ * A form's refusal: a rule with its own catalogued code answers that code with its detail (the
+ * first such rule, as forms check in order); anything else is 422 validation_failed. Both name
+ * the parts at fault in `errors`.
+ */
+function formRefusal(e: z.ZodError): ApiError {
+  const errors = zodErrors(e);
+  for (const issue of e.issues) {
+    const params = (issue as { params?: { code?: unknown; detail?: unknown } }).params;
+    if (typeof params?.code === 'string' && params.code in ERROR_CODES) {
+      return ApiError.of(params.code as ErrorCode, typeof params.detail === 'string' ? params.detail : issue.message, errors);
+    }
+  }
+  const [only, ...more] = Object.entries(errors);
+  const detail = only && !more.length && only[1].length === 1 ? `${only[0]}: ${only[1][0]}` : 'The form has invalid parts';
+  return ApiError.of('validation_failed', detail, errors);
+}
 
 export class Api {
   /**
@@ -174,7 +195,13 @@ export class Api {
       if (!r.success) throw ApiError.of('validation_failed', 'The body has invalid members', zodErrors(r.error));
       body = r.data;
     }
-    return { params, query, body, actor: ctx.state.actor, runner: ctx.state.runner, ctx };
+    let form: unknown;
+    if (op.multipart && op.form) {
+      const r = op.form.safeParse(formParts(ctx));
+      if (!r.success) throw formRefusal(r.error);
+      form = r.data;
+    }
+    return { params, query, body, form, actor: ctx.state.actor, runner: ctx.state.runner, ctx };
   }
 
   routes(): Koa.Middleware {

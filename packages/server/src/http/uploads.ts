@@ -3,7 +3,7 @@ import { koaBody } from 'koa-body';
 import { once } from 'node:events';
 import { rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import { ApiError } from '@judge/contract';
+import { ApiError, type FilePart } from '@judge/contract';
 import type { Ctx, RequestState } from './context.js';
 
 /** A file part on disk, not yet stored: files are kept under their hash once the declared sha256 matches. */
@@ -19,8 +19,6 @@ interface FormidableFile {
   originalFilename: string | null;
   mimetype: string | null;
 }
-
-const SHA256 = /^[0-9a-fA-F]{64}$/;
 
 /** A file formidable is writing; `_writeStream` is its (internal) fs stream, absent before it opens. */
 interface OpenedPart {
@@ -87,33 +85,37 @@ export function multipartUpload(incomingDir: string, limitsOf: number | ((ctx: C
     const opened: OpenedPart[] = [];
     try {
       await parser(opened, l)(ctx, next);
-    } catch (err) {
-      // nothing of a refused upload stays on disk, and it is gone before the refusal is answered
-      // (a stored upload was moved under its hash, so its temporary path no longer exists)
+    } finally {
+      // nothing of a refused upload stays on disk, nor any part the handler did not keep, and it is
+      // gone before the answer (a stored part was moved under its hash: its temporary path is free)
       await discardParts(opened);
-      throw err;
     }
   };
 }
 
-/** Reads the file part and the declared sha256 part of a parsed multipart upload. */
-export function readUpload(ctx: Ctx): IncomingUpload {
+/**
+ * The parts of a parsed multipart form, as its operation's `form` schema validates them: text parts
+ * by name (the last of repeated ones) and every file part, with its file name made safe for a path.
+ */
+export function formParts(ctx: Ctx): Record<string, unknown> & { files: FilePart[] } {
   const req = ctx.request as unknown as { files?: Record<string, FormidableFile | FormidableFile[]>; body?: Record<string, unknown> };
-  const all = req.files ?? {};
-  const part = all.file;
-  const file = Array.isArray(part) ? part[0] : part;
-  const extra = Object.values(all).flat().filter((f) => f !== file);
-  const declared = req.body?.sha256;
-  const fail = (e: ApiError) => {
-    // nothing of a refused upload stays on disk
-    for (const f of [file, ...extra]) if (f) void rm(f.filepath, { force: true });
-    return e;
-  };
-  if (!file) throw fail(ApiError.of('file.required', 'The upload has no part named file', { file: ['required'] }));
-  if (typeof declared !== 'string' || !SHA256.test(declared)) {
-    throw fail(ApiError.of('validation_failed', 'The sha256 part must be 64 hex digits', { sha256: ['must be 64 hex digits'] }));
+  const text: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.body ?? {})) {
+    const last = Array.isArray(value) ? value[value.length - 1] : value;
+    if (typeof last === 'string') text[name] = last;
   }
-  for (const f of extra) void rm(f.filepath, { force: true });
-  const name = (file.originalFilename ?? 'file').replace(/[\\/\0]/g, '_').slice(0, 255) || 'file';
-  return { tempPath: file.filepath, name, mimeType: file.mimetype?.slice(0, 128) || 'application/octet-stream', declaredSha256: declared };
+  const files = Object.entries(req.files ?? {}).flatMap(([field, parts]) =>
+    (Array.isArray(parts) ? parts : [parts]).map((f) => ({
+      field,
+      fileName: (f.originalFilename ?? '').replace(/[\\/\0]/g, '_').slice(0, 255),
+      tempPath: f.filepath,
+      mimeType: f.mimetype?.slice(0, 128) || 'application/octet-stream',
+    })),
+  );
+  return { ...text, files };
+}
+
+/** The upload a validated file-upload form describes, for the files service to check and store. */
+export function uploadOf(form: { file: FilePart; sha256: string }): IncomingUpload {
+  return { tempPath: form.file.tempPath, name: form.file.fileName || 'file', mimeType: form.file.mimeType, declaredSha256: form.sha256 };
 }

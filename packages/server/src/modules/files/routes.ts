@@ -1,14 +1,14 @@
 import { ops } from '@judge/contract';
 import type { Api } from '../../http/api.js';
 import { sendBlob } from '../../http/downloads.js';
-import { multipartUpload, readUpload } from '../../http/uploads.js';
+import { multipartUpload, uploadOf } from '../../http/uploads.js';
 import type { FilesService } from './service.js';
 
 export function filesRoutes(api: Api, files: FilesService, uploadBytes: number): void {
   api.bind(
     ops.uploadFile,
-    async ({ actor, ctx }) => {
-      const meta = await files.upload(actor, readUpload(ctx));
+    async ({ actor, form, ctx }) => {
+      const meta = await files.upload(actor, uploadOf(form));
       ctx.set('Location', `/api/v1/files/${meta.id}/meta`);
       return meta;
     },

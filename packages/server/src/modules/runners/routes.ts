@@ -3,7 +3,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Api } from '../../http/api.js';
 import { clientAddress } from '../../http/context.js';
 import { perAddress } from '../../http/middleware.js';
-import { multipartUpload, readUpload } from '../../http/uploads.js';
+import { multipartUpload, uploadOf } from '../../http/uploads.js';
 import type { FilesService } from '../files/index.js';
 import type { RunnersService } from './service.js';
 
@@ -23,8 +23,8 @@ export function runnerRoutes(api: Api, runners: RunnersService, files: FilesServ
   // files a runner uploads, for a job's attempt or for itself
   api.bind(
     ops.uploadRunnerFile,
-    async ({ runner, ctx }) => {
-      const meta = await files.upload(null, readUpload(ctx), { runnerId: runner.runnerId });
+    async ({ runner, form, ctx }) => {
+      const meta = await files.upload(null, uploadOf(form), { runnerId: runner.runnerId });
       ctx.set('Location', `/api/v1/runner/files/${meta.id}`);
       return meta;
     },
