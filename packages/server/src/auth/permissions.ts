@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
-import { PERMISSIONS, PERMISSION_KEYS, isPermission, type Permission } from '@judge/contract';
-import { forbidden } from '@judge/contract';
+import { PERMISSIONS, PERMISSION_KEYS, forbidden, isPermission, type Permission } from '@judge/contract';
 
 /** Who is calling: a signed-in user through one session. */
 export interface Actor {

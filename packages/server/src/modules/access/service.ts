@@ -1,10 +1,9 @@
-import { PERMISSIONS, PERMISSION_KEYS, isPermission, type Grant, type Page, type Permission, type Role } from '@judge/contract';
+import { ApiError, PERMISSIONS, PERMISSION_KEYS, isPermission, notFound, type Grant, type Page, type Permission, type Role } from '@judge/contract';
 import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import type { Outbox } from '../../db/transactor.js';
 import { activities, grants, roles } from '../../db/schema.js';
 import { event, type Audience } from '../../events/bus.js';
-import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId } from '../../util.js';
 import { displayName, findUserById } from '../users/index.js';

@@ -1,5 +1,4 @@
-import { ops } from '@judge/contract';
-import { notFound } from '@judge/contract';
+import { notFound, ops } from '@judge/contract';
 import type { Api } from '../../http/api.js';
 import { sendBlob } from '../../http/downloads.js';
 import type { FilesService } from '../files/index.js';

@@ -1,12 +1,11 @@
 import type { OperationInput, Page, Runner, ops } from '@judge/contract';
-import { clampPaging } from '@judge/contract';
+import { ApiError, clampPaging, notFound } from '@judge/contract';
 import { randomBytes } from 'node:crypto';
 import nacl from 'tweetnacl';
 import type { Actor } from '../../auth/permissions.js';
 import { RunnerTokens, type RunnerActor } from '../../auth/runner-tokens.js';
 import type { Outbox } from '../../db/transactor.js';
 import { event } from '../../events/bus.js';
-import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId, sha256Hex, statements } from '../../util.js';
 
