@@ -26,7 +26,7 @@ interface OpenedPart {
   _writeStream?: Writable;
 }
 
-/** Removes what a refused upload wrote, after formidable's stream has let go of each file. */
+/** Removes what an upload wrote and nobody kept, after formidable's stream has let go of each file. */
 async function discardParts(parts: OpenedPart[]): Promise<void> {
   await Promise.all(
     parts.map(async (f) => {
