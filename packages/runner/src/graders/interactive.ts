@@ -124,7 +124,12 @@ function connect(val: RunningProgram, sub: RunningProgram): Ends {
   return { valResult, subResult, valEnded: () => valEnded, subEnded: () => subEnded };
 }
 
-/** Waits for the interactor; the submission then gets the grace period to finish before it is killed. */
+/**
+ * Waits for the interactor. Once it has rejected the submission (or failed), the verdict is known:
+ * the submission gets the grace period to finish before it is killed. Once it has accepted, the
+ * submission still has to end by itself within its own limits (a submission that hangs after the
+ * last exchange is TLE, as in problemtools and DOMjudge).
+ */
 async function settle(ends: Ends, sub: RunningProgram): Promise<{ valRun: RunResult; subRun: RunResult; killed: boolean }> {
   let valRun: RunResult;
   try {
@@ -134,6 +139,7 @@ async function settle(ends: Ends, sub: RunningProgram): Promise<{ valRun: RunRes
     await ends.subResult.catch(() => undefined);
     throw e;
   }
+  if (valRun.exitCode === 42) return { valRun, subRun: await ends.subResult, killed: false };
   let killed = false;
   const timer = setTimeout(() => {
     killed = ends.subEnded() === Infinity;

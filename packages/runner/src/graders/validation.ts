@@ -111,8 +111,11 @@ export async function interpretValidator(run: RunResult, fb: string, submission:
   const sub = submission?.result;
   const subVerdict = sub && sub.status !== 'ok' && !(submission!.killed && sub.status === 're') ? STATUS_VERDICT[sub.status] : undefined;
   const submissionFailed = (): TestRun => ({ outcome: { verdict: subVerdict! }, run: sub, feedback: runFeedback(sub!) });
-  // the submission used more CPU than allowed: TLE, whoever ended first
-  if (sub?.status === 'tle') return submissionFailed();
+  // the submission used more CPU than allowed: TLE, whoever ended first, unless the interactor
+  // had already rejected it (problemtools and DOMjudge: a wrong answer the interactor gave first
+  // stands, even when the submission then runs out of time)
+  const rejectedFirst = submission !== undefined && !submission.first && run.exitCode === 43;
+  if (sub?.status === 'tle' && !rejectedFirst) return submissionFailed();
   if (subVerdict && submission!.first) return submissionFailed();
 
   const judgeError = (why: string): TestRun => {
