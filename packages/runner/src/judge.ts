@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { GradeContext, Prepared, TestRun } from './graders/grader.js';
-import { graderFor } from './graders/registry.js';
+import { graderFor, PROBLEM_TYPES } from './graders/registry.js';
 import { resolveLimits } from './judging/limits.js';
 import { Log, trim } from './judging/log.js';
 import type { JudgeDetails, JudgeInput, JudgeResult, TestDetail } from './judging/types.js';
@@ -28,7 +28,6 @@ export { runTrial, type TrialInput, type TrialResult, type TrialSubmission } fro
 
 const FEEDBACK_DETAIL = 500;
 const FEEDBACK_LOG = 2000;
-const PROBLEM_TYPES = ['standard-io@1', 'output-only@1'];
 
 /** Judges one submission; never throws for the submission's or the package's faults. */
 export async function judgeSubmission(input: JudgeInput): Promise<JudgeResult> {

@@ -35,4 +35,23 @@ describe('runTrial', () => {
     expect(m.timing.fastestTimeLimitExceededMs).toBeGreaterThanOrEqual(500);
     expect(typeof m.submissions[0].slowestMs).toBe('number');
   });
+
+  it('gives output-only example submissions their answer files by path, so equal base names in different groups stay apart', async () => {
+    const problem = await problemOf({
+      'problem.yaml': 'name: Answers\n',
+      'data/secret/g1/a.in': 'x\n',
+      'data/secret/g1/a.ans': '1\n',
+      'data/secret/g2/a.in': 'y\n',
+      'data/secret/g2/a.ans': '2\n',
+      'submissions/accepted/answers/g1/a.out': '1\n',
+      'submissions/accepted/answers/g2/a.out': '2\n',
+      'submissions/wrong_answer/same/g1/a.out': '1\n',
+      'submissions/wrong_answer/same/g2/a.out': '1\n',
+    });
+    const trial = await runTrial({ sandbox: fixture.sandbox, languages: fixture.languages, problem, problemType: 'output-only@1' });
+    const byPath = Object.fromEntries(trial.submissions.map((s) => [s.path, s]));
+    expect(byPath['accepted/answers']).toMatchObject({ verdict: 'AC', ok: true, verdicts: { AC: 2 } });
+    expect(byPath['wrong_answer/same']).toMatchObject({ verdict: 'WA', ok: true, verdicts: { AC: 1, WA: 1 } });
+    expect(trial.ok).toBe(true);
+  });
 });

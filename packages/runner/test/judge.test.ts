@@ -1,4 +1,5 @@
 import { describe as suite, expect, it } from 'vitest';
+import { PROBLEM_TYPES } from '@judge/runner';
 import { hasBwrap, judgeFixture, SUM_PY, sumPackage } from './judging.js';
 
 /** The judge itself: which grader judges a package, and what it refuses before any grader runs. */
@@ -34,5 +35,9 @@ describe('the judge', () => {
     expect(r.verdict).toBe('JE');
     expect(r.infrastructureFailure).toContain('an interactive problem cannot be judged as output-only');
     expect(r.details.tests).toEqual([]);
+  });
+
+  it('registers for the problem types its graders judge', () => {
+    expect(PROBLEM_TYPES).toEqual(['standard-io@1', 'output-only@1']);
   });
 });

@@ -19,6 +19,8 @@ export const INTERACTIVE_GRACE_MS = 1000;
  */
 export const interactiveGrader: Grader = {
   mode: 'interactive',
+  // a kind of standard-io@1 package (its problem.yaml says so), not a problem type of its own
+  problemTypes: [],
   handles: (problem) => problem.interactive,
   exampleFileNames: 'base',
   async prepare(ctx) {

@@ -16,6 +16,7 @@ import { validate } from './validation.js';
  */
 export const outputOnlyGrader: Grader = {
   mode: 'output-only',
+  problemTypes: ['output-only@1'],
   handles: (problem, problemType) => problemType === 'output-only@1' || problem.submitAnswer,
   refuse(problem) {
     if (problem.interactive) throw new PackageError('an interactive problem cannot be judged as output-only');

@@ -11,3 +11,6 @@ const GRADERS: readonly Grader[] = [outputOnlyGrader, interactiveGrader, standar
 export function graderFor(problem: ProblemSpec, problemType: string | undefined): Grader {
   return GRADERS.find((g) => g.handles(problem, problemType))!;
 }
+
+/** Every problem type some grader judges, the most general first (what the runner registers for). */
+export const PROBLEM_TYPES: string[] = [...new Set([...GRADERS].reverse().flatMap((g) => g.problemTypes))];

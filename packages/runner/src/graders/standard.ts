@@ -13,6 +13,7 @@ import { validate } from './validation.js';
  */
 export const standardGrader: Grader = {
   mode: 'standard',
+  problemTypes: ['standard-io@1'],
   handles: () => true,
   exampleFileNames: 'base',
   async prepare(ctx) {
