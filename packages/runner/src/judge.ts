@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { GradeContext, Prepared, TestRun } from './graders/grader.js';
+import type { GradeContext, Ready, TestRun } from './graders/grader.js';
 import { graderFor, PROBLEM_TYPES } from './graders/registry.js';
 import { resolveLimits } from './judging/limits.js';
 import { Log, trim } from './judging/log.js';
@@ -106,7 +106,7 @@ async function packageValidator(input: JudgeInput): Promise<BuiltValidator | { f
 }
 
 /** Grades the test cases the scoring asks for, logging each that did not pass. */
-function runTests(ctx: GradeContext, prepared: Extract<Prepared, { grade: unknown }>, runs: Map<string, TestRun>): Promise<Evaluation> {
+function runTests(ctx: GradeContext, prepared: Ready, runs: Map<string, TestRun>): Promise<Evaluation> {
   const { input, log } = ctx;
   const { problem } = input;
   const data = prepared.data ?? problem.data;

@@ -7,7 +7,7 @@ import { compileFiles, type ProgramFile } from '../problem/programs.js';
 import type { ProblemSpec } from '../problem/types.js';
 import type { Box } from '../sandbox/sandbox.js';
 import { listFiles } from './files.js';
-import type { GradeContext, Prepared } from './grader.js';
+import type { GradeContext, Refusal } from './grader.js';
 
 /**
  * The submission as a program, for the modes that run it (standard, interactive): its language
@@ -20,8 +20,6 @@ export interface Program {
   entry: string;
   box: Box;
 }
-
-type Refusal = Exclude<Prepared, { grade: unknown }>;
 
 /** Compiles the submission once; a refusal is CE (with the compiler's output in the log) or an infrastructure failure. */
 export async function compileSubmission(ctx: GradeContext): Promise<{ program: Program } | Refusal> {

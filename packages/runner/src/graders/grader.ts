@@ -32,16 +32,19 @@ export interface Grader {
 }
 
 /** A prepared submission, or why it cannot be run at all. */
-export type Prepared =
-  | {
-      /** Judges one test case of `data`. */
-      grade(test: TestCase): Promise<TestRun>;
-      /** The test data this mode judges (default: the package's). */
-      data?: TestGroup;
-      language?: string;
-    }
-  | { rejected: 'CE'; message: string; language?: string }
-  | { infrastructure: string };
+export type Prepared = Ready | Refusal;
+
+/** A submission ready to be graded test case by test case. */
+export interface Ready {
+  /** Judges one test case of `data`. */
+  grade(test: TestCase): Promise<TestRun>;
+  /** The test data this mode judges (default: the package's). */
+  data?: TestGroup;
+  language?: string;
+}
+
+/** A submission that cannot run (CE), or a runner that cannot run it (an infrastructure failure). */
+export type Refusal = { rejected: 'CE'; message: string; language?: string } | { infrastructure: string };
 
 /** What a grader has to work with: the judge's input, limits, scratch space and validator. */
 export interface GradeContext {
