@@ -7,8 +7,8 @@ import { loadProblem } from './problem/load.js';
 import { PackageError, type ProblemSpec } from './problem/types.js';
 import type { Sandbox } from './sandbox/sandbox.js';
 
-/** Problem types this runner judges (CONTRACT §6). */
-export const PROBLEM_TYPES = ['standard-io@1', 'output-only@1'];
+/** Problem types this runner judges (CONTRACT §6): what its graders take (graders/registry.ts). */
+export { PROBLEM_TYPES } from './graders/registry.js';
 
 export interface AgentOptions {
   client: RunnerClient;

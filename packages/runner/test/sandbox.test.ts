@@ -121,27 +121,30 @@ function runDirs(): string[] {
     .flatMap((d) => fs.readdirSync(d).filter((n) => n.startsWith('run-')).map((n) => `${d}/${n}`));
 }
 
-describe.skipIf(!hasBwrap)('sandbox', () => {
-  const uidBase = 61000 + Math.floor(Math.random() * 2000) * 2; // below 65534 (nobody); apart from other sessions
+const sandboxed = describe.skipIf(!hasBwrap);
+const uidBase = 61000 + Math.floor(Math.random() * 2000) * 2; // below 65534 (nobody); apart from other sessions
 
-  beforeAll(async () => {
-    sandbox = await Sandbox.create({ slots: 2, uidBase });
-    tmp = fs.mkdtempSync(path.join(sandbox.workRoot, 'test-'));
-    const jobs: Promise<void>[] = [];
-    for (const l of table.present()) {
-      const code = HELLO_PROGRAMS[l.id];
-      if (code) jobs.push(build(`hello-${l.id}`, l.id, code).then((c) => void (hello[l.id] = c)));
-    }
-    for (const [name, [id, code]] of Object.entries(PROGRAMS)) {
-      if (present(id)) jobs.push(build(name, id, code).then((c) => void (built[name] = c)));
-    }
-    await Promise.all(jobs);
-  }, 120_000);
+// one sandbox (two slots) and every program built once for the whole file
+beforeAll(async () => {
+  if (!hasBwrap) return;
+  sandbox = await Sandbox.create({ slots: 2, uidBase });
+  tmp = fs.mkdtempSync(path.join(sandbox.workRoot, 'test-'));
+  const jobs: Promise<void>[] = [];
+  for (const l of table.present()) {
+    const code = HELLO_PROGRAMS[l.id];
+    if (code) jobs.push(build(`hello-${l.id}`, l.id, code).then((c) => void (hello[l.id] = c)));
+  }
+  for (const [name, [id, code]] of Object.entries(PROGRAMS)) {
+    if (present(id)) jobs.push(build(name, id, code).then((c) => void (built[name] = c)));
+  }
+  await Promise.all(jobs);
+}, 120_000);
 
-  afterAll(async () => {
-    await sandbox?.close();
-  });
+afterAll(async () => {
+  await sandbox?.close();
+});
 
+sandboxed('sandbox', () => {
   it('reports its backend and caveats', () => {
     expect(['cgroup-v1', 'cgroup-v2']).toContain(sandbox.backend);
     expect(sandbox.caveats().length).toBeGreaterThan(0);
@@ -158,6 +161,31 @@ describe.skipIf(!hasBwrap)('sandbox', () => {
     }
   });
 
+  it('pipes drive an interactive program', async () => {
+    const c = built.interactive!;
+    const p = sandbox.start({ ...runCommand(lang('python3'), { memoryBytes: LIMITS.memoryBytes }), workDir: c.dir, stdin: 'pipe', stdout: 'pipe', limits: LIMITS });
+    let out = '';
+    p.stdout!.setEncoding('utf8');
+    const got = new Promise<void>((resolve) =>
+      p.stdout!.on('data', (d: string) => {
+        out += d;
+        if (out === '2\n') {
+          p.stdin!.write('41\n');
+        } else if (out === '2\n42\n') {
+          p.stdin!.end();
+          resolve();
+        }
+      }),
+    );
+    p.stdin!.write('1\n');
+    await got;
+    const r = await p.result;
+    expect(r.status).toBe('ok');
+    expect(out).toBe('2\n42\n');
+  });
+});
+
+sandboxed('sandbox: limits', () => {
   it('a compilation error is not ok and carries the compiler output', async () => {
     const src = fs.mkdtempSync(path.join(tmp, 'ce-'));
     fs.writeFileSync(path.join(src, 'main.c'), 'int main(void) { return nope; }\n');
@@ -229,130 +257,112 @@ describe.skipIf(!hasBwrap)('sandbox', () => {
     const { result } = await runBuilt('jsOom', { ...LIMITS, cpuMs: 5000, wallMs: 10000 });
     expect(result.status).toBe('mle');
   });
+});
 
-  it('pipes drive an interactive program', async () => {
-    const c = built.interactive!;
-    const p = sandbox.start({ ...runCommand(lang('python3'), { memoryBytes: LIMITS.memoryBytes }), workDir: c.dir, stdin: 'pipe', stdout: 'pipe', limits: LIMITS });
-    let out = '';
-    p.stdout!.setEncoding('utf8');
-    const got = new Promise<void>((resolve) =>
-      p.stdout!.on('data', (d: string) => {
-        out += d;
-        if (out === '2\n') {
-          p.stdin!.write('41\n');
-        } else if (out === '2\n42\n') {
-          p.stdin!.end();
-          resolve();
-        }
-      }),
-    );
-    p.stdin!.write('1\n');
-    await got;
-    const r = await p.result;
-    expect(r.status).toBe('ok');
-    expect(out).toBe('2\n42\n');
+sandboxed('sandbox: hostile programs', () => {
+  it('a fork bomb is contained and leaves nothing behind', async () => {
+    const { result } = await runBuilt('forkBomb');
+    expect(['tle', 're', 'wall']).toContain(result.status);
+    expect(runDirs()).toEqual([]);
+    expect(uidsProcesses(sandbox.uidOf(built.forkBomb!.box.slot))).toEqual([]);
+    // the host is fine: we can still start processes
+    const box = await sandbox.prepareBox();
+    expect((await sandbox.run({ argv: ['/usr/bin/true'], workDir: box.path, limits: LIMITS })).status).toBe('ok');
   });
 
-  describe('hostile programs', () => {
-    it('a fork bomb is contained and leaves nothing behind', async () => {
-      const { result } = await runBuilt('forkBomb');
-      expect(['tle', 're', 'wall']).toContain(result.status);
-      expect(runDirs()).toEqual([]);
-      expect(uidsProcesses(sandbox.uidOf(built.forkBomb!.box.slot))).toEqual([]);
-      // the host is fine: we can still start processes
-      const box = await sandbox.prepareBox();
-      expect((await sandbox.run({ argv: ['/usr/bin/true'], workDir: box.path, limits: LIMITS })).status).toBe('ok');
-    });
-
-    it('the network is unreachable, even the host loopback', async () => {
-      const server = net.createServer((s) => s.end('hi'));
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      const port = (server.address() as net.AddressInfo).port;
-      try {
-        const { result, stdout } = await runBuilt('net', LIMITS, { args: [String(port)] });
-        expect(result.status).toBe('ok');
-        expect(stdout).toMatch(/failed 1\.1\.1\.1/);
-        expect(stdout).toMatch(/failed 127\.0\.0\.1/);
-        expect(stdout).not.toMatch(/connected/);
-      } finally {
-        server.close();
-      }
-    });
-
-    it('host files outside /box cannot be read: /etc/shadow, a runner key', async () => {
-      const secretDir = fs.mkdtempSync(path.join(os.tmpdir(), 'judge-secret-'));
-      fs.chmodSync(secretDir, 0o755);
-      const key = path.join(secretDir, 'runner.key');
-      fs.writeFileSync(key, 'PRIVATE KEY 1234', { mode: 0o644 });
-      const box = await sandbox.prepareBox();
-      const out = path.join(tmp, 'secret.out');
-      try {
-        const r = await sandbox.run({
-          argv: ['/bin/sh', '-c', `cat /etc/shadow; cat ${key}; cat /root/.ssh/* ; ls /home ${process.cwd()}; true`],
-          workDir: box.path,
-          stdout: { path: out },
-          stderr: { path: out + '.err' },
-          limits: LIMITS,
-        });
-        expect(r.status).toBe('ok');
-        expect(fs.readFileSync(out, 'utf8')).toBe('');
-        const err = fs.readFileSync(out + '.err', 'utf8');
-        expect(err).toMatch(/\/etc\/shadow: No such file/);
-        expect(err).toMatch(/runner\.key: No such file/);
-      } finally {
-        fs.rmSync(secretDir, { recursive: true, force: true });
-        await box.dispose();
-      }
-    });
-
-    it('nothing outside /box can be written; a read-only /box neither', async () => {
-      const c = built.writer!;
-      const targets = ['/pwn', '/usr/pwn', '/etc/pwn', '/box/../pwn', '/dev/pwn', '/proc/sys/kernel/hostname', '/box/pwn', '/tmp/ok'];
-      const { result, stdout } = await runBuilt('writer', LIMITS, { args: targets });
+  it('the network is unreachable, even the host loopback', async () => {
+    const server = net.createServer((s) => s.end('hi'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as net.AddressInfo).port;
+    try {
+      const { result, stdout } = await runBuilt('net', LIMITS, { args: [String(port)] });
       expect(result.status).toBe('ok');
-      for (const t of targets.slice(0, -1)) expect(stdout).toContain(`refused ${t}`);
-      expect(stdout).toContain('wrote /tmp/ok'); // the private /tmp
-      expect(fs.existsSync(path.join(c.dir, 'pwn'))).toBe(false);
-      expect(fs.existsSync('/usr/pwn')).toBe(false);
-      // a writable /box takes writes, and only there
-      const box = await sandbox.prepareBox();
-      const r = await sandbox.run({ argv: ['/bin/sh', '-c', 'echo hi > /box/out.txt'], workDir: box.path, writable: true, limits: LIMITS });
-      expect(r.status).toBe('ok');
-      expect(fs.readFileSync(path.join(box.path, 'out.txt'), 'utf8')).toBe('hi\n');
-      await box.dispose();
-    });
+      expect(stdout).toMatch(/failed 1\.1\.1\.1/);
+      expect(stdout).toMatch(/failed 127\.0\.0\.1/);
+      expect(stdout).not.toMatch(/connected/);
+    } finally {
+      server.close();
+    }
+  });
 
-    it('a child left behind is killed when the run ends', async () => {
-      const { result, stdout } = await runBuilt('orphan');
-      expect(result.status).toBe('ok');
-      expect(stdout).toBe('parent done\n');
-      expect(result.wallMs).toBeLessThan(2000);
-      expect(uidsProcesses(sandbox.uidOf(built.orphan!.box.slot))).toEqual([]);
-      expect(runDirs()).toEqual([]);
-    });
-
-    it.runIf(root)('runs as the slot uid, without capabilities, with a clean environment', async () => {
-      const box = await sandbox.prepareBox();
-      const out = path.join(tmp, 'id.out');
+  it('host files outside /box cannot be read: /etc/shadow, a runner key', async () => {
+    const secretDir = fs.mkdtempSync(path.join(os.tmpdir(), 'judge-secret-'));
+    fs.chmodSync(secretDir, 0o755);
+    const key = path.join(secretDir, 'runner.key');
+    fs.writeFileSync(key, 'PRIVATE KEY 1234', { mode: 0o644 });
+    const box = await sandbox.prepareBox();
+    const out = path.join(tmp, 'secret.out');
+    try {
       const r = await sandbox.run({
-        argv: ['/bin/sh', '-c', 'cat /proc/self/status | grep -E "^(Uid|CapEff)"; tr "\\0" "\\n" < /proc/1/environ; hostname'],
+        argv: ['/bin/sh', '-c', `cat /etc/shadow; cat ${key}; cat /root/.ssh/* ; ls /home ${process.cwd()}; true`],
         workDir: box.path,
         stdout: { path: out },
+        stderr: { path: out + '.err' },
         limits: LIMITS,
       });
       expect(r.status).toBe('ok');
-      const text = fs.readFileSync(out, 'utf8');
-      expect(text).toMatch(/CapEff:\s+0+\n/);
-      expect(text).toMatch(/^PATH=\/usr\/bin:\/bin$/m);
-      expect(text).not.toMatch(/HOME=\/root|JUDGE|VITEST/);
-      expect(text).toMatch(/^judge$/m);
-      // the box belongs to the slot's uid on the host
-      expect(fs.statSync(box.path).uid).toBe(sandbox.uidOf(box.slot));
+      expect(fs.readFileSync(out, 'utf8')).toBe('');
+      const err = fs.readFileSync(out + '.err', 'utf8');
+      expect(err).toMatch(/\/etc\/shadow: No such file/);
+      expect(err).toMatch(/runner\.key: No such file/);
+    } finally {
+      fs.rmSync(secretDir, { recursive: true, force: true });
       await box.dispose();
-      expect(fs.existsSync(box.path)).toBe(false);
-    });
+    }
   });
 
+});
+
+sandboxed('sandbox: hostile programs, writes and processes', () => {
+  it('nothing outside /box can be written; a read-only /box neither', async () => {
+    const c = built.writer!;
+    const targets = ['/pwn', '/usr/pwn', '/etc/pwn', '/box/../pwn', '/dev/pwn', '/proc/sys/kernel/hostname', '/box/pwn', '/tmp/ok'];
+    const { result, stdout } = await runBuilt('writer', LIMITS, { args: targets });
+    expect(result.status).toBe('ok');
+    for (const t of targets.slice(0, -1)) expect(stdout).toContain(`refused ${t}`);
+    expect(stdout).toContain('wrote /tmp/ok'); // the private /tmp
+    expect(fs.existsSync(path.join(c.dir, 'pwn'))).toBe(false);
+    expect(fs.existsSync('/usr/pwn')).toBe(false);
+    // a writable /box takes writes, and only there
+    const box = await sandbox.prepareBox();
+    const r = await sandbox.run({ argv: ['/bin/sh', '-c', 'echo hi > /box/out.txt'], workDir: box.path, writable: true, limits: LIMITS });
+    expect(r.status).toBe('ok');
+    expect(fs.readFileSync(path.join(box.path, 'out.txt'), 'utf8')).toBe('hi\n');
+    await box.dispose();
+  });
+
+  it('a child left behind is killed when the run ends', async () => {
+    const { result, stdout } = await runBuilt('orphan');
+    expect(result.status).toBe('ok');
+    expect(stdout).toBe('parent done\n');
+    expect(result.wallMs).toBeLessThan(2000);
+    expect(uidsProcesses(sandbox.uidOf(built.orphan!.box.slot))).toEqual([]);
+    expect(runDirs()).toEqual([]);
+  });
+
+  it.runIf(root)('runs as the slot uid, without capabilities, with a clean environment', async () => {
+    const box = await sandbox.prepareBox();
+    const out = path.join(tmp, 'id.out');
+    const r = await sandbox.run({
+      argv: ['/bin/sh', '-c', 'cat /proc/self/status | grep -E "^(Uid|CapEff)"; tr "\\0" "\\n" < /proc/1/environ; hostname'],
+      workDir: box.path,
+      stdout: { path: out },
+      limits: LIMITS,
+    });
+    expect(r.status).toBe('ok');
+    const text = fs.readFileSync(out, 'utf8');
+    expect(text).toMatch(/CapEff:\s+0+\n/);
+    expect(text).toMatch(/^PATH=\/usr\/bin:\/bin$/m);
+    expect(text).not.toMatch(/HOME=\/root|JUDGE|VITEST/);
+    expect(text).toMatch(/^judge$/m);
+    // the box belongs to the slot's uid on the host
+    expect(fs.statSync(box.path).uid).toBe(sandbox.uidOf(box.slot));
+    await box.dispose();
+    expect(fs.existsSync(box.path)).toBe(false);
+  });
+});
+
+sandboxed('sandbox: close', () => {
   it('close() kills what still runs and removes its cgroups and boxes', async () => {
     const base = uidBase + 30;
     const sb = await Sandbox.create({ uidBase: base });
@@ -370,50 +380,6 @@ describe.skipIf(!hasBwrap)('sandbox', () => {
     expect(fs.existsSync(box.path)).toBe(false);
     expect(fs.existsSync(sb.workRoot)).toBe(false);
     expect(() => sb.start({ argv: ['/usr/bin/true'], workDir: tmp, limits: LIMITS })).toThrow(/closed/);
-  });
-
-  describe('backend none (rlimits only)', () => {
-    let insecure: Sandbox;
-    const noneBase = uidBase + 20;
-    beforeAll(async () => {
-      insecure = await Sandbox.create({ backend: 'none', insecureNoCgroup: true, uidBase: noneBase, workRoot: path.join(tmp, 'none') });
-    });
-    afterAll(async () => {
-      await insecure?.close();
-    });
-    const runNone = async (name: string, limits: Limits = LIMITS) => {
-      const c = built[name]!;
-      const l = lang(PROGRAMS[name]![0]);
-      // the box belongs to the other sandbox's slot uid: run from a copy in a box of this one
-      const box = await insecure.prepareBox();
-      for (const f of fs.readdirSync(c.dir)) fs.copyFileSync(path.join(c.dir, f), path.join(box.path, f));
-      fs.chmodSync(box.path, 0o755);
-      const r = await insecure.run({ ...runCommand(l, { memoryBytes: limits.memoryBytes, entry: c.entry }), workDir: box.path, stdout: { path: path.join(tmp, `none-${name}.out`) }, limits });
-      await box.dispose();
-      return r;
-    };
-
-    it('is refused without the insecure flag, saying what it cannot enforce', async () => {
-      await expect(Sandbox.create({ backend: 'none' })).rejects.toThrow(/cannot enforce a memory limit.*--insecure-no-cgroup/s);
-      expect(insecure.backend).toBe('none');
-      expect(insecure.caveats().join('\n')).toMatch(/RLIMIT_AS/);
-    });
-
-    it('enforces CPU, output and (for C, C++, Python) memory with rlimits', async () => {
-      const loop = await runNone('cppLoop');
-      expect(loop.status).toBe('tle');
-      expect(loop.signal).toBe('SIGXCPU');
-      expect((await runNone('flood')).status).toBe('ole');
-      if (present('python3')) expect((await runNone('pyAlloc')).status).toBe('mle');
-      expect((await runNone('segv')).status).toBe('re');
-    });
-
-    it.runIf(root)('contains a fork bomb with RLIMIT_NPROC and leaves nothing behind', async () => {
-      const r = await runNone('forkBomb', { ...LIMITS, wallMs: 2000 });
-      expect(['tle', 'wall', 're']).toContain(r.status);
-      for (let i = 0; i < 50 && uidsProcesses(noneBase).length > 0; i++) await new Promise((res) => setTimeout(res, 20));
-      expect(uidsProcesses(noneBase)).toEqual([]);
-    });
   });
 
   it.runIf(root)('killing the runner leaves no sandboxed process behind', async () => {
@@ -440,5 +406,49 @@ describe.skipIf(!hasBwrap)('sandbox', () => {
     fs.rmSync(started.workRoot, { recursive: true, force: true });
     await (await Sandbox.create({ uidBase: base })).close();
     for (const d of started.cgroups) expect(fs.existsSync(d)).toBe(false);
+  });
+});
+
+sandboxed('backend none (rlimits only)', () => {
+  let insecure: Sandbox;
+  const noneBase = uidBase + 20;
+  beforeAll(async () => {
+    insecure = await Sandbox.create({ backend: 'none', insecureNoCgroup: true, uidBase: noneBase, workRoot: path.join(tmp, 'none') });
+  });
+  afterAll(async () => {
+    await insecure?.close();
+  });
+  const runNone = async (name: string, limits: Limits = LIMITS) => {
+    const c = built[name]!;
+    const l = lang(PROGRAMS[name]![0]);
+    // the box belongs to the other sandbox's slot uid: run from a copy in a box of this one
+    const box = await insecure.prepareBox();
+    for (const f of fs.readdirSync(c.dir)) fs.copyFileSync(path.join(c.dir, f), path.join(box.path, f));
+    fs.chmodSync(box.path, 0o755);
+    const r = await insecure.run({ ...runCommand(l, { memoryBytes: limits.memoryBytes, entry: c.entry }), workDir: box.path, stdout: { path: path.join(tmp, `none-${name}.out`) }, limits });
+    await box.dispose();
+    return r;
+  };
+
+  it('is refused without the insecure flag, saying what it cannot enforce', async () => {
+    await expect(Sandbox.create({ backend: 'none' })).rejects.toThrow(/cannot enforce a memory limit.*--insecure-no-cgroup/s);
+    expect(insecure.backend).toBe('none');
+    expect(insecure.caveats().join('\n')).toMatch(/RLIMIT_AS/);
+  });
+
+  it('enforces CPU, output and (for C, C++, Python) memory with rlimits', async () => {
+    const loop = await runNone('cppLoop');
+    expect(loop.status).toBe('tle');
+    expect(loop.signal).toBe('SIGXCPU');
+    expect((await runNone('flood')).status).toBe('ole');
+    if (present('python3')) expect((await runNone('pyAlloc')).status).toBe('mle');
+    expect((await runNone('segv')).status).toBe('re');
+  });
+
+  it.runIf(root)('contains a fork bomb with RLIMIT_NPROC and leaves nothing behind', async () => {
+    const r = await runNone('forkBomb', { ...LIMITS, wallMs: 2000 });
+    expect(['tle', 'wall', 're']).toContain(r.status);
+    for (let i = 0; i < 50 && uidsProcesses(noneBase).length > 0; i++) await new Promise((res) => setTimeout(res, 20));
+    expect(uidsProcesses(noneBase)).toEqual([]);
   });
 });

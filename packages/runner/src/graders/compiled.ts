@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pickLanguage, type Language } from '../languages.js';
+import { trim } from '../judging/log.js';
+import type { JudgeInput, SubmissionFileInput } from '../judging/types.js';
+import { compileFiles, type ProgramFile } from '../problem/programs.js';
+import type { ProblemSpec } from '../problem/types.js';
+import type { Box } from '../sandbox/sandbox.js';
+import { listFiles } from './files.js';
+import type { GradeContext, Refusal } from './grader.js';
+
+/**
+ * The submission as a program, for the modes that run it (standard, interactive): its language
+ * (`props.language`, else the file extension) must be one the assignment allows (`config.languages`,
+ * else the package's `languages`); its files plus `include/default/` and `include/<language>/` are
+ * compiled in a fresh box, which stays until the judging ends.
+ */
+export interface Program {
+  lang: Language;
+  entry: string;
+  box: Box;
+}
+
+/** Compiles the submission once; a refusal is CE (with the compiler's output in the log) or an infrastructure failure. */
+export async function compileSubmission(ctx: GradeContext): Promise<{ program: Program } | Refusal> {
+  const { input, limits, log } = ctx;
+  const { problem, sandbox } = input;
+  const chosen = chooseLanguage(input);
+  if ('error' in chosen) return chosen.infrastructure ? { infrastructure: chosen.error } : { rejected: 'CE', message: chosen.error };
+  const lang = chosen.lang;
+  const language = lang.id;
+  log.add(`language: ${lang.name} (${lang.id}); ${limits.notes.join(', ')}`);
+  const code = input.files.reduce((n, f) => n + f.bytes.byteLength, 0);
+  if (problem.limits.codeKiB !== undefined && code > problem.limits.codeKiB * 1024) {
+    return { rejected: 'CE', message: `the submission is ${Math.ceil(code / 1024)} KiB; this problem takes at most ${problem.limits.codeKiB} KiB of code`, language };
+  }
+  const files = await programFiles(input.files, chosen.main, problem, lang);
+  if ('error' in files) return { rejected: 'CE', message: files.error, language };
+  const compiled = await compileFiles(sandbox, lang, files.files, files.main, { limits: limits.compile });
+  ctx.onCleanup(() => compiled.box.dispose());
+  if (compiled.log.trim()) log.add(`compiler output:\n${trim(compiled.log.trimEnd(), 48 * 1024)}`);
+  if (!compiled.ok) return { rejected: 'CE', message: 'compilation failed', language };
+  return { program: { lang, entry: compiled.entry, box: compiled.box } };
+}
+
+type Chosen = { lang: Language; main: SubmissionFileInput } | { error: string; infrastructure?: boolean };
+
+function stringList(v: unknown): string[] | undefined {
+  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
+}
+
+function chooseLanguage(input: JudgeInput): Chosen {
+  const { files, languages, props } = input;
+  if (files.length === 0) return { error: 'the submission holds no files' };
+  const named = typeof props?.language === 'string' && props.language ? props.language : undefined;
+  let main = files[0]!;
+  let lang = pickLanguage(languages, main.name, props);
+  if (!named) {
+    // several files: the first whose extension names a language
+    for (const f of files) {
+      const l = pickLanguage(languages, f.name, null);
+      if (l) {
+        main = f;
+        lang = l;
+        break;
+      }
+    }
+  } else if (lang) {
+    main = files.find((f) => lang!.extensions.includes(/\.([^./]+)$/.exec(f.name)?.[1]?.toLowerCase() ?? '')) ?? main;
+  }
+  if (!lang) {
+    return {
+      error: named
+        ? `the language "${named}" is not one this judge knows`
+        : `cannot tell the language of ${files.map((f) => f.name).join(', ')}: name it (props.language) or use a known file extension`,
+    };
+  }
+  const allowed = stringList(input.config?.languages) ?? input.problem.languages;
+  if (allowed && !allowed.includes(lang.id)) {
+    return { error: `${lang.name} (${lang.id}) is not allowed for this problem; allowed: ${allowed.join(', ')}` };
+  }
+  if (!lang.present) return { error: `${lang.name} is not installed on this runner (${lang.requires.join(', ')})`, infrastructure: true };
+  return { lang, main };
+}
+
+/** A submitted file's name as written into the box: its base name, odd characters replaced. */
+function boxName(name: string): string {
+  const base = name.slice(name.lastIndexOf('/') + 1).slice(-200);
+  const clean = base.replace(/[^A-Za-z0-9_.+-]/g, '_').replace(/^[.-]+/, '_');
+  return clean || 'source';
+}
+
+/** The submission's files and the package's include/ files (which win on a name collision). */
+async function programFiles(
+  files: SubmissionFileInput[],
+  main: SubmissionFileInput,
+  problem: ProblemSpec,
+  lang: Language,
+): Promise<{ files: ProgramFile[]; main: string } | { error: string }> {
+  const out = new Map<string, ProgramFile>();
+  for (const f of files) {
+    const name = boxName(f.name);
+    if (out.has(name)) return { error: `two files are named ${name}` };
+    out.set(name, { name, bytes: f.bytes });
+  }
+  for (const dir of [problem.include.default, problem.include.byLanguage[lang.id]]) {
+    if (!dir) continue;
+    for (const rel of await listFiles(dir)) out.set(rel, { name: rel, bytes: await fs.promises.readFile(path.join(dir, rel)) });
+  }
+  return { files: [...out.values()], main: boxName(main.name) };
+}

@@ -1,0 +1,89 @@
+import type { LanguageTable } from '../languages.js';
+import type { JudgeSandbox } from '../problem/programs.js';
+import type { ProblemSpec, Verdict } from '../problem/types.js';
+import type { GroupResult } from '../problem/scoring.js';
+
+/** What the judge takes and gives back: the runner package's public judging types. */
+
+export interface SubmissionFileInput {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** The runner's own limits and defaults (its configuration). */
+export interface RunnerLimits {
+  /** Memory when neither the package nor the assignment names any; default 2048 MiB. */
+  defaultMemoryMiB?: number;
+  /** The most memory any program gets here; default: no cap beyond the package's. */
+  maxMemoryMiB?: number;
+  /** Time limit when the package has none; default 2 s. */
+  defaultTimeLimitSeconds?: number;
+  /** Output limit when the package has none; default 8 MiB. */
+  defaultOutputMiB?: number;
+  /** Processes and threads per run; default 64. */
+  pids?: number;
+}
+
+export interface JudgeInput {
+  sandbox: JudgeSandbox;
+  languages: LanguageTable;
+  problem: ProblemSpec;
+  /** `standard-io@1` (default) or `output-only@1`. */
+  problemType?: string;
+  files: SubmissionFileInput[];
+  /** The submission's props (`language`). */
+  props?: Record<string, unknown> | null;
+  /**
+   * The assignment's config, laid over the package: `languages` (allowed ids), `timeLimitSeconds`,
+   * `memoryMiB`, `outputMiB`, `runAllTests` (run every test even after the verdict is known).
+   */
+  config?: Record<string, unknown> | null;
+  limits?: RunnerLimits;
+  /** Where the built validator is kept; default `<package dir>.build` (what PackageCache hands out). */
+  buildDir?: string;
+  /** Run every test (trials); the verdict stays the lazy one. */
+  runAll?: boolean;
+  /** Called after each test case (for lease progress reports). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface TestDetail {
+  test: string;
+  group: string;
+  verdict: Verdict;
+  cpuMs?: number;
+  wallMs?: number;
+  memoryBytes?: number | null;
+  score?: number;
+  maxScore?: number | null;
+  /** Validator or runtime feedback, trimmed. */
+  feedback?: string;
+  /** The format reveals this test's data after a failure (samples by default). */
+  fullFeedback?: boolean;
+  /** False when the test ran only because every test was asked for (it does not count). */
+  counted?: false;
+}
+
+/** The `details` attachment: JSON-able. */
+export interface JudgeDetails {
+  verdict: Verdict;
+  score: number;
+  maxScore?: number;
+  language?: string;
+  limits?: { timeMs: number; memoryBytes: number; outputBytes: number };
+  tests: TestDetail[];
+  groups: GroupResult[];
+}
+
+export interface JudgeResult {
+  verdict: Verdict;
+  score: number;
+  maxScore?: number;
+  details: JudgeDetails;
+  /** Compiler output, validator feedback, notes; at most 64 KiB. */
+  log: string;
+  /** Set when the job could not be judged (broken package, sandbox fault): report it as such. */
+  infrastructureFailure?: string;
+  /** The test that took the most CPU time. */
+  slowest?: { test: string; cpuMs: number; wallMs: number };
+}
