@@ -61,20 +61,23 @@ const run = (args: string[]) =>
     execFile(RUNNER, args, { encoding: 'utf8' }, (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })),
   );
 
-describe.skipIf(Sandbox.findBwrap() === null)('a language added by one entry in the language table', () => {
-  let work: string;
-  let tableFile: string;
+const sandboxed = describe.skipIf(Sandbox.findBwrap() === null);
+let work: string;
+/** The default table plus the one new entry. */
+let tableFile: string;
 
-  beforeAll(() => {
-    work = mkdtempSync(join(tmpdir(), 'judge-language-table-'));
-    const table = JSON.parse(readFileSync(defaultLanguagesPath(), 'utf8')) as { languages: Record<string, unknown> };
-    table.languages.c99 = C99;
-    tableFile = join(work, 'languages.json');
-    writeFileSync(tableFile, JSON.stringify(table, null, 2));
-  });
-  afterAll(() => {
-    if (work) rmSync(work, { recursive: true, force: true });
-  });
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'judge-language-table-'));
+  const table = JSON.parse(readFileSync(defaultLanguagesPath(), 'utf8')) as { languages: Record<string, unknown> };
+  table.languages.c99 = C99;
+  tableFile = join(work, 'languages.json');
+  writeFileSync(tableFile, JSON.stringify(table, null, 2));
+});
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+sandboxed('a language added by one entry in the language table: the runner', () => {
 
   it('the runner compiles and judges a program in it', async () => {
     const languages = loadLanguages(tableFile);
@@ -103,54 +106,55 @@ describe.skipIf(Sandbox.findBwrap() === null)('a language added by one entry in 
     expect(report.languages, r.stderr).toEqual([expect.objectContaining({ id: 'c99', present: true, ok: true, run: expect.objectContaining({ outputOk: true }) })]);
   });
 
-  describe('the server started with the table, and a runner', () => {
-    let j: TestJudge;
-    let runner: ChildProcess | undefined;
-    const logs: string[] = [];
+});
 
-    beforeAll(async () => {
-      j = await TestJudge.start({ config: { languages: tableFile } });
-    }, 60_000);
-    afterAll(async () => {
-      if (runner && runner.exitCode === null) runner.kill('SIGKILL');
-      await j?.stop();
-    });
+sandboxed('a language added by one entry in the language table: the server started with the table, and a runner', () => {
+  let j: TestJudge;
+  let runner: ChildProcess | undefined;
+  const logs: string[] = [];
 
-    it('accepts a submission naming the extension, records the language, and the runner accepts it', async () => {
-      const admin = await j.admin();
-      const act = await admin.call(ops.createActivity, { body: { slug: 'langs', name: 'Languages', type: 'contest@1', rankingType: 'icpc', timeZone: 'UTC', joinPolicy: 'open', unlisted: false } });
-      const series = await admin.call(ops.createSeries, { params: { idOrSlug: act.slug }, body: { slug: 'main', name: 'Main' } });
-      const p = await admin.call(ops.createProblem, { body: { slug: 'sum-c99', name: 'Sum', type: 'standard-io@1' } });
-      const pkg = await admin.upload('sum.zip', await zipOf(SUM), 'application/zip');
-      await admin.call(ops.createProblemVersion, { params: { problemId: p.id }, body: { package: { fileId: pkg.id } } });
-      await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: p.id, slug: 'sum' } });
-      const participant = await j.signIn(await j.user('c99-author'));
-      await participant.call(ops.enrol, { params: { idOrSlug: act.slug }, body: {} });
-
-      const form = new FormData();
-      form.set('code', SUM_C99);
-      form.set('fileName', 'sum.c99');
-      form.set('sha256', sha(SUM_C99));
-      const s = await participant.call(ops.submit, { params: { idOrSlug: act.slug, problemSlug: 'sum' }, form });
-      const recorded = await admin.call(ops.getSubmission, { params: { id: s.id } });
-      expect(recorded.files.map((f) => [f.fileName, f.language])).toEqual([['sum.c99', 'c99']]);
-
-      const dir = join(work, 'runner');
-      const reg = await run(['register', '--server', j.url, '--name', 'c99-runner', '--config-dir', dir, '--json']);
-      const { runnerId } = JSON.parse(reg.stdout) as { runnerId: string };
-      await admin.call(ops.approveRunner, { params: { id: runnerId } });
-      runner = spawn(RUNNER, ['start', '--config-dir', dir, '--languages', tableFile, '--uid-base', String(UID_BASE)], { stdio: ['ignore', 'pipe', 'pipe'] });
-      runner.stdout!.on('data', (d: Buffer) => logs.push(d.toString()));
-      runner.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
-      const judged = await until(
-        'a verdict',
-        async () => {
-          const d = await participant.call(ops.getOwnSubmission, { params: { idOrSlug: act.slug, id: s.id } });
-          return d.state === 'completed' || d.state === 'failed' ? d : undefined;
-        },
-        120_000,
-      );
-      expect(judged, logs.join('')).toMatchObject({ state: 'completed', verdict: 'AC' });
-    }, 180_000);
+  beforeAll(async () => {
+    j = await TestJudge.start({ config: { languages: tableFile } });
+  }, 60_000);
+  afterAll(async () => {
+    if (runner && runner.exitCode === null) runner.kill('SIGKILL');
+    await j?.stop();
   });
+
+  it('accepts a submission naming the extension, records the language, and the runner accepts it', async () => {
+    const admin = await j.admin();
+    const act = await admin.call(ops.createActivity, { body: { slug: 'langs', name: 'Languages', type: 'contest@1', rankingType: 'icpc', timeZone: 'UTC', joinPolicy: 'open', unlisted: false } });
+    const series = await admin.call(ops.createSeries, { params: { idOrSlug: act.slug }, body: { slug: 'main', name: 'Main' } });
+    const p = await admin.call(ops.createProblem, { body: { slug: 'sum-c99', name: 'Sum', type: 'standard-io@1' } });
+    const pkg = await admin.upload('sum.zip', await zipOf(SUM), 'application/zip');
+    await admin.call(ops.createProblemVersion, { params: { problemId: p.id }, body: { package: { fileId: pkg.id } } });
+    await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: p.id, slug: 'sum' } });
+    const participant = await j.signIn(await j.user('c99-author'));
+    await participant.call(ops.enrol, { params: { idOrSlug: act.slug }, body: {} });
+
+    const form = new FormData();
+    form.set('code', SUM_C99);
+    form.set('fileName', 'sum.c99');
+    form.set('sha256', sha(SUM_C99));
+    const s = await participant.call(ops.submit, { params: { idOrSlug: act.slug, problemSlug: 'sum' }, form });
+    const recorded = await admin.call(ops.getSubmission, { params: { id: s.id } });
+    expect(recorded.files.map((f) => [f.fileName, f.language])).toEqual([['sum.c99', 'c99']]);
+
+    const dir = join(work, 'runner');
+    const reg = await run(['register', '--server', j.url, '--name', 'c99-runner', '--config-dir', dir, '--json']);
+    const { runnerId } = JSON.parse(reg.stdout) as { runnerId: string };
+    await admin.call(ops.approveRunner, { params: { id: runnerId } });
+    runner = spawn(RUNNER, ['start', '--config-dir', dir, '--languages', tableFile, '--uid-base', String(UID_BASE)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    runner.stdout!.on('data', (d: Buffer) => logs.push(d.toString()));
+    runner.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
+    const judged = await until(
+      'a verdict',
+      async () => {
+        const d = await participant.call(ops.getOwnSubmission, { params: { idOrSlug: act.slug, id: s.id } });
+        return d.state === 'completed' || d.state === 'failed' ? d : undefined;
+      },
+      120_000,
+    );
+    expect(judged, logs.join('')).toMatchObject({ state: 'completed', verdict: 'AC' });
+  }, 180_000);
 });

@@ -33,12 +33,6 @@ describe('language table', () => {
     expect(Object.fromEntries(extensionIndex(readLanguageTableFile(table.path)))).toEqual(EXTENSIONS);
   });
 
-  it('gives every language a self-test program, and the package programs their detection rules', () => {
-    for (const l of table.languages.values()) expect(l.selfTest, l.id).toBeTruthy();
-    expect(table.get('cpp')!.detect.precedence).toBeGreaterThan(table.get('c')!.detect.precedence!);
-    expect(table.get('python3')!.detect.entryFiles).toEqual(['__main__.py']);
-  });
-
   it('runs Python from /usr/bin, never a pyenv shim on PATH', () => {
     const py = table.get('python3')!;
     expect(py.requires).toEqual(['/usr/bin/python3']);
@@ -103,5 +97,13 @@ describe('language table', () => {
     const lang = (ext: string) => ({ name: ext, extensions: [ext, 'h'], sourceFile: 'main', compiled: false, requires: ['/bin/sh'], run: { argv: ['/bin/sh'] } });
     const file = tableFile({ compileLimits: { cpuMs: 1, wallMs: 1, memoryMiB: 1, pids: 1, outputMiB: 1 }, languages: { a: lang('a'), b: lang('b') } });
     expect(() => loadLanguages(file)).toThrow(/\.h belongs to both a and b/);
+  });
+});
+
+describe('language table: what check and the package reader take from it', () => {
+  it('gives every language a self-test program, and the package programs their detection rules', () => {
+    for (const l of table.languages.values()) expect(l.selfTest, l.id).toBeTruthy();
+    expect(table.get('cpp')!.detect.precedence).toBeGreaterThan(table.get('c')!.detect.precedence!);
+    expect(table.get('python3')!.detect.entryFiles).toEqual(['__main__.py']);
   });
 });
