@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { PackageError } from './errors.js';
 import type { LegacyGrading, ModernScoring } from './types.js';
 import { bound, checkKeys, compareNames, isMapping, number, splitArgs, type Mapping } from './yaml.js';
@@ -6,6 +7,34 @@ import { bound, checkKeys, compareNames, isMapping, number, splitArgs, type Mapp
  * testdata.yaml and test_group.yaml: a legacy group's grading (inherited whole by its subgroups) and
  * a 2023-07 group's scoring and arguments. The runner walks data/ and reads each file with these.
  */
+
+const argsOf = (where: string) =>
+  z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))], { error: `${where} must be a string or a list of strings` }).nullish();
+
+/** A legacy testdata.yaml (`file` names it in messages): what the keys the default grader reads may hold. */
+export const legacyTestdataYaml = (file: string) =>
+  z.looseObject({
+    on_reject: z.enum(['break', 'continue'], { error: `on_reject in ${file} must be break or continue` }).optional(),
+    grading: z.enum(['default', 'custom'], { error: `grading in ${file} must be default or custom` }).optional(),
+    grader_flags: argsOf(`grader_flags in ${file}`),
+    output_validator_args: argsOf(`output_validator_args in ${file}`),
+  });
+
+/** A 2023-07 test_group.yaml (or testdata.yaml): what its keys may hold; where they may appear is checked as it is read. */
+export const testGroupYaml = (file: string) =>
+  z.looseObject({
+    scoring: z.looseObject({}, { error: `scoring in ${file} must be a mapping` }).optional(),
+    score_aggregation: z.enum(['pass-fail', 'sum', 'min'], { error: `score_aggregation in ${file} must be pass-fail, sum or min` }).optional(),
+    args: argsOf(`args in ${file}`),
+    full_feedback: z.boolean({ error: `full_feedback in ${file} must be true or false` }).optional(),
+  });
+
+/** The mapping checked by a schema; the first fault is a PackageError. */
+function shaped<T>(schema: z.ZodType<T>, m: Mapping): T {
+  const parsed = schema.safeParse(m);
+  if (!parsed.success) throw new PackageError(parsed.error.issues[0]!.message);
+  return parsed.data;
+}
 
 /** A legacy testdata.yaml in force: the grading, the validator flags and where it came from. */
 export type LegacyTestdata = LegacyGrading & { validatorFlags: string[]; source: string };
@@ -41,16 +70,11 @@ export const LEGACY_DEFAULTS: LegacyGrading = {
 export function readLegacyTestdata(m: Mapping, file: string, warnings: string[]): LegacyTestdata {
   const known = new Set(['on_reject', 'grading', 'grader_flags', 'input_validator_flags', 'output_validator_flags', 'accept_score', 'reject_score', 'range', 'output_validator_args', 'input_validator_args']);
   checkKeys(m, known, file, warnings);
+  const y = shaped(legacyTestdataYaml(file), m);
   const g: LegacyTestdata = { ...LEGACY_DEFAULTS, validatorFlags: [], source: file };
-  if (m.on_reject !== undefined) {
-    if (m.on_reject !== 'break' && m.on_reject !== 'continue') throw new PackageError(`on_reject in ${file} must be break or continue`);
-    g.onReject = m.on_reject;
-  }
-  if (m.grading !== undefined && m.grading !== 'default') {
-    if (m.grading === 'custom') throw new PackageError(`${file} asks for a custom grader (grading: custom); this runner supports the default grader only`);
-    throw new PackageError(`grading in ${file} must be default or custom`);
-  }
-  for (const flag of splitArgs(m.grader_flags, `grader_flags in ${file}`)) {
+  if (y.on_reject !== undefined) g.onReject = y.on_reject;
+  if (y.grading === 'custom') throw new PackageError(`${file} asks for a custom grader (grading: custom); this runner supports the default grader only`);
+  for (const flag of splitArgs(y.grader_flags, `grader_flags in ${file}`)) {
     switch (flag) {
       case 'worst_error':
       case 'no_errors':
@@ -106,14 +130,14 @@ export function readModernGroup(
     'static_validation_score', 'static_validation', 'output_validator_flags', 'input_validator_flags',
   ]);
   checkKeys(m, known, file, ctx.warnings);
+  const y = shaped(testGroupYaml(file), m);
   if (m.static_validation_score !== undefined || (m.static_validation !== undefined && m.static_validation !== false)) {
     throw new PackageError(`${file} defines a static validation test case; static validators are not supported by this runner`);
   }
   // 2025-09 keys, or the 2023-07 draft's `scoring: {score, aggregation, require_pass}`
-  const nested = isMapping(m.scoring) ? m.scoring : {};
-  if (m.scoring !== undefined && !isMapping(m.scoring)) throw new PackageError(`scoring in ${file} must be a mapping`);
+  const nested: Mapping = y.scoring ?? {};
   const maxRaw = m.max_score ?? nested.score;
-  const aggRaw = m.score_aggregation ?? nested.aggregation;
+  const aggRaw = y.score_aggregation ?? nested.aggregation;
   const reqRaw = m.require_pass ?? nested.require_pass;
   const isSecret = name === 'secret';
   const inSecret = name === 'secret' || name.startsWith('secret/');
@@ -143,12 +167,9 @@ export function readModernGroup(
   const out: ModernGroup = {
     scoring: { kind: 'modern', aggregation, maxScore: 0, requirePass },
   };
-  if (m.args !== undefined) out.args = splitArgs(m.args, `args in ${file}`);
+  if (y.args !== undefined) out.args = splitArgs(y.args, `args in ${file}`);
   const va = m.output_validator_args ?? m.output_validator_flags;
   if (va !== undefined) out.validatorArgs = splitArgs(va, `output_validator_args in ${file}`);
-  if (m.full_feedback !== undefined) {
-    if (typeof m.full_feedback !== 'boolean') throw new PackageError(`full_feedback in ${file} must be true or false`);
-    out.fullFeedback = m.full_feedback;
-  }
+  if (y.full_feedback !== undefined) out.fullFeedback = y.full_feedback;
   return out;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LEGACY_DEFAULTS, PackageError, ProblemYaml, readLegacyTestdata, readManifest, readModernGroup } from '@judge/problem-package';
+import { LEGACY_DEFAULTS, PackageError, ProblemYaml, legacyTestdataYaml, readLegacyTestdata, readManifest, readModernGroup, testGroupYaml } from '@judge/problem-package';
 
 /** problem.yaml and testdata.yaml as the server, the runner and judgectl all read them. */
 
@@ -67,5 +67,18 @@ describe('testdata.yaml', () => {
     });
     expect(ctx.declared.get('secret/g1')).toBe(30);
     expect(refusal(() => readModernGroup({ max_score: 1 }, 'data/sample/test_group.yaml', 'sample', ctx, true))).toMatch(/belong to data\/secret/);
+  });
+});
+
+describe('testdata.yaml schemas', () => {
+  it('say what a key may hold, naming the file', () => {
+    expect(refusal(() => readLegacyTestdata({ on_reject: 'stop' }, 'data/secret/testdata.yaml', []))).toBe('on_reject in data/secret/testdata.yaml must be break or continue');
+    expect(refusal(() => readLegacyTestdata({ grading: 'fancy' }, 'data/testdata.yaml', []))).toBe('grading in data/testdata.yaml must be default or custom');
+    const ctx = { scoring: true, warnings: [], declared: new Map<string, number | null>() };
+    expect(refusal(() => readModernGroup({ full_feedback: 'yes' }, 'data/secret/test_group.yaml', 'secret', ctx, false))).toBe('full_feedback in data/secret/test_group.yaml must be true or false');
+    expect(refusal(() => readModernGroup({ score_aggregation: 'max' }, 'data/secret/test_group.yaml', 'secret', ctx, false))).toBe('score_aggregation in data/secret/test_group.yaml must be pass-fail, sum or min');
+    expect(refusal(() => readModernGroup({ scoring: 3 }, 'data/secret/test_group.yaml', 'secret', ctx, false))).toBe('scoring in data/secret/test_group.yaml must be a mapping');
+    expect(testGroupYaml('x').safeParse({ args: ['a', 1] }).success).toBe(true);
+    expect(legacyTestdataYaml('x').safeParse({ grader_flags: { a: 1 } }).success).toBe(false);
   });
 });
