@@ -5,6 +5,7 @@ import {
   PackageError,
   SUBMISSIONS_DIR,
   detectProgramLanguage,
+  extensionOf,
   fileLanguage,
   isMapping,
   number,
@@ -28,10 +29,11 @@ export function programLanguage(files: string[], languages: LanguageTable = defa
 
 /** Files that accompany sources without being one: the table's headers and documentation. */
 function isAccessory(name: string, languages: LanguageTable): boolean {
-  const ext = /\.([^./]+)$/.exec(name)?.[1]?.toLowerCase();
+  const ext = extensionOf(name);
   return DOC_FILE.test(name) || (ext !== undefined && [...languages.languages.values()].some((l) => l.detect.headers.includes(ext)));
 }
 
+/** The package's one output validator (legacy: only when problem.yaml asks for it), with its language. */
 export async function findValidator(
   dir: string,
   format: ProblemFormat,
@@ -68,6 +70,7 @@ export async function findValidator(
   return { dir: programDir, files, language };
 }
 
+/** include/default and include/<language>: files added to every submission (of that language). */
 export async function readIncludes(dir: string): Promise<ProblemSpec['include']> {
   const include: ProblemSpec['include'] = { byLanguage: {} };
   for (const e of await entries(join(dir, INCLUDE_DIR))) {
@@ -81,6 +84,7 @@ export async function readIncludes(dir: string): Promise<ProblemSpec['include']>
 
 const VERDICTS = new Set<string>(['AC', 'WA', 'TLE', 'RTE', 'MLE', 'OLE']);
 
+/** The example submissions by expected verdict folder, with submissions.yaml's rules (2023-07) applied. */
 export async function readSubmissions(dir: string, format: ProblemFormat, warnings: string[], languages: LanguageTable): Promise<ExampleSubmission[]> {
   const root = join(dir, SUBMISSIONS_DIR);
   const rules = format === '2023-07' ? await readSubmissionRules(root, warnings) : [];
