@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { isMacMetadata, parseMapping, readName, STATEMENT_PATH, wrapperPrefix } from '@judge/problem-package';
 import yauzl from 'yauzl';
 import { ZipFile } from 'yazl';
 import { CliError } from './errors.js';
@@ -28,12 +28,8 @@ export interface LocalPackage {
 
 const FORMATS = ['md', 'pdf', 'html', 'tex'] as const;
 const MIME: Record<(typeof FORMATS)[number], string> = { md: 'text/markdown', pdf: 'application/pdf', html: 'text/html', tex: 'application/x-tex' };
-/** `problem_statement/problem.en.md`, `statement/problem.pdf`, ... (legacy and 2023-07 folders). */
-const STATEMENT = /^(?:problem_statement|statement)\/problem(?:\.([A-Za-z]{2,3}(?:-[A-Za-z]+)?))?\.(md|pdf|html|tex)$/;
 /** What never belongs in a package made from a directory. */
 const SKIPPED = new Set(['.git', '.svn', '.hg', '.DS_Store', '__MACOSX', 'Thumbs.db']);
-
-export const isStatementPath = (name: string) => STATEMENT.test(name);
 
 /** A slug made from a file or directory name: letters, digits, dash and underscore, at most 64. */
 export function slugFrom(path: string): string {
@@ -46,28 +42,18 @@ export function slugFrom(path: string): string {
 
 /** problem.yaml's name: a string, or a map by language (English first, else the first one). */
 export function manifestName(text: string): string | undefined {
-  let doc: unknown;
   try {
-    doc = parseYaml(text);
+    return readName(parseMapping(text, 'problem.yaml').name)?.trim() || undefined;
   } catch {
     return undefined; // the server says what is wrong with it
   }
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return undefined;
-  const name = (doc as Record<string, unknown>).name;
-  if (typeof name === 'string' && name.trim()) return name.trim();
-  if (name && typeof name === 'object' && !Array.isArray(name)) {
-    const m = name as Record<string, unknown>;
-    const v = typeof m.en === 'string' ? m.en : Object.values(m).find((x) => typeof x === 'string');
-    return typeof v === 'string' && v.trim() ? v.trim() : undefined;
-  }
-  return undefined;
 }
 
 /** The best statement per language among the files named. */
 function pickStatements(files: Map<string, () => Promise<Buffer>>): Promise<Statement[]> {
   const best = new Map<string, { path: string; rank: number; language: string | undefined; format: (typeof FORMATS)[number] }>();
   for (const path of files.keys()) {
-    const m = STATEMENT.exec(path);
+    const m = STATEMENT_PATH.exec(path);
     if (!m) continue;
     const format = m[2] as (typeof FORMATS)[number];
     const key = m[1] ?? '';
@@ -111,7 +97,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
 
 /**
  * The entries of a zip, named relative to the package root: a single folder wrapping everything
- * (`hello/problem.yaml`) is stripped, as the server does. Undefined when the bytes are not a zip.
+ * (`hello/problem.yaml`) is stripped, by the rule the server and the runners apply. Undefined when the bytes are not a zip.
  */
 export async function zipEntries(bytes: Buffer): Promise<Map<string, () => Promise<Buffer>> | undefined> {
   let zip: yauzl.ZipFile;
@@ -122,15 +108,12 @@ export async function zipEntries(bytes: Buffer): Promise<Map<string, () => Promi
   }
   const entries: yauzl.Entry[] = [];
   try {
-    for await (const e of zip.eachEntry()) if (!e.fileName.startsWith('__MACOSX/') && !e.fileName.endsWith('/')) entries.push(e);
+    for await (const e of zip.eachEntry()) if (!isMacMetadata(e.fileName) && !e.fileName.endsWith('/')) entries.push(e);
   } catch {
     zip.close();
     return undefined;
   }
-  const names = entries.map((e) => e.fileName);
-  const top = names[0]?.split('/')[0];
-  const wrapped = top !== undefined && !names.includes('problem.yaml') && names.every((n) => n.startsWith(`${top}/`));
-  const cut = wrapped ? top.length + 1 : 0;
+  const cut = wrapperPrefix(entries.map((e) => e.fileName)).length;
   const out = new Map<string, () => Promise<Buffer>>();
   for (const e of entries) out.set(e.fileName.slice(cut), async () => readAll(await zip.openReadStreamPromise(e)));
   return out;

@@ -132,7 +132,7 @@ export class Agent {
   private problemOf(pkg: CachedPackage): Promise<ProblemSpec> {
     let p = this.problems.get(pkg.sha256);
     if (!p) {
-      p = loadProblem(pkg.dir);
+      p = loadProblem(pkg.dir, this.o.languages);
       p.catch(() => this.problems.delete(pkg.sha256));
       this.problems.set(pkg.sha256, p);
     }

@@ -1,28 +1,29 @@
 /**
  * `judge-runner check`: can this machine judge? bwrap, the cgroup backend and what it cannot do,
- * every language of the table (hello compiled and run in the sandbox), and the limits actually
+ * every language of the table (its self-test program compiled and run in the sandbox), and the limits actually
  * enforced (a CPU burner, a 1 GiB allocation under 256 MiB, an output flood).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { compile, loadLanguages, runCommand, type Language, type LanguageTable } from './languages.js';
+import { compile, defaultLanguageTable, loadLanguages, runCommand, type Language, type LanguageTable } from './languages.js';
 import { Sandbox, type BwrapInfo } from './sandbox/sandbox.js';
 import type { BackendKind, Limits, RunStatus } from './sandbox/types.js';
 
 const MiB = 1024 * 1024;
 
-/** Programs that copy stdin to stdout, by language id (also used by the runner's tests). */
-export const HELLO_PROGRAMS: Readonly<Record<string, string>> = {
-  c: '#include <stdio.h>\nint main(void) {\n  char b[4096];\n  size_t n;\n  while ((n = fread(b, 1, sizeof b, stdin)) > 0) fwrite(b, 1, n, stdout);\n  return 0;\n}\n',
-  cpp: '#include <iostream>\n#include <string>\nint main() {\n  std::string s;\n  while (std::getline(std::cin, s)) std::cout << s << \'\\n\';\n}\n',
-  python3: 'import sys\nsys.stdout.write(sys.stdin.read())\n',
-  java:
-    'import java.io.*;\n\npublic class Main {\n  public static void main(String[] args) throws IOException {\n    byte[] b = new byte[4096];\n    int n;\n    while ((n = System.in.read(b)) > 0) System.out.write(b, 0, n);\n    System.out.flush();\n  }\n}\n',
-  javascript: "process.stdout.write(require('fs').readFileSync(0));\n",
-  kotlin: 'fun main() {\n  generateSequence(::readLine).forEach { println(it) }\n}\n',
-  rust: 'use std::io::*;\nfn main() {\n  let mut s = String::new();\n  stdin().read_to_string(&mut s).unwrap();\n  print!("{}", s);\n}\n',
-  go: 'package main\n\nimport (\n\t"io"\n\t"os"\n)\n\nfunc main() { io.Copy(os.Stdout, os.Stdin) }\n',
-};
+/**
+ * The language table's self-test programs (copying stdin to stdout) by language id, from the
+ * default table (JUDGE_LANGUAGES, else this checkout's); also used by the runner's tests.
+ */
+export const HELLO_PROGRAMS: Readonly<Record<string, string>> = selfTests();
+
+function selfTests(): Record<string, string> {
+  try {
+    return Object.fromEntries([...defaultLanguageTable().languages.values()].flatMap((l) => (l.selfTest ? [[l.id, l.selfTest]] : [])));
+  } catch {
+    return {}; // a bad table is reported by checkMachine, not at import
+  }
+}
 
 /** C programs that must hit a limit. */
 export const LIMIT_PROGRAMS = {
@@ -150,9 +151,9 @@ async function build(sandbox: Sandbox, lang: Language, code: string, tmp: string
 
 async function checkLanguage(sandbox: Sandbox, lang: Language, tmp: string): Promise<LanguageCheck> {
   const res: LanguageCheck = { id: lang.id, name: lang.name, present: true, ok: false, ...(lang.notes ? { notes: lang.notes } : {}) };
-  const code = HELLO_PROGRAMS[lang.id];
+  const code = lang.selfTest;
   if (!code) {
-    res.error = 'no hello program for this language in check.ts';
+    res.error = 'the language table gives this language no selfTest program';
     return res;
   }
   try {

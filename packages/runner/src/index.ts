@@ -4,6 +4,7 @@ export { Sandbox, SandboxError, type SandboxOptions, type Box, type BwrapInfo } 
 export {
   loadLanguages,
   defaultLanguagesPath,
+  defaultLanguageTable,
   pickLanguage,
   heapMiB,
   runCommand,

@@ -1,82 +1,16 @@
 /**
- * The language table (config/languages.json): how each ICPC language id is compiled and run in the
- * sandbox. Adding a language is an edit of the table, not of code.
+ * The language table (config/languages.json, its schema in @judge/problem-package): how each ICPC
+ * language id is compiled and run in the sandbox, how a package's program in it is recognised, and
+ * the self-test program `check` runs. Adding a language is an edit of the table, not of code.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LANGUAGE_EXTENSIONS } from '@judge/contract';
-import { z } from 'zod';
+import { extensionIndex, readLanguageTableFile, type CompileLimitsInput } from '@judge/problem-package';
 import type { Box, Sandbox } from './sandbox/sandbox.js';
 import type { Limits, Mount, RunResult, RunSpec, RunStatus } from './sandbox/types.js';
 
 const MiB = 1024 * 1024;
-
-const LimitsInput = z
-  .object({
-    cpuMs: z.number().int().positive(),
-    wallMs: z.number().int().positive(),
-    memoryMiB: z.number().int().positive(),
-    pids: z.number().int().positive(),
-    outputMiB: z.number().int().positive(),
-  })
-  .strict();
-
-const Argv = z.array(z.string()).min(1);
-const Env = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string());
-const OutOfMemory = z
-  .array(
-    z
-      .object({
-        exitCode: z.number().int(),
-        stderr: z.string().refine((s) => {
-          try {
-            new RegExp(s);
-            return true;
-          } catch {
-            return false;
-          }
-        }, 'not a regular expression'),
-      })
-      .strict(),
-  )
-  .default([]);
-
-const LanguageInput = z
-  .object({
-    name: z.string().min(1),
-    extensions: z.array(z.string().regex(/^[^./]+$/, 'an extension without the dot')).min(1),
-    sourceFile: z.string().regex(/^[^/]+$/, 'a file name'),
-    binary: z.string().regex(/^[^/]+$/, 'a file name').optional(),
-    entry: z.object({ default: z.string().min(1), pattern: z.string().optional() }).strict().optional(),
-    compiled: z.boolean(),
-    requires: z.array(z.string().startsWith('/')).min(1),
-    notes: z.string().optional(),
-    compile: z
-      .object({ argv: Argv, env: Env.optional(), limits: LimitsInput.partial().optional() })
-      .strict()
-      .optional(),
-    run: z.object({ argv: Argv, env: Env.optional() }).strict(),
-    heap: z
-      .object({ fraction: z.number().positive().max(1), reserveMiB: z.number().nonnegative(), minMiB: z.number().positive() })
-      .strict()
-      .optional(),
-    addressSpaceLimit: z.boolean().default(false),
-    outOfMemory: OutOfMemory,
-    mounts: z
-      .array(z.object({ host: z.string().startsWith('/'), box: z.string().startsWith('/') }).strict())
-      .default([]),
-  })
-  .strict()
-  .refine((l) => !l.compiled || l.compile !== undefined, { message: 'a compiled language needs `compile`' });
-
-const TableInput = z
-  .object({
-    $comment: z.unknown().optional(),
-    compileLimits: LimitsInput,
-    languages: z.record(z.string().regex(/^[a-z0-9][a-z0-9_+.-]*$/), LanguageInput),
-  })
-  .strict();
 
 export interface Language {
   /** ICPC language id (`cpp`, `python3`, ...). */
@@ -99,6 +33,10 @@ export interface Language {
   addressSpaceLimit: boolean;
   outOfMemory: { exitCode: number; stderr: string }[];
   mounts: Mount[];
+  /** How a package's program directory is recognised as this language. */
+  detect: { precedence?: number; headers: string[]; entryFiles: string[] };
+  /** A program copying stdin to stdout, for `judge-runner check`. */
+  selfTest?: string;
 }
 
 export interface LanguageTable {
@@ -119,26 +57,14 @@ export function defaultLanguagesPath(): string {
 
 /** Reads and validates the table; a bad table throws with every problem named. */
 export function loadLanguages(file: string = process.env.JUDGE_LANGUAGES ?? defaultLanguagesPath()): LanguageTable {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new Error(`language table ${file}: ${(e as Error).message}`);
-  }
-  const parsed = TableInput.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-    throw new Error(`language table ${file} is invalid:\n  ${problems.join('\n  ')}`);
-  }
-  const t = parsed.data;
-  const limits = (over?: Partial<z.infer<typeof LimitsInput>>): Limits => {
+  const t = readLanguageTableFile(file);
+  const limits = (over?: Partial<CompileLimitsInput>): Limits => {
     const l = { ...t.compileLimits, ...over };
     return { cpuMs: l.cpuMs, wallMs: l.wallMs, memoryBytes: l.memoryMiB * MiB, pids: l.pids, outputBytes: l.outputMiB * MiB };
   };
   const languages = new Map<string, Language>();
-  const byExt = new Map<string, Language>();
   for (const [id, l] of Object.entries(t.languages)) {
-    const lang: Language = {
+    languages.set(id, {
       id,
       name: l.name,
       extensions: l.extensions.map((e) => e.toLowerCase()),
@@ -155,14 +81,11 @@ export function loadLanguages(file: string = process.env.JUDGE_LANGUAGES ?? defa
       addressSpaceLimit: l.addressSpaceLimit,
       outOfMemory: l.outOfMemory,
       mounts: l.mounts.map((m) => ({ host: m.host, box: m.box })),
-    };
-    for (const e of lang.extensions) {
-      const other = byExt.get(e);
-      if (other) throw new Error(`language table ${file}: extension .${e} belongs to both ${other.id} and ${id}`);
-      byExt.set(e, lang);
-    }
-    languages.set(id, lang);
+      detect: { headers: l.detect.headers.map((h) => h.toLowerCase()), entryFiles: l.detect.entryFiles, ...(l.detect.precedence !== undefined ? { precedence: l.detect.precedence } : {}) },
+      ...(l.selfTest ? { selfTest: l.selfTest } : {}),
+    });
   }
+  const byExt = new Map([...extensionIndex(t, file)].map(([ext, id]) => [ext, languages.get(id)!]));
   return {
     path: file,
     languages,
@@ -170,6 +93,19 @@ export function loadLanguages(file: string = process.env.JUDGE_LANGUAGES ?? defa
     present: () => [...languages.values()].filter((l) => l.present),
     byExtension: (ext) => byExt.get(ext.replace(/^\./, '').toLowerCase()),
   };
+}
+
+const defaults = new Map<string, LanguageTable>();
+
+/** The table at JUDGE_LANGUAGES, else this checkout's, read once: for callers given no table. */
+export function defaultLanguageTable(): LanguageTable {
+  const file = process.env.JUDGE_LANGUAGES ?? defaultLanguagesPath();
+  let table = defaults.get(file);
+  if (!table) {
+    table = loadLanguages(file);
+    defaults.set(file, table);
+  }
+  return table;
 }
 
 function isExecutable(p: string): boolean {
@@ -182,16 +118,15 @@ function isExecutable(p: string): boolean {
 }
 
 /**
- * The language of a submission: `props.language` when it names one, else the file extension
- * (the table's, then @judge/contract's LANGUAGE_EXTENSIONS, which agree). Undefined when unknown
- * or when the named language is not in the table.
+ * The language of a submission: `props.language` when it names one, else the table's language of
+ * the file extension. Undefined when unknown or when the named language is not in the table.
  */
 export function pickLanguage(table: LanguageTable, fileName: string, props?: Record<string, unknown> | null): Language | undefined {
   const named = props?.language;
   if (typeof named === 'string' && named) return table.get(named);
   const ext = /\.([^./]+)$/.exec(fileName)?.[1]?.toLowerCase();
   if (!ext) return undefined;
-  return table.byExtension(ext) ?? (LANGUAGE_EXTENSIONS[ext] ? table.get(LANGUAGE_EXTENSIONS[ext]) : undefined);
+  return table.byExtension(ext);
 }
 
 /** The heap a runtime gets under a memory limit (Java -Xmx, node --max-old-space-size). */

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LANGUAGE_EXTENSIONS } from '@judge/contract';
+import { extensionIndex, readLanguageTableFile } from '@judge/problem-package';
 import { afterAll, describe, expect, it } from 'vitest';
 import { heapMiB, loadLanguages, pickLanguage, runCommand } from '@judge/runner';
 
@@ -22,10 +22,15 @@ function tableFile(content: unknown): string {
 }
 
 describe('language table', () => {
-  it('names the ICPC languages and agrees with the contract on extensions', () => {
+  it('names the ICPC languages and their extensions, the same for the server as for the runner', () => {
+    const EXTENSIONS: Record<string, string> = {
+      c: 'c', cc: 'cpp', cpp: 'cpp', cxx: 'cpp', 'c++': 'cpp', py: 'python3', java: 'java', js: 'javascript', mjs: 'javascript', kt: 'kotlin', rs: 'rust', go: 'go',
+    };
     expect([...table.languages.keys()].sort()).toEqual(['c', 'cpp', 'go', 'java', 'javascript', 'kotlin', 'python3', 'rust']);
-    for (const [ext, id] of Object.entries(LANGUAGE_EXTENSIONS)) expect(table.byExtension(ext)?.id, ext).toBe(id);
-    for (const l of table.languages.values()) for (const ext of l.extensions) expect(LANGUAGE_EXTENSIONS[ext], ext).toBe(l.id);
+    for (const [ext, id] of Object.entries(EXTENSIONS)) expect(table.byExtension(ext)?.id, ext).toBe(id);
+    for (const l of table.languages.values()) for (const ext of l.extensions) expect(EXTENSIONS[ext], ext).toBe(l.id);
+    // the server's index (by which it records a submission's language) is read from the same file
+    expect(Object.fromEntries(extensionIndex(readLanguageTableFile(table.path)))).toEqual(EXTENSIONS);
   });
 
   it('runs Python from /usr/bin, never a pyenv shim on PATH', () => {
@@ -92,5 +97,13 @@ describe('language table', () => {
     const lang = (ext: string) => ({ name: ext, extensions: [ext, 'h'], sourceFile: 'main', compiled: false, requires: ['/bin/sh'], run: { argv: ['/bin/sh'] } });
     const file = tableFile({ compileLimits: { cpuMs: 1, wallMs: 1, memoryMiB: 1, pids: 1, outputMiB: 1 }, languages: { a: lang('a'), b: lang('b') } });
     expect(() => loadLanguages(file)).toThrow(/\.h belongs to both a and b/);
+  });
+});
+
+describe('language table: what check and the package reader take from it', () => {
+  it('gives every language a self-test program, and the package programs their detection rules', () => {
+    for (const l of table.languages.values()) expect(l.selfTest, l.id).toBeTruthy();
+    expect(table.get('cpp')!.detect.precedence).toBeGreaterThan(table.get('c')!.detect.precedence!);
+    expect(table.get('python3')!.detect.entryFiles).toEqual(['__main__.py']);
   });
 });

@@ -148,6 +148,9 @@ describe('loadProblem: legacy packages', () => {
     expect(testsOf(spec.data).map((t) => t.name)).toEqual(['sample/1', 'secret/1']);
   });
 
+});
+
+describe('loadProblem: legacy packages, their programs and wrapping', () => {
   it('takes a validator with build and run scripts, or loose files as one program', async () => {
     const built = await load({
       'problem.yaml': 'validation: custom\n',
@@ -238,6 +241,9 @@ describe('loadProblem: 2023-07 packages', () => {
     expect(testsOf(groupNamed(spec.data, 'secret/b')).map((t) => t.maxScore)).toEqual([35, 35]);
   });
 
+});
+
+describe('loadProblem: 2023-07 drafts and example submissions', () => {
   it('reads the 2023-07 draft’s scoring mapping in testdata.yaml', async () => {
     const spec = await load({
       'problem.yaml': 'problem_format_version: 2023-07\ntype: scoring\n',
@@ -372,6 +378,9 @@ describe('PackageCache', () => {
     expect((await readdir(join(dir, 'cache'))).filter((n) => !n.startsWith('.tmp-rm'))).toEqual([]);
   });
 
+});
+
+describe('PackageCache: unsafe zips and eviction', () => {
   it('refuses entries that escape the directory: .., absolute paths, drive letters, symlinks', async () => {
     const out = join(dir, 'out');
     const plain = await zipOf({ 'problem.yaml': '', 'aa/evil.txt': 'x' });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { languageIndex } from './languages.js';
 
 const Port = z.number().int().min(0).max(65535);
 const Positive = z.number().int().min(1);
@@ -15,6 +16,8 @@ export const ConfigSchema = z.strictObject({
   /** Believe X-Forwarded-For / X-Forwarded-Proto from a reverse proxy. */
   trustProxy: z.boolean(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  /** The language table (extensions of submissions); relative to the installation folder unless absolute. */
+  languages: z.string().min(1),
   limits: z.strictObject({
     jsonBodyBytes: Positive,
     uploadBytes: Positive,
@@ -43,9 +46,12 @@ export type ConfigOverrides = DeepPartial<Config>;
 
 export const CONFIG_FILE_NAME = 'judge.json';
 
-/** The checkout's config/ folder: two levels above src/ or dist/. */
+/** The checkout's root: three levels above src/ or dist/ (packages/server/src). */
+const installationDir = () => resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** The checkout's config/server.json. */
 export function defaultsPath(): string {
-  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'config', 'server.json');
+  return join(installationDir(), 'config', 'server.json');
 }
 
 function readJson(path: string, what: string): Record<string, unknown> {
@@ -127,5 +133,11 @@ export function loadConfig(dataDir: string, overrides: ConfigOverrides = {}, env
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
-  return parsed.data;
+  const config = { ...parsed.data, languages: resolve(installationDir(), parsed.data.languages) };
+  try {
+    languageIndex(config.languages);
+  } catch (e) {
+    throw new ConfigError(`languages: ${(e as Error).message}`);
+  }
+  return config;
 }

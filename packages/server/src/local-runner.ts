@@ -44,7 +44,7 @@ function localKey(dir: string): KeyFile {
  * Prepares DATA_DIR/runner (key, runner.json pointing at this server), trusts the key, and starts
  * `judge-runner start` with its output prefixed. Answers why not when it cannot start one.
  */
-export function startLocalRunner(opts: { dataDir: string; serverUrl: string; runners: RunnersService; log: (line: string) => void }): LocalRunner | { unavailable: string } {
+export function startLocalRunner(opts: { dataDir: string; serverUrl: string; languages?: string; runners: RunnersService; log: (line: string) => void }): LocalRunner | { unavailable: string } {
   const program = runnerProgram();
   if (!program) return { unavailable: 'judge-runner is not built here (packages/runner/dist/main.js is missing): run ./install.sh' };
   const dir = join(opts.dataDir, 'runner');
@@ -53,7 +53,9 @@ export function startLocalRunner(opts: { dataDir: string; serverUrl: string; run
   const trusted = opts.runners.trustLocal(key.publicKey, 'local');
   if (trusted.state !== 'approved') return { unavailable: `the local runner's key was revoked; delete ${dir}/key.json to make a new one` };
   writeFileSync(join(dir, 'runner.json'), `${JSON.stringify({ server: opts.serverUrl, name: 'local', tags: [] }, null, 2)}\n`, { mode: 0o600 });
-  const child = spawn(process.execPath, [program, 'start', '--config-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // the server's language table, so that both know the same languages
+  const languages = opts.languages ? ['--languages', opts.languages] : [];
+  const child = spawn(process.execPath, [program, 'start', '--config-dir', dir, ...languages], { stdio: ['ignore', 'pipe', 'pipe'] });
   const relay = (stream: NodeJS.ReadableStream | null) => {
     let rest = '';
     stream?.on('data', (d: Buffer) => {

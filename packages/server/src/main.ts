@@ -126,7 +126,7 @@ program
     console.error(`judge ${packageVersion()} serving ${app.url}/api/v1 from ${dir}`);
     let runner: LocalRunner | undefined;
     if (o.runner) {
-      const local = startLocalRunner({ dataDir: dir, serverUrl: app.url, runners: app.services.runners, log: (l) => console.error(l) });
+      const local = startLocalRunner({ dataDir: dir, serverUrl: app.url, languages: config.languages, runners: app.services.runners, log: (l) => console.error(l) });
       if ('unavailable' in local) console.error(`judge: serving without judging: ${local.unavailable}`);
       else {
         runner = local;

@@ -272,29 +272,3 @@ export const Ranking = z.object({
 export type Ranking = z.infer<typeof Ranking>;
 export type RankingRow = z.infer<typeof RankingRow>;
 export type RankingCell = z.infer<typeof RankingCell>;
-
-// ---- languages ----
-
-/** File extensions of the ICPC language ids (CONTRACT §13), for submissions that name no language. */
-export const LANGUAGE_EXTENSIONS: Readonly<Record<string, string>> = {
-  c: 'c',
-  cc: 'cpp',
-  cpp: 'cpp',
-  cxx: 'cpp',
-  'c++': 'cpp',
-  py: 'python3',
-  java: 'java',
-  js: 'javascript',
-  mjs: 'javascript',
-  kt: 'kotlin',
-  rs: 'rust',
-  go: 'go',
-};
-
-/** The language a submission names in `props.language`, else the one its file extension suggests. */
-export function languageOf(fileName: string, props?: Record<string, unknown> | null): string | undefined {
-  const named = props?.language;
-  if (typeof named === 'string' && named) return named;
-  const ext = /\.([^.]+)$/.exec(fileName)?.[1]?.toLowerCase();
-  return ext ? LANGUAGE_EXTENSIONS[ext] : undefined;
-}

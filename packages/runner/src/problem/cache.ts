@@ -4,7 +4,7 @@ import { chmod, lstat, mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/
 import { dirname, join, resolve, sep } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import { openPackageZip, tooLargeMessage, zipFault } from '@judge/problem-package';
 import { PackageError } from './types.js';
 
 /**
@@ -12,9 +12,9 @@ import { PackageError } from './types.js';
  * `<cache>/<sha256>.build/` what the judge built from it (the compiled output validator).
  *
  * A package is downloaded once per SHA-256 even when several jobs ask for it at the same time,
- * checked against that SHA-256, unpacked into a temporary directory with every entry checked
- * (no path out of the directory, no symlinks or device files, no more bytes than allowed counted
- * as they are really written) and renamed into place, so a package directory is either complete
+ * checked against that SHA-256, unpacked into a temporary directory with every entry checked by
+ * the shared zip safety rules (and no more bytes than allowed counted as they are really written)
+ * and renamed into place, so a package directory is either complete
  * or absent. Packages beyond the size budget are removed least recently used first, never while
  * a job holds them.
  */
@@ -254,86 +254,47 @@ async function sizeOf(dir: string): Promise<number> {
 
 // ---- extraction ----
 
-const S_IFMT = 0o170000;
-const S_IFREG = 0o100000;
-const S_IFDIR = 0o040000;
-const S_IFLNK = 0o120000;
-
-/** macOS archivers add this folder beside the real content; it is never part of a package. */
-const isMacMetadata = (name: string) => name.startsWith('__MACOSX/') || name === '__MACOSX';
-
 /**
- * Unpacks a zip into `dest` (which must not exist) and answers the bytes written. A single folder
- * wrapping everything, with no problem.yaml beside it, is stripped. Refuses (PackageError) entries
- * that would land outside `dest` (absolute paths, drive letters, `..`), symlinks and other special
- * files, duplicate names, too many entries, and more bytes than allowed, counting the bytes really
- * inflated rather than the sizes the zip declares.
+ * Unpacks a zip into `dest` (which must not exist) and answers the bytes written. The entries are
+ * checked first by the zip safety rules the server applies at upload (@judge/problem-package's
+ * openPackageZip: names, sizes, counts, symbolic links and special files, compression), so the
+ * runner refuses exactly what the server would, with the same reason; a single folder wrapping
+ * everything is stripped. While inflating, the bytes really written are counted against the limit.
  */
 export async function extractZip(bytes: Uint8Array, dest: string, limits: ExtractLimits): Promise<number> {
-  let zip: ZipFile;
+  const pkg = await openPackageZip(bytes, limits);
   try {
-    zip = await yauzl.fromBufferPromise(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
-      lazyEntries: true,
-      autoClose: false,
-      validateEntrySizes: true,
-      decodeStrings: true,
-    });
-  } catch (e) {
-    throw new PackageError(`the package is not a zip file (${(e as Error).message})`);
-  }
-  try {
-    if (zip.entryCount > limits.maxEntries) throw new PackageError(`the package holds ${zip.entryCount} entries; at most ${limits.maxEntries} are allowed`);
-    const entries: Entry[] = [];
-    let declared = 0;
-    try {
-      for await (const entry of zip.eachEntry()) {
-        declared += entry.uncompressedSize;
-        if (declared > limits.maxExtractedBytes) throw new PackageError(`the package unpacks to more than ${limits.maxExtractedBytes} bytes`);
-        entries.push(entry);
-      }
-    } catch (e) {
-      throw zipFault(e);
-    }
-    const content = entries.filter((e) => !isMacMetadata(e.fileName));
-    for (const e of content) checkEntry(e);
-    const prefix = wrapperPrefix(content.map((e) => e.fileName));
     const root = resolve(dest);
     await mkdir(root, { recursive: false, mode: 0o755 });
-    const seen = new Set<string>();
     let written = 0;
-    for (const entry of content) {
-      const name = entry.fileName.slice(prefix.length).replace(/\/+$/, '');
-      if (name === '') continue;
-      if (seen.has(name)) throw new PackageError(`the package holds "${entry.fileName}" twice`);
-      seen.add(name);
-      const target = resolve(root, name);
-      if (!target.startsWith(root + sep)) throw new PackageError(`the entry "${entry.fileName}" points outside the package`);
-      if (isDirectoryEntry(entry)) {
+    for (const e of pkg.entries) {
+      const target = resolve(root, e.name);
+      if (!target.startsWith(root + sep)) throw new PackageError(`the entry "${e.entry.fileName}" points outside the package`);
+      if (e.directory) {
         await mkdir(target, { recursive: true, mode: 0o755 });
         continue;
       }
       await mkdir(dirname(target), { recursive: true, mode: 0o755 });
-      const executable = (unixMode(entry) & 0o111) !== 0;
       let stream;
       try {
-        stream = await zip.openReadStreamPromise(entry);
-      } catch (e) {
-        throw zipFault(e, entry.fileName);
+        stream = await pkg.zip.openReadStreamPromise(e.entry);
+      } catch (err) {
+        throw zipFault(err, e.entry.fileName);
       }
       const counter = new ByteBudget(limits.maxExtractedBytes - written, limits.maxExtractedBytes);
       try {
-        await pipeline(stream, counter, createWriteStream(target, { flags: 'wx', mode: executable ? 0o755 : 0o644 }));
-      } catch (e) {
-        throw zipFault(e, entry.fileName);
+        await pipeline(stream, counter, createWriteStream(target, { flags: 'wx', mode: e.executable ? 0o755 : 0o644 }));
+      } catch (err) {
+        throw zipFault(err, e.entry.fileName);
       }
       written += counter.count;
       // whatever the runner's umask, the sandbox's user must read the files
-      await chmod(target, executable ? 0o755 : 0o644);
+      await chmod(target, e.executable ? 0o755 : 0o644);
     }
     await openDirectories(root);
     return written;
   } finally {
-    zip.close();
+    pkg.close();
   }
 }
 
@@ -343,46 +304,6 @@ async function openDirectories(dir: string): Promise<void> {
   for (const e of await readdir(dir, { withFileTypes: true })) {
     if (e.isDirectory()) await openDirectories(join(dir, e.name));
   }
-}
-
-function isDirectoryEntry(entry: Entry): boolean {
-  return entry.fileName.endsWith('/') || (unixMode(entry) & S_IFMT) === S_IFDIR;
-}
-
-/** The Unix mode bits an entry made on Unix carries in its external attributes (0 otherwise). */
-function unixMode(entry: Entry): number {
-  const madeBy = entry.versionMadeBy >> 8;
-  // 3 = Unix, 19 = OS X; others put DOS attributes in the low bits only
-  return madeBy === 3 || madeBy === 19 ? (entry.externalFileAttributes >>> 16) & 0xffff : 0;
-}
-
-function checkEntry(entry: Entry): void {
-  const name = entry.fileName;
-  if (name.startsWith('/') || /^[a-zA-Z]:/.test(name) || name.split('/').includes('..')) {
-    throw new PackageError(`the entry "${name}" points outside the package (an absolute path, a drive letter or ..)`);
-  }
-  if (/[\0]/.test(name)) throw new PackageError(`the entry "${JSON.stringify(name)}" has a NUL in its name`);
-  const type = unixMode(entry) & S_IFMT;
-  if (type === S_IFLNK) throw new PackageError(`the entry "${name}" is a symbolic link; packages must hold regular files only`);
-  if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) throw new PackageError(`the entry "${name}" is a special file; packages must hold regular files only`);
-  if ((entry.generalPurposeBitFlag & 0x1) !== 0) throw new PackageError(`the entry "${name}" is encrypted`);
-}
-
-/** `hello/` when one folder wraps everything and there is no problem.yaml at the root. */
-function wrapperPrefix(names: string[]): string {
-  if (names.length === 0 || names.includes('problem.yaml')) return '';
-  const top = names[0]!.split('/')[0]!;
-  if (!top || !names.every((n) => n.startsWith(`${top}/`) || n === top)) return '';
-  return `${top}/`;
-}
-
-function zipFault(e: unknown, entry?: string): Error {
-  if (e instanceof PackageError) return e;
-  const message = e instanceof Error ? e.message : String(e);
-  const escape = /^(?:invalid relative path|absolute path|invalid characters in fileName): (.*)$/.exec(message);
-  if (escape) return new PackageError(`the entry "${escape[1]}" points outside the package (an absolute path, .. or a backslash escape)`);
-  if ((e as NodeJS.ErrnoException).code === 'EEXIST') return new PackageError(`the package holds "${entry}" twice`);
-  return new PackageError(`the zip is damaged${entry ? ` at "${entry}"` : ''} (${message})`);
 }
 
 /** Counts the bytes that pass and fails once they exceed the budget: the zip-bomb guard. */
@@ -398,7 +319,7 @@ class ByteBudget extends Transform {
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.count += chunk.length;
     if (this.count > this.remaining) {
-      done(new PackageError(`the package unpacks to more than ${this.total} bytes`));
+      done(new PackageError(tooLargeMessage(this.total)));
       return;
     }
     done(null, chunk);

@@ -197,9 +197,10 @@ async function readProgram(program: ProgramSource): Promise<ProgramFile[]> {
 
 const MAIN_NAMES = ['validator', 'output_validator', 'checker', 'check', 'validate', 'main', 'judge', 'interactor'];
 
-/** The file to compile: the only source of the language, else one with a usual name, else the first. */
+/** The file to compile: the language's entry file, else its only source, else one with a usual name, else the first. */
 function mainSource(files: string[], lang: Language): string | undefined {
-  if (lang.id === 'python3' && files.includes('__main__.py')) return '__main__.py';
+  const entryFile = lang.detect.entryFiles.find((f) => files.includes(f));
+  if (entryFile) return entryFile;
   const sources = files.filter((f) => !f.includes('/') && lang.extensions.includes(/\.([^.]+)$/.exec(f)?.[1]?.toLowerCase() ?? ''));
   if (sources.length <= 1) return sources[0];
   const named = sources.find((f) => MAIN_NAMES.includes(f.replace(/\.[^.]+$/, '').toLowerCase()));

@@ -3,36 +3,10 @@
  * problem package (legacy and 2023-07/2025-09 forms) and what the scorer and the judge work from.
  */
 
-/** ICPC judgement ids our runner reports (CONTRACT §6). */
-export type Verdict = 'AC' | 'WA' | 'TLE' | 'MLE' | 'OLE' | 'RTE' | 'CE' | 'JE';
+import type { LegacyGrading, ModernScoring, ProblemFormat, ProblemLimits, Verdict } from '@judge/problem-package';
 
-/** `legacy` covers `legacy` and `legacy-icpc`; `2023-07` covers 2023-07, its drafts, 2025-09 and later. */
-export type ProblemFormat = 'legacy' | '2023-07';
-
-/** How a legacy group turns its sub-results into one (`testdata.yaml`, the default grader's flags). */
-export interface LegacyGrading {
-  kind: 'legacy';
-  /** `break`: the group stops at its first rejected sub-result. */
-  onReject: 'break' | 'continue';
-  verdictMode: 'worst_error' | 'first_error' | 'always_accept';
-  scoreMode: 'sum' | 'avg' | 'min' | 'max';
-  ignoreSample: boolean;
-  acceptIfAnyAccepted: boolean;
-  acceptScore: number;
-  rejectScore: number;
-  /** Inclusive; a group score outside it is a judge error. */
-  range: [number, number];
-}
-
-/** How a 2023-07 group is scored (`test_group.yaml` / `testdata.yaml`: `score_aggregation`, `max_score`, `require_pass`). */
-export interface ModernScoring {
-  kind: 'modern';
-  aggregation: 'pass-fail' | 'sum' | 'min';
-  /** Resolved maximum score of the group; null = unbounded. Samples and pass-fail problems: 0. */
-  maxScore: number | null;
-  /** Groups (names relative to data/, e.g. `sample`, `secret/group1`) that must be all accepted first. */
-  requirePass: string[];
-}
+export type { LegacyGrading, ModernScoring, ProblemFormat, ProblemLimits, Verdict } from '@judge/problem-package';
+export { PackageError } from '@judge/problem-package';
 
 export type GroupGrading = LegacyGrading | ModernScoring;
 
@@ -96,27 +70,6 @@ export interface ExampleSubmission {
   score?: [number, number];
 }
 
-export interface ProblemLimits {
-  /** CPU seconds per test; undefined when the package gives none (the judge then uses its default). */
-  timeLimitSeconds?: number;
-  timeLimitSource?: 'problem.yaml' | '.timelimit';
-  memoryMiB?: number;
-  outputMiB?: number;
-  codeKiB?: number;
-  compilationTimeSeconds?: number;
-  compilationMemoryMiB?: number;
-  validationTimeSeconds?: number;
-  validationMemoryMiB?: number;
-  validationOutputMiB?: number;
-  /** Legacy: time limit = slowest accepted × multiplier (5), must leave a margin (2). */
-  timeMultiplier: number;
-  timeSafetyMargin: number;
-  /** 2023-07 `time_multipliers`. */
-  acToTimeLimit: number;
-  timeLimitToTle: number;
-  timeResolution: number;
-}
-
 export interface ProblemSpec {
   /** The extracted package root. */
   dir: string;
@@ -145,11 +98,6 @@ export interface ProblemSpec {
   submissions: ExampleSubmission[];
   /** Things tolerated but worth telling a problem author (unknown keys, ignored features). */
   warnings: string[];
-}
-
-/** A broken or unsupported package; the runner reports `infrastructureFailure` with the message. */
-export class PackageError extends Error {
-  override readonly name = 'PackageError';
 }
 
 /** Every test case of a group tree, in judging order. */

@@ -1,4 +1,4 @@
-import { clampPaging, languageOf, type Page, type SubmissionDetail, type SubmissionSummary, type SubmissionsQuery } from '@judge/contract';
+import { clampPaging, type Page, type SubmissionDetail, type SubmissionSummary, type SubmissionsQuery } from '@judge/contract';
 import type { z } from 'zod';
 import { BlockList, isIPv6 } from 'node:net';
 import { eq } from 'drizzle-orm';
@@ -6,6 +6,7 @@ import type { Actor } from '../../auth/permissions.js';
 import { series as seriesTable } from '../../db/schema.js';
 import type { Outbox } from '../../db/transactor.js';
 import { ApiError, notFound } from '@judge/contract';
+import { submissionLanguage } from '../../languages.js';
 import type { Deps } from '../../services.js';
 import { iso, newId, statements } from '../../util.js';
 import { canManage, canSeeActivity, findActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
@@ -158,7 +159,7 @@ export class SubmissionsService {
         id,
         'source',
         input.upload.name,
-        languageOf(input.upload.name, input.props) ?? null,
+        submissionLanguage(this.d.config.languages, input.upload.name, input.props) ?? null,
         meta.id,
       );
       this.queueAttempt(id, 1, plan.versionId, plan.problemType, 0, now);

@@ -1,0 +1,46 @@
+import { PackageError } from './errors.js';
+import { countTests, MANIFEST_FILE, TIMELIMIT_FILE } from './layout.js';
+import { parseTimelimitFile, readManifest } from './manifest.js';
+import type { ProblemFormat } from './types.js';
+import { openPackageZip, readEntry, UPLOAD_ZIP_LIMITS, type ZipLimits } from './zip.js';
+
+/** What a package says of itself, for the server's summary of a problem version. */
+export interface PackageSummary {
+  name?: string;
+  timeLimitSeconds?: number;
+  memoryMiB?: number;
+  validation?: string;
+  sampleCount: number;
+  secretCount: number;
+  format: ProblemFormat;
+}
+
+/** problem.yaml and .timelimit are read into memory: they are small in any real package. */
+export const METADATA_BYTES = 1024 ** 2;
+
+/**
+ * Checks a package zip (its path or bytes) by the zip safety rules, problem.yaml and the layout,
+ * and answers its summary. Only the central directory is trusted before the two small metadata
+ * files are read, so a hostile zip costs at most those reads. A fault is a PackageError.
+ */
+export async function inspectPackageZip(source: string | Uint8Array, limits: ZipLimits = UPLOAD_ZIP_LIMITS): Promise<PackageSummary> {
+  const pkg = await openPackageZip(source, limits);
+  try {
+    const byName = new Map(pkg.entries.map((e) => [e.name, e]));
+    const yamlEntry = byName.get(MANIFEST_FILE);
+    if (!yamlEntry || yamlEntry.directory) throw new PackageError('problem.yaml is missing');
+    const manifest = readManifest((await readEntry(pkg, yamlEntry, METADATA_BYTES)).toString('utf8'));
+    const tests = countTests(pkg.entries.map((e) => e.name));
+    const timelimit = byName.get(TIMELIMIT_FILE);
+    const timeLimitSeconds =
+      manifest.limits.timeLimitSeconds ?? (timelimit ? parseTimelimitFile((await readEntry(pkg, timelimit, METADATA_BYTES)).toString('utf8')) : undefined);
+    const summary: PackageSummary = { sampleCount: tests.sample, secretCount: tests.secret, format: manifest.format };
+    if (manifest.name) summary.name = manifest.name;
+    if (timeLimitSeconds !== undefined) summary.timeLimitSeconds = timeLimitSeconds;
+    if (manifest.limits.memoryMiB !== undefined) summary.memoryMiB = manifest.limits.memoryMiB;
+    if (manifest.validation !== undefined) summary.validation = manifest.validation;
+    return summary;
+  } finally {
+    pkg.close();
+  }
+}
