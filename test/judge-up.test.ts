@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ops } from '@judge/contract';
 import { JudgeClient } from '@judge/sdk';
 import { legacyPackage, zipOf } from '../packages/server/test/zips.js';
+import { sleep } from '../packages/server/test/support/wait.js';
 
 /**
  * `judge up` as a small school runs it (the built launcher, `pnpm build` first): on an empty data
@@ -80,7 +81,7 @@ describe('judge up', () => {
         verdict = d.verdict;
         break;
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
     }
     expect(verdict, err).toBe('AC');
 

@@ -17,6 +17,7 @@ import {
 } from '@judge/sdk';
 import { refusedWith } from '../packages/server/test/expect.js';
 import { ManualClock, TestJudge, type TestUser } from '../packages/server/test/harness.js';
+import { until } from '../packages/server/test/support/wait.js';
 import { legacyPackage, zipOf } from '../packages/server/test/zips.js';
 
 /**
@@ -99,14 +100,6 @@ const attemptRow = (j: TestJudge, jobId: string) =>
     attempt: number;
     submissionId: string;
   };
-
-async function until(what: string, ok: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
 
 describe('the judging loop', () => {
   let j: TestJudge;

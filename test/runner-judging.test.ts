@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type Activity, type SubmissionSummary } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { ManualClock, TestJudge } from '../packages/server/test/harness.js';
+import { until } from '../packages/server/test/support/wait.js';
 import { zipOf } from '../packages/server/test/zips.js';
 
 /**
@@ -36,16 +37,6 @@ function slotProcesses(): string[] {
     .map((l) => l.trim())
     .filter((l) => l && SLOT_UIDS.includes(Number(l.split(/\s+/)[0])));
 }
-
-const until = async <T>(what: string, f: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 // ---------------------------------------------------------------- packages
 
@@ -178,7 +169,7 @@ describe('judge-runner: verdicts through the whole stack, in the real sandbox', 
     child.stdout!.on('data', (d: Buffer) => logs.push(`[${name}] ${d.toString()}`));
     child.stderr!.on('data', (d: Buffer) => logs.push(`[${name}!] ${d.toString()}`));
     runners.push(child);
-    await until(`${name} judging`, () => (logs.some((l) => l.startsWith(`[${name}] `) && l.includes('judging for')) ? true : undefined), 30_000);
+    await until(`${name} judging`, () => (logs.some((l) => l.startsWith(`[${name}] `) && l.includes('judging for')) ? true : undefined), 30_000, 100);
     return { child, dir, runnerId };
   }
 
@@ -200,6 +191,7 @@ describe('judge-runner: verdicts through the whole stack, in the real sandbox', 
         return d.state === 'completed' || d.state === 'failed' ? d : undefined;
       },
       ms,
+      100,
     );
 
   async function judged(problem: string, fileName: string, code: string, props?: Record<string, unknown>) {
@@ -368,11 +360,11 @@ describe('judge-runner: verdicts through the whole stack, in the real sandbox', 
       const [a] = runners;
       const s = await submit('slow', 'slow.py', 'import time\ntime.sleep(0.3)\nprint(sum(map(int, input().split())))\n');
       // the job is being judged by runner A
-      await until('runner A to hold the job', async () => ((await admin.call(ops.getSubmission, { params: { id: s.id } })).state === 'running' ? true : undefined));
-      await until('a sandboxed test to run', () => (slotProcesses().length ? true : undefined), 20_000);
+      await until('runner A to hold the job', async () => ((await admin.call(ops.getSubmission, { params: { id: s.id } })).state === 'running' ? true : undefined), 60_000, 100);
+      await until('a sandboxed test to run', () => (slotProcesses().length ? true : undefined), 20_000, 100);
       a!.kill('SIGKILL');
       await new Promise((r) => a!.once('exit', r));
-      await until('the sandbox to die with the runner', () => (slotProcesses().length === 0 ? true : undefined), 5_000);
+      await until('the sandbox to die with the runner', () => (slotProcesses().length === 0 ? true : undefined), 5_000, 100);
       expect((await admin.call(ops.getSubmission, { params: { id: s.id } })).state).toBe('running');
       // a second runner takes the job once the lease has lapsed
       const b = await startRunner('runner-b');

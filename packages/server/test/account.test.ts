@@ -3,6 +3,7 @@ import { ops, type Session } from '@judge/contract';
 import { JudgeClient } from '@judge/sdk';
 import { refusedWith, sendJson } from './expect.js';
 import { TestJudge, raw } from './harness.js';
+import { sleep } from './support/wait.js';
 
 /**
  * The caller's own account over real HTTP and a real SQLite file (interface "Account"; CONTRACT
@@ -322,7 +323,7 @@ describe('GET /account/sessions', () => {
     const stranger = await j.user(fresh('ss-stranger'));
     await signInAs(stranger, 'stranger-agent');
     await signInAs(u, 'older-agent');
-    await new Promise((r) => setTimeout(r, 5));
+    await sleep(5);
     const me = await signInAs(u, 'newer-agent', 'cookie');
     const res = await raw(url('/account/sessions'), { headers: { cookie: `judge_session=${me.cookie}` } });
     expect(res.status).toBe(200);

@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { ops, type Role } from '@judge/contract';
 import { ApiProblem, EventStream, JudgeClient, type Frame } from '@judge/sdk';
 import { ADMIN_PASSWORD, ManualClock, TestJudge, type TestUser } from './harness.js';
+import { sleep } from './support/wait.js';
 
 /**
  * The event socket over real HTTP and real WebSockets (CONTRACT §4, §10, §12): who may connect,
@@ -10,7 +11,6 @@ import { ADMIN_PASSWORD, ManualClock, TestJudge, type TestUser } from './harness
  */
 
 const wsUrl = (j: TestJudge) => `${j.url.replace(/^http/, 'ws')}/api/v1/ws`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Every raw frame any socket of this file received, to check no frame ever carries a null. */
 const rawFrames: string[] = [];

@@ -3,6 +3,7 @@ import { ops, type IssuedCredentials, type ManagedUser, type Session, type UserL
 import { JudgeClient } from '@judge/sdk';
 import { refusedWith, sendJson } from './expect.js';
 import { ADMIN_PASSWORD, TestJudge, raw, type TestUser } from './harness.js';
+import { sleep } from './support/wait.js';
 
 /**
  * The user administration endpoints over real HTTP and a real SQLite file (interface "Users";
@@ -534,7 +535,7 @@ describe('POST /users/{id}/blocked', () => {
     const u = await j.user(fresh('bl-again'));
     const first = await admin.call(ops.setUserBlocked, { params: { id: u.id }, body: { blocked: true } });
     expect(Object.keys(first)).not.toContain('blockedReason');
-    await new Promise((r) => setTimeout(r, 5));
+    await sleep(5);
     const second = await admin.call(ops.setUserBlocked, { params: { id: u.id }, body: { blocked: true, reason: 'later' } });
     expect(second.blockedAt).toBe(first.blockedAt);
     expect(await loginResult(u.username, u.password)).toBe('LockedOut');
@@ -661,7 +662,7 @@ describe('GET and DELETE /users/{userId}/sessions', () => {
     const u = await j.user(fresh('ss-owner'));
     const t0 = Date.now();
     await signInAs(u, 'first-agent/1.0');
-    await new Promise((r) => setTimeout(r, 5));
+    await sleep(5);
     await signInAs(u, 'second-agent/2.0', 'cookie');
     const res = await send('GET', `/users/${u.id}/sessions`, admin.accessToken);
     expect(res.status).toBe(200);
