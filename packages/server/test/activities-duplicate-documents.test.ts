@@ -7,8 +7,9 @@ import { refusedWith } from './expect.js';
 import { T0, UUID_V7, UNKNOWN_UUID, now, uniq, j, admin, refused, refusedRaw, account, create, activityRow, addSeries, assign, M, P, MB, U, SD, world, useActivitiesWorld } from './support/activities.js';
 
 /**
- * The managers' side of activities over real HTTP and a real SQLite file (CONTRACT §5, §7, §14): duplicating activities and their documents, who may do
- * each and who may not, what each refusal leaves untouched. Shared setup in support/activities.ts.
+ * The managers' side of activities over real HTTP and a real SQLite file (CONTRACT §5, §7, §14):
+ * duplicating activities and their documents, who may do each and who may not, what each refusal
+ * leaves untouched. Shared setup in support/activities.ts.
  */
 
 describe('activities: the managers side', () => {

@@ -6,8 +6,8 @@ import { ADMIN_PASSWORD } from './harness.js';
 import { type Party, j, admin, account, create, update, publish, archive, addSeries, assign, MB, useActivitiesWorld } from './support/activities.js';
 
 /**
- * The managers' side of activities over real HTTP and a real SQLite file (CONTRACT §5, §7, §14): which events reach whom when activities change. Shared setup in
- * support/activities.ts.
+ * The managers' side of activities over real HTTP and a real SQLite file (CONTRACT §5, §7, §14):
+ * which events reach whom when activities change. Shared setup in support/activities.ts.
  */
 
 describe('activities: the managers side', () => {
@@ -20,7 +20,10 @@ describe('activities: the managers side', () => {
     let other: Activity;
     let barriers = 0;
 
-    /** Frames each party got before a barrier every signed-in session hears (socket.test.ts explains why it proves absence). */
+    /**
+     * Frames each party got before a barrier every signed-in session hears (socket.test.ts explains
+     * why it proves absence).
+     */
     async function settle(): Promise<Record<keyof typeof S, Frame[]>> {
       const name = `Judge ${++barriers}`;
       await admin.call(ops.updateInstance, { body: { name } });

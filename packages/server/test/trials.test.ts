@@ -30,7 +30,10 @@ describe('runners: trials', () => {
   const upload = (c: JudgeClient) => c.upload('package.zip', b.zip, 'application/zip');
   const create = (c: JudgeClient, body: Record<string, unknown>) => c.call(ops.createTrial, { body: body as never });
   const claimTrial = (r: Runner, body: Record<string, unknown> = {}) => r.post('/runner/trials/claim', body);
-  /** A trial of `type` by a fresh author holding trial:run system-wide (each user may have only 3 unfinished). */
+  /**
+   * A trial of `type` by a fresh author holding trial:run system-wide (each user may have only 3
+   * unfinished).
+   */
   async function trialOf(type: string) {
     const u = await b.j.user(b.uniq('author'));
     await b.j.grant(u.id, 'Trial runner');

@@ -8,10 +8,10 @@ import { refusedWith, sendJson } from '../expect.js';
 import { ManualClock, TestJudge, type TestUser } from '../harness.js';
 
 /**
- * What the tests of the managers' side of activities share: one server on a ManualClock, the parties
- * (M manages activities it creates; P takes part in them; MB manages its own; U is signed in only; SD
- * is an administrator who stood down), refusals that must change nothing, and rows the series and
- * problems areas would write, inserted directly.
+ * What the tests of the managers' side of activities share: one server on a ManualClock, the
+ * parties (M manages activities it creates; P takes part in them; MB manages its own; U is signed
+ * in only; SD is an administrator who stood down), refusals that must change nothing, and rows the
+ * series and problems areas would write, inserted directly.
  */
 
 export type CreateBody = OperationInput<typeof ops.createActivity>['body'];
@@ -96,7 +96,10 @@ export function assign(activityId: string, seriesId: string, fields: Partial<typ
   return { id, ...p };
 }
 
-/** There is no submission API yet (the judging issue brings it): a row written straight to the database. */
+/**
+ * There is no submission API yet (the judging issue brings it): a row written straight to the
+ * database.
+ */
 export function addSubmission(activityId: string, userId: string): void {
   const s = addSeries(activityId);
   const a = assign(activityId, s);
@@ -106,9 +109,14 @@ export function addSubmission(activityId: string, userId: string): void {
     .run();
 }
 
-/** M manages activities it creates; P takes part in them; MB manages its own; U is signed in only. */
+/**
+ * M manages activities it creates; P takes part in them; MB manages its own; U is signed in only.
+ */
 export let M: Party, P: Party, MB: Party, U: Party;
-/** An administrator who stood down (overrideSystem) as a participant in the activities of `standDown`. */
+/**
+ * An administrator who stood down (overrideSystem) as a participant in the activities of
+ * `standDown`.
+ */
 export let SD: Party;
 
 export const standDown = (activityId: string) =>
@@ -122,7 +130,10 @@ export async function world(body: Partial<CreateBody> = {}): Promise<Activity> {
   return a;
 }
 
-/** Starts the server and signs in the parties before the calling block, and stops the server after it. */
+/**
+ * Starts the server and signs in the parties before the calling block, and stops the server after
+ * it.
+ */
 export function useActivitiesWorld(): void {
   beforeAll(async () => {
     j = await TestJudge.start({ clock });

@@ -8,11 +8,11 @@ import { ManualClock, TestJudge, raw, type TestUser } from '../harness.js';
 import { legacyPackage, zipOf } from '../zips.js';
 
 /**
- * What the runner-protocol tests share (CONTRACT §7, §8): a judging machine that speaks the protocol
- * with plain fetch and tweetnacl, as any runner would, not through the SDK; and a Bench, one server
- * per describe block with an administrator, a pupil and a package. Time that matters runs on a
- * ManualClock; the reaper's timer is stopped and `tick(now)` is called by hand. Every refusal is
- * shown to leave the judging tables as they were.
+ * What the runner-protocol tests share (CONTRACT §7, §8): a judging machine that speaks the
+ * protocol with plain fetch and tweetnacl, as any runner would, not through the SDK; and a Bench,
+ * one server per describe block with an administrator, a pupil and a package. Time that matters
+ * runs on a ManualClock; the reaper's timer is stopped and `tick(now)` is called by hand. Every
+ * refusal is shown to leave the judging tables as they were.
  */
 export type Res = Awaited<ReturnType<typeof sendJson>>;
 
@@ -159,7 +159,9 @@ export interface AttemptRow {
   progressTotal: number | null;
 }
 
-/** One server per describe block, with what its tests share: an administrator, a pupil, a package. */
+/**
+ * One server per describe block, with what its tests share: an administrator, a pupil, a package.
+ */
 export class Bench {
   private seq = 0;
 
@@ -259,7 +261,8 @@ export class Bench {
 
   /**
    * Lets the reaper take every lease that will ever lapse, so that a test's own tick counts only
-   * its own jobs: earlier tests of the block leave jobs held (of problem types nobody claims again).
+   * its own jobs: earlier tests of the block leave jobs held (of problem types nobody claims
+   * again).
    */
   reapAll(): void {
     this.j.app.reaper.tick(new Date('2100-01-01T00:00:00.000Z'));

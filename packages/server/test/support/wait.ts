@@ -1,4 +1,7 @@
-/** Waiting in tests: one way to pause and one way to poll, shared by the server's and the end-to-end tests. */
+/**
+ * Waiting in tests: one way to pause and one way to poll, shared by the server's and the end-to-end
+ * tests.
+ */
 
 /** Resolves after `ms` milliseconds. */
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
