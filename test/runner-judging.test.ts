@@ -1,5 +1,4 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type Activity, type SubmissionSummary } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { ManualClock, TestJudge } from '../packages/server/test/harness.js';
+import { codeForm } from '../packages/server/test/support/forms.js';
+import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
 import { until } from '../packages/server/test/support/wait.js';
 import { zipOf } from '../packages/server/test/zips.js';
 
@@ -21,7 +22,6 @@ import { zipOf } from '../packages/server/test/zips.js';
  */
 
 const RUNNER = fileURLToPath(new URL('../bin/judge-runner', import.meta.url));
-const sha = (b: string | Buffer) => createHash('sha256').update(b).digest('hex');
 /**
  * Uids the runners of this file give their sandbox slots: a range of their own, so that sandboxes
  * of other test files running at the same time are not taken for leftovers of these.
@@ -174,11 +174,7 @@ describe('judge-runner: verdicts through the whole stack, in the real sandbox', 
   }
 
   async function submit(problem: string, fileName: string, code: string, props?: Record<string, unknown>): Promise<SubmissionSummary> {
-    const form = new FormData();
-    form.set('code', code);
-    form.set('fileName', fileName);
-    form.set('sha256', sha(code));
-    if (props) form.set('props', JSON.stringify(props));
+    const form = codeForm(code, fileName, props ? { props: JSON.stringify(props) } : {});
     return participant.call(ops.submit, { params: { idOrSlug: act.slug, problemSlug: problem }, form });
   }
 
@@ -214,9 +210,7 @@ describe('judge-runner: verdicts through the whole stack, in the real sandbox', 
     await admin.call(ops.updateActivity, { params: { idOrSlug: 'e2e' }, body: { slug: 'e2e', maxSubmissionsPerProblem: null, attachmentVisibility: [{ name: 'log', visibility: 'participant' }] } });
     for (const [slug, files] of Object.entries(PACKAGES)) {
       const type = 'standard-io@1';
-      const p = await admin.call(ops.createProblem, { body: { slug: `e2e-${slug}`, name: slug, type } });
-      const pkg = await admin.upload(`${slug}.zip`, await zipOf(files), 'application/zip');
-      await admin.call(ops.createProblemVersion, { params: { problemId: p.id }, body: { package: { fileId: pkg.id } } });
+      const { problem: p } = await packagedProblem(admin, { slug: `e2e-${slug}`, name: slug, type }, await zipOf(files), `${slug}.zip`);
       await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: p.id, slug, ...(slug === 'scored' ? { maxPoints: 100 } : {}) } });
     }
     const u = await j.user('contestant');

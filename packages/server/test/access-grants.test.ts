@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_ROLES, PERMISSION_KEYS, ops, type Grant } from '@judge/contract';
 import { TestJudge, type TestUser } from './harness.js';
-import { PARTICIPANT_KEYS, inCatalogueOrder, NOT_A_UUID, UNKNOWN_UUID, uniq, problem, j, admin, builtIn, refused, account, createRole, grant, mine, grantsOf, useAccessServer } from './support/access.js';
+import { UNKNOWN_UUID } from './support/ids.js';
+import { PARTICIPANT_KEYS, inCatalogueOrder, NOT_A_UUID, uniq, problem, j, admin, builtIn, refused, account, createRole, grant, mine, grantsOf, useAccessServer } from './support/access.js';
 
 /**
  * Roles, grants and the permission catalogue over real HTTP and a real SQLite file (CONTRACT §5):

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_ROLES, PERMISSION_KEYS, ops, type Role } from '@judge/contract';
 import { raw } from './harness.js';
-import { PARTICIPANT_KEYS, inCatalogueOrder, NOT_A_UUID, UNKNOWN_UUID, uniq, problem, j, admin, builtIn, snapshot, refused, account, createRole, grant, mine, grantsOf, rolesNow, useAccessServer } from './support/access.js';
+import { UNKNOWN_UUID } from './support/ids.js';
+import { PARTICIPANT_KEYS, inCatalogueOrder, NOT_A_UUID, uniq, problem, j, admin, builtIn, snapshot, refused, account, createRole, grant, mine, grantsOf, rolesNow, useAccessServer } from './support/access.js';
 
 /**
  * Roles, grants and the permission catalogue over real HTTP and a real SQLite file (CONTRACT §5):

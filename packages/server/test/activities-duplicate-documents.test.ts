@@ -4,7 +4,8 @@ import { ops, type Activity } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { series, seriesProblems } from '../src/db/schema.js';
 import { refusedWith } from './expect.js';
-import { T0, UUID_V7, UNKNOWN_UUID, now, uniq, j, admin, refused, refusedRaw, account, create, activityRow, addSeries, assign, M, P, MB, U, SD, world, useActivitiesWorld } from './support/activities.js';
+import { UNKNOWN_UUID } from './support/ids.js';
+import { T0, UUID_V7, now, uniq, j, admin, refused, refusedRaw, account, create, activityRow, addSeries, assign, M, P, MB, U, SD, world, useActivitiesWorld } from './support/activities.js';
 
 /**
  * The managers' side of activities over real HTTP and a real SQLite file (CONTRACT §5, §7, §14):

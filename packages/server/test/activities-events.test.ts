@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type Activity } from '@judge/contract';
 import type { EventStream, Frame, JudgeClient } from '@judge/sdk';
 import { refusedWith } from './expect.js';
-import { ADMIN_PASSWORD } from './harness.js';
-import { type Party, j, admin, account, create, update, publish, archive, addSeries, assign, MB, useActivitiesWorld } from './support/activities.js';
+import { ADMIN_PASSWORD, type Party } from './harness.js';
+import { j, admin, account, create, update, publish, archive, addSeries, assign, MB, useActivitiesWorld } from './support/activities.js';
 
 /**
  * The managers' side of activities over real HTTP and a real SQLite file (CONTRACT §5, §7, §14):

@@ -4,7 +4,8 @@ import { ops } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { activityDocuments, grants, roles, series, seriesProblems } from '../src/db/schema.js';
 import { refusedWith } from './expect.js';
-import { UNKNOWN_UUID, clock, now, uniq, j, admin, refused, refusedRaw, account, create, managed, update, publish, archive, activityRow, addSeries, assign, addSubmission, M, P, MB, U, SD, world, useActivitiesWorld } from './support/activities.js';
+import { UNKNOWN_UUID } from './support/ids.js';
+import { clock, now, uniq, j, admin, refused, refusedRaw, account, create, managed, update, publish, archive, activityRow, addSeries, assign, addSubmission, M, P, MB, U, SD, world, useActivitiesWorld } from './support/activities.js';
 
 /**
  * The managers' side of activities over real HTTP and a real SQLite file (CONTRACT §5, §7, §14):

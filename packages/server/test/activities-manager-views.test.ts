@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ops, type Activity } from '@judge/contract';
 import { refusedWith } from './expect.js';
-import { type Party, clock, uniq, j, admin, refusedRaw, account, create, managed, archive, addSeries, assign, M, P, MB, U, SD, standDown, world, useActivitiesWorld } from './support/activities.js';
+import { type Party } from './harness.js';
+import { clock, uniq, j, admin, refusedRaw, account, create, managed, archive, addSeries, assign, M, P, MB, U, SD, standDown, world, useActivitiesWorld } from './support/activities.js';
 
 /**
  * The managers' side of activities over real HTTP and a real SQLite file (CONTRACT §5, §7, §14):

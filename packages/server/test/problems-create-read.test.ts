@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ops, type Problem } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
-import { UNKNOWN_UUID, uniq, j, clock, admin, author, colleague, plain, librarian, editor, remover, snapshot, refused, create, get, list, share, send, useProblemLibrary } from './support/problems.js';
+import { UNKNOWN_UUID } from './support/ids.js';
+import { uniq, j, clock, admin, author, colleague, plain, librarian, editor, remover, snapshot, refused, create, get, list, share, send, useProblemLibrary } from './support/problems.js';
 
 /**
  * The problem library over real HTTP and a real SQLite file: creating, reading and listing

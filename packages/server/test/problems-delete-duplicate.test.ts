@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ops, type Problem } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { legacyPackage, zipOf } from './zips.js';
-import { UNKNOWN_UUID, uniq, j, clock, admin, author, colleague, plain, librarian, remover, refused, create, get, share, statementVersion, send, useProblemLibrary } from './support/problems.js';
+import { UNKNOWN_UUID } from './support/ids.js';
+import { uniq, j, clock, admin, author, colleague, plain, librarian, remover, refused, create, get, share, statementVersion, send, useProblemLibrary } from './support/problems.js';
 
 /**
  * The problem library over real HTTP and a real SQLite file: deleting and duplicating problems, and

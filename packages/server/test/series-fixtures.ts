@@ -4,7 +4,7 @@ import { ops, type Activity, type OperationInput, type Problem, type ProblemVers
 import type { ApiProblem, EventStream, Frame, JudgeClient } from '@judge/sdk';
 import { submissions } from '../src/db/schema.js';
 import { refusedWith, sendJson } from './expect.js';
-import type { ManualClock, TestJudge, TestUser } from './harness.js';
+import type { ManualClock, Party, TestJudge, TestUser } from './harness.js';
 import { legacyPackage, zipOf } from './zips.js';
 
 /**
@@ -13,11 +13,11 @@ import { legacyPackage, zipOf } from './zips.js';
  * API), proofs that a refusal changed nothing, and a barrier that proves which events arrived.
  */
 
-export type Party = { u: TestUser; c: JudgeClient };
+export type { Party };
 type ActivityBody = OperationInput<typeof ops.createActivity>['body'];
 
 export const T0 = '2026-11-22T08:00:00.000Z';
-export const UNKNOWN_UUID = '0190f5d2-6c3a-7b4e-8f00-000000000000';
+export { UNKNOWN_UUID } from './support/ids.js';
 export const MINUTE = 60_000;
 
 /** An instant `minutes` from `base`, in the server's form. */

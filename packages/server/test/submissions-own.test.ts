@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ops, type SubmissionSummary } from '@judge/contract';
 import { refusedWith } from './expect.js';
 import { type Party } from './series-fixtures.js';
-import { w, admin, runner, manager, act, open, codeForm, submit, task, participant, useSubmissionWorld } from './support/submissions.js';
+import { codeForm } from './support/forms.js';
+import { w, admin, runner, manager, act, open, submit, task, participant, useSubmissionWorld } from './support/submissions.js';
 
 /**
  * Submissions (CONTRACT §7, §9): the participant's own list and detail, and who may read which

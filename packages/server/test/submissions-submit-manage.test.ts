@@ -4,7 +4,8 @@ import type { ApiProblem } from '@judge/sdk';
 import { refusedWith } from './expect.js';
 import { raw } from './harness.js';
 import { at, listen, only, type Party } from './series-fixtures.js';
-import { sha, j, w, admin, runner, manager, act, open, later, alice, bob, snapshot, incoming, refused, codeForm, fileForm, submit, task, participant, useSubmissionWorld } from './support/submissions.js';
+import { codeForm, fileForm, sha256 } from './support/forms.js';
+import { j, w, admin, runner, manager, act, open, later, alice, bob, snapshot, incoming, refused, submit, task, participant, useSubmissionWorld } from './support/submissions.js';
 
 /**
  * Submissions (CONTRACT §7, §9): the participant's submit with its refusals in the documented
@@ -26,7 +27,7 @@ describe('submissions', () => {
       expect(s).toMatchObject({ activityId: act.id, activitySlug: act.slug, seriesId: open.id, seriesName: 'Open', seriesProblemId: t.id, problemSlug: t.slug, userId: alice.u.id, userName: alice.u.username, state: 'queued', attempts: 1, excluded: false });
       expect(s.verdict).toBeUndefined();
       const d = await admin.call(ops.getSubmission, { params: { id: s.id } });
-      expect(d.files).toEqual([{ name: 'source', fileName: 'main.cc', language: 'cpp', fileId: expect.any(String), sha256: sha('int main() {}\n'), sizeBytes: 14 }]);
+      expect(d.files).toEqual([{ name: 'source', fileName: 'main.cc', language: 'cpp', fileId: expect.any(String), sha256: sha256('int main() {}\n'), sizeBytes: 14 }]);
       expect(d).toMatchObject({ ipAddress: '127.0.0.1', deviceId: 'lab-pc-7', sessionId: expect.any(String), problemType: 'standard-io@1' });
       expect(d.attemptList).toEqual([expect.objectContaining({ attempt: 1, state: 'queued' })]);
       // the author reads the bytes back
@@ -86,14 +87,14 @@ describe('submissions', () => {
         const p = await participant(a);
         await w.archived(a.id, true);
         const bad = codeForm('way too large for the limit', 'a.cpp');
-        bad.set('sha256', sha('other'));
+        bad.set('sha256', sha256('other'));
         await refused(submit(p.c, 'p', bad, a.slug), 409, 'activity.archived');
       });
 
       it('a problem not shown (its series never opened): 404, before the closed series and the checksum', async () => {
         const t = await task(later);
         const bad = codeForm('x');
-        bad.set('sha256', sha('other'));
+        bad.set('sha256', sha256('other'));
         await refused(submit(alice.c, t.slug, bad), 404, 'not_found');
         await refused(submit(alice.c, 'no-such-problem', codeForm('x')), 404, 'not_found');
       });
@@ -116,14 +117,14 @@ describe('submissions', () => {
 
       it('the limit reached: 403 submission.limit, before the size and the checksum', async () => {
         const bad = codeForm('far too long for ten bytes');
-        bad.set('sha256', sha('other'));
+        bad.set('sha256', sha256('other'));
         await refused(submit(alice.c, limited.slug, bad), 403, 'submission.limit');
       });
 
       it('too large for the assignment: 413, before the checksum; a file part as well as code', async () => {
         const t = await task(open, { maxUploadBytes: 10 });
         const bad = codeForm('eleven byte');
-        bad.set('sha256', sha('other'));
+        bad.set('sha256', sha256('other'));
         await refused(submit(bob.c, t.slug, bad), 413, 'payload_too_large');
         await refused(submit(bob.c, t.slug, fileForm('eleven byte')), 413, 'payload_too_large');
         // exactly the limit is fine
@@ -134,10 +135,10 @@ describe('submissions', () => {
       it('a checksum that does not match the bytes: 422', async () => {
         const t = await task(open);
         const bad = codeForm('int main() {}');
-        bad.set('sha256', sha('int main() { }'));
+        bad.set('sha256', sha256('int main() { }'));
         await refused(submit(bob.c, t.slug, bad), 422, 'checksum_mismatch');
         const badFile = fileForm('print(2)');
-        badFile.set('sha256', sha('print(3)'));
+        badFile.set('sha256', sha256('print(3)'));
         await refused(submit(bob.c, t.slug, badFile), 422, 'checksum_mismatch');
       });
     });
@@ -190,9 +191,9 @@ describe('submissions', () => {
         return f;
       };
 
-      it('neither file nor code: 422 submission.empty', () => refused(submit(alice.c, t.slug, form({ sha256: sha('') })), 422, 'submission.empty'));
-      it('code without a fileName: 422 submission.fileName.missing', () => refused(submit(alice.c, t.slug, form({ code: 'x', sha256: sha('x') })), 422, 'submission.fileName.missing'));
-      it('a file name with a slash: 422', () => refused(submit(alice.c, t.slug, form({ code: 'x', fileName: '../a.c', sha256: sha('x') })), 422, 'validation_failed'));
+      it('neither file nor code: 422 submission.empty', () => refused(submit(alice.c, t.slug, form({ sha256: sha256('') })), 422, 'submission.empty'));
+      it('code without a fileName: 422 submission.fileName.missing', () => refused(submit(alice.c, t.slug, form({ code: 'x', sha256: sha256('x') })), 422, 'submission.fileName.missing'));
+      it('a file name with a slash: 422', () => refused(submit(alice.c, t.slug, form({ code: 'x', fileName: '../a.c', sha256: sha256('x') })), 422, 'validation_failed'));
       it('both a file and code: 422', async () => {
         const f = fileForm('x');
         f.set('code', 'y');

@@ -3,7 +3,8 @@ import { ops, type IssuedCredentials, type Session } from '@judge/contract';
 import { JudgeClient } from '@judge/sdk';
 import { ADMIN_PASSWORD, type TestUser } from './harness.js';
 import { sleep } from './support/wait.js';
-import { UUID, INSTANT, NO_SUCH_ID, j, admin, adminId, fresh, refused, send, userRow, sql, loginResult, tokenStatus, holderOf, useUsersServer } from './support/users.js';
+import { NO_SUCH_ID } from './support/ids.js';
+import { UUID, INSTANT, j, admin, adminId, fresh, refused, send, userRow, sql, loginResult, tokenStatus, holderOf, useUsersServer } from './support/users.js';
 
 /**
  * The user administration endpoints over real HTTP and a real SQLite file (interface "Users";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ops, type ManagedUser } from '@judge/contract';
-import { INSTANT, NO_SUCH_ID, j, admin, adminId, fresh, refused, send, userRow, sql, loginResult, holderOf, managed, useUsersServer } from './support/users.js';
+import { NO_SUCH_ID } from './support/ids.js';
+import { INSTANT, j, admin, adminId, fresh, refused, send, userRow, sql, loginResult, holderOf, managed, useUsersServer } from './support/users.js';
 
 /**
  * The user administration endpoints over real HTTP and a real SQLite file (interface "Users";

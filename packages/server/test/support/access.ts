@@ -13,7 +13,6 @@ import { TestJudge, type TestUser } from '../harness.js';
 export const PARTICIPANT_KEYS = [...BUILT_IN_ROLES.participant.permissions];
 export const inCatalogueOrder = (keys: readonly string[]) => [...keys].sort((a, b) => PERMISSION_KEYS.indexOf(a as never) - PERMISSION_KEYS.indexOf(b as never));
 export const NOT_A_UUID = 'not-a-uuid';
-export const UNKNOWN_UUID = '0190f5d2-6c3a-7b4e-8f00-000000000000';
 
 export let seq = 0;
 export const uniq = (prefix: string) => `${prefix}${++seq}`;

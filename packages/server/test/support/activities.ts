@@ -5,7 +5,7 @@ import { ops, type Activity, type OperationInput } from '@judge/contract';
 import type { ApiProblem, JudgeClient } from '@judge/sdk';
 import { activities, problemVersions, problems, series, seriesProblems, submissions } from '../../src/db/schema.js';
 import { refusedWith, sendJson } from '../expect.js';
-import { ManualClock, TestJudge, type TestUser } from '../harness.js';
+import { ManualClock, TestJudge, type Party } from '../harness.js';
 
 /**
  * What the tests of the managers' side of activities share: one server on a ManualClock, the
@@ -15,11 +15,9 @@ import { ManualClock, TestJudge, type TestUser } from '../harness.js';
  */
 
 export type CreateBody = OperationInput<typeof ops.createActivity>['body'];
-export type Party = { u: TestUser; c: JudgeClient };
 
 export const T0 = '2026-11-22T08:00:00.000Z';
 export const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-export const UNKNOWN_UUID = '0190f5d2-6c3a-7b4e-8f00-000000000000';
 export const clock = new ManualClock(new Date(T0));
 export const now = () => clock.now().toISOString();
 

@@ -4,7 +4,7 @@ import { ops, type Activity, type OperationInput, type ParticipantSeries, type S
 import type { JudgeClient } from '@judge/sdk';
 import { submissions } from '../../src/db/schema.js';
 import { refusedWith } from '../expect.js';
-import { ManualClock, TestJudge, raw, type TestUser } from '../harness.js';
+import { ManualClock, TestJudge, raw, type TestUser, type Party } from '../harness.js';
 import { legacyPackage, zipOf } from '../zips.js';
 
 /**
@@ -16,7 +16,6 @@ import { legacyPackage, zipOf } from '../zips.js';
 export type ActivityBody = OperationInput<typeof ops.createActivity>['body'];
 export type SeriesBody = OperationInput<typeof ops.createSeries>['body'];
 export type AssignmentBody = Omit<OperationInput<typeof ops.attachProblem>['body'], 'problemId'>;
-export type Party = { u: TestUser; c: JudgeClient };
 
 export const MINUTE = 60_000;
 

@@ -10,7 +10,6 @@ import { ManualClock, TestJudge, type TestUser } from '../harness.js';
  * administrator), and refusals that must leave the tables as they were.
  */
 
-export const UNKNOWN_UUID = '0190f5d2-6c3a-7b4e-8f00-000000000000';
 
 export let seq = 0;
 export const uniq = (prefix: string) => `${prefix}${++seq}`;

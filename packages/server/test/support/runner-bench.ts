@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import nacl from 'tweetnacl';
 import { expect } from 'vitest';
 import { ops, type Activity, type ClaimedJob, type FileMeta, type ProblemVersion, type Runner as RunnerRecord, type Series, type SubmissionSummary } from '@judge/contract';
@@ -6,6 +5,10 @@ import type { JudgeClient } from '@judge/sdk';
 import { refusedWith, sendJson } from '../expect.js';
 import { ManualClock, TestJudge, raw, type TestUser } from '../harness.js';
 import { legacyPackage, zipOf } from '../zips.js';
+import { codeForm, sha256 } from './forms.js';
+import { packagedProblem } from './packaged-problem.js';
+
+export { sha256 };
 
 /**
  * What the runner-protocol tests share (CONTRACT §7, §8): a judging machine that speaks the
@@ -16,7 +19,6 @@ import { legacyPackage, zipOf } from '../zips.js';
  */
 export type Res = Awaited<ReturnType<typeof sendJson>>;
 
-export const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
 export const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 export const plus = (d: Date, seconds: number) => new Date(d.getTime() + seconds * 1000).toISOString();
 export const HOUR = 3600;
@@ -230,9 +232,7 @@ export class Bench {
       params: { idOrSlug: activity.slug },
       body: { slug: this.uniq('round'), name: 'Round', ...(opts.seriesTags ? { runnerTags: opts.seriesTags } : {}) },
     });
-    const problem = await this.admin.call(ops.createProblem, { body: { slug: this.uniq('prob'), name: 'Sum', type } });
-    const pkg = await this.admin.upload('package.zip', this.zip, 'application/zip');
-    const version = await this.admin.call(ops.createProblemVersion, { params: { problemId: problem.id }, body: { package: { fileId: pkg.id } } });
+    const { problem, version, pkg } = await packagedProblem(this.admin, { slug: this.uniq('prob'), name: 'Sum', type }, this.zip);
     const slug = this.uniq('task');
     await this.admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: problem.id, slug, ...(opts.config ? { config: opts.config } : {}) } });
     await this.pupil.c.call(ops.enrol, { params: { idOrSlug: activity.slug }, body: {} });
@@ -241,11 +241,7 @@ export class Bench {
 
   /** The pupil submits pasted code (multipart, with its SHA-256). */
   submit(s: Stage, code = `print(${++this.seq})\n`, opts: { fileName?: string; props?: Record<string, unknown> } = {}): Promise<SubmissionSummary> {
-    const form = new FormData();
-    form.set('code', code);
-    form.set('fileName', opts.fileName ?? 'main.py');
-    form.set('sha256', sha256(code));
-    if (opts.props) form.set('props', JSON.stringify(opts.props));
+    const form = codeForm(code, opts.fileName ?? 'main.py', opts.props ? { props: JSON.stringify(opts.props) } : {});
     return this.pupil.c.call(ops.submit, { params: { idOrSlug: s.activity.slug, problemSlug: s.slug }, form });
   }
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import nacl from 'tweetnacl';
@@ -8,6 +7,7 @@ import type { ApiProblem, JudgeClient } from '@judge/sdk';
 import { refusedWith } from '../expect.js';
 import { ManualClock, TestJudge, raw } from '../harness.js';
 import { World, at, type Party } from '../series-fixtures.js';
+import { sha256 } from './forms.js';
 
 /**
  * What the submission tests share: a minimal runner speaking the protocol over HTTP (enough to
@@ -15,7 +15,6 @@ import { World, at, type Party } from '../series-fixtures.js';
  * leave the judging tables as they were.
  */
 
-export const sha = (b: string | Buffer) => createHash('sha256').update(b).digest('hex');
 export const TABLES = ['submissions', 'attempts', 'submission_files', 'attempt_files', 'files'];
 
 /** A minimal runner speaking the protocol over HTTP: enough to claim and report. */
@@ -51,7 +50,7 @@ export class ProtocolRunner {
 
   async upload(name: string, content: string): Promise<string> {
     const form = new FormData();
-    form.set('sha256', sha(content));
+    form.set('sha256', sha256(content));
     form.set('file', new Blob([content]), name);
     const res = await raw(`${this.j.url}/api/v1/runner/files`, { method: 'POST', body: form, token: this.token });
     return res.body.id as string;
@@ -95,23 +94,6 @@ export async function refused(call: Promise<unknown>, status: number, code: stri
   expect(snapshot()).toBe(before);
   expect(incoming()).toEqual([]);
   return e;
-}
-
-export function codeForm(code: string, fileName = 'a.cpp', extra: Record<string, string> = {}): FormData {
-  const f = new FormData();
-  f.set('code', code);
-  f.set('fileName', fileName);
-  f.set('sha256', sha(code));
-  for (const [k, v] of Object.entries(extra)) f.set(k, v);
-  return f;
-}
-
-export function fileForm(content: string | Buffer, name = 'sol.py', extra: Record<string, string> = {}): FormData {
-  const f = new FormData();
-  f.set('file', new Blob([new Uint8Array(Buffer.from(content))]), name);
-  f.set('sha256', sha(content));
-  for (const [k, v] of Object.entries(extra)) f.set(k, v);
-  return f;
 }
 
 export const submit = (c: JudgeClient, problemSlug: string, form: FormData, idOrSlug = act.slug) => c.call(ops.submit, { params: { idOrSlug, problemSlug }, form });

@@ -12,7 +12,6 @@ import { TestJudge, raw, type TestUser } from '../harness.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-export const NO_SUCH_ID = '01890000-0000-7000-8000-000000000000';
 
 export let j: TestJudge;
 export let admin: JudgeClient;
