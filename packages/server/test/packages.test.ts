@@ -14,7 +14,6 @@ import { declareUncompressedSize, legacyPackage, modernPackage, renameEntry, zip
  * of a version.
  */
 
-
 let seq = 0;
 const uniq = (prefix: string) => `${prefix}${++seq}`;
 

@@ -14,7 +14,7 @@ export const PARTICIPANT_KEYS = [...BUILT_IN_ROLES.participant.permissions];
 export const inCatalogueOrder = (keys: readonly string[]) => [...keys].sort((a, b) => PERMISSION_KEYS.indexOf(a as never) - PERMISSION_KEYS.indexOf(b as never));
 export const NOT_A_UUID = 'not-a-uuid';
 
-export let seq = 0;
+let seq = 0;
 export const uniq = (prefix: string) => `${prefix}${++seq}`;
 
 export const problem = refusedWith;

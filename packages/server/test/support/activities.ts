@@ -21,16 +21,16 @@ export const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-
 export const clock = new ManualClock(new Date(T0));
 export const now = () => clock.now().toISOString();
 
-export let seq = 0;
+let seq = 0;
 export const uniq = (prefix: string) => `${prefix}-${++seq}`;
 
 export let j: TestJudge;
 export let admin: JudgeClient;
-export let participantRoleId: string;
+let participantRoleId: string;
 
 /** Every row an activity operation may touch, so a refusal is shown to change nothing at all. */
-export const TABLES = ['activities', 'grants', 'roles', 'series', 'series_problems', 'activity_documents', 'files'];
-export const snapshot = () => JSON.stringify(TABLES.map((t) => j.app.deps.sqlite.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
+const TABLES = ['activities', 'grants', 'roles', 'series', 'series_problems', 'activity_documents', 'files'];
+const snapshot = () => JSON.stringify(TABLES.map((t) => j.app.deps.sqlite.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
 
 /** The call must fail with this status and code and leave every activity table as it was. */
 export async function refused(call: Promise<unknown>, status: number, code: string): Promise<ApiProblem> {
@@ -74,7 +74,7 @@ export function addSeries(activityId: string, fields: Partial<typeof series.$inf
   return id;
 }
 
-export function addProblem(): { problemId: string; versionId: string } {
+function addProblem(): { problemId: string; versionId: string } {
   const problemId = randomUUID();
   const versionId = randomUUID();
   const slug = uniq('p');

@@ -17,7 +17,7 @@ export type ActivityBody = OperationInput<typeof ops.createActivity>['body'];
 export type SeriesBody = OperationInput<typeof ops.createSeries>['body'];
 export type AssignmentBody = Omit<OperationInput<typeof ops.attachProblem>['body'], 'problemId'>;
 
-export const MINUTE = 60_000;
+const MINUTE = 60_000;
 
 /** The files of a problem version made by `problemWithFiles`, by what they are. */
 export interface ProblemFiles {
@@ -29,10 +29,10 @@ export interface ProblemFiles {
   pkg: string;
 }
 
-export const clock = new ManualClock();
+const clock = new ManualClock();
 export let j: TestJudge;
 export let admin: JudgeClient;
-export let seq = 0;
+let seq = 0;
 export const uniq = (prefix: string) => `${prefix}-${++seq}`;
 export const inMinutes = (m: number) => new Date(clock.now().getTime() + m * MINUTE).toISOString();
 

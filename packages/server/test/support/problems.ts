@@ -10,8 +10,7 @@ import { ManualClock, TestJudge, type TestUser } from '../harness.js';
  * administrator), and refusals that must leave the tables as they were.
  */
 
-
-export let seq = 0;
+let seq = 0;
 export const uniq = (prefix: string) => `${prefix}${++seq}`;
 
 export let j: TestJudge;
@@ -44,7 +43,7 @@ export async function refused(call: Promise<unknown>, status: number, code: stri
   return e;
 }
 
-export async function account(prefix: string, role?: string, extra: { firstName?: string; lastName?: string } = {}) {
+async function account(prefix: string, role?: string, extra: { firstName?: string; lastName?: string } = {}) {
   const u = await j.user(uniq(prefix), extra);
   if (role) await j.grant(u.id, role);
   return { u, c: await j.signIn(u) };

@@ -24,9 +24,9 @@ export let w: World;
  */
 export let M: Party, P: Party, MB: Party, PB: Party, U: Party;
 export let B: Activity;
-export let streams: { M: EventStream; P: EventStream; MB: EventStream; PB: EventStream; U: EventStream; admin: EventStream };
+let streams: { M: EventStream; P: EventStream; MB: EventStream; PB: EventStream; U: EventStream; admin: EventStream };
 
-export const PARTIES = ['M', 'P', 'MB', 'PB', 'U', 'admin'] as const;
+const PARTIES = ['M', 'P', 'MB', 'PB', 'U', 'admin'] as const;
 export type Heard = Record<(typeof PARTIES)[number], Frame[]>;
 
 /** What each party was sent since the last call. */

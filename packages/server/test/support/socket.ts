@@ -46,7 +46,7 @@ export function hasNull(v: unknown): boolean {
   return false;
 }
 
-export let barrierCount = 0;
+let barrierCount = 0;
 /**
  * Proves (non-)delivery: writes the instance settings, which every signed-in session is told, and
  * waits until each stream has that frame. Frames travel in order on one connection, so whatever an

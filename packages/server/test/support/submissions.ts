@@ -15,10 +15,10 @@ import { sha256 } from './forms.js';
  * leave the judging tables as they were.
  */
 
-export const TABLES = ['submissions', 'attempts', 'submission_files', 'attempt_files', 'files'];
+const TABLES = ['submissions', 'attempts', 'submission_files', 'attempt_files', 'files'];
 
 /** A minimal runner speaking the protocol over HTTP: enough to claim and report. */
-export class ProtocolRunner {
+class ProtocolRunner {
   private token = '';
   constructor(
     private readonly j: TestJudge,
@@ -71,7 +71,7 @@ export class ProtocolRunner {
   }
 }
 
-export const clock = new ManualClock(new Date('2026-11-22T08:00:00.000Z'));
+const clock = new ManualClock(new Date('2026-11-22T08:00:00.000Z'));
 export let j: TestJudge;
 export let w: World;
 export let admin: JudgeClient;

@@ -16,7 +16,7 @@ export const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export let j: TestJudge;
 export let admin: JudgeClient;
 export let adminId: string;
-export let seq = 0;
+let seq = 0;
 /** A login no other test uses. */
 export const fresh = (stem: string) => `${stem}-${++seq}`;
 
@@ -50,7 +50,7 @@ export async function tokenStatus(c: JudgeClient): Promise<number> {
   return res.status;
 }
 
-export async function createRole(name: string, permissions: string[]) {
+async function createRole(name: string, permissions: string[]) {
   return admin.call(ops.createRole, { body: { name, permissions } });
 }
 

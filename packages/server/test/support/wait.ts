@@ -7,7 +7,7 @@
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** What a probe gives while the awaited thing has not happened yet. */
-type NotYet = undefined | false;
+export type NotYet = undefined | false;
 
 /**
  * Polls `probe` every `pollMs` until it gives something other than `undefined` or `false`, and
