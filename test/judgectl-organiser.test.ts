@@ -14,7 +14,6 @@ import { legacyPackage, zipOf } from '../packages/server/test/zips.js';
 // process, exactly as typed in a terminal; the participant and the runner use the SDK.
 const CTL = fileURLToPath(new URL('../bin/judgectl', import.meta.url));
 
-
 function writeTree(root: string, files: Record<string, string>): void {
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(dirname(join(root, name)), { recursive: true });
