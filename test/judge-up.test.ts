@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ops } from '@judge/contract';
 import { JudgeClient } from '@judge/sdk';
 import { legacyPackage, zipOf } from '../packages/server/test/zips.js';
+import { codeForm } from '../packages/server/test/support/forms.js';
+import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
+import { sleep } from '../packages/server/test/support/wait.js';
 
 /**
  * `judge up` as a small school runs it (the built launcher, `pnpm build` first): on an empty data
@@ -17,7 +19,6 @@ import { legacyPackage, zipOf } from '../packages/server/test/zips.js';
 
 const JUDGE = fileURLToPath(new URL('../bin/judge', import.meta.url));
 const CHEAP = { JUDGE_AUTH_ARGON2_MEMORY_KIB: '1024', JUDGE_AUTH_ARGON2_ITERATIONS: '1', JUDGE_LOG_LEVEL: 'warn' };
-const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 describe('judge up', () => {
   const dir = mkdtempSync(join(tmpdir(), 'judge-up-'));
@@ -58,19 +59,14 @@ describe('judge up', () => {
     expect(runners.items).toEqual([expect.objectContaining({ name: 'local', state: 'approved' })]);
     await admin.call(ops.createActivity, { body: { slug: 'school', name: 'School', type: 'course@1', rankingType: 'points', timeZone: 'UTC', joinPolicy: 'open', unlisted: false } });
     const series = await admin.call(ops.createSeries, { params: { idOrSlug: 'school' }, body: { slug: 'week-1', name: 'Week 1' } });
-    const problem = await admin.call(ops.createProblem, { body: { slug: 'sum', name: 'Sum', type: 'standard-io@1' } });
-    const pkg = await admin.upload('sum.zip', await zipOf(legacyPackage('Sum')), 'application/zip');
-    await admin.call(ops.createProblemVersion, { params: { problemId: problem.id }, body: { package: { fileId: pkg.id } } });
+    const { problem } = await packagedProblem(admin, { slug: 'sum', name: 'Sum', type: 'standard-io@1' }, await zipOf(legacyPackage('Sum')), 'sum.zip');
     await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: problem.id, slug: 'sum' } });
     const issued = await admin.call(ops.createUser, { body: { username: 'pupil' } });
     const pupil = new JudgeClient({ baseUrl: url });
     await pupil.login(issued.username, issued.password);
     await pupil.call(ops.enrol, { params: { idOrSlug: 'school' }, body: {} });
     const code = 'a, b = map(int, input().split())\nprint(a + b)\n';
-    const form = new FormData();
-    form.set('code', code);
-    form.set('fileName', 'sum.py');
-    form.set('sha256', sha(code));
+    const form = codeForm(code, 'sum.py');
     const s = await pupil.call(ops.submit, { params: { idOrSlug: 'school', problemSlug: 'sum' }, form });
     const end = Date.now() + 60_000;
     let verdict: string | undefined;
@@ -80,7 +76,7 @@ describe('judge up', () => {
         verdict = d.verdict;
         break;
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
     }
     expect(verdict, err).toBe('AC');
 

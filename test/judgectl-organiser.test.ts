@@ -1,20 +1,18 @@
 import { ops } from '@judge/contract';
 import { JudgeClient, RunnerClient, generateRunnerKey } from '@judge/sdk';
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, TestJudge } from '../packages/server/test/harness.js';
+import { codeForm } from '../packages/server/test/support/forms.js';
 import { legacyPackage, zipOf } from '../packages/server/test/zips.js';
 
 // An organiser's day with the built launcher (`pnpm build` first): every judgectl call is a child
 // process, exactly as typed in a terminal; the participant and the runner use the SDK.
 const CTL = fileURLToPath(new URL('../bin/judgectl', import.meta.url));
-
-const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
 
 function writeTree(root: string, files: Record<string, string>): void {
   for (const [name, content] of Object.entries(files)) {
@@ -156,10 +154,7 @@ describe('judgectl for organisers', () => {
     const [username, password] = ann!.split(',');
     const pupil = await j.signIn({ username: username!, password: password! });
     const code = 'print(sum(map(int, input().split())))\n';
-    const form = new FormData();
-    form.set('code', code);
-    form.set('fileName', 'a.py');
-    form.set('sha256', sha(code));
+    const form = codeForm(code, 'a.py');
     const submitted = await pupil.call(ops.submit, { params: { idOrSlug: 'spring', problemSlug: 'a-plus-b' }, form });
 
     // a minimal runner: registered, approved with judgectl by a fingerprint prefix, judges AC

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync, chmodSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,9 @@ import {
 } from '@judge/sdk';
 import { refusedWith } from '../packages/server/test/expect.js';
 import { ManualClock, TestJudge, type TestUser } from '../packages/server/test/harness.js';
+import { fileForm, sha256 } from '../packages/server/test/support/forms.js';
+import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
+import { until } from '../packages/server/test/support/wait.js';
 import { legacyPackage, zipOf } from '../packages/server/test/zips.js';
 
 /**
@@ -29,7 +31,6 @@ import { legacyPackage, zipOf } from '../packages/server/test/zips.js';
 
 const TYPE = 'standard-io@1';
 const SOURCE = 'print(sum(map(int, input().split())))\n';
-const sha256 = (b: string | Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** An activity open to joining, with one series and one problem whose version has a package. */
 interface Contest {
@@ -45,10 +46,8 @@ async function contest(admin: JudgeClient, slug: string, body: Record<string, un
     body: { slug, name: `Contest ${slug}`, type: 'contest@1', rankingType: 'icpc', timeZone: 'UTC', joinPolicy: 'open', ...body },
   });
   const series = await admin.call(ops.createSeries, { params: { idOrSlug: slug }, body: { slug: 'round-1', name: 'Round 1' } });
-  const problem = await admin.call(ops.createProblem, { body: { slug: `${slug}-sum`, name: 'Sum of two', type: TYPE } });
   const packageBytes = await zipOf(legacyPackage('Sum of two'));
-  const pkg = await admin.upload('package.zip', packageBytes, 'application/zip');
-  await admin.call(ops.createProblemVersion, { params: { problemId: problem.id }, body: { package: { fileId: pkg.id } } });
+  const { problem } = await packagedProblem(admin, { slug: `${slug}-sum`, name: 'Sum of two', type: TYPE }, packageBytes);
   const after = await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: problem.id, slug: 'sum' } });
   return { activity, seriesId: series.id, assignmentId: after.problems.find((p) => p.slug === 'sum')!.id, problemSlug: 'sum', packageBytes };
 }
@@ -63,10 +62,7 @@ async function participant(j: TestJudge, c: Contest, username: string): Promise<
 
 function submit(client: JudgeClient, c: Contest, code = SOURCE, fileName = 'sum.py'): Promise<SubmissionSummary> {
   // a file part: its bytes arrive as they are (a `code` text part has its line breaks turned into CRLF by multipart encoding)
-  const form = new FormData();
-  form.set('file', new Blob([code], { type: 'text/plain' }), fileName);
-  form.set('sha256', sha256(code));
-  form.set('props', JSON.stringify({ language: 'python3' }));
+  const form = fileForm(code, fileName, { props: JSON.stringify({ language: 'python3' }) }, 'text/plain');
   return client.call(ops.submit, { params: { idOrSlug: c.activity.slug, problemSlug: c.problemSlug }, form });
 }
 
@@ -99,14 +95,6 @@ const attemptRow = (j: TestJudge, jobId: string) =>
     attempt: number;
     submissionId: string;
   };
-
-async function until(what: string, ok: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
 
 describe('the judging loop', () => {
   let j: TestJudge;

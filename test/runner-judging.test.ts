@@ -1,5 +1,4 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type Activity, type SubmissionSummary } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { ManualClock, TestJudge } from '../packages/server/test/harness.js';
+import { codeForm } from '../packages/server/test/support/forms.js';
+import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
+import { until } from '../packages/server/test/support/wait.js';
 import { zipOf } from '../packages/server/test/zips.js';
 
 /**
@@ -20,7 +22,6 @@ import { zipOf } from '../packages/server/test/zips.js';
  */
 
 const RUNNER = fileURLToPath(new URL('../bin/judge-runner', import.meta.url));
-const sha = (b: string | Buffer) => createHash('sha256').update(b).digest('hex');
 /**
  * Uids the runners of this file give their sandbox slots: a range of their own, so that sandboxes
  * of other test files running at the same time are not taken for leftovers of these.
@@ -36,16 +37,6 @@ function slotProcesses(): string[] {
     .map((l) => l.trim())
     .filter((l) => l && SLOT_UIDS.includes(Number(l.split(/\s+/)[0])));
 }
-
-const until = async <T>(what: string, f: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 // ---------------------------------------------------------------- packages
 
@@ -118,11 +109,13 @@ const PACKAGES: Record<string, Record<string, string>> = {
     'data/secret/1.ans': '1\n',
     'output_validators/v/v.py': 'import sys\nprint("validator broke", file=sys.stderr)\nsys.exit(1)\n',
   },
-  // thirty tests: a job that takes a while, for killing a runner in the middle of one
+  // five tests of a solution that sleeps 0.3 s in each: a job long enough to kill a runner in the
+  // middle of one, yet one the second runner judges again from the start in under two seconds
+  // (thirty tests made that alone take ten)
   slow: {
     'problem.yaml': 'name: Slow\n',
     '.timelimit': '2\n',
-    ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [[`data/secret/${i}.in`, `${i} 1\n`], [`data/secret/${i}.ans`, `${i + 1}\n`]]).flat()),
+    ...Object.fromEntries(Array.from({ length: 5 }, (_, i) => [[`data/secret/${i}.in`, `${i} 1\n`], [`data/secret/${i}.ans`, `${i + 1}\n`]]).flat()),
   },
 };
 
@@ -176,16 +169,12 @@ describe('judge-runner: verdicts through the whole stack, in the real sandbox', 
     child.stdout!.on('data', (d: Buffer) => logs.push(`[${name}] ${d.toString()}`));
     child.stderr!.on('data', (d: Buffer) => logs.push(`[${name}!] ${d.toString()}`));
     runners.push(child);
-    await until(`${name} judging`, () => (logs.some((l) => l.startsWith(`[${name}] `) && l.includes('judging for')) ? true : undefined), 30_000);
+    await until(`${name} judging`, () => (logs.some((l) => l.startsWith(`[${name}] `) && l.includes('judging for')) ? true : undefined), 30_000, 100);
     return { child, dir, runnerId };
   }
 
   async function submit(problem: string, fileName: string, code: string, props?: Record<string, unknown>): Promise<SubmissionSummary> {
-    const form = new FormData();
-    form.set('code', code);
-    form.set('fileName', fileName);
-    form.set('sha256', sha(code));
-    if (props) form.set('props', JSON.stringify(props));
+    const form = codeForm(code, fileName, props ? { props: JSON.stringify(props) } : {});
     return participant.call(ops.submit, { params: { idOrSlug: act.slug, problemSlug: problem }, form });
   }
 
@@ -198,6 +187,7 @@ describe('judge-runner: verdicts through the whole stack, in the real sandbox', 
         return d.state === 'completed' || d.state === 'failed' ? d : undefined;
       },
       ms,
+      100,
     );
 
   async function judged(problem: string, fileName: string, code: string, props?: Record<string, unknown>) {
@@ -220,9 +210,7 @@ describe('judge-runner: verdicts through the whole stack, in the real sandbox', 
     await admin.call(ops.updateActivity, { params: { idOrSlug: 'e2e' }, body: { slug: 'e2e', maxSubmissionsPerProblem: null, attachmentVisibility: [{ name: 'log', visibility: 'participant' }] } });
     for (const [slug, files] of Object.entries(PACKAGES)) {
       const type = 'standard-io@1';
-      const p = await admin.call(ops.createProblem, { body: { slug: `e2e-${slug}`, name: slug, type } });
-      const pkg = await admin.upload(`${slug}.zip`, await zipOf(files), 'application/zip');
-      await admin.call(ops.createProblemVersion, { params: { problemId: p.id }, body: { package: { fileId: pkg.id } } });
+      const { problem: p } = await packagedProblem(admin, { slug: `e2e-${slug}`, name: slug, type }, await zipOf(files), `${slug}.zip`);
       await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: p.id, slug, ...(slug === 'scored' ? { maxPoints: 100 } : {}) } });
     }
     const u = await j.user('contestant');
@@ -366,11 +354,11 @@ describe('judge-runner: verdicts through the whole stack, in the real sandbox', 
       const [a] = runners;
       const s = await submit('slow', 'slow.py', 'import time\ntime.sleep(0.3)\nprint(sum(map(int, input().split())))\n');
       // the job is being judged by runner A
-      await until('runner A to hold the job', async () => ((await admin.call(ops.getSubmission, { params: { id: s.id } })).state === 'running' ? true : undefined));
-      await until('a sandboxed test to run', () => (slotProcesses().length ? true : undefined), 20_000);
+      await until('runner A to hold the job', async () => ((await admin.call(ops.getSubmission, { params: { id: s.id } })).state === 'running' ? true : undefined), 60_000, 100);
+      await until('a sandboxed test to run', () => (slotProcesses().length ? true : undefined), 20_000, 100);
       a!.kill('SIGKILL');
       await new Promise((r) => a!.once('exit', r));
-      await until('the sandbox to die with the runner', () => (slotProcesses().length === 0 ? true : undefined), 5_000);
+      await until('the sandbox to die with the runner', () => (slotProcesses().length === 0 ? true : undefined), 5_000, 100);
       expect((await admin.call(ops.getSubmission, { params: { id: s.id } })).state).toBe('running');
       // a second runner takes the job once the lease has lapsed
       const b = await startRunner('runner-b');

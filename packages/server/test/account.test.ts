@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type Session } from '@judge/contract';
 import { JudgeClient } from '@judge/sdk';
+import { NO_SUCH_ID } from './support/ids.js';
 import { refusedWith, sendJson } from './expect.js';
 import { TestJudge, raw } from './harness.js';
+import { sleep } from './support/wait.js';
 
 /**
  * The caller's own account over real HTTP and a real SQLite file (interface "Account"; CONTRACT
@@ -11,7 +13,6 @@ import { TestJudge, raw } from './harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const NO_SUCH_ID = '01890000-0000-7000-8000-000000000000';
 
 let j: TestJudge;
 let seq = 0;
@@ -322,7 +323,7 @@ describe('GET /account/sessions', () => {
     const stranger = await j.user(fresh('ss-stranger'));
     await signInAs(stranger, 'stranger-agent');
     await signInAs(u, 'older-agent');
-    await new Promise((r) => setTimeout(r, 5));
+    await sleep(5);
     const me = await signInAs(u, 'newer-agent', 'cookie');
     const res = await raw(url('/account/sessions'), { headers: { cookie: `judge_session=${me.cookie}` } });
     expect(res.status).toBe(200);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type Activity, type OperationInput, type ParticipantActivity } from '@judge/contract';
 import type { ApiProblem, EventStream, Frame, JudgeClient } from '@judge/sdk';
 import { refusedWith, sendJson } from './expect.js';
-import { ManualClock, TestJudge, type TestUser } from './harness.js';
+import { ManualClock, TestJudge, type Party } from './harness.js';
 
 /**
  * The participant's side of activities (CONTRACT §9): what a signed-in user may list and read,
@@ -12,7 +12,6 @@ import { ManualClock, TestJudge, type TestUser } from './harness.js';
  */
 
 type CreateBody = OperationInput<typeof ops.createActivity>['body'];
-type Party = { u: TestUser; c: JudgeClient };
 
 const T0 = new Date('2026-11-22T08:00:00.000Z');
 const DAY = 86_400_000;

@@ -1,17 +1,17 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { raw, TestJudge } from './harness.js';
+import { sha256 } from './support/forms.js';
 
 type RawResponse = Awaited<ReturnType<typeof raw>>;
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 const bytesOf = (s: string) => new TextEncoder().encode(s);
 
 /** A multipart body as a browser builds it; a part left undefined is not sent. */

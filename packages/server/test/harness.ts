@@ -30,6 +30,9 @@ export interface TestUser {
   password: string;
 }
 
+/** A user and a client signed in as them. */
+export type Party = { u: TestUser; c: JudgeClient };
+
 /** A real server on an ephemeral port over a real SQLite file in a fresh temp directory. */
 export class TestJudge {
   private constructor(

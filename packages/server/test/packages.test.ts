@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type FileMeta, type Problem, type ProblemVersion } from '@judge/contract';
 import type { ApiProblem, JudgeClient } from '@judge/sdk';
+import { UNKNOWN_UUID } from './support/ids.js';
 import { refusedWith, sendJson } from './expect.js';
 import { ManualClock, TestJudge, raw, type TestUser } from './harness.js';
 import { declareUncompressedSize, legacyPackage, modernPackage, renameEntry, zipOf } from './zips.js';
@@ -12,8 +13,6 @@ import { declareUncompressedSize, legacyPackage, modernPackage, renameEntry, zip
  * reason and nothing stored), statement content, the package download, and who may read the files
  * of a version.
  */
-
-const UNKNOWN_UUID = '0190f5d2-6c3a-7b4e-8f00-000000000000';
 
 let seq = 0;
 const uniq = (prefix: string) => `${prefix}${++seq}`;

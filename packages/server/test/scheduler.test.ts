@@ -5,6 +5,7 @@ import type { EventStream, Frame } from '@judge/sdk';
 import { series as seriesTable } from '../src/db/schema.js';
 import { ADMIN_PASSWORD, ManualClock, TestJudge } from './harness.js';
 import { T0, World, at, listen, only, type Party } from './series-fixtures.js';
+import { sleep } from './support/wait.js';
 
 /**
  * The series scheduler driven by a fake clock (CONTRACT §7): `tick(now)` opens a series at its start
@@ -236,7 +237,7 @@ describe('the series scheduler', () => {
     j.app.scheduler.start(20);
     try {
       const deadline = Date.now() + 5000;
-      while (!row(s.id).isOpen && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (!row(s.id).isOpen && Date.now() < deadline) await sleep(20);
     } finally {
       j.app.scheduler.stop();
     }

@@ -4,7 +4,7 @@ import { ops, type Activity, type OperationInput, type Problem, type ProblemVers
 import type { ApiProblem, EventStream, Frame, JudgeClient } from '@judge/sdk';
 import { submissions } from '../src/db/schema.js';
 import { refusedWith, sendJson } from './expect.js';
-import type { ManualClock, TestJudge, TestUser } from './harness.js';
+import type { ManualClock, Party, TestJudge, TestUser } from './harness.js';
 import { legacyPackage, zipOf } from './zips.js';
 
 /**
@@ -13,17 +13,19 @@ import { legacyPackage, zipOf } from './zips.js';
  * API), proofs that a refusal changed nothing, and a barrier that proves which events arrived.
  */
 
-export type Party = { u: TestUser; c: JudgeClient };
+export type { Party };
 type ActivityBody = OperationInput<typeof ops.createActivity>['body'];
 
 export const T0 = '2026-11-22T08:00:00.000Z';
-export const UNKNOWN_UUID = '0190f5d2-6c3a-7b4e-8f00-000000000000';
+export { UNKNOWN_UUID } from './support/ids.js';
 export const MINUTE = 60_000;
 
 /** An instant `minutes` from `base`, in the server's form. */
 export const at = (minutes: number, base = T0) => new Date(Date.parse(base) + minutes * MINUTE).toISOString();
 
-/** Every table a series or assignment operation may touch, so a refusal is shown to change nothing. */
+/**
+ * Every table a series or assignment operation may touch, so a refusal is shown to change nothing.
+ */
 const TABLES = ['activities', 'series', 'series_problems', 'problems', 'problem_versions', 'submissions', 'grants'];
 
 /** Keys a problem author needs system-wide: problems are not kept in an activity. */
@@ -48,14 +50,19 @@ export class World {
     return `${prefix}-${++this.seq}`;
   }
 
-  /** A signed-in account; `author` may create problems, `how: 'cookie'` may open the event socket. */
+  /**
+   * A signed-in account; `author` may create problems, `how: 'cookie'` may open the event socket.
+   */
   async party(prefix: string, opts: { author?: boolean; how?: 'bearer' | 'cookie' } = {}): Promise<Party> {
     const u = await this.j.user(this.uniq(prefix));
     if (opts.author) await this.j.grant(u.id, 'Author');
     return { u, c: await this.j.signIn(u, opts.how ?? 'bearer') };
   }
 
-  /** A published activity (closed to joining unless the body says otherwise), made by the administrator. */
+  /**
+   * A published activity (closed to joining unless the body says otherwise), made by the
+   * administrator.
+   */
   activity(body: Partial<ActivityBody> = {}): Promise<Activity> {
     return this.admin.call(ops.createActivity, {
       body: { slug: this.uniq('act'), name: 'An activity', type: 'contest@1', rankingType: 'icpc', timeZone: 'UTC', ...body },
@@ -86,7 +93,10 @@ export class World {
     return owner.call(ops.createProblemVersion, { params: { problemId }, body });
   }
 
-  /** A submission row (there is no submission API yet): enough for the "has submissions" refusals and counts. */
+  /**
+   * A submission row (there is no submission API yet): enough for the "has submissions" refusals
+   * and counts.
+   */
   submit(a: { activityId: string; seriesId: string; assignmentId: string; versionId: string; userId: string }): void {
     this.j.app.deps.db
       .insert(submissions)
@@ -106,7 +116,9 @@ export class World {
     return JSON.stringify(TABLES.map((t) => this.j.app.deps.sqlite.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
   }
 
-  /** The call must fail with this status and code and leave every table it could touch as it was. */
+  /**
+   * The call must fail with this status and code and leave every table it could touch as it was.
+   */
   async refused(call: Promise<unknown>, status: number, code: string): Promise<ApiProblem> {
     const before = this.snapshot();
     const e = await refusedWith(call, status, code);
@@ -114,7 +126,9 @@ export class World {
     return e;
   }
 
-  /** A raw request (malformed on purpose) that must be refused with problem+json and change nothing. */
+  /**
+   * A raw request (malformed on purpose) that must be refused with problem+json and change nothing.
+   */
   async refusedRaw(c: JudgeClient, method: string, path: string, body: unknown, status: number, code: string): Promise<{ errors?: Record<string, string[]> }> {
     const before = this.snapshot();
     const res = await sendJson(this.j.url, method, path, c.accessToken, body);
@@ -127,8 +141,9 @@ export class World {
 
   /**
    * Proves (non-)delivery: writes the instance settings, which every signed-in session is told, and
-   * waits until each stream has that frame. Frames travel in order on one connection, so whatever an
-   * earlier write sent a stream is in front of it; returns those earlier frames (pings left out).
+   * waits until each stream has that frame. Frames travel in order on one connection, so whatever
+   * an earlier write sent a stream is in front of it; returns those earlier frames (pings left
+   * out).
    */
   async barrier(streams: EventStream[]): Promise<Frame[][]> {
     const name = `Judge ${++this.barriers}`;

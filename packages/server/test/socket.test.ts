@@ -1,71 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ops, type Role } from '@judge/contract';
-import { ApiProblem, EventStream, JudgeClient, type Frame } from '@judge/sdk';
-import { ADMIN_PASSWORD, ManualClock, TestJudge, type TestUser } from './harness.js';
+import { ApiProblem, EventStream, JudgeClient } from '@judge/sdk';
+import { ADMIN_PASSWORD, TestJudge, type TestUser } from './harness.js';
+import { sleep } from './support/wait.js';
+import { wsUrl, rawFrames, open, handshake, hasNull, barrier, types } from './support/socket.js';
 
 /**
- * The event socket over real HTTP and real WebSockets (CONTRACT §4, §10, §12): who may connect,
- * who is told what, heartbeats, live connection counts, and what ending a session does to sockets.
+ * The event socket over real HTTP and real WebSockets (CONTRACT §4, §10, §12): who may connect, who
+ * is told what, live connection counts, and what ending a session does to sockets. Shared helpers
+ * in support/socket.ts.
  */
-
-const wsUrl = (j: TestJudge) => `${j.url.replace(/^http/, 'ws')}/api/v1/ws`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Every raw frame any socket of this file received, to check no frame ever carries a null. */
-const rawFrames: string[] = [];
-
-async function open(c: JudgeClient): Promise<EventStream> {
-  const s = c.events();
-  s.socket.on('message', (raw) => rawFrames.push(raw.toString()));
-  await s.opened;
-  return s;
-}
-
-/** Attempts a handshake with exactly these headers: 101 when it opened, else the refusal. */
-function handshake(j: TestJudge, headers: Record<string, string>, path = '/api/v1/ws'): Promise<{ status: number; body?: { code?: string } }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${j.url.replace(/^http/, 'ws')}${path}`, { headers });
-    ws.on('open', () => {
-      ws.close();
-      resolve({ status: 101 });
-    });
-    ws.on('unexpected-response', (_req, res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
-    });
-    ws.on('error', reject);
-  });
-}
-
-function hasNull(v: unknown): boolean {
-  if (v === null) return true;
-  if (Array.isArray(v)) return v.some(hasNull);
-  if (typeof v === 'object') return Object.values(v as object).some(hasNull);
-  return false;
-}
-
-let barrierCount = 0;
-/**
- * Proves (non-)delivery: writes the instance settings, which every signed-in session is told, and
- * waits until each stream has that frame. Frames travel in order on one connection, so whatever an
- * earlier write sent a stream is in front of it; returns those earlier frames (pings left out).
- */
-async function barrier(admin: JudgeClient, streams: EventStream[]): Promise<Frame[][]> {
-  const name = `Judge ${++barrierCount}`;
-  await admin.call(ops.updateInstance, { body: { name } });
-  const out: Frame[][] = [];
-  for (const s of streams) {
-    const f = await s.next('instanceChanged', 5000);
-    expect((f.data as { instance: { name: string } }).instance.name).toBe(name);
-    out.push(s.frames.splice(0).filter((x) => x.type !== 'ping'));
-  }
-  return out;
-}
-
-const types = (frames: Frame[]) => frames.map((f) => f.type);
 
 describe('the event socket', () => {
   let j: TestJudge;
@@ -455,67 +400,5 @@ describe('the event socket', () => {
       expect((await sThere.next('sessionExpired')).data).toEqual({ reason: 'ended' });
       expect((await sThere.closed).code).toBe(4001);
     });
-  });
-});
-
-describe('the event socket heartbeat', () => {
-  let j: TestJudge;
-  const clock = new ManualClock(new Date());
-  beforeAll(async () => {
-    j = await TestJudge.start({ config: { socket: { pingSeconds: 0.2 } }, clock });
-  });
-  afterAll(() => j.stop());
-
-  it('sends {type:"ping",data:{}} every socket.pingSeconds', async () => {
-    const c = await j.signIn(await j.user('pinged'), 'cookie');
-    const raw: string[] = [];
-    const s = c.events();
-    s.socket.on('message', (m) => raw.push(m.toString()));
-    await s.opened;
-    const t0 = Date.now();
-    expect(await s.next('ping', 2000)).toEqual({ type: 'ping', data: {} });
-    expect(await s.next('ping', 2000)).toEqual({ type: 'ping', data: {} });
-    expect(Date.now() - t0).toBeLessThan(1500);
-    expect(raw[0]).toBe('{"type":"ping","data":{}}');
-    s.close();
-  });
-
-  it('ends the sockets of a session that lapsed while they stayed open', async () => {
-    const c = await j.signIn(await j.user('lapsing'), 'cookie');
-    const s = await open(c);
-    await s.next('ping', 2000);
-    clock.advance(15 * 86_400); // past the 14-day cookie
-    expect((await s.next('sessionExpired', 2000)).data).toEqual({ reason: 'expired' });
-    expect((await s.closed).code).toBe(4001);
-  });
-});
-
-describe('a socket that does not drain', () => {
-  let j: TestJudge;
-  beforeAll(async () => {
-    j = await TestJudge.start({ config: { socket: { maxBufferedBytes: 64 * 1024 } } });
-  });
-  afterAll(() => j.stop());
-
-  it('is dropped once its send buffer passes socket.maxBufferedBytes; others are not', async () => {
-    const flooded = await j.user('flooded');
-    const calm = await j.user('calm');
-    const s = await open(await j.signIn(flooded, 'cookie'));
-    const other = await open(await j.signIn(calm, 'cookie'));
-    expect(j.app.hub.socketCount).toBe(2);
-    // 16 MiB to one user in one synchronous burst: the peer cannot read meanwhile, so the buffer grows
-    const big = 'x'.repeat(64 * 1024);
-    const messages = Array.from({ length: 256 }, () => ({
-      kind: 'event' as const,
-      event: { type: 'instanceChanged' as const, data: { instance: { name: big } } as never, audience: { kind: 'users' as const, userIds: [flooded.id] } },
-    }));
-    j.app.deps.bus.publish(messages);
-    expect((await s.closed).code).toBe(1006); // terminated, no close handshake
-    expect(j.app.hub.socketCount).toBe(1);
-    // the calm socket still works
-    const admin = await j.admin();
-    const [before] = await barrier(admin, [other]);
-    expect(types(before!)).toEqual([]);
-    other.close();
   });
 });

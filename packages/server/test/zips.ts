@@ -3,16 +3,22 @@ import { ZipFile } from 'yazl';
 /** An entry's content, or content with a Unix mode (symlinks, executables). */
 export type ZipContent = string | Buffer | { content: string | Buffer; mode: number };
 
-/** A zip built in memory from names and contents (deflated unless `store`). */
+/**
+ * Every entry's modification time. yazl stamps the current time by default, in DOS format with a
+ * two-second resolution, so the same files zipped twice a second apart gave different bytes.
+ */
+const FIXED_MTIME = new Date(2024, 0, 1, 12, 0, 0);
+
+/** A zip built in memory from names and contents (deflated unless `store`); the same entries always give the same bytes. */
 export async function zipOf(entries: Record<string, ZipContent>, opts: { store?: boolean } = {}): Promise<Buffer> {
   const zip = new ZipFile();
   for (const [name, value] of Object.entries(entries)) {
     if (name.endsWith('/')) {
-      zip.addEmptyDirectory(name);
+      zip.addEmptyDirectory(name, { mtime: FIXED_MTIME });
       continue;
     }
     const { content, mode } = typeof value === 'object' && !Buffer.isBuffer(value) ? value : { content: value, mode: undefined };
-    zip.addBuffer(Buffer.isBuffer(content) ? content : Buffer.from(content), name, { compress: !opts.store, ...(mode !== undefined ? { mode } : {}) });
+    zip.addBuffer(Buffer.isBuffer(content) ? content : Buffer.from(content), name, { compress: !opts.store, mtime: FIXED_MTIME, ...(mode !== undefined ? { mode } : {}) });
   }
   zip.end();
   const chunks: Buffer[] = [];

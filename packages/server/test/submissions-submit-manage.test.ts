@@ -1,153 +1,21 @@
-import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import nacl from 'tweetnacl';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ops, type Activity, type ClaimedJob, type Series, type SubmissionSummary } from '@judge/contract';
-import type { ApiProblem, JudgeClient } from '@judge/sdk';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ops, type Activity, type Series, type SubmissionSummary } from '@judge/contract';
+import type { ApiProblem } from '@judge/sdk';
 import { refusedWith } from './expect.js';
-import { ManualClock, TestJudge, raw } from './harness.js';
-import { World, at, listen, only, type Party } from './series-fixtures.js';
+import { raw } from './harness.js';
+import { at, listen, only, type Party } from './series-fixtures.js';
+import { codeForm, fileForm, sha256 } from './support/forms.js';
+import { j, w, admin, runner, manager, act, open, later, alice, bob, snapshot, incoming, refused, submit, task, participant, useSubmissionWorld } from './support/submissions.js';
 
 /**
  * Submissions (CONTRACT §7, §9): the participant's submit with its refusals in the documented
- * order, their own list and detail, who may read which files, and the managers' list, detail,
- * rejudge, cancel and exclusion. Judging is done by a bare protocol runner made here, so that
- * attempts finish as they do in production.
+ * order, then the managers' list, detail, rejudge, cancel and exclusion of what was submitted.
+ * Judging is done by a bare protocol runner, so that attempts finish as they do in production;
+ * shared setup in support/submissions.ts.
  */
 
-const sha = (b: string | Buffer) => createHash('sha256').update(b).digest('hex');
-const TABLES = ['submissions', 'attempts', 'submission_files', 'attempt_files', 'files'];
-
-/** A minimal runner speaking the protocol over HTTP: enough to claim and report. */
-class ProtocolRunner {
-  private token = '';
-  constructor(
-    private readonly j: TestJudge,
-    readonly id: string,
-    private readonly secretKey: Uint8Array,
-    private readonly fingerprint: string,
-  ) {}
-
-  static async approved(j: TestJudge, admin: JudgeClient, name: string): Promise<ProtocolRunner> {
-    const kp = nacl.sign.keyPair();
-    const reg = await ProtocolRunner.post(j, '/runner/register', { name, publicKey: Buffer.from(kp.publicKey).toString('base64'), problemTypes: ['standard-io@1'] });
-    await admin.call(ops.approveRunner, { params: { id: reg.runnerId } });
-    const r = new ProtocolRunner(j, reg.runnerId, kp.secretKey, reg.fingerprint);
-    const ch = await ProtocolRunner.post(j, '/runner/auth/challenge', { fingerprint: reg.fingerprint });
-    const signature = Buffer.from(nacl.sign.detached(Buffer.from(ch.nonce, 'utf8'), r.secretKey)).toString('base64');
-    r.token = (await ProtocolRunner.post(j, '/runner/auth/token', { fingerprint: r.fingerprint, nonce: ch.nonce, signature })).token;
-    return r;
-  }
-
-  private static async post(j: TestJudge, path: string, body: unknown, token?: string): Promise<any> {
-    const res = await raw(`${j.url}/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(token ? { token } : {}) });
-    if (res.status >= 400) throw new Error(`${path}: ${res.status} ${res.text}`);
-    return res.body;
-  }
-
-  async claim(): Promise<ClaimedJob | undefined> {
-    return ProtocolRunner.post(this.j, '/runner/jobs/claim', {}, this.token);
-  }
-
-  async upload(name: string, content: string): Promise<string> {
-    const form = new FormData();
-    form.set('sha256', sha(content));
-    form.set('file', new Blob([content]), name);
-    const res = await raw(`${this.j.url}/api/v1/runner/files`, { method: 'POST', body: form, token: this.token });
-    return res.body.id as string;
-  }
-
-  report(job: ClaimedJob, body: Record<string, unknown>): Promise<{ duplicate: boolean }> {
-    return ProtocolRunner.post(this.j, `/runner/jobs/${job.jobId}/report`, { leaseToken: job.leaseToken, ...body }, this.token);
-  }
-
-  /** Claims the next job and reports a verdict with a score of 1 (AC) or 0 (anything else). */
-  async judge(verdict: string, files: Record<string, string> = {}): Promise<ClaimedJob> {
-    const job = await this.claim();
-    if (!job) throw new Error('no job to judge');
-    const attached = [];
-    for (const [name, content] of Object.entries(files)) attached.push({ name, fileId: await this.upload(`${name}.txt`, content) });
-    await this.report(job, { verdict, score: verdict === 'AC' ? 1 : 0, maxScore: 1, files: attached });
-    return job;
-  }
-}
-
 describe('submissions', () => {
-  const clock = new ManualClock(new Date('2026-11-22T08:00:00.000Z'));
-  let j: TestJudge;
-  let w: World;
-  let admin: JudgeClient;
-  let runner: ProtocolRunner;
-  let manager: Party;
-  /** An open contest with two series: `open` (open now), `later` (opens tomorrow) */
-  let act: Activity;
-  let open: Series;
-  let later: Series;
-  let alice: Party;
-  let bob: Party;
-
-  const snapshot = () => JSON.stringify(TABLES.map((t) => j.app.deps.sqlite.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
-  const incoming = () => readdirSync(join(j.dataDir, 'files', '.incoming'));
-
-  /** A refusal that leaves the database and the upload folder exactly as they were. */
-  async function refused(call: Promise<unknown>, status: number, code: string): Promise<ApiProblem> {
-    const before = snapshot();
-    const e = await refusedWith(call, status, code);
-    expect(snapshot()).toBe(before);
-    expect(incoming()).toEqual([]);
-    return e;
-  }
-
-  function codeForm(code: string, fileName = 'a.cpp', extra: Record<string, string> = {}): FormData {
-    const f = new FormData();
-    f.set('code', code);
-    f.set('fileName', fileName);
-    f.set('sha256', sha(code));
-    for (const [k, v] of Object.entries(extra)) f.set(k, v);
-    return f;
-  }
-
-  function fileForm(content: string | Buffer, name = 'sol.py', extra: Record<string, string> = {}): FormData {
-    const f = new FormData();
-    f.set('file', new Blob([new Uint8Array(Buffer.from(content))]), name);
-    f.set('sha256', sha(content));
-    for (const [k, v] of Object.entries(extra)) f.set(k, v);
-    return f;
-  }
-
-  const submit = (c: JudgeClient, problemSlug: string, form: FormData, idOrSlug = act.slug) => c.call(ops.submit, { params: { idOrSlug, problemSlug }, form });
-
-  /** Attaches a fresh problem (with a package) to a series; answers the assignment's slug and id. */
-  async function task(s: Series, opts: Record<string, unknown> = {}): Promise<{ slug: string; id: string; versionId: string }> {
-    const { problem, version } = await w.problem(admin, { package: true });
-    const slug = w.uniq('task');
-    const updated = await admin.call(ops.attachProblem, { params: { seriesId: s.id }, body: { problemId: problem.id, slug, ...opts } });
-    return { slug, id: updated.problems.find((p) => p.slug === slug)!.id, versionId: version.id };
-  }
-
-  async function participant(a: Activity, prefix = 'pupil', how: 'bearer' | 'cookie' = 'bearer'): Promise<Party> {
-    const p = await w.party(prefix, { how });
-    await p.c.call(ops.enrol, { params: { idOrSlug: a.slug }, body: {} });
-    return p;
-  }
-
-  beforeAll(async () => {
-    j = await TestJudge.start({ clock });
-    w = await World.create(j, clock);
-    admin = w.admin;
-    runner = await ProtocolRunner.approved(j, admin, 'runner-1');
-    manager = await w.party('manager');
-    act = await w.activity({ joinPolicy: 'open', unlisted: false });
-    await j.grant(manager.u.id, 'manager', act.id);
-    open = await admin.call(ops.createSeries, { params: { idOrSlug: act.slug }, body: { slug: 'open', name: 'Open' } });
-    later = await admin.call(ops.createSeries, { params: { idOrSlug: act.slug }, body: { slug: 'later', name: 'Later', startDate: at(24 * 60) } });
-    alice = await participant(act, 'alice');
-    bob = await participant(act, 'bob');
-  });
-  afterAll(() => j.stop());
-
-  // ---------------------------------------------------------------- submitting
+  useSubmissionWorld();
 
   describe('submit', () => {
     it('takes pasted code: 201 with Location, queued, the bytes stored under their SHA-256, the language from the extension', async () => {
@@ -159,7 +27,7 @@ describe('submissions', () => {
       expect(s).toMatchObject({ activityId: act.id, activitySlug: act.slug, seriesId: open.id, seriesName: 'Open', seriesProblemId: t.id, problemSlug: t.slug, userId: alice.u.id, userName: alice.u.username, state: 'queued', attempts: 1, excluded: false });
       expect(s.verdict).toBeUndefined();
       const d = await admin.call(ops.getSubmission, { params: { id: s.id } });
-      expect(d.files).toEqual([{ name: 'source', fileName: 'main.cc', language: 'cpp', fileId: expect.any(String), sha256: sha('int main() {}\n'), sizeBytes: 14 }]);
+      expect(d.files).toEqual([{ name: 'source', fileName: 'main.cc', language: 'cpp', fileId: expect.any(String), sha256: sha256('int main() {}\n'), sizeBytes: 14 }]);
       expect(d).toMatchObject({ ipAddress: '127.0.0.1', deviceId: 'lab-pc-7', sessionId: expect.any(String), problemType: 'standard-io@1' });
       expect(d.attemptList).toEqual([expect.objectContaining({ attempt: 1, state: 'queued' })]);
       // the author reads the bytes back
@@ -219,14 +87,14 @@ describe('submissions', () => {
         const p = await participant(a);
         await w.archived(a.id, true);
         const bad = codeForm('way too large for the limit', 'a.cpp');
-        bad.set('sha256', sha('other'));
+        bad.set('sha256', sha256('other'));
         await refused(submit(p.c, 'p', bad, a.slug), 409, 'activity.archived');
       });
 
       it('a problem not shown (its series never opened): 404, before the closed series and the checksum', async () => {
         const t = await task(later);
         const bad = codeForm('x');
-        bad.set('sha256', sha('other'));
+        bad.set('sha256', sha256('other'));
         await refused(submit(alice.c, t.slug, bad), 404, 'not_found');
         await refused(submit(alice.c, 'no-such-problem', codeForm('x')), 404, 'not_found');
       });
@@ -249,14 +117,14 @@ describe('submissions', () => {
 
       it('the limit reached: 403 submission.limit, before the size and the checksum', async () => {
         const bad = codeForm('far too long for ten bytes');
-        bad.set('sha256', sha('other'));
+        bad.set('sha256', sha256('other'));
         await refused(submit(alice.c, limited.slug, bad), 403, 'submission.limit');
       });
 
       it('too large for the assignment: 413, before the checksum; a file part as well as code', async () => {
         const t = await task(open, { maxUploadBytes: 10 });
         const bad = codeForm('eleven byte');
-        bad.set('sha256', sha('other'));
+        bad.set('sha256', sha256('other'));
         await refused(submit(bob.c, t.slug, bad), 413, 'payload_too_large');
         await refused(submit(bob.c, t.slug, fileForm('eleven byte')), 413, 'payload_too_large');
         // exactly the limit is fine
@@ -267,10 +135,10 @@ describe('submissions', () => {
       it('a checksum that does not match the bytes: 422', async () => {
         const t = await task(open);
         const bad = codeForm('int main() {}');
-        bad.set('sha256', sha('int main() { }'));
+        bad.set('sha256', sha256('int main() { }'));
         await refused(submit(bob.c, t.slug, bad), 422, 'checksum_mismatch');
         const badFile = fileForm('print(2)');
-        badFile.set('sha256', sha('print(3)'));
+        badFile.set('sha256', sha256('print(3)'));
         await refused(submit(bob.c, t.slug, badFile), 422, 'checksum_mismatch');
       });
     });
@@ -323,9 +191,9 @@ describe('submissions', () => {
         return f;
       };
 
-      it('neither file nor code: 422 submission.empty', () => refused(submit(alice.c, t.slug, form({ sha256: sha('') })), 422, 'submission.empty'));
-      it('code without a fileName: 422 submission.fileName.missing', () => refused(submit(alice.c, t.slug, form({ code: 'x', sha256: sha('x') })), 422, 'submission.fileName.missing'));
-      it('a file name with a slash: 422', () => refused(submit(alice.c, t.slug, form({ code: 'x', fileName: '../a.c', sha256: sha('x') })), 422, 'validation_failed'));
+      it('neither file nor code: 422 submission.empty', () => refused(submit(alice.c, t.slug, form({ sha256: sha256('') })), 422, 'submission.empty'));
+      it('code without a fileName: 422 submission.fileName.missing', () => refused(submit(alice.c, t.slug, form({ code: 'x', sha256: sha256('x') })), 422, 'submission.fileName.missing'));
+      it('a file name with a slash: 422', () => refused(submit(alice.c, t.slug, form({ code: 'x', fileName: '../a.c', sha256: sha256('x') })), 422, 'validation_failed'));
       it('both a file and code: 422', async () => {
         const f = fileForm('x');
         f.set('code', 'y');
@@ -361,78 +229,6 @@ describe('submissions', () => {
       });
     });
   });
-
-  // ---------------------------------------------------------------- own submissions
-
-  describe("the participant's own", () => {
-    let t: { slug: string; id: string };
-    let mine: SubmissionSummary;
-    let theirs: SubmissionSummary;
-    let carol: Party;
-    let dave: Party;
-
-    beforeAll(async () => {
-      carol = await participant(act, 'carol');
-      dave = await participant(act, 'dave');
-      t = await task(open);
-      await admin.call(ops.updateActivity, { params: { idOrSlug: act.slug }, body: { slug: act.slug, attachmentVisibility: [{ name: 'log', visibility: 'participant' }] } });
-      mine = await submit(carol.c, t.slug, codeForm('mine'));
-      await runner.judge('WA', { log: 'compiler said hello', details: '{"tests":[]}' });
-      theirs = await submit(dave.c, t.slug, codeForm('theirs'));
-      await runner.judge('AC');
-      await submit(carol.c, t.slug, codeForm('mine again'));
-      await runner.judge('AC');
-    });
-
-    it('lists only the caller own, newest first, with results; filters by assignment', async () => {
-      const page = await carol.c.call(ops.listOwnSubmissions, { params: { idOrSlug: act.slug }, query: { pageSize: 1 } });
-      expect(page.total).toBe(2);
-      expect(page.items).toHaveLength(1);
-      expect(page.items[0]).toMatchObject({ userId: carol.u.id, verdict: 'AC', score: 1, maxScore: 1, state: 'completed' });
-      const all = await carol.c.call(ops.listOwnSubmissions, { params: { idOrSlug: act.slug }, query: { seriesProblemId: t.id } });
-      expect(all.items.map((s) => s.id)).toContain(mine.id);
-      expect(all.items.map((s) => s.id)).not.toContain(theirs.id);
-      const none = await carol.c.call(ops.listOwnSubmissions, { params: { idOrSlug: act.slug }, query: { seriesProblemId: open.id } });
-      expect(none.total).toBe(0);
-    });
-
-    it('shows the attempts and the attachments the activity lets participants see', async () => {
-      const d = await carol.c.call(ops.getOwnSubmission, { params: { idOrSlug: act.slug, id: mine.id } });
-      expect(d.attemptList).toHaveLength(1);
-      expect(d.attemptList[0]!.files.map((f) => f.name)).toEqual(['log']);
-      expect(d.attemptList[0]).toMatchObject({ verdict: 'WA', state: 'completed' });
-      expect(d.attemptList[0]!.runnerName).toBeUndefined();
-      expect(d.ipAddress).toBeUndefined();
-      // the log is readable by its author; the details are not, nor is anybody else's source
-      const log = d.attemptList[0]!.files[0]!;
-      expect(Buffer.from(await carol.c.call(ops.downloadFile, { params: { id: log.fileId } })).toString()).toBe('compiler said hello');
-      const m = await admin.call(ops.getSubmission, { params: { id: mine.id } });
-      const details = m.attemptList[0]!.files.find((f) => f.name === 'details')!;
-      await refusedWith(carol.c.call(ops.downloadFile, { params: { id: details.fileId } }), 404, 'not_found');
-      await refusedWith(dave.c.call(ops.downloadFile, { params: { id: m.files[0]!.fileId } }), 404, 'not_found');
-      await refusedWith(dave.c.call(ops.downloadFile, { params: { id: log.fileId } }), 404, 'not_found');
-      // the manager reads both attachments and the source
-      expect(m.attemptList[0]!.files.map((f) => f.name)).toEqual(['details', 'log']);
-      expect(Buffer.from(await manager.c.call(ops.downloadFile, { params: { id: details.fileId } })).toString()).toBe('{"tests":[]}');
-      expect(Buffer.from(await manager.c.call(ops.downloadFile, { params: { id: m.files[0]!.fileId } })).toString()).toBe('mine');
-    });
-
-    it("another participant's submission is 404, as is one of another activity; a manager reads it here too", async () => {
-      await refusedWith(carol.c.call(ops.getOwnSubmission, { params: { idOrSlug: act.slug, id: theirs.id } }), 404, 'not_found');
-      const other = await w.activity({ joinPolicy: 'open', unlisted: false });
-      await carol.c.call(ops.enrol, { params: { idOrSlug: other.slug }, body: {} });
-      await refusedWith(carol.c.call(ops.getOwnSubmission, { params: { idOrSlug: other.slug, id: mine.id } }), 404, 'not_found');
-      const d = await manager.c.call(ops.getOwnSubmission, { params: { idOrSlug: act.slug, id: theirs.id } });
-      expect(d.userId).toBe(dave.u.id);
-    });
-
-    it('a stranger to the activity cannot list in it', async () => {
-      const closed = await w.activity();
-      await refusedWith(carol.c.call(ops.listOwnSubmissions, { params: { idOrSlug: closed.slug } }), 404, 'not_found');
-    });
-  });
-
-  // ---------------------------------------------------------------- managers
 
   describe('the managers side', () => {
     let other: Activity;
@@ -572,4 +368,3 @@ describe('submissions', () => {
     });
   });
 });
-
