@@ -194,7 +194,7 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   const server = createServer(koa.callback());
   hub = new EventHub({ sessions, permissions, clock, log, bus }, { ...config.socket, publicUrl: config.publicUrl, trustProxy: config.trustProxy });
   hub.attach(server);
-  const retention = new RetentionWorker(dbh.sqlite, paths.uploads, clock);
+  const retention = new RetentionWorker(dbh.sqlite, paths.uploads, clock, log);
   retention.start();
   // content workers
   const scheduler = new SeriesScheduler(deps);

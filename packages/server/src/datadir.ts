@@ -10,8 +10,6 @@ export const dataPaths = (dir: string) => ({
   db: join(dir, DB_FILE),
   files: join(dir, 'files'),
   uploads: join(dir, 'files', '.incoming'),
-  outbox: join(dir, 'outbox'),
-  keys: join(dir, 'keys'),
   logs: join(dir, 'logs'),
 });
 
