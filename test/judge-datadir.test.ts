@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The built launcher, run as an administrator would (`pnpm build` first), on data directories it
 // cannot write: one line naming the directory and the problem, no stack, a non-zero exit.
@@ -41,24 +41,28 @@ describe('a data directory the judge cannot write', () => {
     refusedWithOneLine(r, new RegExp(`^judge: cannot write to ${escape(dir)} \\(a part of the path is not a directory\\)$`));
   });
 
-  // root ignores permission bits: a read-only bind mount is what refuses root's writes
+  // root ignores permission bits: a read-only bind mount is what refuses root's writes. Mounted
+  // in a hook, not while the tests are collected: hooks do not run when a filter skips them all.
   const initialised = join(root, 'initialised');
   const readOnly = join(root, 'read-only');
-  mkdirSync(readOnly);
   let why: string | undefined;
-  const made = judge(['init', '--data-dir', initialised]);
-  if (made.status !== 0) why = `init failed: ${made.stderr}`;
-  else {
-    try {
-      execFileSync('mount', ['--bind', '-o', 'ro', initialised, readOnly], { stdio: 'pipe' });
-      mounts.push(readOnly);
-    } catch (e) {
-      why = String((e as { stderr?: Buffer }).stderr ?? e).trim();
+  beforeAll(() => {
+    mkdirSync(readOnly);
+    const made = judge(['init', '--data-dir', initialised]);
+    if (made.status !== 0) why = `init failed: ${made.stderr}`;
+    else {
+      try {
+        execFileSync('mount', ['--bind', '-o', 'ro', initialised, readOnly], { stdio: 'pipe' });
+        mounts.push(readOnly);
+      } catch (e) {
+        why = String((e as { stderr?: Buffer }).stderr ?? e).trim();
+      }
     }
-  }
-  if (why) console.log(`skipping the read-only data directory tests: cannot bind-mount ${initialised} read-only (${why})`);
+    if (why) console.log(`skipping the read-only data directory tests: cannot bind-mount ${initialised} read-only (${why})`);
+  });
 
-  it.skipIf(!!why).each([['serve'], ['init'], ['up']])('%s on a read-only mount: one line, no stack, non-zero exit', (command) => {
+  it.for(['serve', 'init', 'up'])('%s on a read-only mount: one line, no stack, non-zero exit', (command, ctx) => {
+    if (why) return ctx.skip(why);
     const r = judge([command, '--data-dir', readOnly, ...(command === 'init' ? [] : ['--port', '0']), ...(command === 'up' ? ['--no-runner'] : [])]);
     refusedWithOneLine(r, new RegExp(`^judge: cannot write to ${escape(readOnly)} \\(read-only file system\\)$`));
     expect(r.stdout).toBe('');

@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createHash } from 'node:crypto';
-import { MAX_JSON_DEPTH, ops, Props } from '@judge/contract';
+import { MAX_JSON_DEPTH, ops, Props, type Activity } from '@judge/contract';
 import { initDataDir, loadConfig, startApp, type JudgeApp } from '@judge/server';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, TestJudge, TEST_CONFIG } from './harness.js';
-import { sendJson } from './expect.js';
+import { ADMIN_PASSWORD, ManualClock, TestJudge, TEST_CONFIG } from './harness.js';
+import { refusedWith, sendJson } from './expect.js';
+import { World, type Party } from './series-fixtures.js';
 
 /** `[[[...]]]` nested `depth` deep (`[]` is 1 deep), as text: the server parses it, not the test. */
 const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
@@ -137,15 +138,21 @@ function fillDisk(path: string): void {
 }
 
 describe('a full disk', () => {
-  const mountPoint = mkdtempSync(join(tmpdir(), 'judge-full-'));
-  const why = mountTmpfs(mountPoint, '6m');
-  if (why) console.log(`skipping the full-disk tests: cannot mount a tmpfs at ${mountPoint} (${why})`);
   const lines: Record<string, unknown>[] = [];
+  let mountPoint: string;
+  /** Why the disk cannot be filled here, if it cannot. */
+  let why: string | undefined;
   let app: JudgeApp;
   let token: string;
 
+  // mounted in a hook, not while the tests are collected: hooks do not run when a filter skips them all
   beforeAll(async () => {
-    if (why) return;
+    mountPoint = mkdtempSync(join(tmpdir(), 'judge-full-'));
+    why = mountTmpfs(mountPoint, '6m');
+    if (why) {
+      console.log(`skipping the full-disk test: cannot mount a tmpfs at ${mountPoint} (${why})`);
+      return;
+    }
     const config = loadConfig(mountPoint, { ...TEST_CONFIG }, {});
     await initDataDir(mountPoint, config, async () => ADMIN_PASSWORD);
     const sink = new Writable({
@@ -173,14 +180,15 @@ describe('a full disk', () => {
     return fetch(`${app.url}/api/v1/files`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
   };
 
-  it.skipIf(!!why)('answers 507 storage.full to uploads and database writes, logs it once, and works again once space is freed', async () => {
+  it('answers 507 storage.full to uploads and database writes, logs it once, and works again once space is freed', async (ctx) => {
+    if (why) return ctx.skip(why);
     const filler = join(mountPoint, 'filler');
     fillDisk(filler);
     const bytes = Buffer.alloc(256 * 1024, 7);
     const refusals = [];
     for (let i = 0; i < 3; i++) {
       const res = await upload(bytes);
-      expect(res.status).toBe(507);
+      expect(res.status, await res.clone().text()).toBe(507);
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       refusals.push(await res.json());
     }
@@ -207,5 +215,39 @@ describe('a full disk', () => {
     expect(stored.status, await stored.clone().text()).toBe(201);
     const created = await sendJson(app.url, 'POST', '/activities', token, activity({ props: { pad: 'y'.repeat(1000) } }));
     expect(created.status, created.text).toBe(201);
+  });
+});
+
+describe('free-form JSON in a multipart form', () => {
+  let j: TestJudge;
+  let w: World;
+  let alice: Party;
+  let act: Activity;
+  let taskSlug: string;
+  beforeAll(async () => {
+    const clock = new ManualClock(new Date('2026-11-22T08:00:00.000Z'));
+    j = await TestJudge.start({ clock });
+    w = await World.create(j, clock);
+    act = await w.activity({ joinPolicy: 'open', unlisted: false });
+    const series = await w.admin.call(ops.createSeries, { params: { idOrSlug: act.slug }, body: { slug: 'open', name: 'Open' } });
+    const { problem } = await w.problem(w.admin, { package: true });
+    taskSlug = w.uniq('task');
+    await w.admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: problem.id, slug: taskSlug } });
+    alice = await w.party('alice');
+    await alice.c.call(ops.enrol, { params: { idOrSlug: act.slug }, body: {} });
+  });
+  afterAll(() => j?.stop());
+
+  it('refuses submission props nested deeper than 64 with 422 naming props, and stores nothing', async () => {
+    const code = 'print(1)\n';
+    const form = new FormData();
+    form.set('code', code);
+    form.set('fileName', 'a.py');
+    form.set('sha256', createHash('sha256').update(code).digest('hex'));
+    form.set('props', `{"x":${nestedArrays(20_000)}}`);
+    const e = await refusedWith(alice.c.call(ops.submit, { params: { idOrSlug: act.slug, problemSlug: taskSlug }, form }), 422, 'validation_failed');
+    expect(Object.keys(e.errors ?? {})).toEqual(['props']);
+    expect(j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM submissions').get()).toEqual({ n: 0 });
+    expect(readdirSync(join(j.dataDir, 'files', '.incoming'))).toEqual([]);
   });
 });

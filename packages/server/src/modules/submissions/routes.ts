@@ -1,4 +1,4 @@
-import { ops } from '@judge/contract';
+import { jsonTooDeep, MAX_JSON_DEPTH, ops } from '@judge/contract';
 import type Koa from 'koa';
 import { randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
@@ -55,6 +55,7 @@ async function readParts(ctx: Ctx, incomingDir: string, plan: SubmitPlan): Promi
         throw validation('props', 'must be a JSON object');
       }
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw validation('props', 'must be a JSON object');
+      if (jsonTooDeep(parsed)) throw validation('props', `must nest at most ${MAX_JSON_DEPTH} deep`);
       if (Buffer.byteLength(rawProps) > PROPS_BYTES) throw validation('props', `must be at most ${PROPS_BYTES} bytes of JSON`);
       props = parsed as Record<string, unknown>;
     }
