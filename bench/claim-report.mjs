@@ -18,6 +18,12 @@ import { performance } from 'node:perf_hooks';
 import { fmt, pool, startBenchApp, startChild } from './lib.mjs';
 import { PROBLEM_TYPE, makeContest, participants, percentile } from './contest.mjs';
 
+const JOBS = Number(process.env.BENCH_JOBS ?? 20_000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2_000);
+const RUNNERS = Number(process.env.BENCH_RUNNERS ?? 8);
+const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 1_000);
+const TARGET = 1000;
+
 if (process.argv[2] === 'child') await child();
 else await main();
 
@@ -83,28 +89,43 @@ function queue(sqlite, { n, contest, users }) {
 // ---------------------------------------------------------------- the runners
 
 async function main() {
-  const { RunnerClient, generateRunnerKey, ops } = await import('../packages/sdk/dist/index.js');
-  const JOBS = Number(process.env.BENCH_JOBS ?? 20_000);
-  const WARMUP = Number(process.env.BENCH_WARMUP ?? 2_000);
-  const RUNNERS = Number(process.env.BENCH_RUNNERS ?? 8);
-  const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 1_000);
-  const TARGET = 1000;
-
+  const sdk = await import('../packages/sdk/dist/index.js');
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   const judge = startChild('./claim-report.mjs', ['child'], profile);
   const base = await judge.ready;
   const started = Date.now();
 
   const contest = await makeContest(base);
+  const { queued } = await queueSubmissions(judge, base, contest);
+  const runners = await registerRunners(sdk, base, contest);
+  const { plan } = await judge.request('plan');
+  console.log(
+    `claim → report: ${fmt(queued)} queued submissions (${fmt(PARTICIPANTS)} participants, one problem with a package), ${RUNNERS} runner clients, ` +
+      `the first ${fmt(WARMUP)} jobs are warm-up, Node ${process.version}`,
+  );
+  console.log(`  claim query plan: ${plan.join(' | ')}`);
+  console.log(`  set-up ${fmt((Date.now() - started) / 1000, 1)} s`);
+
+  const run = await drain(runners, judge);
+  const counts = await judge.request('counts');
+  await judge.stop();
+  summarise(run, counts);
+}
+
+/** The participants, one source file each, and WARMUP + JOBS submissions of them queued. */
+async function queueSubmissions(judge, base, contest) {
   const people = await participants(base, contest, PARTICIPANTS);
   const users = await pool(people, 4, async (p, i) => {
     const f = await p.client.upload('sum.py', `print(sum(map(int, input().split())))  # ${i}\n`, 'text/x-python');
     return { id: p.id, fileId: f.id };
   });
   const ids = { activityId: contest.activity.id, seriesId: contest.seriesId, assignmentId: contest.assignmentId, versionId: contest.versionId };
-  const { queued } = await judge.request('queue', { n: WARMUP + JOBS, contest: ids, users });
+  return judge.request('queue', { n: WARMUP + JOBS, contest: ids, users });
+}
 
-  const runners = await pool(
+/** RUNNERS runner clients, registered, approved and signed in. */
+function registerRunners({ RunnerClient, generateRunnerKey, ops }, base, contest) {
+  return pool(
     Array.from({ length: RUNNERS }, (_, i) => i),
     4,
     async (i) => {
@@ -115,23 +136,11 @@ async function main() {
       return r;
     },
   );
-  const { plan } = await judge.request('plan');
-  console.log(
-    `claim → report: ${fmt(queued)} queued submissions (${fmt(PARTICIPANTS)} participants, one problem with a package), ${RUNNERS} runner clients, ` +
-      `the first ${fmt(WARMUP)} jobs are warm-up, Node ${process.version}`,
-  );
-  console.log(`  claim query plan: ${plan.join(' | ')}`);
-  console.log(`  set-up ${fmt((Date.now() - started) / 1000, 1)} s`);
+}
 
-  const claimMs = [];
-  const reportMs = [];
-  const seen = new Set();
-  let duplicates = 0;
-  let done = 0;
-  const marks = []; // completion times of the measured jobs
-  /** When the warm-up is over: the time and both processes' CPU use. */
-  let from;
-  const t0 = performance.now();
+/** Every runner claims and reports until the queue is empty; the jobs after the warm-up are timed. */
+async function drain(runners, judge) {
+  const run = { claimMs: [], reportMs: [], marks: [], seen: new Set(), duplicates: 0, done: 0, from: undefined, t0: performance.now() };
   await Promise.all(
     runners.map(async (r) => {
       for (;;) {
@@ -139,27 +148,29 @@ async function main() {
         const job = await r.claim({ leaseSeconds: 300 });
         const b = performance.now();
         if (!job) return;
-        if (seen.has(job.jobId)) duplicates++;
-        seen.add(job.jobId);
+        if (run.seen.has(job.jobId)) run.duplicates++;
+        run.seen.add(job.jobId);
         const res = await r.report(job, { verdict: 'AC', score: 1, maxScore: 1, runnerVersion: 'bench' });
         const c = performance.now();
-        if (res.duplicate) duplicates++;
-        if (++done === WARMUP) from = { at: c, own: process.cpuUsage(), judge: judge.request('cpu') };
-        else if (done > WARMUP) {
-          claimMs.push(b - a);
-          reportMs.push(c - b);
-          marks.push(c - t0);
+        if (res.duplicate) run.duplicates++;
+        // when the warm-up is over: the time and both processes' CPU use
+        if (++run.done === WARMUP) run.from = { at: c, own: process.cpuUsage(), judge: judge.request('cpu') };
+        else if (run.done > WARMUP) {
+          run.claimMs.push(b - a);
+          run.reportMs.push(c - b);
+          run.marks.push(c - run.t0); // completion times of the measured jobs
         }
       }
     }),
   );
-  const end = performance.now();
-  const own = process.cpuUsage(from.own);
-  const cpuBefore = (await from.judge).cpu;
-  const cpuAfter = (await judge.request('cpu')).cpu;
-  const counts = await judge.request('counts');
-  await judge.stop();
+  run.end = performance.now();
+  run.own = process.cpuUsage(run.from.own);
+  run.cpuBefore = (await run.from.judge).cpu;
+  run.cpuAfter = (await judge.request('cpu')).cpu;
+  return run;
+}
 
+function summarise({ claimMs, reportMs, marks, seen, duplicates, done, from, t0, end, own, cpuBefore, cpuAfter }, counts) {
   const measured = marks.length;
   const seconds = (end - from.at) / 1000;
   const rate = measured / seconds;

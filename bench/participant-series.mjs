@@ -15,6 +15,16 @@ import { createHash, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { adminToken, fmt, json, pool, serverRequire, startBenchApp, startChild } from './lib.mjs';
 
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const LEVELS = (process.env.BENCH_CONNECTIONS ?? '1,4,10').split(',').map(Number);
+const SUBMISSIONS = Number(process.env.BENCH_SUBMISSIONS ?? 10_000);
+const SERIES = Number(process.env.BENCH_SERIES ?? 20);
+const PER_SERIES = Number(process.env.BENCH_PROBLEMS ?? 10);
+const HEAVY_SHARE = 0.2; // one very active participant: 2,000 of 10,000, ten per problem
+const OTHERS = 40; // the rest share the other submissions evenly: 200 each, one per problem
+const WARMUP = 2;
+const TARGET_P99_MS = 20;
+
 if (process.argv[2] === 'child') await child();
 else await main();
 
@@ -59,26 +69,47 @@ function insertSubmissions(sqlite, rows) {
 // ---------------------------------------------------------------- the load generator
 
 async function main() {
-  const autocannon = serverRequire('autocannon');
-  const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-  const LEVELS = (process.env.BENCH_CONNECTIONS ?? '1,4,10').split(',').map(Number);
-  const SUBMISSIONS = Number(process.env.BENCH_SUBMISSIONS ?? 10_000);
-  const SERIES = Number(process.env.BENCH_SERIES ?? 20);
-  const PER_SERIES = Number(process.env.BENCH_PROBLEMS ?? 10);
-  const HEAVY_SHARE = 0.2; // one very active participant: 2,000 of 10,000, ten per problem
-  const OTHERS = 40; // the rest share the other submissions evenly: 200 each, one per problem
-  const WARMUP = 2;
-  const TARGET_P99_MS = 20;
-
   // BENCH_PROFILE=<dir> writes a CPU profile of the judge process there (open it in Chrome DevTools)
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   const judge = startChild('./participant-series.mjs', ['child'], profile);
   const base = await judge.ready;
+  const h = await apiHelpers(base);
+
+  const started = Date.now();
+  const { activity, assignments } = await makeActivity(h);
+  const heavy = await participant(h, 'bench-heavy');
+  const others = await pool(Array.from({ length: OTHERS }, (_, i) => i), 4, (i) => participant(h, `bench-other-${i}`));
+  const typical = others[0];
+  // the submissions, written by the judge process into its database (no submission API yet)
+  const rows = submissionRows(activity, assignments, heavy, others);
+  const { inserted } = await judge.request('submissions', { rows });
+  const { plan } = await judge.request('plan');
+  const url = `${h.api}/activities/bench/series`;
+
+  console.log(`GET /api/v1/activities/{slug}/series: ${SERIES} series × ${PER_SERIES} problems, ${fmt(inserted)} submissions in the database`);
+  await check(url, rows, 'typical', typical);
+  await check(url, rows, 'heavy', heavy);
+  console.log(`  standings query plan: ${plan.join(' | ')}`);
+  console.log(`  set-up ${fmt((Date.now() - started) / 1000, 1)} s; ${SECONDS} s per measurement after ${WARMUP} s warm-up; Node ${process.version}`);
+
+  const results = await measure(judge, url, [['typical', typical], ['heavy', heavy]]);
+  await judge.stop();
+
+  // a closed-loop load on one event loop queues: p99 grows with the connections, about n × the service time
+  for (const name of ['typical', 'heavy']) {
+    const passing = results.filter((x) => x.name === name && x.r.latency.p99 < TARGET_P99_MS).map((x) => x.connections);
+    console.log(`${name}: p99 < ${TARGET_P99_MS} ms ${passing.length ? `up to ${Math.max(...passing)} concurrent connections` : 'at none of the levels measured'} (measured: ${LEVELS.join(', ')})`);
+  }
+  if (results.some(({ r }) => r.non2xx || r.errors || r.timeouts)) console.log('warning: some requests failed (non-2xx or errors); the figures are not clean');
+  process.exit(0);
+}
+
+/** POST as the administrator, and uploads of small text files. */
+async function apiHelpers(base) {
   const api = `${base}/api/v1`;
   const admin = { authorization: `Bearer ${await adminToken(base)}` };
   const post = (path, body, headers = admin) =>
     json(`${api}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.body);
-
   async function upload(name, text) {
     const bytes = Buffer.from(text);
     const form = new FormData();
@@ -86,9 +117,11 @@ async function main() {
     form.set('file', new Blob([bytes], { type: 'text/markdown' }), name);
     return (await json(`${api}/files`, { method: 'POST', headers: admin, body: form })).body;
   }
+  return { api, post, upload };
+}
 
-  // ---- the activity: SERIES series of PER_SERIES problems each, all open
-  const started = Date.now();
+/** The activity: SERIES series of PER_SERIES problems each, all open. */
+async function makeActivity({ post, upload }) {
   const activity = await post('/activities', { slug: 'bench', name: 'Bench course', type: 'course@1', rankingType: 'points', timeZone: 'UTC', joinPolicy: 'open', unlisted: false });
   const past = new Date(Date.now() - 3_600_000).toISOString();
   const seriesList = [];
@@ -105,27 +138,27 @@ async function main() {
       assignments.push({ assignmentId: after.problems.find((p) => p.slug === slug).id, seriesId: s.id, versionId: version.id });
     },
   );
+  return { activity, assignments };
+}
 
-  // ---- the participants, enrolled through the API
-  async function participant(username) {
-    const issued = await post('/users', { username });
-    const { body: tokens } = await json(`${api}/identity/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: issued.username, password: issued.password }),
-    });
-    const auth = { authorization: `Bearer ${tokens.accessToken}` };
-    await post('/activities/bench/enrolment', {}, auth);
-    return { id: issued.userId, auth };
-  }
-  const heavy = await participant('bench-heavy');
-  const others = await pool(Array.from({ length: OTHERS }, (_, i) => i), 4, (i) => participant(`bench-other-${i}`));
-  const typical = others[0];
+/** A participant, enrolled through the API. */
+async function participant({ api, post }, username) {
+  const issued = await post('/users', { username });
+  const { body: tokens } = await json(`${api}/identity/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: issued.username, password: issued.password }),
+  });
+  const auth = { authorization: `Bearer ${tokens.accessToken}` };
+  await post('/activities/bench/enrolment', {}, auth);
+  return { id: issued.userId, auth };
+}
 
-  // ---- the submissions, written by the judge process into its database (no submission API yet)
+/** SUBMISSIONS rows: a HEAVY_SHARE of them the heavy participant's, the rest shared evenly by the others. */
+function submissionRows(activity, assignments, heavy, others) {
   const heavyCount = Math.round(SUBMISSIONS * HEAVY_SHARE);
   const now = Date.now();
-  const rows = Array.from({ length: SUBMISSIONS }, (_, i) => {
+  return Array.from({ length: SUBMISSIONS }, (_, i) => {
     const mine = i < heavyCount;
     const k = mine ? i : i - heavyCount;
     const user = mine ? heavy : others[k % OTHERS];
@@ -148,32 +181,27 @@ async function main() {
       excluded: n % 97 === 5 ? 1 : 0,
     };
   });
-  const { inserted } = await judge.request('submissions', { rows });
-  const { plan } = await judge.request('plan');
-  const url = `${api}/activities/bench/series`;
+}
 
-  /** Checks the answer before measuring it: every problem shown, the caller's attempts all counted. */
-  async function check(name, who) {
-    const { body: list, res } = await json(url, { headers: who.auth });
-    const shown = list.flatMap((s) => s.problems ?? []);
-    const own = rows.filter((r) => r.userId === who.id).length;
-    const attempts = shown.reduce((n, p) => n + p.attempts, 0);
-    if (list.length !== SERIES || shown.length !== SERIES * PER_SERIES) throw new Error(`expected ${SERIES} series of ${PER_SERIES} problems, got ${list.length} and ${shown.length}`);
-    if (attempts !== own) throw new Error(`${name}: the statuses count ${attempts} attempts, the participant made ${own}`);
-    const statuses = {};
-    for (const p of shown) statuses[p.status] = (statuses[p.status] ?? 0) + 1;
-    const bytes = Number(res.headers.get('content-length') ?? 0);
-    console.log(`  ${name.padEnd(8)} made ${fmt(own).padStart(5)} of them; the answer is ${fmt(bytes)} bytes, statuses ${JSON.stringify(statuses)}`);
-  }
+/** Checks the answer before measuring it: every problem shown, the caller's attempts all counted. */
+async function check(url, rows, name, who) {
+  const { body: list, res } = await json(url, { headers: who.auth });
+  const shown = list.flatMap((s) => s.problems ?? []);
+  const own = rows.filter((r) => r.userId === who.id).length;
+  const attempts = shown.reduce((n, p) => n + p.attempts, 0);
+  if (list.length !== SERIES || shown.length !== SERIES * PER_SERIES) throw new Error(`expected ${SERIES} series of ${PER_SERIES} problems, got ${list.length} and ${shown.length}`);
+  if (attempts !== own) throw new Error(`${name}: the statuses count ${attempts} attempts, the participant made ${own}`);
+  const statuses = {};
+  for (const p of shown) statuses[p.status] = (statuses[p.status] ?? 0) + 1;
+  const bytes = Number(res.headers.get('content-length') ?? 0);
+  console.log(`  ${name.padEnd(8)} made ${fmt(own).padStart(5)} of them; the answer is ${fmt(bytes)} bytes, statuses ${JSON.stringify(statuses)}`);
+}
 
-  console.log(`GET /api/v1/activities/{slug}/series: ${SERIES} series × ${PER_SERIES} problems, ${fmt(inserted)} submissions in the database`);
-  await check('typical', typical);
-  await check('heavy', heavy);
-  console.log(`  standings query plan: ${plan.join(' | ')}`);
-  console.log(`  set-up ${fmt((Date.now() - started) / 1000, 1)} s; ${SECONDS} s per measurement after ${WARMUP} s warm-up; Node ${process.version}`);
-
+/** autocannon at each of LEVELS connections, for each caller, after a warm-up. */
+async function measure(judge, url, callers) {
+  const autocannon = serverRequire('autocannon');
   const results = [];
-  for (const [name, who] of [['typical', typical], ['heavy', heavy]]) {
+  for (const [name, who] of callers) {
     await autocannon({ url, connections: Math.max(...LEVELS), duration: WARMUP, headers: who.auth });
     for (const connections of LEVELS) {
       const before = (await judge.request('cpu')).cpu;
@@ -188,13 +216,5 @@ async function main() {
       );
     }
   }
-  await judge.stop();
-
-  // a closed-loop load on one event loop queues: p99 grows with the connections, about n × the service time
-  for (const name of ['typical', 'heavy']) {
-    const passing = results.filter((x) => x.name === name && x.r.latency.p99 < TARGET_P99_MS).map((x) => x.connections);
-    console.log(`${name}: p99 < ${TARGET_P99_MS} ms ${passing.length ? `up to ${Math.max(...passing)} concurrent connections` : 'at none of the levels measured'} (measured: ${LEVELS.join(', ')})`);
-  }
-  if (results.some(({ r }) => r.non2xx || r.errors || r.timeouts)) console.log('warning: some requests failed (non-2xx or errors); the figures are not clean');
-  process.exit(0);
+  return results;
 }

@@ -91,90 +91,114 @@ async function child() {
 function seed(sqlite, watcherId) {
   const rnd = prng(42);
   const created = new Date(START - 86_400_000).toISOString();
-  const activityId = randomUUID();
-  const seriesId = randomUUID();
+  const ids = { activityId: randomUUID(), seriesId: randomUUID() };
   const slug = 'bench-contest';
-  const participantRole = sqlite.prepare(`SELECT id FROM roles WHERE built_in_key = 'participant'`).get().id;
-  const users = [watcherId];
-  const assignments = [];
-  const rows = [];
+  let users;
+  let rows;
   sqlite.transaction(() => {
-    sqlite
-      .prepare(`INSERT INTO activities (id, slug, slug_key, name, created_at, ranking_type, start_date, end_date, published_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(activityId, slug, slug, 'Bench contest', created, TYPE, new Date(START).toISOString(), new Date(START + HOURS * 3_600_000).toISOString(), created);
-    sqlite
-      .prepare(
-        `INSERT INTO series (id, activity_id, slug, slug_key, name, "order", start_date, end_date, is_open, opened_at, ranking_freeze_at, ranking_reveal_at, created_at)
-         VALUES (?, ?, 'finals', 'finals', 'Finals', 1, ?, ?, 0, ?, ?, ?, ?)`,
-      )
-      .run(
-        seriesId,
-        activityId,
-        new Date(START).toISOString(),
-        new Date(START + HOURS * 3_600_000).toISOString(),
-        new Date(START).toISOString(),
-        new Date(START + (HOURS - 1) * 3_600_000).toISOString(),
-        new Date(START + (HOURS + 2) * 3_600_000).toISOString(),
-        created,
-      );
-    const user = sqlite.prepare(`INSERT INTO users (id, username, username_key, first_name, last_name, created_at) VALUES (?, ?, ?, ?, ?, ?)`);
-    for (let i = 1; i < CONTESTANTS; i++) {
-      const id = randomUUID();
-      user.run(id, `contestant-${i}`, `contestant-${i}`, `First${i % 97}`, `Last${i}`, created);
-      users.push(id);
-    }
-    const grant = sqlite.prepare(`INSERT INTO grants (id, user_id, role_id, activity_id, created_at) VALUES (?, ?, ?, ?, ?)`);
-    for (const id of users) grant.run(randomUUID(), id, participantRole, activityId, created);
-    const problem = sqlite.prepare(`INSERT INTO problems (id, slug, slug_key, name, type, created_at) VALUES (?, ?, ?, ?, 'standard-io@1', ?)`);
-    const version = sqlite.prepare(`INSERT INTO problem_versions (id, problem_id, version, created_at) VALUES (?, ?, 1, ?)`);
-    const assign = sqlite.prepare(`INSERT INTO series_problems (id, series_id, activity_id, problem_id, slug, slug_key, "order", max_points, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    for (let p = 0; p < PROBLEMS; p++) {
-      const problemId = randomUUID();
-      const versionId = randomUUID();
-      const assignmentId = randomUUID();
-      const letter = String.fromCharCode(97 + (p % 26)) + (p >= 26 ? p : '');
-      problem.run(problemId, `bench-${letter}`, `bench-${letter}`, `Problem ${letter.toUpperCase()}`, created);
-      version.run(versionId, problemId, created);
-      assign.run(assignmentId, seriesId, activityId, problemId, letter, letter, p + 1, TYPE === 'points' ? 100 : null, created);
-      assignments.push({ assignmentId, versionId });
-    }
-    // each contestant has a skill; harder problems are solved less; wrong answers come before right ones
-    const skill = users.map(() => rnd());
+    seedContest(sqlite, ids, slug, created);
+    users = seedContestants(sqlite, ids.activityId, watcherId, created);
+    const assignments = seedProblems(sqlite, ids, created);
+    rows = submissionRows(rnd, ids, users, assignments);
     const insert = sqlite.prepare(
       `INSERT INTO submissions (id, activity_id, series_id, series_problem_id, problem_version_id, user_id, submitted_at, state, verdict, score, max_score, excluded)
        VALUES (@id, @activityId, @seriesId, @assignmentId, @versionId, @userId, @submittedAt, @state, @verdict, @score, @maxScore, @excluded)`,
     );
-    const verdicts = ['WA', 'WA', 'WA', 'TLE', 'RTE', 'MLE', 'CE'];
-    for (let i = 0; i < SUBMISSIONS; i++) {
-      const u = Math.floor(rnd() * users.length);
-      const p = Math.floor(rnd() * PROBLEMS);
-      const a = assignments[p];
-      const t = START + rnd() * HOURS * 3_600_000;
-      const pending = rnd() < 0.01;
-      const accepted = !pending && rnd() < skill[u] * (1 - p / (PROBLEMS + 4)) * 0.5;
-      const score = pending ? null : accepted ? 1 : TYPE === 'points' ? Math.round(rnd() * 10) / 10 : 0;
-      const row = {
-        id: randomUUID(),
-        activityId,
-        seriesId,
-        assignmentId: a.assignmentId,
-        versionId: a.versionId,
-        userId: users[u],
-        submittedAt: new Date(t).toISOString(),
-        state: pending ? 'queued' : 'completed',
-        verdict: pending ? null : accepted ? 'AC' : verdicts[Math.floor(rnd() * verdicts.length)],
-        score,
-        maxScore: pending ? null : 1,
-        excluded: rnd() < 0.002 ? 1 : 0,
-      };
-      rows.push(row);
-    }
-    // rows arrive as they are submitted: by time, as the judge inserts them
-    rows.sort((x, y) => (x.submittedAt < y.submittedAt ? -1 : x.submittedAt > y.submittedAt ? 1 : 0));
     for (const row of rows) insert.run(row);
   })();
   const pending = rows.filter((r) => r.state === 'queued' && !r.excluded);
-  return { activityId, slug, rows, pending, users };
+  return { activityId: ids.activityId, slug, rows, pending, users };
+}
+
+/** The activity and its one series: five hours from START, frozen for the last hour. */
+function seedContest(sqlite, { activityId, seriesId }, slug, created) {
+  sqlite
+    .prepare(`INSERT INTO activities (id, slug, slug_key, name, created_at, ranking_type, start_date, end_date, published_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    .run(activityId, slug, slug, 'Bench contest', created, TYPE, new Date(START).toISOString(), new Date(START + HOURS * 3_600_000).toISOString(), created);
+  sqlite
+    .prepare(
+      `INSERT INTO series (id, activity_id, slug, slug_key, name, "order", start_date, end_date, is_open, opened_at, ranking_freeze_at, ranking_reveal_at, created_at)
+       VALUES (?, ?, 'finals', 'finals', 'Finals', 1, ?, ?, 0, ?, ?, ?, ?)`,
+    )
+    .run(
+      seriesId,
+      activityId,
+      new Date(START).toISOString(),
+      new Date(START + HOURS * 3_600_000).toISOString(),
+      new Date(START).toISOString(),
+      new Date(START + (HOURS - 1) * 3_600_000).toISOString(),
+      new Date(START + (HOURS + 2) * 3_600_000).toISOString(),
+      created,
+    );
+}
+
+/** The watcher and CONTESTANTS - 1 more accounts, all participants of the activity. */
+function seedContestants(sqlite, activityId, watcherId, created) {
+  const participantRole = sqlite.prepare(`SELECT id FROM roles WHERE built_in_key = 'participant'`).get().id;
+  const users = [watcherId];
+  const user = sqlite.prepare(`INSERT INTO users (id, username, username_key, first_name, last_name, created_at) VALUES (?, ?, ?, ?, ?, ?)`);
+  for (let i = 1; i < CONTESTANTS; i++) {
+    const id = randomUUID();
+    user.run(id, `contestant-${i}`, `contestant-${i}`, `First${i % 97}`, `Last${i}`, created);
+    users.push(id);
+  }
+  const grant = sqlite.prepare(`INSERT INTO grants (id, user_id, role_id, activity_id, created_at) VALUES (?, ?, ?, ?, ?)`);
+  for (const id of users) grant.run(randomUUID(), id, participantRole, activityId, created);
+  return users;
+}
+
+/** PROBLEMS problems, one version each, assigned to the series as a, b, c, ... */
+function seedProblems(sqlite, { activityId, seriesId }, created) {
+  const assignments = [];
+  const problem = sqlite.prepare(`INSERT INTO problems (id, slug, slug_key, name, type, created_at) VALUES (?, ?, ?, ?, 'standard-io@1', ?)`);
+  const version = sqlite.prepare(`INSERT INTO problem_versions (id, problem_id, version, created_at) VALUES (?, ?, 1, ?)`);
+  const assign = sqlite.prepare(`INSERT INTO series_problems (id, series_id, activity_id, problem_id, slug, slug_key, "order", max_points, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  for (let p = 0; p < PROBLEMS; p++) {
+    const problemId = randomUUID();
+    const versionId = randomUUID();
+    const assignmentId = randomUUID();
+    const letter = String.fromCharCode(97 + (p % 26)) + (p >= 26 ? p : '');
+    problem.run(problemId, `bench-${letter}`, `bench-${letter}`, `Problem ${letter.toUpperCase()}`, created);
+    version.run(versionId, problemId, created);
+    assign.run(assignmentId, seriesId, activityId, problemId, letter, letter, p + 1, TYPE === 'points' ? 100 : null, created);
+    assignments.push({ assignmentId, versionId });
+  }
+  return assignments;
+}
+
+/**
+ * SUBMISSIONS rows, by time, as the judge inserts them: each contestant has a skill, harder
+ * problems are solved less, wrong answers come before right ones.
+ */
+function submissionRows(rnd, { activityId, seriesId }, users, assignments) {
+  const skill = users.map(() => rnd());
+  const verdicts = ['WA', 'WA', 'WA', 'TLE', 'RTE', 'MLE', 'CE'];
+  const rows = [];
+  for (let i = 0; i < SUBMISSIONS; i++) {
+    const u = Math.floor(rnd() * users.length);
+    const p = Math.floor(rnd() * PROBLEMS);
+    const a = assignments[p];
+    const t = START + rnd() * HOURS * 3_600_000;
+    const pending = rnd() < 0.01;
+    const accepted = !pending && rnd() < skill[u] * (1 - p / (PROBLEMS + 4)) * 0.5;
+    const score = pending ? null : accepted ? 1 : TYPE === 'points' ? Math.round(rnd() * 10) / 10 : 0;
+    rows.push({
+      id: randomUUID(),
+      activityId,
+      seriesId,
+      assignmentId: a.assignmentId,
+      versionId: a.versionId,
+      userId: users[u],
+      submittedAt: new Date(t).toISOString(),
+      state: pending ? 'queued' : 'completed',
+      verdict: pending ? null : accepted ? 'AC' : verdicts[Math.floor(rnd() * verdicts.length)],
+      score,
+      maxScore: pending ? null : 1,
+      excluded: rnd() < 0.002 ? 1 : 0,
+    });
+  }
+  rows.sort((x, y) => (x.submittedAt < y.submittedAt ? -1 : x.submittedAt > y.submittedAt ? 1 : 0));
+  return rows;
 }
 
 /** Times the service in process: the first standings (loading the submissions), warm ones, and updates. */

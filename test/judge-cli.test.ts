@@ -58,7 +58,8 @@ describe('judge init', () => {
     const first = judge(['init', '--data-dir', d, '--admin-password-file', pw]);
     expect(first.status).toBe(0);
     expect(existsSync(join(d, 'judge.db'))).toBe(true);
-    for (const sub of ['files', 'outbox', 'keys', 'logs']) expect(existsSync(join(d, sub))).toBe(true);
+    for (const sub of ['files', 'logs']) expect(existsSync(join(d, sub))).toBe(true);
+    for (const unused of ['outbox', 'keys']) expect(existsSync(join(d, unused))).toBe(false);
 
     writeFileSync(pw, 'second-password-456\n');
     const again = judge(['init', '--data-dir', d, '--admin-password-file', pw]);

@@ -78,9 +78,11 @@ export const ERROR_CODES = {
   'submission.empty': 422,
   'submission.fileName.missing': 422,
   'file.tooMany': 422,
+  'json.tooDeep': 422,
   rate_limited: 429,
   'server.maintenance': 503,
   internal: 500,
+  'storage.full': 507,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -103,6 +105,7 @@ const TITLES: Record<number, string> = {
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
+  507: 'Insufficient Storage',
 };
 
 export function statusTitle(status: number): string {

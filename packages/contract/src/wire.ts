@@ -6,15 +6,27 @@ export const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 /** An instant as the server writes it: RFC 3339 UTC with milliseconds. */
 export const Timestamp = z.string().meta({ format: 'date-time', example: '2026-11-22T05:38:19.123Z' });
 
+/** The instants RFC 3339 can write: years 0000 to 9999, in UTC. */
+const FIRST_INSTANT = Date.parse('0000-01-01T00:00:00.000Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
 /**
  * An instant as a client may send it: any RFC 3339 value; without an offset it is UTC.
- * Normalised to the server's form, so a bad value is a 422, never a silent default.
+ * Normalised to the server's form, so a bad value is a 422, never a silent default. An offset may
+ * carry a value past the last representable instant (9999-12-31T23:30-05:00): refused, as the
+ * server could only write it back as `+010000-...`, which is not RFC 3339.
  */
 export const InstantInput = z
   .string()
-  .refine((s) => /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/.test(s) && realDay(s) && !Number.isNaN(Date.parse(withZone(s))), 'must be an RFC 3339 instant')
+  .refine((s) => /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/.test(s) && realDay(s) && !Number.isNaN(Date.parse(withZone(s))), {
+    message: 'must be an RFC 3339 instant',
+    abort: true,
+  })
+  .refine((s) => inRange(Date.parse(withZone(s))), 'must be an instant from year 0000 to 9999 in UTC')
   .transform((s) => new Date(Date.parse(withZone(s))).toISOString())
   .meta({ format: 'date-time' });
+
+const inRange = (ms: number) => ms >= FIRST_INSTANT && ms <= LAST_INSTANT;
 
 /** Date.parse rolls an impossible day over (2030-02-31 becomes March 3rd): refuse it instead. */
 function realDay(s: string): boolean {
@@ -33,12 +45,7 @@ export const QueryBoolean = z
   .transform((v) => v === 'true' || v === '1')
   .meta({ type: 'boolean' });
 
-/** Paging query (CONTRACT §2): 1-based page, pageSize clamped to 1..200, default 20. */
-export const PagingQuery = z.object({
-  page: z.coerce.number().int().optional(),
-  pageSize: z.coerce.number().int().optional(),
-});
-
+/** Paging (CONTRACT §2): 1-based page, pageSize clamped to 1..200, default 20. */
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 200;
 
@@ -59,10 +66,30 @@ export interface Page<T> {
   pageSize: number;
 }
 
-/** Free-form JSON members must be objects of bounded size (CONTRACT §2). */
+/**
+ * The deepest nesting of objects and arrays a JSON body or free-form member may have (CONTRACT §2):
+ * `{}` is 1 deep. Anything that walks a value recursively (JSON.stringify, zod, SQLite's JSON)
+ * would overflow its stack long before a body's size limit stops a deep one.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether a parsed JSON value nests deeper than `max`; walks it without recursion. */
+export function jsonTooDeep(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [v, depth] = next;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Free-form JSON members must be objects of bounded size and depth (CONTRACT §2). */
 export function freeForm(maxBytes: number) {
   return z
     .record(z.string(), z.unknown())
+    .refine((v) => !jsonTooDeep(v), { message: `must nest at most ${MAX_JSON_DEPTH} deep`, abort: true })
     .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= maxBytes, `must be at most ${maxBytes} bytes of JSON`);
 }
 export const Props = freeForm(256 * 1024);

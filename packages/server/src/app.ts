@@ -185,7 +185,7 @@ function createHttpServer(deps: Deps, api: Api): Server {
 
 function startWorkers(deps: Deps, services: Services, paths: DataPaths): Workers {
   const workers: Workers = {
-    retention: new RetentionWorker(deps.sqlite, paths.uploads, deps.clock),
+    retention: new RetentionWorker(deps.sqlite, paths.uploads, deps.clock, deps.log),
     scheduler: new SeriesScheduler(deps, services.series),
     rankingAnnouncer: new RankingAnnouncer(deps),
     reaper: new LeaseReaper(deps, services.judging),

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const DB_FILE = 'judge.db';
@@ -10,13 +10,52 @@ export const dataPaths = (dir: string) => ({
   db: join(dir, DB_FILE),
   files: join(dir, 'files'),
   uploads: join(dir, 'files', '.incoming'),
-  outbox: join(dir, 'outbox'),
-  keys: join(dir, 'keys'),
   logs: join(dir, 'logs'),
 });
 
+/** A data directory the server cannot write to; the message is one line an operator can act on. */
+export class DataDirUnwritable extends Error {}
+
+const REASONS: Record<string, string> = {
+  EROFS: 'read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOTDIR: 'a part of the path is not a directory',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EEXIST: 'a file of that name is in the way',
+};
+
+function unwritable(path: string, e: unknown): DataDirUnwritable {
+  const code = String((e as { code?: unknown }).code ?? '');
+  return new DataDirUnwritable(`cannot write to ${path} (${REASONS[code] ?? ((e as Error).message || code)})`);
+}
+
+/**
+ * Makes the directories and proves each can be written, so that a read-only mount or a missing
+ * permission is one plain sentence at start rather than a stack from deep inside the first write.
+ */
 export function ensureDataDirs(dir: string): void {
-  for (const p of Object.values(dataPaths(dir))) if (!p.endsWith('.db')) mkdirSync(p, { recursive: true, mode: 0o750 });
+  for (const p of [dir, ...Object.values(dataPaths(dir))]) {
+    if (p.endsWith('.db')) continue;
+    try {
+      mkdirSync(p, { recursive: true, mode: 0o750 });
+    } catch (e) {
+      throw unwritable(p, e);
+    }
+    assertWritable(p);
+  }
+}
+
+/** Writes and removes a small file in `dir`, or throws DataDirUnwritable naming it. */
+export function assertWritable(dir: string): void {
+  const probe = join(dir, `.judge-write-test-${process.pid}`);
+  try {
+    writeFileSync(probe, '');
+    rmSync(probe, { force: true });
+  } catch (e) {
+    throw unwritable(dir, e);
+  }
 }
 
 export function isInitialised(dir: string): boolean {
@@ -31,6 +70,7 @@ export class DataDirInUse extends Error {}
  * starters: the second one fails at once.
  */
 export function lockDataDir(dir: string): { release(): void } {
+  assertWritable(dir);
   const lock = new Database(join(dir, LOCK_FILE), { timeout: 0 });
   try {
     lock.pragma('locking_mode = EXCLUSIVE');

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import pino from 'pino';
 import { packageVersion, startApp, NotInitialised } from './app.js';
 import { ConfigError, loadConfig, settingsTable, type ConfigOverrides } from './config.js';
-import { DataDirInUse } from './datadir.js';
+import { DataDirInUse, DataDirUnwritable } from './datadir.js';
 import { initDataDir } from './init.js';
 import { startLocalRunner, type LocalRunner } from './local-runner.js';
 import { generatePassword } from './util.js';
@@ -147,7 +147,7 @@ program
   });
 
 program.parseAsync().catch((e: unknown) => {
-  if (e instanceof ConfigError || e instanceof DataDirInUse || e instanceof NotInitialised) {
+  if (e instanceof ConfigError || e instanceof DataDirInUse || e instanceof DataDirUnwritable || e instanceof NotInitialised) {
     console.error(`judge: ${e.message}`);
     process.exit(2);
   }

@@ -41,7 +41,11 @@ export function activityFields(a: Activity): string {
 
 export function activitiesCommands(program: Command): void {
   const activities = program.command('activities').description('Contests and courses: create, list, show, publish, archive');
+  createCommand(activities);
+  readAndChangeCommands(activities);
+}
 
+function createCommand(activities: Command): void {
   sub(activities, 'create <slug>', 'Create an activity; it is published at once and you become its manager')
     .requiredOption('--name <name>', 'its name')
     .addOption(new Option('--type <type>', 'contest or course').choices(['contest@1', 'course@1']).default('contest@1'))
@@ -73,7 +77,9 @@ export function activitiesCommands(program: Command): void {
         emit(o, a, () => `Created ${a.slug} (${a.id}).\n${activityFields(a)}`);
       },
     );
+}
 
+function readAndChangeCommands(activities: Command): void {
   sub(activities, 'list', 'List the activities you manage')
     .option('--search <text>', 'part of the slug or name')
     .option('--archived', 'include archived activities')

@@ -139,9 +139,16 @@ async function taken(c: JudgeClient, file: string, rows: ImportRow[]): Promise<v
 
 // ---------------------------------------------------------------- commands
 
+type ImportOptions = JsonOption & { activity: string; out?: string };
+
 export function usersCommands(program: Command): void {
   const users = program.command('users').description('Accounts: create, list, block, reset passwords, import participants from CSV');
+  createAndList(users);
+  blockResetAndShow(users);
+  importCommand(users);
+}
 
+function createAndList(users: Command): void {
   sub(users, 'create <username>', 'Create an account; its generated password is printed this once')
     .option('--first-name <name>', 'first name')
     .option('--last-name <name>', 'last name')
@@ -167,7 +174,9 @@ export function usersCommands(program: Command): void {
       const pages = Math.max(1, Math.ceil(p.total / p.pageSize));
       emit(o, p, () => `${usersTable(p.items)}\npage ${p.page} of ${pages}, ${plural(p.total, 'account')}${pages > 1 ? ' (--page N or --all-pages for more)' : ''}`);
     });
+}
 
+function blockResetAndShow(users: Command): void {
   sub(users, 'block <user>', 'Block an account (its sessions end at once), or unblock it with --unblock')
     .option('--unblock', 'unblock instead')
     .option('--reason <text>', 'why (kept with the account)')
@@ -207,7 +216,9 @@ export function usersCommands(program: Command): void {
       ]),
     );
   });
+}
 
+function importCommand(users: Command): void {
   sub(
     users,
     'import <file>',
@@ -216,53 +227,56 @@ export function usersCommands(program: Command): void {
   )
     .requiredOption('--activity <slug>', 'the activity to enrol them in (as participants)')
     .option('--out <file>', 'where the credentials go (default: <file>-credentials.csv; never overwritten)')
-    .action(async (file: string, o: JsonOption & { activity: string; out?: string }) => {
-      const rows = readUsersCsv(file);
-      const out = o.out ?? `${file.replace(/\.csv$/i, '')}-credentials.csv`;
-      if (existsSync(out)) throw new CliError(`${out} exists: move it away or give --out (credentials files are never overwritten); nothing was created`);
-      const c = await api();
-      const activity = await resolveActivity(c, o.activity);
-      const roles = await c.call(ops.listRoles, { query: { activityId: activity.id } });
-      const participant = roles.find((r) => r.builtInKey === 'participant');
-      if (!participant) throw new CliError('the server has no built-in participant role; nothing was created');
-      await taken(c, file, rows);
+    .action(importUsers);
+}
 
-      // the file is made before the first account, so no issued password can be lost
-      let fd: number;
-      try {
-        fd = openSync(out, 'wx', 0o600);
-      } catch (e) {
-        throw new CliError(`cannot create ${out}: ${(e as Error).message}; nothing was created`);
-      }
-      const made: (IssuedCredentials & { enrolled: boolean })[] = [];
-      try {
-        writeSync(fd, csvLine(['username', 'password', 'firstName', 'lastName', 'email', 'userId']));
-        for (const r of rows) {
-          const issued = await c.call(ops.createUser, { body: requestOf(r) });
-          writeSync(fd, csvLine([issued.username, issued.password, r.firstName, r.lastName, r.email, issued.userId]));
-          made.push({ ...issued, enrolled: false });
-          await c.call(ops.createGrant, { body: { userId: issued.userId, roleId: participant.id, activityId: activity.id } });
-          made[made.length - 1]!.enrolled = true;
-        }
-      } catch (e) {
-        closeSync(fd);
-        if (made.length) {
-          const pending = made.filter((m) => !m.enrolled).map((m) => m.username);
-          note(
-            `judgectl: stopped after creating ${plural(made.length, 'account')} (${made.map((m) => m.username).join(', ')}); their credentials are in ${out}` +
-              (pending.length ? `; not enrolled: ${pending.join(', ')}` : ''),
-          );
-        }
-        throw e;
-      }
-      closeSync(fd);
-      const result = { activity: activity.slug, credentialsFile: out, created: made.map(({ userId, username }) => ({ userId, username })) };
-      emit(o, result, () =>
-        [
-          table(['username', 'id'], made.map((m) => [m.username, m.userId])),
-          `Created ${plural(made.length, 'account')} and enrolled them in ${activity.slug} as participants.`,
-          `Their passwords are in ${out} (readable by you only): hand them over, then delete the file.`,
-        ].join('\n'),
+/** Creates and enrols the accounts of a checked CSV, writing their credentials as it goes. */
+async function importUsers(file: string, o: ImportOptions): Promise<void> {
+  const rows = readUsersCsv(file);
+  const out = o.out ?? `${file.replace(/\.csv$/i, '')}-credentials.csv`;
+  if (existsSync(out)) throw new CliError(`${out} exists: move it away or give --out (credentials files are never overwritten); nothing was created`);
+  const c = await api();
+  const activity = await resolveActivity(c, o.activity);
+  const roles = await c.call(ops.listRoles, { query: { activityId: activity.id } });
+  const participant = roles.find((r) => r.builtInKey === 'participant');
+  if (!participant) throw new CliError('the server has no built-in participant role; nothing was created');
+  await taken(c, file, rows);
+
+  // the file is made before the first account, so no issued password can be lost
+  let fd: number;
+  try {
+    fd = openSync(out, 'wx', 0o600);
+  } catch (e) {
+    throw new CliError(`cannot create ${out}: ${(e as Error).message}; nothing was created`);
+  }
+  const made: (IssuedCredentials & { enrolled: boolean })[] = [];
+  try {
+    writeSync(fd, csvLine(['username', 'password', 'firstName', 'lastName', 'email', 'userId']));
+    for (const r of rows) {
+      const issued = await c.call(ops.createUser, { body: requestOf(r) });
+      writeSync(fd, csvLine([issued.username, issued.password, r.firstName, r.lastName, r.email, issued.userId]));
+      made.push({ ...issued, enrolled: false });
+      await c.call(ops.createGrant, { body: { userId: issued.userId, roleId: participant.id, activityId: activity.id } });
+      made[made.length - 1]!.enrolled = true;
+    }
+  } catch (e) {
+    closeSync(fd);
+    if (made.length) {
+      const pending = made.filter((m) => !m.enrolled).map((m) => m.username);
+      note(
+        `judgectl: stopped after creating ${plural(made.length, 'account')} (${made.map((m) => m.username).join(', ')}); their credentials are in ${out}` +
+          (pending.length ? `; not enrolled: ${pending.join(', ')}` : ''),
       );
-    });
+    }
+    throw e;
+  }
+  closeSync(fd);
+  const result = { activity: activity.slug, credentialsFile: out, created: made.map(({ userId, username }) => ({ userId, username })) };
+  emit(o, result, () =>
+    [
+      table(['username', 'id'], made.map((m) => [m.username, m.userId])),
+      `Created ${plural(made.length, 'account')} and enrolled them in ${activity.slug} as participants.`,
+      `Their passwords are in ${out} (readable by you only): hand them over, then delete the file.`,
+    ].join('\n'),
+  );
 }

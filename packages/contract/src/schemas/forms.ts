@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../wire.js';
 
 /**
  * Multipart forms as the server validates them (the `form` of a multipart operation): the text
@@ -31,14 +32,15 @@ export const FileUploadForm = z
 export const SUBMIT_PROPS_BYTES = 256 * 1024;
 const FILE_NAME = /^[^/\\\0]{1,255}$/;
 
-function propsObject(raw: string): boolean {
+function parsedProps(raw: string): unknown {
   try {
-    const parsed: unknown = JSON.parse(raw);
-    return !!parsed && typeof parsed === 'object' && !Array.isArray(parsed);
+    return JSON.parse(raw);
   } catch {
-    return false;
+    return undefined;
   }
 }
+
+const propsObject = (parsed: unknown): boolean => !!parsed && typeof parsed === 'object' && !Array.isArray(parsed);
 
 /**
  * The parts of a submission (CONTRACT §9): one file part, or pasted code with a fileName; props as
@@ -64,7 +66,9 @@ export const SubmitFormParts = z
     const bad = (field: string, message: string) => void ctx.addIssue({ code: 'custom', path: [field], message });
     if (!FILE_NAME.test(fileName)) return bad('fileName', 'a plain file name of at most 255 characters');
     if (!f.sha256 || !HEX64.test(f.sha256)) return bad('sha256', 'must be 64 hex digits');
-    if (f.props !== undefined && !propsObject(f.props)) return bad('props', 'must be a JSON object');
+    const props = f.props === undefined ? undefined : parsedProps(f.props);
+    if (f.props !== undefined && !propsObject(props)) return bad('props', 'must be a JSON object');
+    if (props !== undefined && jsonTooDeep(props)) return bad('props', `must nest at most ${MAX_JSON_DEPTH} deep`);
     if (f.props !== undefined && new TextEncoder().encode(f.props).length > SUBMIT_PROPS_BYTES) return bad('props', `must be at most ${SUBMIT_PROPS_BYTES} bytes of JSON`);
     if (f.deviceId !== undefined && (f.deviceId.length === 0 || f.deviceId.length > 128)) return bad('deviceId', 'must be 1 to 128 characters');
   })

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Operation, OperationOutput } from '@judge/contract';
+import { jsonTooDeep, MAX_JSON_DEPTH, type Operation, type OperationOutput } from '@judge/contract';
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { z } from 'zod';
@@ -191,6 +191,8 @@ export class Api {
     let body: unknown;
     if (op.body && !op.multipart) {
       const raw = (ctx.request as unknown as { body?: unknown }).body;
+      // before anything recursive (zod, JSON.stringify) walks it and overflows the stack
+      if (jsonTooDeep(raw)) throw ApiError.of('json.tooDeep', `The body nests objects and arrays more than ${MAX_JSON_DEPTH} deep`);
       const r = op.body.safeParse(raw === undefined || (typeof raw === 'object' && raw !== null && Object.keys(raw).length === 0 && ctx.request.length === 0) ? {} : raw);
       if (!r.success) throw ApiError.of('validation_failed', 'The body has invalid members', zodErrors(r.error));
       body = r.data;

@@ -8,6 +8,7 @@ import type { SessionStore } from '../auth/sessions.js';
 import type { Clock } from '../util.js';
 import { ApiError } from '@judge/contract';
 import { SESSION_COOKIE } from '../auth/origin.js';
+import { isStorageFull, StorageFullAlarm } from './storage-full.js';
 import { clientAddress, RUNNER_PATH, type Ctx, type RequestState } from './context.js';
 
 type Mw = Koa.Middleware<RequestState>;
@@ -36,7 +37,7 @@ export function zodErrors(e: ZodError, prefix = ''): Record<string, string[]> {
 }
 
 /** Writes any failure as problem+json (CONTRACT §3); a 5xx never shows internals, only the request id. */
-function respondWithProblem(ctx: Ctx, log: Logger, err: unknown): void {
+function respondWithProblem(ctx: Ctx, log: Logger, full: StorageFullAlarm, err: unknown): void {
   let status = 500;
   let code = 'internal';
   let detail = 'The server failed; the request id identifies it in the log';
@@ -46,6 +47,11 @@ function respondWithProblem(ctx: Ctx, log: Logger, err: unknown): void {
     detail = err.message;
     errors = err.errors;
     if (err.headers) ctx.set(err.headers);
+  } else if (isStorageFull(err)) {
+    status = 507;
+    code = 'storage.full';
+    detail = 'The server has no storage space left; nothing was stored';
+    full.refused(err);
   } else if (err instanceof ZodError) {
     status = 422;
     code = 'validation_failed';
@@ -100,6 +106,7 @@ export function edge(log: Logger, https: boolean): Mw {
     'Cache-Control': 'no-store',
     ...(https ? { 'Strict-Transport-Security': 'max-age=31536000' } : {}),
   };
+  const full = new StorageFullAlarm(log);
   return async (ctx, next) => {
     const start = process.hrtime.bigint();
     const incoming = ctx.get('x-request-id');
@@ -110,7 +117,7 @@ export function edge(log: Logger, https: boolean): Mw {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw ApiError.of('not_found', `No such endpoint: ${ctx.method} ${ctx.path}`);
     } catch (err) {
-      respondWithProblem(ctx, log, err);
+      respondWithProblem(ctx, log, full, err);
     } finally {
       if (log.isLevelEnabled('info')) {
         const ms = Number(process.hrtime.bigint() - start) / 1e6;

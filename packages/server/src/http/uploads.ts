@@ -84,7 +84,12 @@ export function multipartUpload(incomingDir: string, limitsOf: number | ((ctx: C
     if (ctx.request.length > l.fileBytes * l.files + l.fieldBytes + 64 * 1024) throw ApiError.of('payload_too_large', `Uploads are limited to ${l.fileBytes} bytes`);
     const opened: OpenedPart[] = [];
     try {
-      await parser(opened, l)(ctx, next);
+      await parser(opened, l)(ctx, () => {
+        // formidable takes a part whose last write failed (a full disk) for complete: its stream knows
+        const failed = opened.find((f) => f._writeStream?.errored)?._writeStream?.errored;
+        if (failed) throw failed;
+        return next();
+      });
     } finally {
       // nothing of a refused upload stays on disk, nor any part the handler did not keep, and it is
       // gone before the answer (a stored part was moved under its hash: its temporary path is free)

@@ -1,34 +1,36 @@
 import type Database from 'better-sqlite3';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import pino, { type Logger } from 'pino';
 import { iso, type Clock } from '../util.js';
+import { IntervalWorker, type WorkerDeps } from './interval.js';
 
 const HOUR = 3_600_000;
 const KEEP_ENDED_SESSIONS_DAYS = 90;
+
+type Removed = { secrets: number; sessions: number; uploads: number };
 
 /**
  * Removes what nobody can use any more: lapsed secrets, sessions ended long ago, and upload
  * leftovers of requests that died half way. `tick(now)` is what tests call.
  */
-export class RetentionWorker {
-  private timer: NodeJS.Timeout | undefined;
-
+export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps> {
+  /** Without a log of the server's, failures go to standard error. */
   constructor(
     private readonly sqlite: Database.Database,
     private readonly incomingDir: string,
-    private readonly clock: Clock,
-  ) {}
-
-  start(intervalMs = 10 * 60_000): void {
-    this.timer = setInterval(() => void this.tick(this.clock.now()), intervalMs);
-    this.timer.unref();
+    clock: Clock,
+    log: Logger = pino({ level: 'error' }, pino.destination(2)),
+  ) {
+    super({ clock, log }, 'retention');
   }
 
-  stop(): void {
-    clearInterval(this.timer);
+  /** Every 10 minutes: nothing it removes is in anyone's way before then. */
+  override start(intervalMs = 10 * 60_000): void {
+    super.start(intervalMs);
   }
 
-  async tick(now: Date): Promise<{ secrets: number; sessions: number; uploads: number }> {
+  async tick(now: Date): Promise<Removed> {
     const secrets = this.sqlite.prepare('DELETE FROM session_secrets WHERE expires_at <= ?').run(iso(now)).changes;
     const cutoff = iso(new Date(now.getTime() - KEEP_ENDED_SESSIONS_DAYS * 24 * HOUR));
     const sessions = this.sqlite
