@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -11,6 +12,12 @@ export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     pool: 'forks',
+    // every test builds its own app, data directory and sandbox, and nothing is mocked: test files
+    // may share a worker's module cache (importing the server once per worker rather than once per
+    // file), and half of the suite waits on sandboxes and sockets, so both cores of a small machine
+    // are kept busy rather than the default of one fewer than the cores
+    isolate: false,
+    maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
