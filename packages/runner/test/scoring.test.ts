@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, resolveModernMaxScores, type TestOutcome } from '../src/problem/scoring.js';
 import { PackageError, type LegacyGrading, type ModernScoring, type TestCase, type TestGroup, type TestItem } from '../src/problem/types.js';
+import { LEGACY_DEFAULTS } from '@judge/problem-package';
 
 // ---- tree builders ----
 
@@ -9,17 +10,7 @@ const test = (name: string): TestItem => ({
   test: { name, group: name.slice(0, name.lastIndexOf('/')), input: `/x/${name}.in`, answer: `/x/${name}.ans`, args: [], validatorArgs: [], fullFeedback: false },
 });
 
-const LEGACY: LegacyGrading = {
-  kind: 'legacy',
-  onReject: 'break',
-  verdictMode: 'worst_error',
-  scoreMode: 'sum',
-  ignoreSample: false,
-  acceptIfAnyAccepted: false,
-  acceptScore: 1,
-  rejectScore: 0,
-  range: [-Infinity, Infinity],
-};
+const LEGACY: LegacyGrading = LEGACY_DEFAULTS;
 const legacy = (name: string, items: TestItem[], grading: Partial<LegacyGrading> = {}): TestGroup => ({ name, items, grading: { ...LEGACY, ...grading } });
 const modern = (name: string, items: TestItem[], grading: Partial<ModernScoring> = {}): TestGroup => ({
   name,

@@ -5,6 +5,7 @@ import type { ApiProblem, EventStream, Frame, JudgeClient } from '@judge/sdk';
 import { submissions } from '../src/db/schema.js';
 import { refusedWith, sendJson } from './expect.js';
 import type { ManualClock, Party, TestJudge, TestUser } from './harness.js';
+import { barrier } from './support/socket.js';
 import { legacyPackage, zipOf } from './zips.js';
 
 /**
@@ -137,7 +138,6 @@ export class World {
     return res.body as { errors?: Record<string, string[]> };
   }
 
-  private barriers = 0;
 
   /**
    * Proves (non-)delivery: writes the instance settings, which every signed-in session is told, and
@@ -145,16 +145,8 @@ export class World {
    * an earlier write sent a stream is in front of it; returns those earlier frames (pings left
    * out).
    */
-  async barrier(streams: EventStream[]): Promise<Frame[][]> {
-    const name = `Judge ${++this.barriers}`;
-    await this.admin.call(ops.updateInstance, { body: { name } });
-    const out: Frame[][] = [];
-    for (const s of streams) {
-      const f = await s.next('instanceChanged', 5000);
-      expect((f.data as { instance: { name: string } }).instance.name).toBe(name);
-      out.push(s.frames.splice(0).filter((x) => x.type !== 'ping'));
-    }
-    return out;
+  barrier(streams: EventStream[]): Promise<Frame[][]> {
+    return barrier(this.admin, streams);
   }
 }
 
