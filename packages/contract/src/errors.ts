@@ -77,6 +77,7 @@ export const ERROR_CODES = {
   'result.verdict.missing': 422,
   'submission.empty': 422,
   'submission.fileName.missing': 422,
+  'submission.language': 422,
   'file.tooMany': 422,
   'json.tooDeep': 422,
   rate_limited: 429,

@@ -53,6 +53,8 @@ export class Agent {
   constructor(private readonly o: AgentOptions) {
     this.leaseSeconds = o.leaseSeconds ?? 120;
     this.waitSeconds = o.waitSeconds ?? 20;
+    // the server refuses at submit what no runner can judge: it learns this one's installed languages
+    o.client.reportLanguages(o.languages.present().map((l) => l.id));
   }
 
   start(): void {

@@ -105,6 +105,8 @@ export interface RunnerClientOptions {
   userAgent?: string;
   /** How long an ordinary call may take, in ms (default 60 s); long polls wait longer, transfers up to 10 minutes. */
   timeoutMs?: number;
+  /** The language ids this runner has installed, sent with each authentication (see `reportLanguages`). */
+  languages?: readonly string[];
 }
 
 /** What identifies a held job in every call about it. */
@@ -137,12 +139,26 @@ export class RunnerClient {
   tokenExpiresAt: string | undefined;
   private readonly timeoutMs: number;
   private authenticating: Promise<string> | undefined;
+  private languages: readonly string[] | undefined;
+  /** The languages the held token was issued with: a token from before `reportLanguages` told the server none. */
+  private tokenLanguages: readonly string[] | undefined;
 
   constructor(opts: RunnerClientOptions) {
     this.http = new JudgeClient({ baseUrl: opts.baseUrl, ...(opts.userAgent ? { userAgent: opts.userAgent } : {}) });
     this.key = checkKey(opts.key, 'the runner key');
     this.fingerprint = fingerprintOf(opts.key.publicKey);
     this.timeoutMs = opts.timeoutMs ?? 60_000;
+    this.languages = opts.languages;
+  }
+
+  /**
+   * The languages this runner can judge, told to the server at each authentication. A token already
+   * held that was issued with other languages is dropped, so the next call authenticates again and
+   * the server learns them at once.
+   */
+  reportLanguages(languages: readonly string[]): void {
+    this.languages = [...languages];
+    if (this.token && !sameList(this.tokenLanguages, this.languages)) this.token = undefined;
   }
 
   get baseUrl(): string {
@@ -169,7 +185,10 @@ export class RunnerClient {
       try {
         const signal = () => AbortSignal.timeout(this.timeoutMs);
         const { nonce } = await this.http.call(ops.runnerChallenge, { body: { fingerprint: this.fingerprint }, signal: signal() });
-        const t = await this.http.call(ops.runnerToken, { body: { fingerprint: this.fingerprint, nonce, signature: signNonce(this.key, nonce) }, signal: signal() });
+        const languages = this.languages;
+        const body = { fingerprint: this.fingerprint, nonce, signature: signNonce(this.key, nonce), ...(languages ? { languages: [...languages] } : {}) };
+        const t = await this.http.call(ops.runnerToken, { body, signal: signal() });
+        this.tokenLanguages = languages;
         this.token = t.token;
         this.tokenExpiresAt = t.expiresAt;
         return t.token;
@@ -284,4 +303,8 @@ export class RunnerClient {
   reportTrial(trial: HeldTrial, body: TrialReport) {
     return this.call(ops.reportTrial, { params: { trialId: trial.trialId }, body: { ...body, leaseToken: trial.leaseToken } });
   }
+}
+
+function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  return a === b || (!!a && !!b && a.length === b.length && a.every((x, i) => x === b[i]));
 }

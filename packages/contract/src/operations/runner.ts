@@ -65,7 +65,9 @@ export const runnerToken = defineOperation({
   path: '/runner/auth/token',
   tag: TAG,
   summary: 'Exchange a signed nonce for a runner token (12 hours); the runner must be approved',
-  description: 'The signature is Ed25519 over the UTF-8 bytes of the nonce string as received, sent as base64. The nonce is spent by any attempt.',
+  description:
+    'The signature is Ed25519 over the UTF-8 bytes of the nonce string as received, sent as base64. The nonce is spent by any attempt. ' +
+    'The runner may list the languages it has installed (extension): the server refuses at submit what no approved runner matching the assignment can judge.',
   auth: 'anonymous',
   body: TokenRequest,
   response: RunnerToken,

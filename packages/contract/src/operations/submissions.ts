@@ -26,7 +26,11 @@ export const submit = defineOperation({
   description:
     'Refusals, in this order: the activity is archived (409); the problem is not visible (404); its series does not take submissions (403 series.closed); ' +
     "the caller's address is outside the series' address rules (403 series.address); the submission limit is reached (403 submission.limit); " +
-    'the file is larger than the effective maxUploadBytes (413); the sha256 does not match the stored bytes (422 checksum_mismatch). ' +
+    'the file is larger than the effective maxUploadBytes (413); ' +
+    'the submission cannot be judged (422 submission.language): its file name gives no language and props.language names none, the language is not in the language table, ' +
+    "the assignment's config.languages does not allow it, or no approved runner matching the assignment's runner tags reported it (checked only once some matching runner is approved: with none the submission waits in the queue; a runner that reported no languages counts as able to judge any); " +
+    "its errors hold `language` (why) and `allowed` (the ids of the languages allowed there, as the problem's allowedLanguages lists them), and `allowed.<id>` the file extensions of each; " +
+    'the sha256 does not match the stored bytes (422 checksum_mismatch). ' +
     'Managers of the activity may submit to closed series and past limits, to test their problems.',
   auth: 'user',
   params: z.object({ idOrSlug: IdOrSlug, problemSlug: IdOrSlug }),
@@ -43,6 +47,7 @@ export const submit = defineOperation({
     'series.address',
     'submission.limit',
     'payload_too_large',
+    'submission.language',
     'checksum_mismatch',
     'submission.empty',
     'submission.fileName.missing',

@@ -377,6 +377,10 @@ export const ParticipantSeries = z.object({
 });
 export type ParticipantSeries = z.infer<typeof ParticipantSeries>;
 
+/** A language of the table as participants choose it: its id for props.language, and the file extensions that name it. */
+export const LanguageChoice = z.object({ id: z.string(), name: z.string(), extensions: z.array(z.string()) });
+export type LanguageChoice = z.infer<typeof LanguageChoice>;
+
 export const ParticipantProblem = z.object({
   id: z.string(),
   slug: z.string(),
@@ -388,7 +392,11 @@ export const ParticipantProblem = z.object({
   attachments: z.array(z.object({ name: z.string(), fileId: z.string(), mimeType: z.string(), sizeBytes: z.number().int(), sha256: z.string() })),
   timeLimitSeconds: z.number().optional(),
   memoryMiB: z.number().optional(),
-  languages: z.array(z.string()).optional(),
+  languages: z.array(z.string()).optional().meta({ description: "The assignment's config.languages, when it names a list" }),
+  allowedLanguages: z.array(LanguageChoice).meta({
+    description:
+      'The languages a submission here may use: those of the language table that config.languages allows and some approved runner matching the assignment reported (while no such runner reported its languages, every one); a submission in another is refused with 422 submission.language',
+  }),
   maxUploadBytes: z.number().int(),
   maxAttachments: z.number().int(),
   maxSubmissions: z.number().int().optional(),

@@ -127,6 +127,7 @@ export const Runner = z.object({
   lastSeenAt: Timestamp.optional(),
   isConnected: z.boolean().meta({ description: 'Seen within the last 2 minutes' }),
   completedJobs: z.number().int(),
+  languages: z.array(z.string()).optional().meta({ description: 'The languages it reported at its last authentication; absent when it reported none' }),
   currentJobId: z.string().optional(),
   files: z.array(z.object({ name: z.string(), fileId: z.string(), sizeBytes: z.number().int(), sha256: z.string() })).meta({ description: 'Files the runner attached to itself' }),
 });
@@ -157,6 +158,11 @@ export const TokenRequest = z.object({
   fingerprint: Fingerprint,
   nonce: z.string().max(128),
   signature: z.string().max(256).meta({ description: 'base64 Ed25519 signature of the UTF-8 bytes of the nonce as received' }),
+  languages: z
+    .array(z.string().min(1).max(64))
+    .max(200)
+    .optional()
+    .meta({ description: 'Extension: the language ids (of the language table) this runner has installed; a runner that sends none counts as able to judge any' }),
 });
 export const RunnerToken = z.object({ token: z.string(), expiresAt: Timestamp });
 

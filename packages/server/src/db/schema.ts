@@ -424,6 +424,8 @@ export const runners = sqliteTable(
     revokedReason: text('revoked_reason'),
     lastSeenAt: ts('last_seen_at'),
     completedJobs: integer('completed_jobs').notNull().default(0),
+    /** The language ids it reported at its last authentication; null when it reported none (it may judge any) */
+    languages: text('languages', { mode: 'json' }).$type<string[]>(),
   },
   (t) => [uniqueIndex('runners_fingerprint').on(t.fingerprint), index('runners_registered').on(t.registeredAt)],
 );

@@ -5,10 +5,12 @@ import type { Actor } from '../../auth/permissions.js';
 import { activities, problemVersionFiles, problemVersions, problems, series, seriesProblems } from '../../db/schema.js';
 import { notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
+import { allowedLanguages, assignmentLanguages } from '../../languages.js';
 import { compact } from '../../util.js';
 import { canManage, canSeeActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
 import type { FilesService } from '../files/index.js';
 import { newestVersion, type VersionRow } from '../problems/index.js';
+import { judgeableLanguages, requiredTags } from '../runners/index.js';
 import { versionFiles } from '../problems/index.js';
 import { acceptsSubmissions, problemsVisible, type SeriesRow } from '../series/index.js';
 import { Standings, standingOf } from './status.js';
@@ -39,12 +41,6 @@ interface ListedAssignment {
 const PACKAGE_ROLE = 'package';
 const STATEMENT_ROLE = 'statement';
 const PARTICIPANT_SCOPE = 'participant';
-
-/** The languages an assignment allows, when its config names them as a list of strings. */
-function languagesOf(config: Record<string, unknown> | null): string[] | undefined {
-  const langs = config?.languages;
-  return Array.isArray(langs) && langs.every((l) => typeof l === 'string') ? (langs as string[]) : undefined;
-}
 
 /** A number the package reported about itself, if it did. */
 function packageNumber(v: VersionRow | undefined, key: 'timeLimitSeconds' | 'memoryMiB'): number | undefined {
@@ -206,7 +202,9 @@ export class ParticipantService {
       ...content,
       timeLimitSeconds: packageNumber(version, 'timeLimitSeconds'),
       memoryMiB: packageNumber(version, 'memoryMiB'),
-      languages: languagesOf(sp.config),
+      languages: assignmentLanguages(sp.config),
+      // the list a refused submission names (submissions: refuseUnjudgeable)
+      allowedLanguages: allowedLanguages(this.d.config.languages, { config: sp.config, judgeable: judgeableLanguages(this.d.db, requiredTags(s.runnerTags, b.a.runnerTags)) }),
       maxUploadBytes: sp.maxUploadBytes ?? b.a.maxUploadBytes,
       maxAttachments: sp.maxAttachments ?? b.a.maxAttachments,
       maxSubmissions,

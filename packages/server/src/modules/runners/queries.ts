@@ -23,3 +23,20 @@ export function matchingRunners(db: Db, required: readonly string[]): number {
     .all()
     .filter((r) => tagsSatisfied(required, r.tags)).length;
 }
+
+/**
+ * The languages the approved runners matching these tags reported, together; undefined when it is
+ * not known: no approved runner matches yet (the work waits in the queue for one, as an organiser
+ * setting up expects), or one of them reported no languages (a runner older than the report, which
+ * counts as able to judge any).
+ */
+export function judgeableLanguages(db: Db, required: readonly string[]): ReadonlySet<string> | undefined {
+  const matching = db
+    .select({ tags: runners.tags, languages: runners.languages })
+    .from(runners)
+    .where(eq(runners.state, 'approved'))
+    .all()
+    .filter((r) => tagsSatisfied(required, r.tags));
+  if (!matching.length || matching.some((r) => !r.languages)) return undefined;
+  return new Set(matching.flatMap((r) => r.languages!));
+}

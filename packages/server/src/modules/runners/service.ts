@@ -27,11 +27,12 @@ interface RunnerRow {
   revokedReason: string | null;
   lastSeenAt: string | null;
   completedJobs: number;
+  languages: string | null;
 }
 
 const RUNNER_SELECT = `SELECT id, name, public_key AS publicKey, fingerprint, state, problem_types AS problemTypes, tags, address, version,
   registered_at AS registeredAt, approved_at AS approvedAt, revoked_at AS revokedAt, revoked_reason AS revokedReason,
-  last_seen_at AS lastSeenAt, completed_jobs AS completedJobs FROM runners`;
+  last_seen_at AS lastSeenAt, completed_jobs AS completedJobs, languages FROM runners`;
 
 /** Nonces live 2 minutes (CONTRACT §8) and in memory only: a restart just makes runners ask again. */
 const NONCE_SECONDS = 120;
@@ -102,6 +103,7 @@ export class RunnersService {
       lastSeenAt: r.lastSeenAt,
       isConnected: !!r.lastSeenAt && Date.parse(r.lastSeenAt) > now - CONNECTED_SECONDS * 1000,
       completedJobs: r.completedJobs,
+      languages: r.languages ? (JSON.parse(r.languages) as string[]) : undefined,
       currentJobId: current?.id,
       files,
     }) as Runner;
@@ -161,7 +163,7 @@ export class RunnersService {
    * A token for a signed nonce. The nonce is spent by any attempt. The signature is checked before
    * the approval, so only the key's holder learns whether the runner is approved.
    */
-  token(body: { fingerprint: string; nonce: string; signature: string }, address: string): { token: string; expiresAt: string } {
+  token(body: { fingerprint: string; nonce: string; signature: string; languages?: string[] | undefined }, address: string): { token: string; expiresAt: string } {
     const issued = this.nonces.get(body.nonce);
     this.nonces.delete(body.nonce);
     const now = this.d.clock.now();
@@ -175,7 +177,9 @@ export class RunnersService {
       !!sig && sig.length === nacl.sign.signatureLength && nacl.sign.detached.verify(Buffer.from(body.nonce, 'utf8'), sig, Buffer.from(r.publicKey, 'base64'));
     if (!valid) throw ApiError.of('runner.signature', 'The signature does not verify with the registered key');
     if (r.state !== 'approved') throw ApiError.of('runner.notApproved', r.state === 'revoked' ? 'The runner is revoked' : 'The runner is waiting for an administrator to approve it');
-    this.q('UPDATE runners SET last_seen_at = ?, address = ? WHERE id = ?').run(iso(now), address, r.id);
+    // what it reports replaces what it reported before; nothing reported (an older runner) is unknown, not none
+    const languages = body.languages ? JSON.stringify([...new Set(body.languages)].sort()) : null;
+    this.q('UPDATE runners SET last_seen_at = ?, address = ?, languages = ? WHERE id = ?').run(iso(now), address, languages, r.id);
     return this.tokens.issue(r.id, now);
   }
 

@@ -50,6 +50,8 @@ export function submissionsRoutes(api: Api, submissions: SubmissionsService, inc
     ops.submit,
     async ({ actor, form, ctx }) => {
       const plan = plans.get(ctx)!;
+      // before the bytes are kept anywhere: a refused upload leaves nothing behind
+      submissions.refuseUnjudgeable(plan, form.fileName, form.props);
       const parts = await uploadOf(form, incomingDir, plan);
       const created = await submissions.submit(actor, plan, { ...parts, ipAddress: clientAddress(ctx) });
       ctx.set('Location', `/api/v1/activities/${plan.activity.slug}/submissions/${created.id}`);

@@ -6,11 +6,12 @@ import type { Actor } from '../../auth/permissions.js';
 import { series as seriesTable } from '../../db/schema.js';
 import type { Outbox } from '../../db/transactor.js';
 import { ApiError, notFound } from '@judge/contract';
-import { submissionLanguage } from '../../languages.js';
+import { languageRefusal, submissionLanguage, type LanguageLimits } from '../../languages.js';
 import type { Deps } from '../../services.js';
 import { iso, newId, statements } from '../../util.js';
 import { canManage, canSeeActivity, findActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
 import type { FilesService } from '../files/index.js';
+import { judgeableLanguages, requiredTags } from '../runners/index.js';
 import { acceptsSubmissions, problemsVisible } from '../series/index.js';
 import { DetailReader, SUBMISSION_SELECT, toSummary, type SubmissionRow } from './views.js';
 
@@ -23,6 +24,8 @@ interface Assignment {
   pinnedVersionId: string | null;
   maxUploadBytes: number | null;
   maxSubmissions: number | null;
+  /** JSON text; read only where submitting needs it */
+  config?: string | null;
 }
 
 /** What a submission may become once its bytes arrive: every rule that does not need them has passed. */
@@ -34,6 +37,8 @@ export interface SubmitPlan {
   maxUploadBytes: number;
   /** null: no limit applies (none set, or a manager testing) */
   maxSubmissions: number | null;
+  /** The runner tags its jobs require. */
+  runnerTags: readonly string[];
 }
 
 export interface SubmitInput {
@@ -93,7 +98,7 @@ export class SubmissionsService {
     if (a.archivedAt) throw ApiError.of('activity.archived', 'The activity is archived: it takes no submissions');
     const found = this.q<[string, string], Assignment>(
       `SELECT id, series_id AS seriesId, problem_id AS problemId, pinned_version_id AS pinnedVersionId,
-              max_upload_bytes AS maxUploadBytes, max_submissions AS maxSubmissions
+              max_upload_bytes AS maxUploadBytes, max_submissions AS maxSubmissions, config
        FROM series_problems WHERE activity_id = ? AND slug_key = ?`,
     ).get(a.id, problemSlug.toLowerCase());
     const series = found ? this.d.db.select().from(seriesTable).where(eq(seriesTable.id, found.seriesId)).get() : undefined;
@@ -112,7 +117,28 @@ export class SubmissionsService {
     }
     const version = this.effectiveVersion(found);
     if (!version) throw ApiError.of('problem.noVersion', 'The problem has no version to judge against yet');
-    return { activity: a, assignment: found, versionId: version.id, problemType: version.type, maxUploadBytes: found.maxUploadBytes ?? a.maxUploadBytes, maxSubmissions };
+    return {
+      activity: a,
+      assignment: found,
+      versionId: version.id,
+      problemType: version.type,
+      maxUploadBytes: found.maxUploadBytes ?? a.maxUploadBytes,
+      maxSubmissions,
+      runnerTags: requiredTags(series.runnerTags, a.runnerTags),
+    };
+  }
+
+  /**
+   * Refuses (422 `submission.language`) a submission no runner would judge: its file name and props
+   * give no language, the table lacks it, the assignment does not allow it, or no approved runner
+   * matching the assignment reported it. Managers testing are refused alike: such a test judges
+   * nothing. Needs only the file name and props, so nothing is stored yet.
+   */
+  refuseUnjudgeable(plan: SubmitPlan, fileName: string, props: Record<string, unknown> | undefined): void {
+    const config = plan.assignment.config ? (JSON.parse(plan.assignment.config) as Record<string, unknown>) : null;
+    const limits: LanguageLimits = { config, judgeable: judgeableLanguages(this.d.db, plan.runnerTags) };
+    const refusal = languageRefusal(this.d.config.languages, fileName, props, limits);
+    if (refusal) throw refusal;
   }
 
   private countOwn(userId: string, assignmentId: string): number {
