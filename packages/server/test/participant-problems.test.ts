@@ -46,6 +46,8 @@ describe('participant: series and problems', () => {
         timeLimitSeconds: 2.5,
         memoryMiB: 512,
         languages: ['cpp', 'python3'],
+        // the table's languages config.languages allows (no runner has reported its own yet)
+        allowedLanguages: [expect.objectContaining({ id: 'cpp', extensions: expect.arrayContaining(['cpp', 'cc']) }), expect.objectContaining({ id: 'python3', extensions: ['py'] })],
         maxUploadBytes: 4096,
         maxAttachments: 3,
         canSubmit: true,
