@@ -16,7 +16,8 @@ import { feedbackDir } from './validation.js';
  * directory is the same for every pass of a test case, so the validator can keep its state there.
  * Each pass is judged like a whole run (standard or, for interactive problems, beside the
  * interactor) under the full time limit: the limit is per pass, as in problemtools and DOMjudge.
- * Asking for a pass beyond `limits.validation_passes` is the validator's fault: a judge error.
+ * Asking for a pass beyond `limits.validation_passes`, or rejecting a pass while asking for another,
+ * is the validator's fault: a judge error (the 2023-07 format's multi-pass validation rules).
  */
 export const multiPassGrader: Grader = {
   mode: 'multi-pass',
@@ -45,8 +46,12 @@ export async function gradeMultiPass(ctx: GradeContext, program: Program, test: 
       const r = ctx.input.problem.interactive ? await gradeInteractive(ctx, program, current, fb) : await gradeStandard(ctx, program, current, fb);
       runs.push(r);
       const next = path.join(fb, 'nextpass.in');
-      const more = r.outcome.verdict === 'AC' && (await exists(next));
-      if (r.outcome.verdict !== 'AC' || !more) return passResult(r, pass, passes, runs);
+      const asked = await exists(next);
+      if (asked && r.outcome.verdict === 'WA') {
+        const why = `the output validator rejected pass ${pass} but wrote nextpass.in (a next pass needs exit code 42)`;
+        return { outcome: { verdict: 'JE', reason: why }, run: slowest(runs), feedback: why, logText: why };
+      }
+      if (r.outcome.verdict !== 'AC' || !asked) return passResult(r, pass, passes, runs);
       if (pass >= passes) {
         const why = `the output validator accepted pass ${pass} and wrote nextpass.in, but the problem allows ${passes} passes (limits.validation_passes)`;
         return { outcome: { verdict: 'JE', reason: why }, run: slowest(runs), feedback: why, logText: why };
