@@ -347,6 +347,7 @@ describe('problem versions and packages', () => {
         ['a time limit that is not a number', () => zipOf(withData({ 'problem.yaml': 'limits:\n  time_limit: fast\n' })), /limits\.time_limit/],
         ['a bad .timelimit file', () => zipOf(withData({ 'problem.yaml': 'name: x', '.timelimit': 'soon' })), /\.timelimit/],
         ['limits that are not a mapping', () => zipOf(withData({ 'problem.yaml': 'limits: 3' })), /limits in problem\.yaml must be a mapping/],
+        ['a custom grader', () => zipOf(withData({ 'problem.yaml': 'name: x\n', 'data/testdata.yaml': 'grading: custom\n' })), /asks for a custom grader/],
         ['a multi-pass problem of one pass', () => zipOf(withData({ 'problem.yaml': 'type: multi-pass\nlimits: {validation_passes: 1}\n' })), /validation_passes in problem\.yaml must be a whole number of at least 2/],
       ];
       for (const [what, bytes, reason] of cases) {
