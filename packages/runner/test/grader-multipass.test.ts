@@ -102,11 +102,24 @@ describe('multi-pass problems', () => {
     const r = await judge(problem, { files: { 'echo.py': ECHO_PASS } });
     expect(r.verdict).toBe('JE');
     expect(r.log).toContain('allows 2 passes (limits.validation_passes)');
+    // asking for another pass while rejecting this one is the validator's fault too
+    const rejecting = VALIDATOR.replace('sys.exit(42)', 'sys.exit(43 if p < t else 42)');
+    const both = await judge(await passes('multi-pass', '', { 'output_validator/validator.py': rejecting }), { files: { 'echo.py': ECHO_PASS } });
+    expect(both.verdict).toBe('JE');
+    expect(both.log).toContain('rejected pass 1 but wrote nextpass.in');
   });
 
-  it('runs each pass of an interactive multi-pass problem beside the interactor', async () => {
-    const problem = await passes('[interactive, multi-pass]', '  validation_passes: 3\n', { 'output_validator/interactor.py': INTERACTOR });
+  it('runs each pass of an interactive multi-pass problem beside the interactor, and agrees with its example submissions', async () => {
+    const problem = await passes('[interactive, multi-pass]', '  validation_passes: 3\n', { 'output_validator/interactor.py': INTERACTOR }, {
+      'submissions/accepted/twice.py': TWICE,
+      'submissions/wrong_answer/off.py': 'p = int(input())\nprint(2 * p + (p == 3), flush=True)\n',
+      'submissions/run_time_error/crash.py': 'p = int(input())\nassert p < 2\nprint(2 * p, flush=True)\n',
+      'submissions/time_limit_exceeded/spin.py': 'p = int(input())\nwhile p == 3: pass\nprint(2 * p, flush=True)\n',
+    });
     expect(problem).toMatchObject({ multiPass: true, interactive: true });
+    const trial = await runTrial({ sandbox: fixture.sandbox, languages: fixture.languages, problem });
+    const table = trial.submissions.map((s) => `${s.path} ${s.verdict} ${s.ok}`).sort();
+    expect(table).toEqual(['accepted/twice.py AC true', 'run_time_error/crash.py RTE true', 'time_limit_exceeded/spin.py TLE true', 'wrong_answer/off.py WA true']);
     const ok = await judge(problem, { files: { 'twice.py': TWICE } });
     expect(ok.log).not.toContain('judge error');
     expect(ok.verdict).toBe('AC');
