@@ -65,9 +65,9 @@ export async function gradeMultiPass(ctx: GradeContext, program: Program, test: 
   }
 }
 
-/** The test case's result: the last pass's verdict, the slowest pass's resources, which pass decided. */
+/** The test case's result: the last pass's verdict, which pass decided, and the resources of the failing pass or, when all passed, of the slowest. */
 function passResult(last: TestRun, pass: number, passes: number, runs: TestRun[]): TestRun {
-  const run = slowest(runs) ?? last.run;
+  const run = last.outcome.verdict === 'AC' ? (slowest(runs) ?? last.run) : last.run;
   const label = `pass ${pass} of at most ${passes}`;
   const feedback = last.outcome.verdict === 'AC' ? (last.feedback ?? `accepted in ${label}`) : pass > 1 ? `${label}: ${last.feedback ?? last.outcome.verdict}` : last.feedback;
   return { ...last, ...(run ? { run } : {}), ...(feedback !== undefined ? { feedback } : {}) };
