@@ -2,7 +2,7 @@
 export { PackageError } from './errors.js';
 export type { Verdict, ProblemFormat, LegacyGrading, ModernScoring, ProblemLimits } from './types.js';
 export { isMapping, parseMapping, checkKeys, splitArgs, number, bound, compareNames, type Mapping } from './yaml.js';
-export { ProblemYaml, LimitsYaml, readManifest, formatVersionOf, readName, parseTimelimitFile, type Manifest, type ProblemKind } from './manifest.js';
+export { ProblemYaml, LimitsYaml, DEFAULT_VALIDATION_PASSES, readManifest, formatVersionOf, readName, parseTimelimitFile, type Manifest, type ProblemKind } from './manifest.js';
 export { LEGACY_DEFAULTS, legacyTestdataYaml, testGroupYaml, readLegacyTestdata, readModernGroup, type LegacyTestdata, type GroupContext, type ModernGroup } from './testdata.js';
 export {
   MANIFEST_FILE,

@@ -1,8 +1,9 @@
 import { PackageError } from './errors.js';
 import { countTests, MANIFEST_FILE, TIMELIMIT_FILE } from './layout.js';
 import { parseTimelimitFile, readManifest } from './manifest.js';
+import { parseMapping } from './yaml.js';
 import type { ProblemFormat } from './types.js';
-import { openPackageZip, readEntry, UPLOAD_ZIP_LIMITS, type ZipLimits } from './zip.js';
+import { openPackageZip, readEntry, UPLOAD_ZIP_LIMITS, type PackageZip, type ZipLimits } from './zip.js';
 
 /** What a package says of itself, for the server's summary of a problem version. */
 export interface PackageSummary {
@@ -31,6 +32,7 @@ export async function inspectPackageZip(source: string | Uint8Array, limits: Zip
     if (!yamlEntry || yamlEntry.directory) throw new PackageError('problem.yaml is missing');
     const manifest = readManifest((await readEntry(pkg, yamlEntry, METADATA_BYTES)).toString('utf8'));
     const tests = countTests(pkg.entries.map((e) => e.name));
+    await refuseUnsupportedGrading(pkg, manifest.format);
     const timelimit = byName.get(TIMELIMIT_FILE);
     const timeLimitSeconds =
       manifest.limits.timeLimitSeconds ?? (timelimit ? parseTimelimitFile((await readEntry(pkg, timelimit, METADATA_BYTES)).toString('utf8')) : undefined);
@@ -42,5 +44,24 @@ export async function inspectPackageZip(source: string | Uint8Array, limits: Zip
     return summary;
   } finally {
     pkg.close();
+  }
+}
+
+/** At most this many group files are read at upload: real packages have a few dozen groups. */
+const MAX_GROUP_FILES = 500;
+
+/**
+ * The group settings of data/ that ask for a judging mode the runner refuses at load (a custom
+ * grader, static validation) are refused at upload too, naming the feature, rather than failing
+ * every submission later.
+ */
+async function refuseUnsupportedGrading(pkg: PackageZip, format: ProblemFormat): Promise<void> {
+  const files = pkg.entries.filter((e) => !e.directory && /^data\/(?:.+\/)?(?:testdata|test_group)\.yaml$/.test(e.name)).slice(0, MAX_GROUP_FILES);
+  for (const entry of files) {
+    const m = parseMapping((await readEntry(pkg, entry, METADATA_BYTES)).toString('utf8'), entry.name);
+    if (format === 'legacy' && m.grading === 'custom') throw new PackageError(`${entry.name} asks for a custom grader (grading: custom); this judge supports the default grader only`);
+    if (format !== 'legacy' && (m.static_validation_score !== undefined || (m.static_validation !== undefined && m.static_validation !== false))) {
+      throw new PackageError(`${entry.name} defines a static validation test case; static validators are not supported by this judge`);
+    }
   }
 }

@@ -41,7 +41,11 @@ export const LimitsYaml = z
           { error: 'limits.time_multipliers in problem.yaml must be a mapping' },
         )
         .optional(),
-      validation_passes: z.never({ error: 'limits.validation_passes is for multi-pass problems, which this runner does not support' }).optional(),
+      validation_passes: z
+        .number({ error: 'limits.validation_passes in problem.yaml must be a whole number of at least 2' })
+        .int({ error: 'limits.validation_passes in problem.yaml must be a whole number of at least 2' })
+        .min(2, { error: 'limits.validation_passes in problem.yaml must be a whole number of at least 2' })
+        .nullish(),
     },
     { error: 'limits in problem.yaml must be a mapping' },
   )
@@ -81,6 +85,8 @@ export interface ProblemKind {
   submitAnswer: boolean;
   /** The package asks for a custom validator (legacy `validation: custom`). */
   custom: boolean;
+  /** The validator may ask for further passes (`type: multi-pass`, legacy `validation: custom multi-pass`). */
+  multiPass: boolean;
 }
 
 /** What problem.yaml says, read and checked. */
@@ -117,7 +123,7 @@ export function readManifest(text: string, warnings: string[] = []): Manifest {
     formatVersion: version.raw,
     name: readName(y.name) ?? '',
     kind,
-    limits: readLimits(y.limits),
+    limits: readLimits(y.limits, kind.multiPass, warnings),
     validatorFlags: splitArgs(y.validator_flags, 'validator_flags in problem.yaml'),
     allowFileWriting: y.allow_file_writing === true,
     raw: m,
@@ -158,16 +164,17 @@ function readTypes(type: ProblemYaml['type'], kind: ProblemKind): string[] {
     else if (t === 'scoring') kind.scoring = true;
     else if (t === 'interactive') kind.interactive = true;
     else if (t === 'submit-answer') kind.submitAnswer = true;
-    else if (t === 'multi-pass') throw new PackageError('multi-pass problems are not supported by this runner');
+    else if (t === 'multi-pass') kind.multiPass = true;
     else throw new PackageError(`type "${t}" in problem.yaml is not one of pass-fail, scoring, interactive, multi-pass, submit-answer`);
   }
   if (types.includes('pass-fail') && kind.scoring) throw new PackageError('type in problem.yaml cannot be both pass-fail and scoring');
   if (kind.submitAnswer && kind.interactive) throw new PackageError('type in problem.yaml cannot be both submit-answer and interactive');
+  if (kind.submitAnswer && kind.multiPass) throw new PackageError('type in problem.yaml cannot be both submit-answer and multi-pass');
   return types;
 }
 
 function problemKind(y: ProblemYaml, format: ProblemFormat, warnings: string[]): ProblemKind {
-  const kind: ProblemKind = { scoring: false, interactive: false, submitAnswer: false, custom: false };
+  const kind: ProblemKind = { scoring: false, interactive: false, submitAnswer: false, custom: false, multiPass: false };
   const types = readTypes(y.type, kind);
   if (format === 'legacy' && (kind.interactive || kind.submitAnswer)) {
     warnings.push('problem.yaml: legacy packages say interactive in validation, not in type; taken as meant');
@@ -180,8 +187,8 @@ function problemKind(y: ProblemYaml, format: ProblemFormat, warnings: string[]):
       if (w === 'interactive') kind.interactive = true;
       else if (w === 'score') {
         if (!kind.scoring && format === 'legacy' && types.length === 0) kind.scoring = true;
-      } else if (w === 'multipass' || w === 'multi-pass') throw new PackageError('multi-pass problems are not supported by this runner');
-      else throw new PackageError(`validation in problem.yaml: unknown word "${w}" (custom may be followed by score and interactive)`);
+      } else if (w === 'multipass' || w === 'multi-pass') kind.multiPass = true;
+      else throw new PackageError(`validation in problem.yaml: unknown word "${w}" (custom may be followed by score, interactive and multi-pass)`);
     }
     if (mode === 'default' && rest.length > 0) throw new PackageError(`validation in problem.yaml: "${rest.join(' ')}" needs validation: custom`);
     kind.custom = mode === 'custom';
@@ -192,7 +199,10 @@ function problemKind(y: ProblemYaml, format: ProblemFormat, warnings: string[]):
 
 const orUndefined = (v: number | null | undefined) => (v === null ? undefined : v);
 
-function readLimits(l: ProblemYaml['limits']): ProblemLimits {
+/** Passes a multi-pass problem allows when `limits.validation_passes` says nothing (the format's default). */
+export const DEFAULT_VALIDATION_PASSES = 2;
+
+function readLimits(l: ProblemYaml['limits'], multiPass: boolean, warnings: string[]): ProblemLimits {
   const limits: ProblemLimits = {
     timeMultiplier: orUndefined(l?.time_multiplier) ?? 5,
     timeSafetyMargin: orUndefined(l?.time_safety_margin) ?? 2,
@@ -200,6 +210,8 @@ function readLimits(l: ProblemYaml['limits']): ProblemLimits {
     timeLimitToTle: l?.time_multipliers?.time_limit_to_tle ?? 1.5,
     timeResolution: orUndefined(l?.time_resolution) ?? 1,
   };
+  if (multiPass) limits.validationPasses = orUndefined(l?.validation_passes) ?? DEFAULT_VALIDATION_PASSES;
+  else if (l?.validation_passes != null) warnings.push('problem.yaml: limits.validation_passes is for multi-pass problems; ignored');
   if (!l) return limits;
   limits.timeLimitSeconds = orUndefined(l.time_limit);
   if (limits.timeLimitSeconds !== undefined) limits.timeLimitSource = 'problem.yaml';

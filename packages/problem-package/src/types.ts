@@ -43,6 +43,8 @@ export interface ProblemLimits {
   validationTimeSeconds?: number;
   validationMemoryMiB?: number;
   validationOutputMiB?: number;
+  /** Multi-pass problems: the most passes a test case may take (`limits.validation_passes`, default 2); undefined otherwise. */
+  validationPasses?: number;
   /** Legacy: time limit = slowest accepted × multiplier (5), must leave a margin (2). */
   timeMultiplier: number;
   timeSafetyMargin: number;

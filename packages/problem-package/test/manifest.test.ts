@@ -17,7 +17,7 @@ describe('readManifest', () => {
   it('reads a legacy problem.yaml: kind, limits with their defaults, flags, languages', () => {
     const m = readManifest('name: Sum\nvalidation: custom interactive\nvalidator_flags: case_sensitive\nlimits:\n  memory: 512\n  time_multiplier: 3\nlanguages: c cpp\n');
     expect(m).toMatchObject({ format: 'legacy', formatVersion: 'legacy', name: 'Sum', validatorFlags: ['case_sensitive'], languages: ['c', 'cpp'] });
-    expect(m.kind).toEqual({ scoring: false, interactive: true, submitAnswer: false, custom: true });
+    expect(m.kind).toEqual({ scoring: false, interactive: true, submitAnswer: false, custom: true, multiPass: false });
     expect(m.limits).toMatchObject({ memoryMiB: 512, timeMultiplier: 3, timeSafetyMargin: 2, acToTimeLimit: 2, timeLimitToTle: 1.5, timeResolution: 1 });
     expect(m.limits.timeLimitSeconds).toBeUndefined();
   });
@@ -32,12 +32,26 @@ describe('readManifest', () => {
     expect(warnings).toEqual(['problem.yaml: unknown keys ignored: surprise']);
   });
 
+  it('reads multi-pass problems with their pass count, in the 2023-07 and the legacy form', () => {
+    const modern = readManifest('problem_format_version: 2023-07\ntype: [multi-pass, interactive]\nlimits: {validation_passes: 4}\n');
+    expect(modern.kind).toMatchObject({ multiPass: true, interactive: true });
+    expect(modern.limits.validationPasses).toBe(4);
+    expect(readManifest('problem_format_version: 2023-07\ntype: multi-pass\n').limits.validationPasses).toBe(2);
+    const legacy = readManifest('validation: custom multipass\nlimits:\n  validation_passes: 3\n');
+    expect(legacy.kind).toMatchObject({ multiPass: true, custom: true });
+    expect(legacy.limits.validationPasses).toBe(3);
+    const warnings: string[] = [];
+    expect(readManifest('limits:\n  validation_passes: 3\n', warnings).limits.validationPasses).toBeUndefined();
+    expect(warnings).toEqual(['problem.yaml: limits.validation_passes is for multi-pass problems; ignored']);
+  });
+
   it('says what is wrong, key by key, in an author’s words', () => {
     expect(refusal(() => readManifest('limits: 3\n'))).toBe('limits in problem.yaml must be a mapping');
     expect(refusal(() => readManifest('limits:\n  time_limit: fast\n'))).toBe('limits.time_limit in problem.yaml must be a positive number (seconds)');
     expect(refusal(() => readManifest('limits:\n  memory: -1\n'))).toBe('limits.memory in problem.yaml must be a positive number (MiB)');
     expect(refusal(() => readManifest('limits:\n  time_multipliers: {time_limit_to_tle: 0.5}\n'))).toMatch(/time_limit_to_tle in problem.yaml must be a number of at least 1/);
-    expect(refusal(() => readManifest('limits:\n  validation_passes: 2\n'))).toMatch(/multi-pass/);
+    expect(refusal(() => readManifest('type: multi-pass\nlimits:\n  validation_passes: 1\n'))).toBe('limits.validation_passes in problem.yaml must be a whole number of at least 2');
+    expect(refusal(() => readManifest('type: [multi-pass, submit-answer]\n'))).toMatch(/both submit-answer and multi-pass/);
     expect(refusal(() => readManifest('type: 3\n'))).toBe('type in problem.yaml must be a string or a list of strings');
     expect(refusal(() => readManifest('type: [pass-fail, scoring]\n'))).toMatch(/both pass-fail and scoring/);
     expect(refusal(() => readManifest('validation: strict\n'))).toMatch(/must begin with default or custom/);

@@ -70,8 +70,14 @@ describe('inspectPackageZip', () => {
   });
 
   it('refuses what the runner would refuse in problem.yaml, with the runner’s words', async () => {
-    await expect(inspectPackageZip(await zipOf({ ...PACKAGE, 'problem.yaml': 'type: multi-pass\n' }))).rejects.toThrow('multi-pass problems are not supported by this runner');
+    await expect(inspectPackageZip(await zipOf({ ...PACKAGE, 'problem.yaml': 'type: multi-pass\nlimits: {validation_passes: 0}\n' }))).rejects.toThrow('limits.validation_passes in problem.yaml must be a whole number of at least 2');
     await expect(inspectPackageZip(await zipOf({ ...PACKAGE, 'problem.yaml': 'problem_format_version: 2019-01\n' }))).rejects.toThrow(/is not one this runner knows/);
     await expect(inspectPackageZip(await zipOf({ 'problem.yaml': 'name: x\n' }))).rejects.toThrow('data/ is missing');
+    await expect(inspectPackageZip(await zipOf({ ...PACKAGE, 'data/secret/testdata.yaml': 'grading: custom\n' }))).rejects.toThrow(
+      'data/secret/testdata.yaml asks for a custom grader (grading: custom); this judge supports the default grader only',
+    );
+    const modern = { ...PACKAGE, 'problem.yaml': 'problem_format_version: 2023-07\ntype: scoring\n', 'data/secret/test_group.yaml': 'static_validation_score: 5\n' };
+    await expect(inspectPackageZip(await zipOf(modern))).rejects.toThrow(/static validators are not supported/);
+    await expect(inspectPackageZip(await zipOf({ ...PACKAGE, 'problem.yaml': 'type: multi-pass\n' }))).resolves.toMatchObject({ validation: 'multi-pass' });
   });
 });

@@ -211,7 +211,9 @@ describe('scoring problems', () => {
     });
     // 32-bit arithmetic: right on small numbers, wrong on the big one
     const partial = await judge(problem, { files: { 'a.c': '#include <stdio.h>\nint main(void){int a,b;scanf("%d %d",&a,&b);printf("%d\\n",a+b);}\n' } });
-    expect(partial).toMatchObject({ verdict: 'WA', score: 65, maxScore: 100 });
+    // a scoring submission is given a score, not a verdict: its points make it AC; the group keeps its WA
+    expect(partial).toMatchObject({ verdict: 'AC', score: 65, maxScore: 100 });
+    expect(partial.details.groups.find((g) => g.name === 'secret/large')).toMatchObject({ verdict: 'WA' });
     expect(partial.details.groups.find((g) => g.name === 'secret/small')).toMatchObject({ score: 30, maxScore: 30 });
     expect(partial.details.groups.find((g) => g.name === 'secret/large')).toMatchObject({ score: 35, maxScore: 70 });
     expect(partial.details.tests.find((t) => t.test === 'secret/large/2')).toMatchObject({ verdict: 'AC', score: 35, maxScore: 35 });

@@ -292,7 +292,7 @@ describe('loadProblem: refusals', () => {
 
   it('refuses what this runner does not support, clearly', async () => {
     expect(await refusal(load({ 'problem.yaml': 'problem_format_version: 2025-09\ntype: [pass-fail, multi-pass]\n', ...base }))).toBe(
-      'multi-pass problems are not supported by this runner',
+      'the problem is multi-pass but the package has no output validator (output_validators/ or output_validator/) to write nextpass.in',
     );
     expect(await refusal(load({ 'problem.yaml': 'type: scoring\n', 'data/testdata.yaml': 'grading: custom\n', ...base }))).toContain('custom grader');
     expect(await refusal(load({ 'problem.yaml': 'validation: custom interactive\n', ...base }))).toContain('interactive but the package has no output validator');

@@ -177,10 +177,11 @@ describe('2023-07 scoring', () => {
     return modern('', [group(modern('sample', [test('sample/1')])), group(secret)]);
   };
 
-  it('every group runs; sum of group scores; partial points with the first failure as verdict', async () => {
+  it('every group runs; sum of group scores; partial points are AC with their score (a scoring submission gets a score, not a verdict)', async () => {
     const r = runner({ 'secret/g2/2': 'WA' });
     const e = await evaluate(scoringTree(), r.run, { format: '2023-07', scoring: true });
-    expect(e).toMatchObject({ verdict: 'WA', score: 80, maxScore: 100 });
+    expect(e).toMatchObject({ verdict: 'AC', score: 80, maxScore: 100 });
+    expect(e.groups.find((g) => g.name === 'secret/g2')).toMatchObject({ verdict: 'WA', score: 40 });
     expect(r.calls).toEqual(['sample/1', 'secret/g1/1', 'secret/g1/2', 'secret/g2/1', 'secret/g2/2', 'secret/g2/3']);
     expect(e.tests.find((t) => t.test.name === 'secret/g2/3')).toMatchObject({ score: 20, maxScore: 20 });
   });
@@ -188,7 +189,7 @@ describe('2023-07 scoring', () => {
   it('a pass-fail group stops at its first failure and scores 0; a failing sample does not cost points', async () => {
     const r = runner({ 'sample/1': 'WA', 'secret/g1/1': 'RTE' });
     const e = await evaluate(scoringTree(), r.run, { format: '2023-07', scoring: true });
-    expect(e).toMatchObject({ verdict: 'WA', score: 60 });
+    expect(e).toMatchObject({ verdict: 'AC', score: 60 });
     expect(r.calls).not.toContain('secret/g1/2');
     expect(e.groups.find((g) => g.name === 'secret/g1')).toMatchObject({ verdict: 'RTE', score: 0, maxScore: 40 });
   });
@@ -220,9 +221,9 @@ describe('2023-07 scoring', () => {
     const tree = modern('', [group(modern('sample', [test('sample/1')])), group(secret)]);
     const r = runner({ 'secret/a/1': 'WA' });
     const e = await evaluate(tree, r.run, { format: '2023-07', scoring: true });
-    expect(e).toMatchObject({ verdict: 'WA', score: 30 });
+    expect(e).toMatchObject({ verdict: 'AC', score: 30 });
     expect(r.calls).toEqual(['sample/1', 'secret/a/1', 'secret/c/1']);
-    expect(e.groups.find((g) => g.name === 'secret/b')).toMatchObject({ skipped: true, score: 0 });
+    expect(e.groups.find((g) => g.name === 'secret/b')).toMatchObject({ skipped: true, score: 0, verdict: 'WA' });
     const ok = runner();
     expect(await evaluate(tree, ok.run, { format: '2023-07', scoring: true })).toMatchObject({ verdict: 'AC', score: 100 });
   });

@@ -306,6 +306,14 @@ describe('problem versions and packages', () => {
       expect(v.package).toEqual({ name: 'Sum of two', timeLimitSeconds: 1.5, memoryMiB: 1024, validation: 'pass-fail interactive', sampleCount: 2, secretCount: 1, format: '2023-07' });
     });
 
+    it('accepts a multi-pass package (the runner judges it), legacy and 2023-07', async () => {
+      const p = await problem();
+      const modern = { ...legacyPackage('Passes'), 'problem.yaml': 'problem_format_version: 2023-07\nname: Passes\ntype: [multi-pass, interactive]\nlimits: {validation_passes: 3}\n' };
+      expect((await version(author.c, p.id, { package: { fileId: (await uploadZip(author.c, modern)).id } })).package).toMatchObject({ name: 'Passes', validation: 'multi-pass interactive', format: '2023-07' });
+      const legacy = { ...legacyPackage('Old passes'), 'problem.yaml': 'name: Old passes\nvalidation: custom multi-pass\n' };
+      expect((await version(author.c, p.id, { package: { fileId: (await uploadZip(author.c, legacy)).id } })).package).toMatchObject({ validation: 'custom multi-pass', format: 'legacy' });
+    });
+
     it('accepts a package wrapped in one top-level folder (macOS metadata beside it ignored)', async () => {
       const p = await problem();
       const entries = { ...wrap('hello', legacyPackage('Wrapped')), '__MACOSX/hello/._problem.yaml': 'resource fork' };
@@ -339,6 +347,8 @@ describe('problem versions and packages', () => {
         ['a time limit that is not a number', () => zipOf(withData({ 'problem.yaml': 'limits:\n  time_limit: fast\n' })), /limits\.time_limit/],
         ['a bad .timelimit file', () => zipOf(withData({ 'problem.yaml': 'name: x', '.timelimit': 'soon' })), /\.timelimit/],
         ['limits that are not a mapping', () => zipOf(withData({ 'problem.yaml': 'limits: 3' })), /limits in problem\.yaml must be a mapping/],
+        ['a custom grader', () => zipOf(withData({ 'problem.yaml': 'name: x\n', 'data/testdata.yaml': 'grading: custom\n' })), /asks for a custom grader/],
+        ['a multi-pass problem of one pass', () => zipOf(withData({ 'problem.yaml': 'type: multi-pass\nlimits: {validation_passes: 1}\n' })), /validation_passes in problem\.yaml must be a whole number of at least 2/],
       ];
       for (const [what, bytes, reason] of cases) {
         it(what, async () => {

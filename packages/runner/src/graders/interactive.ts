@@ -31,9 +31,9 @@ export const interactiveGrader: Grader = {
   },
 };
 
-/** Runs the submission against the interactor on one test case. */
-export async function gradeInteractive(ctx: GradeContext, program: Program, test: TestCase): Promise<TestRun> {
-  const fb = await feedbackDir(ctx);
+/** Runs the submission against the interactor on one test case (`kept`: the caller's feedback directory). */
+export async function gradeInteractive(ctx: GradeContext, program: Program, test: TestCase, kept?: string): Promise<TestRun> {
+  const fb = kept ?? (await feedbackDir(ctx));
   try {
     return await withTestFiles(program.box, test, async () => {
       const { val, sub } = await startPair(ctx, program, test, fb);
@@ -44,7 +44,7 @@ export async function gradeInteractive(ctx: GradeContext, program: Program, test
       return { ...outcome, run: subRun };
     });
   } finally {
-    await fs.promises.rm(fb, { recursive: true, force: true });
+    if (!kept) await fs.promises.rm(fb, { recursive: true, force: true });
   }
 }
 

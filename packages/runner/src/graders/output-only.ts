@@ -20,6 +20,7 @@ export const outputOnlyGrader: Grader = {
   handles: (problem, problemType) => problemType === 'output-only@1' || problem.submitAnswer,
   refuse(problem) {
     if (problem.interactive) throw new PackageError('an interactive problem cannot be judged as output-only');
+    if (problem.multiPass) throw new PackageError('a multi-pass problem cannot be judged as output-only');
   },
   exampleFileNames: 'path',
   async prepare(ctx) {

@@ -24,8 +24,8 @@ export const standardGrader: Grader = {
   },
 };
 
-/** Runs the program on one test case and validates what it wrote. */
-export async function gradeStandard(ctx: GradeContext, program: Program, test: TestCase): Promise<TestRun> {
+/** Runs the program on one test case and validates what it wrote (`kept`: the caller's feedback directory). */
+export async function gradeStandard(ctx: GradeContext, program: Program, test: TestCase, kept?: string): Promise<TestRun> {
   const { sandbox, problem } = ctx.input;
   const out = path.join(ctx.scratch, 'stdout');
   const err = path.join(ctx.scratch, 'stderr');
@@ -46,6 +46,6 @@ export async function gradeStandard(ctx: GradeContext, program: Program, test: T
     }),
   );
   if (run.status !== 'ok') return { outcome: { verdict: STATUS_VERDICT[run.status] }, run, feedback: runFeedback(run) };
-  const checked = await validate(ctx, test, out);
+  const checked = await validate(ctx, test, out, kept);
   return { ...checked, run };
 }

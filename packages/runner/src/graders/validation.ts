@@ -13,10 +13,13 @@ import { runFeedback, STATUS_VERDICT, type GradeContext, type TestRun } from './
  * 43 wrong answer, anything else JE). An interactor is the same program, so its verdict is read here too.
  */
 
-/** Judges an output file with the default or the package's validator. */
-export async function validate(ctx: GradeContext, test: TestCase, output: string): Promise<TestRun> {
+/**
+ * Judges an output file with the default or the package's validator. `kept` is a feedback
+ * directory the caller owns (multi-pass keeps one across passes); without it a fresh one is used and removed.
+ */
+export async function validate(ctx: GradeContext, test: TestCase, output: string, kept?: string): Promise<TestRun> {
   if (!ctx.validator) return defaultValidate(ctx, test, output);
-  const fb = await feedbackDir(ctx);
+  const fb = kept ?? (await feedbackDir(ctx));
   const v = ctx.validator;
   const cmd = v.command(ctx.limits.validation.memoryBytes);
   const vErr = path.join(ctx.scratch, 'validator-stderr');
@@ -34,7 +37,7 @@ export async function validate(ctx: GradeContext, test: TestCase, output: string
   try {
     return await interpretValidator(run, fb, undefined);
   } finally {
-    await fs.promises.rm(fb, { recursive: true, force: true });
+    if (!kept) await fs.promises.rm(fb, { recursive: true, force: true });
   }
 }
 

@@ -23,6 +23,9 @@ export async function loadProblem(dir: string, languages: LanguageTable = defaul
   if (kind.interactive && !customValidator) {
     throw new PackageError('the problem is interactive but the package has no output validator (output_validators/ or output_validator/) to interact with');
   }
+  if (kind.multiPass && !customValidator) {
+    throw new PackageError('the problem is multi-pass but the package has no output validator (output_validators/ or output_validator/) to write nextpass.in');
+  }
   if (kind.custom && !customValidator) {
     throw new PackageError('problem.yaml asks for a custom output validator (validation: custom) but output_validators/ holds none');
   }
@@ -35,6 +38,7 @@ export async function loadProblem(dir: string, languages: LanguageTable = defaul
     name: manifest.name,
     scoring: kind.scoring,
     interactive: kind.interactive,
+    multiPass: kind.multiPass,
     submitAnswer: kind.submitAnswer,
     customValidator,
     validatorFlags,

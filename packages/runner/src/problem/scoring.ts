@@ -14,8 +14,10 @@ import { PackageError, type LegacyGrading, type ModernScoring, type ProblemForma
  * - 2023-07 (`test_group.yaml`): pass-fail problems are accepted iff every test case is; the first
  *   failure stops the run and is the verdict. Scoring problems score `secret` with `sum`/`min`/
  *   `pass-fail` aggregation, `max_score` (inferred for test cases and groups that give none),
- *   `require_pass`, `score.txt`/`score_multiplier.txt`; every group runs, the verdict is the
- *   first rejected test case's (or AC), the score is that of `secret`.
+ *   `require_pass`, `score.txt`/`score_multiplier.txt`; every group runs, the score is that of
+ *   `secret`; a submission with points is AC (the format gives scoring submissions a score, not a
+ *   verdict), one without keeps its first rejected test case's verdict. A group's verdict is its
+ *   own first rejection (a group kept from running by require_pass: the one that kept it).
  *
  * A judge error (JE) anywhere ends the run at once: the verdict is JE and the score 0.
  */
@@ -253,34 +255,38 @@ async function modernRoot(data: TestGroup, ctx: Ctx): Promise<Omit<Evaluation, '
     ctx.groups.push({ name: '', verdict, score: verdict === 'AC' ? 1 : 0 });
     return { verdict, score: verdict === 'AC' ? 1 : 0, maxScore: 1 };
   }
-  const state: ModernState = { passed: new Map(), firstFailure: undefined };
+  const state: ModernState = { verdicts: new Map(), firstFailure: undefined };
   let score = 0;
   for (const item of data.items) {
     if (item.kind === 'test') throw new PackageError(`the test case ${item.test.name} lies directly in data/; test cases belong in data/sample or data/secret`);
     const result = await modernGroup(item.group, ctx, state, item.group.name === 'sample');
     if (item.group.name === 'secret') score = result.score;
   }
-  const verdict = state.firstFailure ?? 'AC';
+  // a scoring submission is given a score instead of a verdict: any points make it accepted with
+  // them; without points it keeps the first rejection it met
+  const verdict = score > EPS ? 'AC' : (state.firstFailure ?? 'AC');
   const maxScore = maxScoreOf(data, '2023-07');
   ctx.groups.push({ name: '', verdict, score, maxScore: maxScore ?? null });
   return { verdict, score, maxScore };
 }
 
 interface ModernState {
-  /** Group name → every test case in it (and below) accepted. */
-  passed: Map<string, boolean>;
+  /** Group name → AC when every test case in it (and below) was accepted, else the first rejection in it. */
+  verdicts: Map<string, Verdict>;
   firstFailure: Verdict | undefined;
 }
 
-async function modernGroup(group: TestGroup, ctx: Ctx, state: ModernState, sample: boolean): Promise<{ score: number; accepted: boolean }> {
+async function modernGroup(group: TestGroup, ctx: Ctx, state: ModernState, sample: boolean): Promise<{ score: number; verdict: Verdict }> {
   const scoring = group.grading as ModernScoring;
-  const missing = scoring.requirePass.filter((name) => state.passed.get(name) !== true);
+  const missing = scoring.requirePass.filter((name) => state.verdicts.get(name) !== 'AC');
   if (missing.length > 0) {
-    state.passed.set(group.name, false);
-    for (const sub of subgroups(group)) state.passed.set(sub, false);
-    ctx.groups.push({ name: group.name, verdict: state.firstFailure ?? 'WA', score: 0, maxScore: scoring.maxScore, skipped: true });
+    // not run: its test cases count as rejected, with the rejection that kept it from running
+    const verdict = state.verdicts.get(missing[0]!) ?? 'WA';
+    state.verdicts.set(group.name, verdict);
+    for (const sub of subgroups(group)) state.verdicts.set(sub, verdict);
+    ctx.groups.push({ name: group.name, verdict, score: 0, maxScore: scoring.maxScore, skipped: true });
     if (ctx.runAll) await runUncounted(ctx, group);
-    return { score: 0, accepted: false };
+    return { score: 0, verdict };
   }
   let accepted = true;
   let firstVerdict: Verdict | undefined;
@@ -314,9 +320,9 @@ async function modernGroup(group: TestGroup, ctx: Ctx, state: ModernState, sampl
       }
     } else {
       const sub = await modernGroup(item.group, ctx, state, sample);
-      if (!sub.accepted) {
+      if (sub.verdict !== 'AC') {
         accepted = false;
-        firstVerdict ??= state.firstFailure ?? 'WA';
+        firstVerdict ??= sub.verdict;
       }
       scores.push(sub.score);
     }
@@ -330,9 +336,10 @@ async function modernGroup(group: TestGroup, ctx: Ctx, state: ModernState, sampl
       throw new JudgeErrorStop(`the score ${score} of ${group.name} exceeds its max_score ${scoring.maxScore}`);
     }
   }
-  state.passed.set(group.name, accepted);
-  ctx.groups.push({ name: group.name, verdict: accepted ? 'AC' : (firstVerdict ?? 'WA'), score, maxScore: sample ? undefined : scoring.maxScore });
-  return { score, accepted };
+  const verdict: Verdict = accepted ? 'AC' : (firstVerdict ?? 'WA');
+  state.verdicts.set(group.name, verdict);
+  ctx.groups.push({ name: group.name, verdict, score, maxScore: sample ? undefined : scoring.maxScore });
+  return { score, verdict };
 }
 
 function subgroups(group: TestGroup): string[] {

@@ -81,6 +81,8 @@ export interface ProblemSpec {
   scoring: boolean;
   /** The output validator runs as the interactor. */
   interactive: boolean;
+  /** The output validator may ask for further passes (`nextpass.in`), up to `limits.validationPasses`. */
+  multiPass: boolean;
   /** 2023-07 `submit-answer`: submissions are the answers themselves. */
   submitAnswer: boolean;
   /** A custom output validator (`output_validators/` or `output_validator/`) judges; else the default one. */
