@@ -18,7 +18,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { currentCancel } from './cancel-scope.js';
@@ -26,6 +25,7 @@ import { detectBackend, type CgroupBackend } from './cgroups.js';
 import { SandboxError } from './errors.js';
 import { hostRootArgs, INIT, isExecutable, removeTree, SANDBOX_PATH, stackLimit, versionAtLeast, which } from './host.js';
 import { SupervisedRun, type Launch } from './run.js';
+import { createWorkRoot } from './work-root.js';
 import type { BackendKind, RunResult, RunSpec, RunningProgram } from './types.js';
 
 export { SandboxError } from './errors.js';
@@ -171,8 +171,8 @@ export class Sandbox {
           fs.chmodSync(workRoot, 0o711);
         }
       } else {
-        workRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'judge-sandbox-'));
-        fs.chmodSync(workRoot, 0o711);
+        // with an owner file, so that the next runner removes it if this one is killed (work-root.ts)
+        workRoot = createWorkRoot();
         own = true;
       }
     } catch (e) {
