@@ -18,6 +18,7 @@ import { until } from '../packages/server/test/support/wait.js';
  */
 
 const JUDGE = fileURLToPath(new URL('../bin/judge', import.meta.url));
+const RUNNER = fileURLToPath(new URL('../bin/judge-runner', import.meta.url));
 const CHEAP = { JUDGE_AUTH_ARGON2_MEMORY_KIB: '1024', JUDGE_AUTH_ARGON2_ITERATIONS: '1', JUDGE_LOG_LEVEL: 'warn' };
 /** The local runner's sandbox uids: a range no other test file uses. */
 const UID_BASE = 60500;
@@ -95,7 +96,9 @@ describe('judge up supervises its local runner', () => {
     process.kill(pid, 'SIGKILL');
     const submitted = Date.now();
     const s = await submit('a, b = map(int, input().split())\nprint(a + b)\n');
-    const done = await settled(s, 10_000);
+    const done = await settled(s, 10_000).catch((e: Error) => {
+      throw new Error(`${e.message}\n${err}`);
+    });
     expect(done.verdict, err).toBe('AC');
     expect(Date.now() - submitted).toBeLessThan(10_000);
     const after = await health();
@@ -119,6 +122,22 @@ describe('judge up supervises its local runner', () => {
     const next = await settled(await submit('a, b = map(int, input().split())\nprint(a + b)\n'), 20_000);
     expect(next.verdict).toBe('AC');
   }, 60_000);
+
+  it('a second judge-runner started on the same sandbox uids refuses, naming the runner that holds them', async () => {
+    const holder = (await health()).localRunner!.pid!;
+    const config = join(dir, 'second-runner');
+    const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const second = spawn(RUNNER, ['start', '--config-dir', config, '--server', url, '--uid-base', String(UID_BASE)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      second.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      second.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+      second.once('exit', (code) => resolve({ code, out }));
+    });
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(new RegExp(`sandbox uid ${UID_BASE} .* is already used by judge-runner pid ${holder} .*Start this one with another range, e\\.g\\. --uid-base ${UID_BASE + 1}`));
+    // the local runner was not disturbed
+    expect((await health()).localRunner).toMatchObject({ state: 'running', pid: holder });
+  }, 30_000);
 
   it('stops its runner and restarts it no more on SIGTERM', async () => {
     child!.kill('SIGTERM');

@@ -58,20 +58,32 @@ export interface LocalRunnerOptions {
  * The supervisor's status says why not when it cannot start one.
  */
 export function startLocalRunner(opts: LocalRunnerOptions): LocalRunner {
-  const supervisor = new Supervisor({ spawn: () => spawnLocalRunner(opts), log: opts.log, name: 'the local runner' });
+  let runnerId: string | undefined;
+  // a dead runner holds its jobs until their leases lapse (minutes), and a long poll it had open
+  // may still be handed a job in the moment before the server sees it gone: what the local runner
+  // holds goes back at once when it exits, and again before the next one starts (also the first
+  // one, after a judge that was killed with its runner)
+  const giveBack = () => runnerId && opts.runners.requeueLocal(runnerId);
+  const spawnOne = () =>
+    spawnLocalRunner(opts, (id) => {
+      runnerId = id;
+      giveBack();
+    });
+  const supervisor = new Supervisor({ spawn: spawnOne, onExit: giveBack, log: opts.log, name: 'the local runner' });
   supervisor.start();
   return { supervisor, stop: () => supervisor.stop() };
 }
 
 /** One start of the local runner; each start checks again that its key is still trusted. */
-function spawnLocalRunner(opts: LocalRunnerOptions): ChildProcess | { unavailable: string } {
+function spawnLocalRunner(opts: LocalRunnerOptions, trusted: (runnerId: string) => void): ChildProcess | { unavailable: string } {
   const program = runnerProgram();
   if (!program) return { unavailable: 'judge-runner is not built here (packages/runner/dist/main.js is missing): run ./install.sh' };
   const dir = join(opts.dataDir, 'runner');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const key = localKey(dir);
-  const trusted = opts.runners.trustLocal(key.publicKey, 'local');
-  if (trusted.state !== 'approved') return { unavailable: "the local runner's key was revoked; delete runner/key.json in the data directory to make a new one" };
+  const trust = opts.runners.trustLocal(key.publicKey, 'local');
+  if (trust.state !== 'approved') return { unavailable: "the local runner's key was revoked; delete runner/key.json in the data directory to make a new one" };
+  trusted(trust.runnerId);
   writeFileSync(join(dir, 'runner.json'), `${JSON.stringify({ server: opts.serverUrl, name: 'local', tags: [] }, null, 2)}\n`, { mode: 0o600 });
   // the server's language table, so that both know the same languages
   const languages = opts.languages ? ['--languages', opts.languages] : [];

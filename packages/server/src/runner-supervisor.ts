@@ -12,6 +12,8 @@ export interface SupervisorOptions {
   /** Starts one process, or says why none can be started (then nothing is tried again). */
   spawn: () => ChildProcess | { unavailable: string };
   log: (line: string) => void;
+  /** Called when a process has exited, before any restart (e.g. to give back what it held). */
+  onExit?: () => void;
   /** How the process is named in the log. */
   name?: string;
   firstDelayMs?: number;
@@ -123,6 +125,11 @@ export class Supervisor {
     this.child = undefined;
     const now = Date.now();
     const lastExit = { at: iso(now), ...(code !== null ? { code } : {}), ...(signal ? { signal } : {}) };
+    try {
+      this.o.onExit?.();
+    } catch (e) {
+      this.o.log(`judge: after ${this.name} exited: ${(e as Error).message}`);
+    }
     if (this.stopping) {
       this.state = { state: 'notStarted', since: iso(now), restarts: this.state.restarts, reason: 'the server stopped it', lastExit };
       return;
