@@ -15,3 +15,11 @@ export function withCancel<T>(signal: AbortSignal, fn: () => Promise<T>): Promis
 export function currentCancel(): AbortSignal | undefined {
   return scope.getStore();
 }
+
+/**
+ * Runs `fn` outside any cancel scope: for work shared by several jobs (a package's validator,
+ * built once for all who wait on it), which one job's cancel must not kill.
+ */
+export function outsideCancel<T>(fn: () => Promise<T>): Promise<T> {
+  return scope.exit(fn);
+}
