@@ -1,6 +1,7 @@
 /**
  * What a runner claims when it starts: the work directories of killed runners are removed (never a
- * live one's), and sandbox uids another runner holds are refused with a message naming it.
+ * live one's), and sandbox uids another runner holds are refused with a message naming it. And
+ * what it gives up at once: the sandbox runs of work that was withdrawn (a cancelled attempt).
  * Real directories, real processes, real sockets; the refusal comes from bin/judge-runner itself.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -9,7 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outsideCancel, withCancel } from '../src/sandbox/cancel-scope.js';
 import { claimUidRange, UidRangeInUse } from '../src/sandbox/host-lock.js';
+import { Sandbox } from '../src/sandbox/sandbox.js';
+import type { RunResult } from '../src/sandbox/types.js';
 import { createWorkRoot, processStart, sweepWorkRoots } from '../src/sandbox/work-root.js';
 
 const RUNNER = fileURLToPath(new URL('../../../bin/judge-runner', import.meta.url));
@@ -143,5 +147,34 @@ describe.runIf(process.geteuid?.() === 0)('sandbox uids are one runner\'s', () =
     holder.kill('SIGKILL');
     await new Promise((r) => holder.once('exit', r));
     (await claimUidRange(UID_BASE + 15, 1)).release();
+  }, 30_000);
+});
+
+describe.runIf(Sandbox.findBwrap() !== null && process.geteuid?.() === 0)('withdrawn work', () => {
+  const LIMITS = { cpuMs: 20_000, wallMs: 20_000, memoryBytes: 256 << 20, pids: 16, outputBytes: 1 << 20 };
+
+  it('runs started under a cancel signal are killed when it aborts, later ones refused; runs outside it go on', async () => {
+    const sandbox = await Sandbox.create({ uidBase: UID_BASE + 30 });
+    try {
+      const box = await sandbox.prepareBox();
+      const sleep = { argv: ['/bin/sleep', '20'], workDir: box.path, limits: LIMITS };
+      const withdrawn = new AbortController();
+      let outside: Promise<RunResult> | undefined;
+      const inside = withCancel(withdrawn.signal, async () => {
+        outside = outsideCancel(() => sandbox.run({ ...sleep, argv: ['/bin/sleep', '0.5'] }));
+        return sandbox.run(sleep);
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      const aborted = Date.now();
+      withdrawn.abort();
+      const r = await inside;
+      expect(Date.now() - aborted).toBeLessThan(1000);
+      expect(r.wallMs).toBeLessThan(5000);
+      await expect(withCancel(withdrawn.signal, () => sandbox.run(sleep))).rejects.toThrow(/cancelled/);
+      expect((await outside!).status).toBe('ok');
+      await box.dispose();
+    } finally {
+      await sandbox.close();
+    }
   }, 30_000);
 });
