@@ -69,7 +69,13 @@ export function startLocalRunner(opts: LocalRunnerOptions): LocalRunner {
       runnerId = id;
       giveBack();
     });
-  const supervisor = new Supervisor({ spawn: spawnOne, onExit: giveBack, log: opts.log, name: 'the local runner' });
+  const supervisor = new Supervisor({
+    spawn: spawnOne,
+    onExit: giveBack,
+    log: opts.log,
+    name: 'the local runner',
+    earlyExitHint: '`bin/judge-runner check` tells what this machine lacks to judge',
+  });
   supervisor.start();
   return { supervisor, stop: () => supervisor.stop() };
 }

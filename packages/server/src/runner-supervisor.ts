@@ -21,9 +21,12 @@ export interface SupervisorOptions {
   stableMs?: number;
   /** Lines of its stderr kept to explain an exit. */
   tailLines?: number;
+  /** Added to the log when a process ends within seconds of its start (it may never work here). */
+  earlyExitHint?: string;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+const EARLY_EXIT_MS = 10_000;
 
 export class Supervisor {
   private child: ChildProcess | undefined;
@@ -140,7 +143,8 @@ export class Supervisor {
     this.delay = Math.min(this.delay * 2, this.max);
     const cause = error ?? (signal ? `was killed by ${signal}` : `exited with code ${code}`);
     const last = this.tail.length ? `; its last lines: ${this.tail.join(' | ')}` : '';
-    this.o.log(`judge: ${this.name} (pid ${child.pid ?? '?'}) ${cause} after ${(upMs / 1000).toFixed(1)} s; starting it again in ${(wait / 1000).toFixed(1)} s${last}`);
+    const hint = this.o.earlyExitHint && upMs < EARLY_EXIT_MS ? `. ${this.o.earlyExitHint}` : '';
+    this.o.log(`judge: ${this.name} (pid ${child.pid ?? '?'}) ${cause} after ${(upMs / 1000).toFixed(1)} s; starting it again in ${(wait / 1000).toFixed(1)} s${last}${hint}`);
     this.state = { state: 'restarting', since: iso(now), restarts: this.state.restarts, nextAttemptAt: iso(now + wait), lastExit };
     this.timer = setTimeout(() => {
       this.state.restarts++;
