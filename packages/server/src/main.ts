@@ -133,9 +133,10 @@ program
     console.error(`judge ${packageVersion()} serving ${app.url}/api/v1 from ${dir}`);
     let runner: LocalRunner | undefined;
     if (o.runner) {
-      runner = startLocalRunner({ dataDir: dir, serverUrl: app.url, languages: config.languages, ...(o.runnerUidBase ? { uidBase: o.runnerUidBase } : {}), runners: app.services.runners, log: (l) => console.error(l) });
-      app.services.instance.watchLocalRunner(() => runner!.supervisor.status());
-      const first = runner.supervisor.status();
+      const local = startLocalRunner({ dataDir: dir, serverUrl: app.url, languages: config.languages, ...(o.runnerUidBase ? { uidBase: o.runnerUidBase } : {}), runners: app.services.runners, log: (l) => console.error(l) });
+      runner = local;
+      app.services.instance.watchLocalRunner(() => local.supervisor.status());
+      const first = local.supervisor.status();
       if (first.state === 'notStarted') console.error(`judge: serving without judging: ${first.reason}`);
     } else {
       const since = new Date().toISOString();
