@@ -62,11 +62,6 @@ export class Supervisor {
     return { ...this.state };
   }
 
-  /** The running process's id, if one runs. */
-  get pid(): number | undefined {
-    return this.state.state === 'running' ? this.child?.pid : undefined;
-  }
-
   /** No more restarts; the running process gets SIGTERM (it finishes or gives back its work) and is waited for. */
   async stop(): Promise<void> {
     this.stopping = true;
