@@ -5,6 +5,7 @@ import type { LanguageTable } from './languages.js';
 import { PackageCache, type CachedPackage } from './problem/cache.js';
 import { loadProblem } from './problem/load.js';
 import { PackageError, type ProblemSpec } from './problem/types.js';
+import { withCancel } from './sandbox/cancel-scope.js';
 import type { Sandbox } from './sandbox/sandbox.js';
 
 /** Problem types this runner judges (CONTRACT §6): what its graders take (graders/registry.ts). */
@@ -22,6 +23,11 @@ export interface AgentOptions {
   leaseSeconds?: number;
   /** How long a claim waits for work on the server (long poll). */
   waitSeconds?: number;
+  /**
+   * How often a held lease is renewed while judging, in ms (default 500): a cancelled attempt shows
+   * as a stale lease at the next renewal, and its sandbox is stopped then.
+   */
+  leaseCheckMs?: number;
   runnerVersion: string;
   log: (line: string) => void;
 }
@@ -35,6 +41,10 @@ export interface AgentStats {
 /** Waits after a failed claim before the next, doubling up to a minute: a server that is down is not hammered. */
 const BACKOFF_START_MS = 1000;
 const BACKOFF_MAX_MS = 60_000;
+/** Renewing this often is what lets a cancel stop the sandbox within a second. */
+const LEASE_CHECK_MS = 500;
+/** Failed renewals (server unreachable) are logged at most this often. */
+const RENEW_LOG_MS = 10_000;
 
 /**
  * The runner's work loop: each slot claims a job (long poll), judges it while renewing its lease,
@@ -49,10 +59,12 @@ export class Agent {
   private loops: Promise<void>[] = [];
   private readonly leaseSeconds: number;
   private readonly waitSeconds: number;
+  private readonly leaseCheckMs: number;
 
   constructor(private readonly o: AgentOptions) {
     this.leaseSeconds = o.leaseSeconds ?? 120;
     this.waitSeconds = o.waitSeconds ?? 20;
+    this.leaseCheckMs = o.leaseCheckMs ?? LEASE_CHECK_MS;
     // the server refuses at submit what no runner can judge: it learns this one's installed languages
     o.client.reportLanguages(o.languages.present().map((l) => l.id));
   }
@@ -115,20 +127,31 @@ export class Agent {
     }
   }
 
-  /** Renews a lease every third of its length until `stop` is called; tells when the lease was lost. */
-  private keepLease(renew: () => Promise<unknown>): { stop(): void; lost(): boolean } {
-    let lost = false;
-    const timer = setInterval(
-      () => {
-        renew().catch((e: unknown) => {
-          if (e instanceof ApiProblem && (e.code === 'runner.lease.stale' || e.code === 'runner.lease.foreign' || e.code === 'job.state' || e.code === 'not_found')) lost = true;
-          else this.o.log(`lease renewal failed: ${(e as Error).message}`);
-        });
-      },
-      (this.leaseSeconds * 1000) / 3,
-    );
+  /**
+   * Renews a lease every `leaseCheckMs` until `stop` is called (one renewal in flight at a time).
+   * When the server says the lease is gone (the attempt was cancelled, or the lease lapsed and went
+   * to another runner) `signal` aborts, which kills the sandbox runs of this work (cancel-scope.ts).
+   */
+  private keepLease(renew: () => Promise<unknown>): { stop(): void; lost(): boolean; signal: AbortSignal } {
+    const withdrawn = new AbortController();
+    let inFlight = false;
+    let lastLog = 0;
+    const timer = setInterval(() => {
+      if (inFlight || withdrawn.signal.aborted) return;
+      inFlight = true;
+      renew()
+        .catch((e: unknown) => {
+          if (e instanceof ApiProblem && (e.code === 'runner.lease.stale' || e.code === 'runner.lease.foreign' || e.code === 'job.state' || e.code === 'trial.state' || e.code === 'not_found')) {
+            withdrawn.abort();
+          } else if (Date.now() - lastLog > RENEW_LOG_MS) {
+            lastLog = Date.now();
+            this.o.log(`lease renewal failed: ${(e as Error).message}`);
+          }
+        })
+        .finally(() => (inFlight = false));
+    }, this.leaseCheckMs);
     timer.unref();
-    return { stop: () => clearInterval(timer), lost: () => lost };
+    return { stop: () => clearInterval(timer), lost: () => withdrawn.signal.aborted, signal: withdrawn.signal };
   }
 
   private problemOf(pkg: CachedPackage): Promise<ProblemSpec> {
@@ -153,7 +176,8 @@ export class Agent {
       const problem = await this.problemOf(pkg);
       const files = await Promise.all(job.files.map(async (f) => ({ name: f.fileName, bytes: await client.download(f.fileId, f.sha256) })));
       let lastProgress = 0;
-      const result = await judgeSubmission({
+      const buildDir = pkg.buildDir;
+      const result = await withCancel(lease.signal, () => judgeSubmission({
         sandbox: this.o.sandbox,
         languages: this.o.languages,
         problem,
@@ -162,15 +186,15 @@ export class Agent {
         props: job.props ?? null,
         config: job.config ?? null,
         ...(this.o.limits ? { limits: this.o.limits } : {}),
-        buildDir: pkg.buildDir,
+        buildDir,
         onProgress: (done, total) => {
           // at most one progress call a second: it is a write on the server
           if (Date.now() - lastProgress < 1000 && done < total) return;
           lastProgress = Date.now();
           client.progress(job, done, total).catch(() => undefined);
         },
-      });
-      if (lease.lost()) return this.o.log(`job ${job.jobId}: the lease was lost while judging; the result is dropped`);
+      }));
+      if (lease.lost()) return this.o.log(`job ${job.jobId}: withdrawn while judging (cancelled, or the lease lapsed); its runs were stopped and nothing is reported`);
       const details = await client.upload('details.json', JSON.stringify(result.details), 'application/json');
       const log = await client.upload('log.txt', result.log, 'text/plain');
       const attached = [
@@ -194,7 +218,7 @@ export class Agent {
       this.stats.judged++;
       this.o.log(`job ${job.jobId} (submission ${job.submissionId}, attempt ${job.attempt}): ${result.verdict} ${result.score}${result.maxScore !== undefined ? `/${result.maxScore}` : ''} in ${Date.now() - started} ms`);
     } catch (e) {
-      if (lease.lost()) return;
+      if (lease.lost()) return this.o.log(`job ${job.jobId}: withdrawn while judging (cancelled, or the lease lapsed); its runs were stopped and nothing is reported`);
       await this.failJob(job, e instanceof PackageError ? `broken package: ${e.message}` : `runner error: ${(e as Error).message}`);
     } finally {
       lease.stop();
@@ -222,14 +246,15 @@ export class Agent {
     try {
       pkg = await this.o.cache.acquire(trial.packageFileId, trial.packageSha256);
       const problem = await this.problemOf(pkg);
-      const r = await runTrial({
+      const buildDir = pkg.buildDir;
+      const r = await withCancel(lease.signal, () => runTrial({
         sandbox: this.o.sandbox,
         languages: this.o.languages,
         problem,
         problemType: trial.problemType,
         ...(this.o.limits ? { limits: this.o.limits } : {}),
-        buildDir: pkg.buildDir,
-      });
+        buildDir,
+      }));
       if (!lease.lost()) await client.reportTrial(trial, { measurement: r.measurement });
       this.stats.trials++;
       this.o.log(`trial ${trial.trialId}: ${r.ok ? 'every example as expected' : 'some examples not as expected'}`);

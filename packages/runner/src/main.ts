@@ -9,7 +9,9 @@ import { checkMachine, type CheckReport } from './check.js';
 import { cachePath, configDir, keyPath, loadConfig, saveConfig } from './config.js';
 import { loadLanguages } from './languages.js';
 import { PackageCache } from './problem/cache.js';
+import { claimUidRange, DEFAULT_UID_BASE, UidRangeInUse } from './sandbox/host-lock.js';
 import { Sandbox } from './sandbox/sandbox.js';
+import { sweepWorkRoots } from './sandbox/work-root.js';
 
 class CliError extends Error {}
 
@@ -59,6 +61,23 @@ function packageCacheDir(explicit: string | undefined, config: string): string {
     if (p === dirname(p)) break;
   }
   return dir;
+}
+
+/**
+ * The sandbox of a runner that starts: its slot uids claimed for this process (as root, where
+ * each slot has a uid of its own), and the work directories of runners that were killed removed.
+ */
+async function hostSandbox(opts: { slots: number; insecureNoCgroup: boolean; uidBase: number }, configDir: string): Promise<Sandbox> {
+  if (process.geteuid?.() === 0) {
+    try {
+      await claimUidRange(opts.uidBase, opts.slots, configDir);
+    } catch (e) {
+      throw e instanceof UidRangeInUse ? new CliError(e.message) : e;
+    }
+  }
+  const removed = await sweepWorkRoots();
+  if (removed.length) log(`removed ${removed.length} work director${removed.length === 1 ? 'y' : 'ies'} left by runners that were killed: ${removed.join(', ')}`);
+  return Sandbox.create(opts);
 }
 
 function describe(e: unknown): string {
@@ -118,7 +137,7 @@ program
     if (!Number.isInteger(n) || n < 15 || n > 3600) throw new InvalidArgumentError('a whole number of seconds from 15 to 3600');
     return n;
   })
-  .option('--uid-base <uid>', 'as root, sandbox slot n runs as uid/gid uid+n (default 60000); keep the range free of real accounts', (v) => {
+  .option('--uid-base <uid>', 'as root, sandbox slot n runs as uid/gid uid+n (default 60000); keep the range free of real accounts, and apart from other runners on this host (a runner refuses a range another one uses)', (v) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1000 || n > 65000) throw new InvalidArgumentError('a uid from 1000 to 65000');
     return n;
@@ -131,7 +150,7 @@ program
     const server = o.server ?? cfg!.server;
     const key = loadOrCreateRunnerKey(keyPath(dir));
     const languages = loadLanguages(o.languages);
-    const sandbox = await Sandbox.create({ slots: o.slots, insecureNoCgroup: !!o.insecureNoCgroup, ...(o.uidBase ? { uidBase: o.uidBase } : {}) });
+    const sandbox = await hostSandbox({ slots: o.slots, insecureNoCgroup: !!o.insecureNoCgroup, uidBase: o.uidBase ?? DEFAULT_UID_BASE }, dir);
     log(`sandbox: bubblewrap ${sandbox.bwrap.version}, ${sandbox.backend} (${sandbox.describeBackend()})`);
     for (const c of sandbox.caveats()) log(`caveat: ${c}`);
     const present = [...languages.languages.values()].filter((l) => l.present).map((l) => l.id);

@@ -4,16 +4,18 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nacl from 'tweetnacl';
 import type { RunnersService } from './modules/runners/index.js';
+import { Supervisor } from './runner-supervisor.js';
 import { sha256Hex } from './util.js';
 
 /**
  * The runner `judge up` starts beside the server: the same judge-runner program an administrator
  * starts on a lab machine (the server never imports it), with its configuration and key kept in
  * the data directory, and trusted without manual approval because the server made the key itself.
+ * It is supervised: started again with backoff whenever it exits until the server stops.
  */
 export interface LocalRunner {
-  child: ChildProcess;
-  /** Stops it the polite way (it finishes or gives back its jobs) and waits for it to exit. */
+  supervisor: Supervisor;
+  /** Stops it the polite way (it finishes or gives back its jobs), waits for it to exit, and restarts no more. */
   stop(): Promise<void>;
 }
 
@@ -40,22 +42,59 @@ function localKey(dir: string): KeyFile {
   return key;
 }
 
+export interface LocalRunnerOptions {
+  dataDir: string;
+  serverUrl: string;
+  languages?: string;
+  /** First sandbox uid of its slots (judge-runner's --uid-base). */
+  uidBase?: number;
+  runners: RunnersService;
+  log: (line: string) => void;
+}
+
 /**
  * Prepares DATA_DIR/runner (key, runner.json pointing at this server), trusts the key, and starts
- * `judge-runner start` with its output prefixed. Answers why not when it cannot start one.
+ * `judge-runner start` with its output prefixed, under a supervisor that restarts it when it exits.
+ * The supervisor's status says why not when it cannot start one.
  */
-export function startLocalRunner(opts: { dataDir: string; serverUrl: string; languages?: string; runners: RunnersService; log: (line: string) => void }): LocalRunner | { unavailable: string } {
+export function startLocalRunner(opts: LocalRunnerOptions): LocalRunner {
+  let runnerId: string | undefined;
+  // a dead runner holds its jobs until their leases lapse (minutes), and a long poll it had open
+  // may still be handed a job in the moment before the server sees it gone: what the local runner
+  // holds goes back at once when it exits, and again before the next one starts (also the first
+  // one, after a judge that was killed with its runner)
+  const giveBack = () => runnerId && opts.runners.requeueLocal(runnerId);
+  const spawnOne = () =>
+    spawnLocalRunner(opts, (id) => {
+      runnerId = id;
+      giveBack();
+    });
+  const supervisor = new Supervisor({
+    spawn: spawnOne,
+    onExit: giveBack,
+    log: opts.log,
+    name: 'the local runner',
+    earlyExitHint: '`bin/judge-runner check` tells what this machine lacks to judge',
+  });
+  supervisor.start();
+  return { supervisor, stop: () => supervisor.stop() };
+}
+
+/** One start of the local runner; each start checks again that its key is still trusted. */
+function spawnLocalRunner(opts: LocalRunnerOptions, trusted: (runnerId: string) => void): ChildProcess | { unavailable: string } {
   const program = runnerProgram();
   if (!program) return { unavailable: 'judge-runner is not built here (packages/runner/dist/main.js is missing): run ./install.sh' };
   const dir = join(opts.dataDir, 'runner');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const key = localKey(dir);
-  const trusted = opts.runners.trustLocal(key.publicKey, 'local');
-  if (trusted.state !== 'approved') return { unavailable: `the local runner's key was revoked; delete ${dir}/key.json to make a new one` };
+  const trust = opts.runners.trustLocal(key.publicKey, 'local');
+  if (trust.state !== 'approved') return { unavailable: "the local runner's key was revoked; delete runner/key.json in the data directory to make a new one" };
+  trusted(trust.runnerId);
   writeFileSync(join(dir, 'runner.json'), `${JSON.stringify({ server: opts.serverUrl, name: 'local', tags: [] }, null, 2)}\n`, { mode: 0o600 });
   // the server's language table, so that both know the same languages
   const languages = opts.languages ? ['--languages', opts.languages] : [];
-  const child = spawn(process.execPath, [program, 'start', '--config-dir', dir, ...languages], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const uids = opts.uidBase ? ['--uid-base', String(opts.uidBase)] : [];
+  const child = spawn(process.execPath, [program, 'start', '--config-dir', dir, ...languages, ...uids], { stdio: ['ignore', 'pipe', 'pipe'] });
   const relay = (stream: NodeJS.ReadableStream | null) => {
     let rest = '';
     stream?.on('data', (d: Buffer) => {
@@ -66,13 +105,5 @@ export function startLocalRunner(opts: { dataDir: string; serverUrl: string; lan
   };
   relay(child.stdout);
   relay(child.stderr);
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  return {
-    child,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return child;
 }

@@ -17,6 +17,12 @@ function port(v: string): number {
   return n;
 }
 
+function uidBase(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1000 || n > 65000) throw new InvalidArgumentError('a uid from 1000 to 65000');
+  return n;
+}
+
 function configHelp(): string {
   const rows = settingsTable();
   const width = Math.max(...rows.map((r) => r.key.length));
@@ -107,8 +113,9 @@ program
   .option('--public-url <url>', 'the URL browsers use, e.g. https://judge.example.org')
   .option('--admin-password-file <file>', 'the admin password, when the data directory is new')
   .option('--no-runner', 'serve without starting a local runner')
+  .option('--runner-uid-base <uid>', "the local runner's first sandbox uid (judge-runner start --uid-base; default 60000)", uidBase)
   .addHelpText('after', configHelp())
-  .action(async (o: { dataDir: string; port?: number; host?: string; publicUrl?: string; adminPasswordFile?: string; runner: boolean }) => {
+  .action(async (o: { dataDir: string; port?: number; host?: string; publicUrl?: string; adminPasswordFile?: string; runner: boolean; runnerUidBase?: number }) => {
     const dir = resolve(o.dataDir);
     const config = loadConfig(dir, { port: o.port, host: o.host, publicUrl: o.publicUrl });
     let shown: string | undefined;
@@ -126,14 +133,14 @@ program
     console.error(`judge ${packageVersion()} serving ${app.url}/api/v1 from ${dir}`);
     let runner: LocalRunner | undefined;
     if (o.runner) {
-      const local = startLocalRunner({ dataDir: dir, serverUrl: app.url, languages: config.languages, runners: app.services.runners, log: (l) => console.error(l) });
-      if ('unavailable' in local) console.error(`judge: serving without judging: ${local.unavailable}`);
-      else {
-        runner = local;
-        local.child.once('exit', (code) => {
-          if (!stopping) console.error(`judge: the local runner stopped (exit ${code}); serving without judging. \`bin/judge-runner check\` tells what this machine lacks.`);
-        });
-      }
+      const local = startLocalRunner({ dataDir: dir, serverUrl: app.url, languages: config.languages, ...(o.runnerUidBase ? { uidBase: o.runnerUidBase } : {}), runners: app.services.runners, log: (l) => console.error(l) });
+      runner = local;
+      app.services.instance.watchLocalRunner(() => local.supervisor.status());
+      const first = local.supervisor.status();
+      if (first.state === 'notStarted') console.error(`judge: serving without judging: ${first.reason}`);
+    } else {
+      const since = new Date().toISOString();
+      app.services.instance.watchLocalRunner(() => ({ state: 'notStarted', since, restarts: 0, reason: 'started with --no-runner' }));
     }
     let stopping = false;
     const stop = (signal: string) => {

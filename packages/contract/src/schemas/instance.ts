@@ -2,11 +2,30 @@ import { z } from 'zod';
 import { Timestamp } from '../wire.js';
 import { FileRef } from './files.js';
 
+/** The runner `judge up` starts and supervises beside the server (absent under `judge serve`). */
+export const LocalRunnerHealth = z
+  .object({
+    state: z.enum(['running', 'restarting', 'notStarted', 'stopping']).meta({ description: 'notStarted: never started or given up (see reason)' }),
+    pid: z.number().int().optional(),
+    since: Timestamp.meta({ description: 'When it entered this state' }),
+    restarts: z.number().int().min(0).meta({ description: 'Restarts after an exit since the server started' }),
+    nextAttemptAt: Timestamp.optional().meta({ description: 'restarting: when the next start is due' }),
+    reason: z.string().optional().meta({ description: 'notStarted: why' }),
+    lastExit: z
+      .object({ at: Timestamp, code: z.number().int().optional().meta({ description: 'Exit code, when it exited by itself' }), signal: z.string().optional().meta({ description: 'The signal that ended it' }) })
+      .optional()
+      .meta({ description: 'How the previous process ended (its last output lines are in the server log)' }),
+  })
+  .meta({ description: 'The local runner of `judge up` (extension)' });
+export type LocalRunnerHealth = z.infer<typeof LocalRunnerHealth>;
+
 export const Health = z.object({
   status: z.literal('ok'),
   version: z.string(),
   maintenance: z.enum(['draining', 'closed']).optional(),
+  localRunner: LocalRunnerHealth.optional(),
 });
+export type Health = z.infer<typeof Health>;
 
 export const InstanceDocument = z.object({
   kind: z.string(),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { compileInBox, entryOf, readHead, runCommand, sourceName, type Language, type LanguageRun, type LanguageTable } from '../languages.js';
+import { outsideCancel } from '../sandbox/cancel-scope.js';
 import type { Box, Sandbox } from '../sandbox/sandbox.js';
 import type { Limits, RunResult } from '../sandbox/types.js';
 import type { ProgramSource } from './types.js';
@@ -131,7 +132,8 @@ export function buildValidator(sandbox: JudgeSandbox, languages: LanguageTable, 
   const dest = path.join(buildDir, 'validator');
   let pending = building.get(dest);
   if (!pending) {
-    pending = loadOrBuild(sandbox, languages, program, buildDir, dest).finally(() => building.delete(dest));
+    // shared by every job that waits for it: one job's cancel must not kill it
+    pending = outsideCancel(() => loadOrBuild(sandbox, languages, program, buildDir, dest)).finally(() => building.delete(dest));
     building.set(dest, pending);
   }
   return pending;

@@ -18,13 +18,14 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { currentCancel } from './cancel-scope.js';
 import { detectBackend, type CgroupBackend } from './cgroups.js';
 import { SandboxError } from './errors.js';
 import { hostRootArgs, INIT, isExecutable, removeTree, SANDBOX_PATH, stackLimit, versionAtLeast, which } from './host.js';
 import { SupervisedRun, type Launch } from './run.js';
+import { createWorkRoot } from './work-root.js';
 import type { BackendKind, RunResult, RunSpec, RunningProgram } from './types.js';
 
 export { SandboxError } from './errors.js';
@@ -170,8 +171,8 @@ export class Sandbox {
           fs.chmodSync(workRoot, 0o711);
         }
       } else {
-        workRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'judge-sandbox-'));
-        fs.chmodSync(workRoot, 0o711);
+        // with an owner file, so that the next runner removes it if this one is killed (work-root.ts)
+        workRoot = createWorkRoot();
         own = true;
       }
     } catch (e) {
@@ -240,6 +241,8 @@ export class Sandbox {
   /** Starts a program; with 'pipe' stdio the caller drives it (interactive problems). */
   start(spec: RunSpec): RunningProgram {
     if (this.closed) throw new SandboxError('sandbox closed');
+    const cancel = currentCancel();
+    if (cancel?.aborted) throw new SandboxError('cancelled: the work was withdrawn');
     this.validate(spec);
     const slot = this.slotFor(spec.workDir);
     const cg = this.cg.create(spec.limits);
@@ -249,7 +252,12 @@ export class Sandbox {
     const result = run.supervise().finally(() => this.busy[slot]!--);
     const entry: Active = { kill: () => run.kill('user'), done: result.catch(() => {}) };
     this.active.add(entry);
-    void entry.done.then(() => this.active.delete(entry));
+    const withdrawn = (): void => run.kill('user');
+    cancel?.addEventListener('abort', withdrawn, { once: true });
+    void entry.done.then(() => {
+      this.active.delete(entry);
+      cancel?.removeEventListener('abort', withdrawn);
+    });
     return {
       stdin: run.child.stdin,
       stdout: run.outMeter,

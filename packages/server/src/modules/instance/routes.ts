@@ -4,7 +4,7 @@ import type { InstanceService } from './service.js';
 
 export function instanceRoutes(api: Api, instance: InstanceService, version: string): void {
   const openapi = JSON.stringify(openApiDocument(OPERATIONS, API_VERSION));
-  api.bind(ops.health, () => ({ status: 'ok' as const, version }));
+  api.bind(ops.health, () => instance.health(version));
   api.bind(ops.openapi, ({ ctx }) => {
     ctx.set('Cache-Control', 'no-cache');
     ctx.type = 'application/json';

@@ -1,4 +1,4 @@
-import type { InstanceSettings } from '@judge/contract';
+import type { Health, InstanceSettings, LocalRunnerHealth } from '@judge/contract';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Actor } from '../../auth/permissions.js';
@@ -27,7 +27,19 @@ export type InstanceUpdate = Partial<Pick<Stored, 'name' | 'localRegistrationEna
 const ROW = 1;
 
 export class InstanceService {
+  private localRunner: (() => LocalRunnerHealth) | undefined;
+
   constructor(private readonly d: Deps) {}
+
+  /** `judge up` tells where the state of its local runner is read (health shows it). */
+  watchLocalRunner(state: () => LocalRunnerHealth): void {
+    this.localRunner = state;
+  }
+
+  /** Liveness, and the local runner when this server supervises one. */
+  health(version: string): Health {
+    return { status: 'ok', version, ...(this.localRunner ? { localRunner: this.localRunner() } : {}) };
+  }
 
   /** The stored switches, with defaults for what was never set. */
   settings(): Stored {

@@ -230,6 +230,14 @@ export class RunnersService {
     });
   }
 
+  /**
+   * The local runner's process ended (judge up saw it exit): what that runner holds goes back to
+   * the queue now rather than when its lease lapses, counted as a delivery.
+   */
+  requeueLocal(runnerId: string): void {
+    this.d.tx.run((out) => this.work.requeueAllOf(runnerId, out));
+  }
+
   // ---- management (CONTRACT §8, extension) ----
 
   list(actor: Actor, query: { page?: number; pageSize?: number; state?: string; search?: string }): Page<Runner> {
