@@ -57,6 +57,29 @@ int main() {
 }
 `;
 
+// 512 MiB of initialised data: the object file and the program are that large
+const BIG_DATA_CPP = `#include <cstdio>
+static char a[512 << 20] = {1};
+int main() {
+  long x;
+  if (std::scanf("%ld", &x) != 1) return 1;
+  std::printf("%ld\\n", x + a[(x * 4099) % sizeof a] - (x * 4099 % sizeof a == 0));
+  return 0;
+}
+`;
+
+// constant evaluation that takes far longer than any compile limit (each loop stays under gcc's
+// iteration limit; together they take minutes)
+const CONSTEXPR_BOMB_CPP = `constexpr unsigned long spin() {
+  unsigned long s = 0;
+  for (unsigned long i = 0; i < 200000; i++)
+    for (unsigned long j = 0; j < 200000; j++) s += i ^ j;
+  return s;
+}
+constexpr unsigned long value = spin();
+int main() { return (int)(value & 1); }
+`;
+
 describe('stderr is not output', () => {
   it('a program that writes 100 MiB to stderr and the right answer is AC, quickly; the log shows the start of its stderr', async () => {
     const problem = await problemOf(echoPackage('  memory: 256\n  output: 1\n  time_limit: 5\n'));
@@ -81,6 +104,24 @@ describe('compiling has limits of its own', () => {
     const tight = await judge(await problemOf(echoPackage('  memory: 256\n  time_limit: 5\n')), { files: { 'big.cpp': BIG_ARRAY_CPP } });
     expect(tight.verdict, tight.log).toBe('MLE');
   });
+
+  it('an initialised 512 MiB array (an object file and a program of 512 MiB) compiles and runs under a 256 MiB limit', async () => {
+    const r = await judge(await problemOf(echoPackage('  memory: 256\n  time_limit: 5\n')), { files: { 'data.cpp': BIG_DATA_CPP } });
+    expect(r.verdict, r.log).toBe('AC');
+  }, 60_000);
+
+  it('a compiler bomb ends in CE saying which limit stopped it, not in a hung runner', async () => {
+    // the package's compilation limits keep the test short; the table's defaults bound it the same way
+    const problem = await problemOf(echoPackage('  compilation_time: 3\n  compilation_memory: 256\n'));
+    const t0 = Date.now();
+    const zero = await judge(problem, { files: { 'zero.cpp': '#include "/dev/zero"\nint main() {}\n' } });
+    expect(zero.verdict, zero.log).toBe('CE');
+    expect(zero.log).toMatch(/compilation (ran out of memory \(256 MiB\)|used more than 3000 ms of CPU time)/);
+    const slow = await judge(problem, { files: { 'slow.cpp': CONSTEXPR_BOMB_CPP } });
+    expect(slow.verdict, slow.log).toBe('CE');
+    expect(slow.log).toContain('compilation used more than 3000 ms of CPU time');
+    expect(Date.now() - t0).toBeLessThan(30_000);
+  }, 60_000);
 });
 
 const ECHO_JAVA = (pkg: string, cls: string, extra = '') => `${pkg ? `package ${pkg};\n\n` : ''}import java.util.Scanner;
