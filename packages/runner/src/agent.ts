@@ -160,6 +160,7 @@ export class Agent {
         props: job.props ?? null,
         config: job.config ?? null,
         ...(this.o.limits ? { limits: this.o.limits } : {}),
+        ...(job.maxima ? { maxima: job.maxima } : {}),
         buildDir: pkg.buildDir,
         onProgress: (done, total) => {
           // at most one progress call a second: it is a write on the server
@@ -226,6 +227,7 @@ export class Agent {
         problem,
         problemType: trial.problemType,
         ...(this.o.limits ? { limits: this.o.limits } : {}),
+        ...(trial.maxima ? { maxima: trial.maxima } : {}),
         buildDir: pkg.buildDir,
       });
       if (!lease.lost()) await client.reportTrial(trial, { measurement: r.measurement });

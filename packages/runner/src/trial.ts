@@ -1,3 +1,4 @@
+import type { LimitFigures } from '@judge/problem-package';
 import fs from 'node:fs';
 import path from 'node:path';
 import { graderFor } from './graders/registry.js';
@@ -20,6 +21,8 @@ export interface TrialInput {
   problem: ProblemSpec;
   problemType?: string;
   limits?: RunnerLimits;
+  /** The instance's maxima (the server's, with the trial). */
+  maxima?: Partial<LimitFigures>;
   buildDir?: string;
   /** Called after each example submission. */
   onProgress?: (done: number, total: number) => void;
@@ -101,6 +104,7 @@ async function trySubmission(input: TrialInput, sub: ExampleSubmission): Promise
     files,
     props: sub.language ? { language: sub.language } : null,
     limits: input.limits,
+    maxima: input.maxima,
     buildDir: input.buildDir,
     runAll: true,
   });
