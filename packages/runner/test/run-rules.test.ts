@@ -170,7 +170,7 @@ function loadKotlin(): boolean {
   return missing.length === 0;
 }
 
-describe.skipIf(!kotlin)('Kotlin: the main class is found with its package', () => {
+suite.skipIf(!hasBwrap || !kotlin)('Kotlin: the main class is found with its package', () => {
   it('a file with a package and a top-level main runs as package.MainKt; an object with @JvmStatic main runs too', async () => {
     const problem = await problemOf(echoPackage('  time_limit: 5\n'));
     const top = await judge(problem, { files: { 'echo.kt': 'package contest.echo\n\nfun main() {\n  println(readLine()!!.trim().toLong())\n}\n' } });

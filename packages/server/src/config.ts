@@ -45,8 +45,8 @@ export const ConfigSchema = z.strictObject({
    */
   judging: z.strictObject({
     maxTimeLimitSeconds: z.number().positive(),
-    maxMemoryMiB: z.number().positive(),
-    maxOutputMiB: z.number().positive(),
+    maxMemoryMib: z.number().positive(),
+    maxOutputMib: z.number().positive(),
   }),
 });
 
@@ -54,7 +54,7 @@ export type Config = z.infer<typeof ConfigSchema>;
 
 /** The instance's maxima (setting `judging.*`) in the terms of the package module and the runners' jobs. */
 export function judgingMaxima(c: Config): LimitFigures {
-  return { timeLimitSeconds: c.judging.maxTimeLimitSeconds, memoryMiB: c.judging.maxMemoryMiB, outputMiB: c.judging.maxOutputMiB };
+  return { timeLimitSeconds: c.judging.maxTimeLimitSeconds, memoryMiB: c.judging.maxMemoryMib, outputMiB: c.judging.maxOutputMib };
 }
 
 /** The maxima a job or trial carries: none when they are the defaults a runner assumes anyway (the wire omits defaults). */
