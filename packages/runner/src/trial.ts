@@ -1,4 +1,4 @@
-import type { LimitFigures } from '@judge/problem-package';
+import { effectiveLimits, readMaxima, type LimitFigures } from '@judge/problem-package';
 import fs from 'node:fs';
 import path from 'node:path';
 import { graderFor } from './graders/registry.js';
@@ -135,7 +135,12 @@ function timingOf(input: TrialInput, results: TrialSubmission[]): Record<string,
   const tle = results.filter((r) => r.verdicts.TLE && r.slowestMs !== undefined);
   const slowestAcceptedMs = accepted.length ? Math.max(...accepted.map((r) => r.slowestMs!)) : undefined;
   const fastestTleMs = tle.length ? Math.min(...tle.map((r) => r.slowestMs!)) : undefined;
-  const timeLimitSeconds = problem.limits.timeLimitSeconds ?? input.limits?.defaultTimeLimitSeconds ?? 2;
+  // the limit the examples ran under: the package's, else the runner's default, within the instance's maxima
+  const effective = effectiveLimits(problem.limits, null, {
+    maxima: readMaxima(input.maxima),
+    ...(input.limits?.defaultTimeLimitSeconds ? { defaults: { timeLimitSeconds: input.limits.defaultTimeLimitSeconds } } : {}),
+  });
+  const timeLimitSeconds = effective.time.value;
   const multiplier = problem.format === 'legacy' ? problem.limits.timeMultiplier : problem.limits.acToTimeLimit;
   const timing: Record<string, unknown> = { timeLimitSeconds, timeLimitSource: problem.limits.timeLimitSource ?? 'runner default' };
   if (slowestAcceptedMs !== undefined) {

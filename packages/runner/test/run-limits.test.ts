@@ -1,4 +1,5 @@
 import { describe as suite, expect, it } from 'vitest';
+import { runTrial } from '@judge/runner';
 import { hasBwrap, judgeFixture } from './judging.js';
 
 /**
@@ -8,7 +9,8 @@ import { hasBwrap, judgeFixture } from './judging.js';
  */
 
 const describe = suite.skipIf(!hasBwrap);
-const { problemOf, judge } = judgeFixture();
+const fixture = judgeFixture();
+const { problemOf, judge } = fixture;
 const MiB = 1024 * 1024;
 
 const data = {
@@ -71,5 +73,12 @@ describe('the instance maxima', () => {
     expect(r.verdict, r.log).toBe('AC');
     expect(r.details.limits?.memoryBytes).toBe(512 * MiB);
     expect(r.log).toContain("memory 4096 MiB capped to this runner's 512 MiB");
+  });
+
+  it('a trial runs the examples under the maxima and reports the time limit they ran under', async () => {
+    const huge = await problemOf({ 'problem.yaml': 'name: Echo\nlimits:\n  time_limit: 100000\n', 'submissions/accepted/echo.c': ECHO_C, ...data });
+    const trial = await runTrial({ sandbox: fixture.sandbox, languages: fixture.languages, problem: huge, maxima: { timeLimitSeconds: 2 } });
+    expect(trial.submissions[0]).toMatchObject({ verdict: 'AC', ok: true });
+    expect(JSON.parse(trial.measurement).timing).toMatchObject({ timeLimitSeconds: 2, timeLimitSource: 'problem.yaml' });
   });
 });
