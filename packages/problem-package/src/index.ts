@@ -2,11 +2,28 @@
 export { PackageError } from './errors.js';
 export type { Verdict, ProblemFormat, LegacyGrading, ModernScoring, ProblemLimits } from './types.js';
 export { isMapping, parseMapping, checkKeys, splitArgs, number, bound, compareNames, type Mapping } from './yaml.js';
-export { ProblemYaml, LimitsYaml, DEFAULT_VALIDATION_PASSES, readManifest, formatVersionOf, readName, parseTimelimitFile, type Manifest, type ProblemKind } from './manifest.js';
+export { ProblemYaml, LimitsYaml, DEFAULT_VALIDATION_PASSES, readManifest, formatVersionOf, readName, type Manifest, type ProblemKind } from './manifest.js';
+export {
+  parseTimelimitFile,
+  parseDomjudgeIni,
+  iniTimeLimit,
+  packageTimeLimit,
+  effectiveLimits,
+  readMaxima,
+  JUDGE_DEFAULTS,
+  DEFAULT_MAXIMA,
+  type TimeLimitSource,
+  type TimeLimitTexts,
+  type LimitFigures,
+  type NamedLimits,
+  type EffectiveLimit,
+  type EffectiveLimits,
+} from './limits.js';
 export { LEGACY_DEFAULTS, legacyTestdataYaml, testGroupYaml, readLegacyTestdata, readModernGroup, type LegacyTestdata, type GroupContext, type ModernGroup } from './testdata.js';
 export {
   MANIFEST_FILE,
   TIMELIMIT_FILE,
+  DOMJUDGE_INI_FILE,
   DATA_DIR,
   JUDGED_GROUPS,
   INCLUDE_DIR,

@@ -1,6 +1,7 @@
 import { PackageError } from './errors.js';
-import { countTests, MANIFEST_FILE, TIMELIMIT_FILE } from './layout.js';
-import { parseTimelimitFile, readManifest } from './manifest.js';
+import { countTests, DOMJUDGE_INI_FILE, MANIFEST_FILE, TIMELIMIT_FILE } from './layout.js';
+import { packageTimeLimit } from './limits.js';
+import { readManifest } from './manifest.js';
 import { parseMapping } from './yaml.js';
 import type { ProblemFormat } from './types.js';
 import { openPackageZip, readEntry, UPLOAD_ZIP_LIMITS, type PackageZip, type ZipLimits } from './zip.js';
@@ -10,13 +11,15 @@ export interface PackageSummary {
   name?: string;
   timeLimitSeconds?: number;
   memoryMiB?: number;
+  /** Only when the package names one. */
+  outputMiB?: number;
   validation?: string;
   sampleCount: number;
   secretCount: number;
   format: ProblemFormat;
 }
 
-/** problem.yaml and .timelimit are read into memory: they are small in any real package. */
+/** problem.yaml, domjudge-problem.ini and .timelimit are read into memory: they are small in any real package. */
 export const METADATA_BYTES = 1024 ** 2;
 
 /**
@@ -33,13 +36,20 @@ export async function inspectPackageZip(source: string | Uint8Array, limits: Zip
     const manifest = readManifest((await readEntry(pkg, yamlEntry, METADATA_BYTES)).toString('utf8'));
     const tests = countTests(pkg.entries.map((e) => e.name));
     await refuseUnsupportedGrading(pkg, manifest.format);
-    const timelimit = byName.get(TIMELIMIT_FILE);
-    const timeLimitSeconds =
-      manifest.limits.timeLimitSeconds ?? (timelimit ? parseTimelimitFile((await readEntry(pkg, timelimit, METADATA_BYTES)).toString('utf8')) : undefined);
+    const text = async (name: string): Promise<string | undefined> => {
+      const e = byName.get(name);
+      return e && !e.directory ? (await readEntry(pkg, e, METADATA_BYTES)).toString('utf8') : undefined;
+    };
+    const timeLimitSeconds = packageTimeLimit({
+      manifest: manifest.limits.timeLimitSeconds,
+      ini: await text(DOMJUDGE_INI_FILE),
+      timelimit: await text(TIMELIMIT_FILE),
+    })?.seconds;
     const summary: PackageSummary = { sampleCount: tests.sample, secretCount: tests.secret, format: manifest.format };
     if (manifest.name) summary.name = manifest.name;
     if (timeLimitSeconds !== undefined) summary.timeLimitSeconds = timeLimitSeconds;
     if (manifest.limits.memoryMiB !== undefined) summary.memoryMiB = manifest.limits.memoryMiB;
+    if (manifest.limits.outputMiB !== undefined) summary.outputMiB = manifest.limits.outputMiB;
     if (manifest.validation !== undefined) summary.validation = manifest.validation;
     return summary;
   } finally {

@@ -49,7 +49,10 @@ export const LanguageEntry = z
     extensions: z.array(Extension).min(1),
     sourceFile: z.string().regex(/^[^/]+$/, 'a file name'),
     binary: z.string().regex(/^[^/]+$/, 'a file name').optional(),
-    entry: z.object({ default: z.string().min(1), pattern: z.string().optional() }).strict().optional(),
+    entry: z
+      .object({ default: z.string().min(1), pattern: z.string().optional(), discover: z.literal('jvm-main-class').optional() })
+      .strict()
+      .optional(),
     compiled: z.boolean(),
     requires: z.array(z.string().startsWith('/')).min(1),
     notes: z.string().optional(),

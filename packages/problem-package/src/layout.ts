@@ -6,6 +6,8 @@ import type { ProblemFormat } from './types.js';
 export const MANIFEST_FILE = 'problem.yaml';
 /** The legacy time limit, beside problem.yaml. */
 export const TIMELIMIT_FILE = '.timelimit';
+/** DOMjudge's problem metadata (its `timelimit` among others), beside problem.yaml. */
+export const DOMJUDGE_INI_FILE = 'domjudge-problem.ini';
 export const DATA_DIR = 'data';
 /** The groups of data/ that are judged; the rest (invalid_input, ...) serves validators. */
 export const JUDGED_GROUPS = ['sample', 'secret'] as const;

@@ -97,7 +97,7 @@ export interface Manifest {
   /** The name (English when it is a map of languages), '' when none. */
   name: string;
   kind: ProblemKind;
-  /** problem.yaml's limits; a legacy `.timelimit` file is the caller's to add. */
+  /** problem.yaml's limits; a time limit from domjudge-problem.ini or `.timelimit` is the caller's to add (limits.ts). */
   limits: ProblemLimits;
   validatorFlags: string[];
   /** The languages allowed; undefined: all. */
@@ -224,14 +224,6 @@ function readLimits(l: ProblemYaml['limits'], multiPass: boolean, warnings: stri
   limits.validationMemoryMiB = orUndefined(l.validation_memory);
   limits.validationOutputMiB = orUndefined(l.validation_output);
   return limits;
-}
-
-/** The legacy `.timelimit` file holds the time limit in seconds as plain text. */
-export function parseTimelimitFile(text: string): number {
-  const t = text.trim();
-  const seconds = /^\d+(\.\d+)?$/.test(t) ? Number(t) : NaN;
-  if (!(Number.isFinite(seconds) && seconds > 0)) throw new PackageError('the .timelimit file must hold a positive number of seconds');
-  return seconds;
 }
 
 function readLanguages(v: ProblemYaml['languages']): string[] | undefined {

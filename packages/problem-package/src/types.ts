@@ -1,3 +1,5 @@
+import type { TimeLimitSource } from './limits.js';
+
 /** What a problem package says, in the terms the judge uses (the runner's ProblemSpec is built from these). */
 
 /** ICPC judgement ids our runner reports (CONTRACT §6). */
@@ -34,7 +36,7 @@ export interface ModernScoring {
 export interface ProblemLimits {
   /** CPU seconds per test; undefined when the package gives none (the judge then uses its default). */
   timeLimitSeconds?: number;
-  timeLimitSource?: 'problem.yaml' | '.timelimit';
+  timeLimitSource?: TimeLimitSource;
   memoryMiB?: number;
   outputMiB?: number;
   codeKiB?: number;

@@ -186,6 +186,7 @@ export class Agent {
         props: job.props ?? null,
         config: job.config ?? null,
         ...(this.o.limits ? { limits: this.o.limits } : {}),
+        ...(job.maxima ? { maxima: job.maxima } : {}),
         buildDir,
         onProgress: (done, total) => {
           // at most one progress call a second: it is a write on the server
@@ -253,6 +254,7 @@ export class Agent {
         problem,
         problemType: trial.problemType,
         ...(this.o.limits ? { limits: this.o.limits } : {}),
+        ...(trial.maxima ? { maxima: trial.maxima } : {}),
         buildDir,
       }));
       if (!lease.lost()) await client.reportTrial(trial, { measurement: r.measurement });

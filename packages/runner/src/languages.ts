@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extensionIndex, readLanguageTableFile, type CompileLimitsInput } from '@judge/problem-package';
+import { findMainClass } from './jvm-main.js';
 import type { Box, Sandbox } from './sandbox/sandbox.js';
 import type { Limits, Mount, RunResult, RunSpec, RunStatus } from './sandbox/types.js';
 
@@ -21,7 +22,12 @@ export interface Language {
   sourceFile: string;
   /** File the compiler writes (`main`), for `{binary}`. */
   binary?: string;
-  entry?: { default: string; pattern?: string };
+  /**
+   * The entry point: `pattern` finds it in the source (Java's public class, which names the source
+   * file), else `default`; with `discover: jvm-main-class` the class to run is found after
+   * compiling among the class files (the one with main, package-qualified), as DOMjudge does.
+   */
+  entry?: { default: string; pattern?: string; discover?: 'jvm-main-class' };
   compiled: boolean;
   /** Every file in `requires` exists on this machine. */
   present: boolean;
@@ -72,7 +78,7 @@ export function loadLanguages(file: string = process.env.JUDGE_LANGUAGES ?? defa
       ...(l.binary ? { binary: l.binary } : {}),
       ...(l.entry ? { entry: l.entry } : {}),
       compiled: l.compiled,
-      present: l.requires.every((r) => isExecutable(r)),
+      present: l.requires.every((r) => isPresent(r)),
       requires: l.requires,
       ...(l.notes ? { notes: l.notes } : {}),
       ...(l.compile ? { compile: { argv: l.compile.argv, env: l.compile.env ?? {}, limits: limits(l.compile.limits) } } : {}),
@@ -108,9 +114,10 @@ export function defaultLanguageTable(): LanguageTable {
   return table;
 }
 
-function isExecutable(p: string): boolean {
+/** A required program (in a bin directory) must be executable, any other file (a runtime jar) readable. */
+function isPresent(p: string): boolean {
   try {
-    fs.accessSync(p, fs.constants.X_OK);
+    fs.accessSync(p, /\/s?bin\//.test(p) ? fs.constants.X_OK : fs.constants.R_OK);
     return true;
   } catch {
     return false;
@@ -191,7 +198,7 @@ export interface CompileResult {
   box: Box;
   /** The source file name in `dir`. */
   source: string;
-  /** The entry point (Java main class) to pass to runCommand. */
+  /** The entry point (Java's main class, package-qualified) to pass to runCommand. */
   entry: string;
   status: RunStatus;
   exitCode: number | null;
@@ -237,14 +244,16 @@ export async function compile(
   if (!lang.compile) {
     return { ...base, ok: true, log: '', status: 'ok', exitCode: 0, cpuMs: 0, wallMs: 0, memoryBytes: null };
   }
-  const { ok, log, result: r } = await compileInBox(sandbox, lang, box, entry, opts);
-  return { ...base, ok, log, status: r.status, exitCode: r.exitCode, cpuMs: r.cpuMs, wallMs: r.wallMs, memoryBytes: r.memoryBytes };
+  const { ok, log, result: r, entry: found } = await compileInBox(sandbox, lang, box, entry, opts);
+  return { ...base, entry: found ?? entry, ok, log, status: r.status, exitCode: r.exitCode, cpuMs: r.cpuMs, wallMs: r.wallMs, memoryBytes: r.memoryBytes };
 }
 
 /**
  * Runs the language's compile command in a box that already holds the sources, with the table's
- * compile limits: `ok` when it succeeded and wrote what the language runs; `log` is the compiler's
- * output (at most 64 KiB) and why it stopped when a limit did.
+ * compile limits (the compiler's own, apart from the program's: a large static array needs a
+ * large object file): `ok` when it succeeded and wrote what the language runs; `log` is the
+ * compiler's output (at most 64 KiB) and why it stopped when a limit did; `entry` the main class
+ * found, for languages that discover it.
  */
 export async function compileInBox(
   sandbox: Pick<Sandbox, 'run' | 'workRoot'>,
@@ -252,7 +261,7 @@ export async function compileInBox(
   box: Box,
   entry: string,
   opts: { limits?: Partial<Limits> } = {},
-): Promise<{ ok: boolean; log: string; result: RunResult }> {
+): Promise<{ ok: boolean; log: string; result: RunResult; entry?: string }> {
   if (!lang.compile) throw new Error(`${lang.id} is not compiled`);
   const limits: Limits = { ...lang.compile.limits, ...opts.limits };
   const logFile = path.join(sandbox.workRoot, `compile-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.log`);
@@ -267,6 +276,7 @@ export async function compileInBox(
       stdin: 'ignore',
       stdout: { fd },
       stderr: { fd },
+      stderrKeepBytes: LOG_BYTES,
       env: lang.compile.env,
       limits,
       addressSpaceLimit: lang.addressSpaceLimit,
@@ -281,6 +291,13 @@ export async function compileInBox(
     ok = false;
     log += `\n(the compiler wrote no ${lang.binary})`;
   }
+  let found: string | undefined;
+  if (ok && lang.entry?.discover === 'jvm-main-class') {
+    const main = findMainClass(box.path, [entry, lang.entry.default]);
+    log = `${log}${log && !log.endsWith('\n') ? '\n' : ''}${main.notes.join('\n')}\n`;
+    ok = main.name !== undefined;
+    found = main.name;
+  }
   if (r.status !== 'ok' && r.status !== 're') {
     const what: Record<string, string> = {
       tle: `compilation used more than ${limits.cpuMs} ms of CPU time`,
@@ -290,7 +307,7 @@ export async function compileInBox(
     };
     log = `${log}${log && !log.endsWith('\n') ? '\n' : ''}${what[r.status]}\n`;
   }
-  return { ok, log, result: r };
+  return { ok, log, result: r, ...(found ? { entry: found } : {}) };
 }
 
 /** The start of a text file, at most `max` bytes, saying how much was left out. */

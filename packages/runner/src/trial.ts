@@ -1,3 +1,4 @@
+import { effectiveLimits, readMaxima, type LimitFigures } from '@judge/problem-package';
 import fs from 'node:fs';
 import path from 'node:path';
 import { graderFor } from './graders/registry.js';
@@ -20,6 +21,8 @@ export interface TrialInput {
   problem: ProblemSpec;
   problemType?: string;
   limits?: RunnerLimits;
+  /** The instance's maxima (the server's, with the trial). */
+  maxima?: Partial<LimitFigures>;
   buildDir?: string;
   /** Called after each example submission. */
   onProgress?: (done: number, total: number) => void;
@@ -101,6 +104,7 @@ async function trySubmission(input: TrialInput, sub: ExampleSubmission): Promise
     files,
     props: sub.language ? { language: sub.language } : null,
     limits: input.limits,
+    maxima: input.maxima,
     buildDir: input.buildDir,
     runAll: true,
   });
@@ -131,7 +135,12 @@ function timingOf(input: TrialInput, results: TrialSubmission[]): Record<string,
   const tle = results.filter((r) => r.verdicts.TLE && r.slowestMs !== undefined);
   const slowestAcceptedMs = accepted.length ? Math.max(...accepted.map((r) => r.slowestMs!)) : undefined;
   const fastestTleMs = tle.length ? Math.min(...tle.map((r) => r.slowestMs!)) : undefined;
-  const timeLimitSeconds = problem.limits.timeLimitSeconds ?? input.limits?.defaultTimeLimitSeconds ?? 2;
+  // the limit the examples ran under: the package's, else the runner's default, within the instance's maxima
+  const effective = effectiveLimits(problem.limits, null, {
+    maxima: readMaxima(input.maxima),
+    ...(input.limits?.defaultTimeLimitSeconds ? { defaults: { timeLimitSeconds: input.limits.defaultTimeLimitSeconds } } : {}),
+  });
+  const timeLimitSeconds = effective.time.value;
   const multiplier = problem.format === 'legacy' ? problem.limits.timeMultiplier : problem.limits.acToTimeLimit;
   const timing: Record<string, unknown> = { timeLimitSeconds, timeLimitSource: problem.limits.timeLimitSource ?? 'runner default' };
   if (slowestAcceptedMs !== undefined) {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_MAXIMA, type LimitFigures } from '@judge/problem-package';
 import { z } from 'zod';
 import { languageIndex } from './languages.js';
 
@@ -38,9 +39,30 @@ export const ConfigSchema = z.strictObject({
     pingSeconds: z.number().positive(),
     maxBufferedBytes: Positive,
   }),
+  /**
+   * The instance's maxima for the limits a problem package or an assignment asks for: a larger
+   * figure is judged (and shown) as the maximum. Runners get them with every job.
+   */
+  judging: z.strictObject({
+    maxTimeLimitSeconds: z.number().positive(),
+    maxMemoryMib: z.number().positive(),
+    maxOutputMib: z.number().positive(),
+  }),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
+
+/** The instance's maxima (setting `judging.*`) in the terms of the package module and the runners' jobs. */
+export function judgingMaxima(c: Config): LimitFigures {
+  return { timeLimitSeconds: c.judging.maxTimeLimitSeconds, memoryMiB: c.judging.maxMemoryMib, outputMiB: c.judging.maxOutputMib };
+}
+
+/** The maxima a job or trial carries: none when they are the defaults a runner assumes anyway (the wire omits defaults). */
+export function jobMaxima(c: Config): LimitFigures | undefined {
+  const m = judgingMaxima(c);
+  const same = (Object.keys(m) as (keyof LimitFigures)[]).every((k) => m[k] === DEFAULT_MAXIMA[k]);
+  return same ? undefined : m;
+}
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
 export type ConfigOverrides = DeepPartial<Config>;
 

@@ -69,6 +69,11 @@ export const PackageInfo = z.object({
   name: z.string().optional(),
   timeLimitSeconds: z.number().optional(),
   memoryMiB: z.number().optional(),
+  outputMiB: z.number().optional(),
+  capped: z
+    .object({ timeLimitSeconds: z.number().optional(), memoryMiB: z.number().optional(), outputMiB: z.number().optional() })
+    .optional()
+    .meta({ description: "The limits the instance's maxima cut, as judged (the figures above are the package's)" }),
   validation: z.string().optional(),
   sampleCount: z.number().int(),
   secretCount: z.number().int(),
@@ -390,8 +395,9 @@ export const ParticipantProblem = z.object({
   seriesSlug: z.string(),
   statements: z.array(ProblemVersionContentItem),
   attachments: z.array(z.object({ name: z.string(), fileId: z.string(), mimeType: z.string(), sizeBytes: z.number().int(), sha256: z.string() })),
-  timeLimitSeconds: z.number().optional(),
-  memoryMiB: z.number().optional(),
+  timeLimitSeconds: z.number().optional().meta({ description: 'Effective: the assignment or package figure, capped by the instance maximum' }),
+  memoryMiB: z.number().optional().meta({ description: 'Effective, as timeLimitSeconds' }),
+  outputMiB: z.number().optional().meta({ description: 'Effective, as timeLimitSeconds' }),
   languages: z.array(z.string()).optional().meta({ description: "The assignment's config.languages, when it names a list" }),
   allowedLanguages: z.array(LanguageChoice).meta({
     description:

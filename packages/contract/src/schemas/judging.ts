@@ -171,6 +171,18 @@ export const ClaimRequest = z.object({
   waitSeconds: z.number().int().min(0).max(30).optional().meta({ description: 'Hold the request open until work arrives (long poll); default 0' }),
 });
 
+export const JudgingMaxima = z
+  .object({
+    timeLimitSeconds: z.number().positive(),
+    memoryMiB: z.number().positive(),
+    outputMiB: z.number().positive(),
+  })
+  .meta({
+    description:
+      "The instance's maxima (its administrator's setting): every limit a runner applies is capped by them. Sent only when they differ from the defaults (60 s, 2048 MiB, 64 MiB), which a runner applies without",
+  });
+export type JudgingMaxima = z.infer<typeof JudgingMaxima>;
+
 export const ClaimedJob = z.object({
   jobId: z.string(),
   submissionId: z.string(),
@@ -185,6 +197,7 @@ export const ClaimedJob = z.object({
   props: z.record(z.string(), z.unknown()).optional(),
   problemVersionProps: z.record(z.string(), z.unknown()).optional(),
   config: z.record(z.string(), z.unknown()).optional(),
+  maxima: JudgingMaxima.optional(),
 });
 export type ClaimedJob = z.infer<typeof ClaimedJob>;
 
@@ -237,6 +250,7 @@ export const ClaimedTrial = z.object({
   problemType: z.string(),
   packageFileId: z.string(),
   packageSha256: z.string(),
+  maxima: JudgingMaxima.optional(),
 });
 export const TrialLease = z.object({ trialId: z.string(), leaseToken: z.string(), leaseExpiresAt: Timestamp });
 export const TrialReportRequest = z.object({

@@ -7,6 +7,7 @@ import type { RunResult, RunningProgram } from '../sandbox/types.js';
 import { compileSubmission, type Program } from './compiled.js';
 import { withTestFiles } from './files.js';
 import type { GradeContext, Grader, TestRun } from './grader.js';
+import { withStderr } from './stderr.js';
 import { feedbackDir, interpretValidator, validatorArgs, validatorMounts, type InteractiveSide } from './validation.js';
 
 /** After an interactor decides, the submission gets this long to exit by itself. */
@@ -41,7 +42,7 @@ export async function gradeInteractive(ctx: GradeContext, program: Program, test
       const { valRun, subRun, killed } = await settle(ends, sub);
       const side: InteractiveSide = { result: subRun, first: ends.subEnded() < ends.valEnded(), killed };
       const outcome = await interpretValidator(valRun, fb, side);
-      return { ...outcome, run: subRun };
+      return withStderr({ ...outcome, run: subRun });
     });
   } finally {
     if (!kept) await fs.promises.rm(fb, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import type { TestCase } from '../problem/types.js';
 import { compileSubmission, type Program } from './compiled.js';
 import { withTestFiles } from './files.js';
 import { runFeedback, STATUS_VERDICT, type GradeContext, type Grader, type TestRun } from './grader.js';
+import { withStderr } from './stderr.js';
 import { validate } from './validation.js';
 
 /**
@@ -45,7 +46,7 @@ export async function gradeStandard(ctx: GradeContext, program: Program, test: T
       outOfMemory: cmd.outOfMemory,
     }),
   );
-  if (run.status !== 'ok') return { outcome: { verdict: STATUS_VERDICT[run.status] }, run, feedback: runFeedback(run) };
+  if (run.status !== 'ok') return withStderr({ outcome: { verdict: STATUS_VERDICT[run.status] }, run, feedback: runFeedback(run) });
   const checked = await validate(ctx, test, out, kept);
-  return { ...checked, run };
+  return withStderr({ ...checked, run });
 }

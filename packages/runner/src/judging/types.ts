@@ -1,3 +1,4 @@
+import type { LimitFigures } from '@judge/problem-package';
 import type { LanguageTable } from '../languages.js';
 import type { JudgeSandbox } from '../problem/programs.js';
 import type { ProblemSpec, Verdict } from '../problem/types.js';
@@ -14,7 +15,7 @@ export interface SubmissionFileInput {
 export interface RunnerLimits {
   /** Memory when neither the package nor the assignment names any; default 2048 MiB. */
   defaultMemoryMiB?: number;
-  /** The most memory any program gets here; default: no cap beyond the package's. */
+  /** The most memory any program gets here; default: the instance's maximum only. */
   maxMemoryMiB?: number;
   /** Time limit when the package has none; default 2 s. */
   defaultTimeLimitSeconds?: number;
@@ -39,6 +40,8 @@ export interface JudgeInput {
    */
   config?: Record<string, unknown> | null;
   limits?: RunnerLimits;
+  /** The instance's maxima (the server's, with each job): every limit is capped by them; default DEFAULT_MAXIMA. */
+  maxima?: Partial<LimitFigures>;
   /** Where the built validator is kept; default `<package dir>.build` (what PackageCache hands out). */
   buildDir?: string;
   /** Run every test (trials); the verdict stays the lazy one. */

@@ -86,8 +86,8 @@ export async function compileFiles(
   await writeFiles(box.path, source === mainFile.name ? files : [...files, { name: source, bytes: mainFile.bytes }]);
   const base = { box, entry, source };
   if (!lang.compile) return { ...base, ok: true, log: '' };
-  const { ok, log, result } = await compileInBox(sandbox, lang, box, entry, opts);
-  return { ...base, ok, log, result };
+  const { ok, log, result, entry: found } = await compileInBox(sandbox, lang, box, entry, opts);
+  return { ...base, entry: found ?? entry, ok, log, result };
 }
 
 // ---- the output validator ----
@@ -223,7 +223,7 @@ async function buildInBox(sandbox: JudgeSandbox, languages: LanguageTable, progr
         const fd = fs.openSync(logFile, 'w', 0o600);
         let r: RunResult;
         try {
-          r = await sandbox.run({ argv: ['/box/build'], workDir: box.path, writable: true, stdin: 'ignore', stdout: { fd }, stderr: { fd }, limits: BUILD_LIMITS });
+          r = await sandbox.run({ argv: ['/box/build'], workDir: box.path, writable: true, stdin: 'ignore', stdout: { fd }, stderr: { fd }, stderrKeepBytes: LOG_BYTES, limits: BUILD_LIMITS });
         } finally {
           fs.closeSync(fd);
         }

@@ -14,9 +14,9 @@ import fs from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { CgroupRun } from './cgroup-common.js';
 import { SandboxError } from './errors.js';
-import { SANDBOX_PATH } from './host.js';
-import { measureFile, Meter, prepareStdio, streamDone, type StdioTarget } from './stdio.js';
-import type { RunResult, RunSpec, Stdio } from './types.js';
+import { SANDBOX_PATH, TAIL } from './host.js';
+import { measureFile, Meter, prepareStdio, StderrKeeper, streamDone, type StdioTarget } from './stdio.js';
+import type { RunResult, RunSpec } from './types.js';
 import { decide, type KillReason } from './verdict.js';
 
 /** Gives up on a sandbox that has not reached the program in this long. */
@@ -35,10 +35,12 @@ export interface Launch {
 }
 
 export class SupervisedRun {
-  /** Counted stdout/stderr when they are pipes (null for files and fds). */
+  /** Counted stdout when it is a pipe (null for files and fds). */
   readonly outMeter: Meter | null;
-  readonly errMeter: Meter | null;
-  private readonly meters: Meter[] = [];
+  /** stderr, kept in part and counted (null when it is ignored). */
+  readonly errKeeper: StderrKeeper | null;
+  /** Every stream that must drain before the run's figures are final. */
+  private readonly drains: Readable[] = [];
   private killedFor: KillReason | undefined;
   // The sandbox's pid 1 (host pid, from bwrap's info fd) once known. Killing it (or the whole
   // cgroup) rather than bwrap lets bwrap reap it: a killed bwrap would orphan it to the host's init.
@@ -54,12 +56,13 @@ export class SupervisedRun {
 
   /** Phase spawn: opens the stdio targets, spawns, and closes the fds the child now holds. */
   static spawn(spec: RunSpec, cg: CgroupRun | null, launch: () => Launch): SupervisedRun {
-    // stderr is needed for runtime out-of-memory messages even when the caller ignores it
-    const stderrSpec: Stdio | undefined = spec.stderr === undefined || spec.stderr === 'ignore' ? (spec.outOfMemory?.length ? 'pipe' : 'ignore') : spec.stderr;
+    // stderr always comes through a pipe the runner reads (kept in part, never limited: it is not
+    // output), unless it is ignored and no runtime out-of-memory message has to be read from it
+    const ignored = (spec.stderr === undefined || spec.stderr === 'ignore') && !spec.outOfMemory?.length;
     const targets: StdioTarget[] = [];
     let child: ChildProcess;
     try {
-      targets.push(prepareStdio(spec.stdin, false), prepareStdio(spec.stdout, true), prepareStdio(stderrSpec, true));
+      targets.push(prepareStdio(spec.stdin, false), prepareStdio(spec.stdout, true), { stdio: ignored ? 'ignore' : 'pipe' });
       const { file, args, uid } = launch();
       const stdio: StdioOptions = [targets[0]!.stdio, targets[1]!.stdio, targets[2]!.stdio, 'pipe', 'pipe'];
       child = spawn(file, args, {
@@ -82,10 +85,9 @@ export class SupervisedRun {
     private readonly spec: RunSpec,
     private readonly cg: CgroupRun | null,
   ) {
-    this.outMeter = this.meter(child.stdout, false);
-    this.errMeter = this.meter(child.stderr, true);
+    this.outMeter = this.meter(child.stdout);
+    this.errKeeper = this.keeper(child.stderr);
     child.stdin?.on('error', () => {}); // EPIPE when the program stops reading
-    if (this.errMeter && !this.exposeStderr) this.errMeter.resume();
     (child.stdio[3] as Readable | null)?.on('error', () => {});
     (child.stdio[4] as Writable | null)?.on('error', () => {});
     this.exited = new Promise<Exit>((resolve) => {
@@ -101,13 +103,32 @@ export class SupervisedRun {
   }
 
   /** Output cap: a pipe goes through a meter that kills the run at the output limit. */
-  private meter(stream: Readable | null, keepTail: boolean): Meter | null {
+  private meter(stream: Readable | null): Meter | null {
     if (!stream) return null;
-    const m = new Meter(this.spec.limits.outputBytes, () => this.kill('ole'), keepTail);
+    const m = new Meter(this.spec.limits.outputBytes, () => this.kill('ole'));
     stream.on('error', () => {});
     stream.pipe(m);
-    this.meters.push(m);
+    this.drains.push(m);
     return m;
+  }
+
+  /** stderr: read as fast as it comes, whatever its size; only its head and tail are kept. */
+  private keeper(stream: Readable | null): StderrKeeper | null {
+    if (!stream) return null;
+    const k = new StderrKeeper(this.spec.stderrKeepBytes ?? TAIL, this.exposeStderr);
+    stream.on('error', () => {});
+    stream.pipe(k);
+    if (!this.exposeStderr) k.resume();
+    this.drains.push(k);
+    return k;
+  }
+
+  /** Lets what is buffered in the pipes reach the meters; the caller may not read, so not for long. */
+  private async drained(ms: number): Promise<void> {
+    if (!this.drains.length) return;
+    let t: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(this.drains.map((m) => streamDone(m))), new Promise((r) => (t = setTimeout(r, ms)))]);
+    clearTimeout(t);
   }
 
   private alive(): boolean {
@@ -172,6 +193,7 @@ export class SupervisedRun {
     if (!pid) {
       this.kill('setup');
       const { code } = await this.ended;
+      await this.drained(200);
       throw new SandboxError(`the sandbox did not start (bwrap exit ${code}): ${this.setupMessage() || 'no message'}`);
     }
     return pid;
@@ -184,6 +206,7 @@ export class SupervisedRun {
     } catch (e) {
       this.kill('setup'); // bwrap itself: the program has not started
       const { code } = await this.ended;
+      await this.drained(200);
       // ESRCH: the sandbox died while it was being set up (a mount it could not make, say):
       // bwrap's own words say why
       const said = this.setupMessage();
@@ -198,7 +221,7 @@ export class SupervisedRun {
 
   /** bwrap's last stderr lines, for a sandbox that failed to set up. */
   private setupMessage(): string {
-    const err = measureFile(this.targets[2]!, true)?.tail ?? this.errMeter?.tailText() ?? '';
+    const err = this.errKeeper?.tailText() ?? '';
     return err.trim().split('\n').slice(-3).join(' | ');
   }
 
@@ -231,14 +254,10 @@ export class SupervisedRun {
     if (cg) await waitEmpty(cg);
     const st = cg?.stats();
     cg?.remove();
-    // pipes: let what is buffered reach the meters (the caller may not read: do not wait long)
-    if (this.meters.length) {
-      let t: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all(this.meters.map((m) => streamDone(m))), new Promise((r) => (t = setTimeout(r, 200)))]);
-      clearTimeout(t);
-    }
-    const out = this.outMeter ? { bytes: this.outMeter.bytes } : measureFile(this.targets[1]!, false);
-    const err = this.errMeter ? { bytes: this.errMeter.bytes, tail: this.errMeter.tailText() } : measureFile(this.targets[2]!, true);
+    await this.drained(200);
+    const out = this.outMeter ? { bytes: this.outMeter.bytes } : measureFile(this.targets[1]!);
+    const err = this.errKeeper;
+    if (err) this.keepStderr(err);
     const cpuMs = st?.cpuNs != null ? Math.round(st.cpuNs / 1e5) / 10 : Math.round(wallMs * 10) / 10;
     return decide({
       limits: this.spec.limits,
@@ -253,9 +272,18 @@ export class SupervisedRun {
       pidsRefused: st?.pidsRefused ?? 0,
       stdoutBytes: out?.bytes ?? 0,
       stderrBytes: err?.bytes,
-      stderrTail: err?.tail,
+      stderrHead: err?.headText(),
+      stderrTail: err?.tailText(),
       outOfMemory: this.spec.outOfMemory ?? [],
     });
+  }
+
+  /** What was kept of stderr goes to the caller's file or fd, if it named one. */
+  private keepStderr(k: StderrKeeper): void {
+    const to = this.spec.stderr;
+    if (to === undefined || typeof to === 'string') return;
+    if ('path' in to) fs.writeFileSync(to.path, k.keptText(), { mode: 0o600 });
+    else if (k.bytes > 0) fs.writeSync(to.fd, k.keptText());
   }
 
   /** Phase abort: nothing of the run may outlive a failure of the supervisor. */

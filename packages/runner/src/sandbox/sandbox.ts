@@ -261,7 +261,7 @@ export class Sandbox {
     return {
       stdin: run.child.stdin,
       stdout: run.outMeter,
-      stderr: run.exposeStderr ? run.errMeter : null,
+      stderr: run.exposeStderr ? run.errKeeper : null,
       result,
       kill: () => run.kill('user'),
     };

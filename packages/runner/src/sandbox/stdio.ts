@@ -4,24 +4,18 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { TAIL } from './host.js';
 import type { Stdio } from './types.js';
 
-/** Counts bytes passing through, keeps the tail, and stops passing data on at the limit. */
+/** Counts bytes passing through and stops passing data on at the limit. */
 export class Meter extends Transform {
   bytes = 0;
-  private tail: Buffer = Buffer.alloc(0);
   constructor(
     private readonly limit: number,
     private readonly onOver: () => void,
-    private readonly keepTail: boolean,
   ) {
     super();
   }
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
     const before = this.bytes;
     this.bytes += chunk.length;
-    if (this.keepTail) {
-      const t = Buffer.concat([this.tail, chunk]);
-      this.tail = t.length > TAIL ? t.subarray(t.length - TAIL) : t;
-    }
     if (this.bytes > this.limit) {
       const room = Math.max(0, this.limit - before);
       if (room > 0) this.push(chunk.subarray(0, room));
@@ -31,8 +25,52 @@ export class Meter extends Transform {
     }
     cb(null, chunk);
   }
+}
+
+/**
+ * stderr is not output: it is counted and its first `headBytes` and last TAIL bytes are kept (for
+ * logs and runtime messages), the rest dropped; it never ends a run. With `passOn` the data also
+ * flows on to a caller that reads it.
+ */
+export class StderrKeeper extends Transform {
+  bytes = 0;
+  private head: Buffer[] = [];
+  private headLength = 0;
+  private tail: Buffer = Buffer.alloc(0);
+  constructor(
+    private readonly headBytes: number,
+    private readonly passOn: boolean,
+  ) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.headLength < this.headBytes) {
+      const part = chunk.subarray(0, this.headBytes - this.headLength);
+      this.head.push(Buffer.from(part));
+      this.headLength += part.length;
+    }
+    if (chunk.length >= TAIL) this.tail = Buffer.from(chunk.subarray(chunk.length - TAIL));
+    else {
+      const t = Buffer.concat([this.tail, chunk]);
+      this.tail = t.length > TAIL ? t.subarray(t.length - TAIL) : t;
+    }
+    cb(null, this.passOn ? chunk : undefined);
+  }
+  headText(): string {
+    return Buffer.concat(this.head).toString('utf8');
+  }
   tailText(): string {
     return this.tail.toString('utf8');
+  }
+  /** What a stderr file gets: the head, and when more was written, how much was left out and the tail. */
+  keptText(): string {
+    const head = Buffer.concat(this.head);
+    if (this.bytes <= head.length) return head.toString('utf8');
+    const rest = this.bytes - head.length;
+    const tail = this.tail.subarray(Math.max(0, this.tail.length - rest));
+    const dropped = rest - tail.length;
+    return `${head.toString('utf8')}${dropped > 0 ? `\n… (${dropped} bytes of stderr left out)\n` : ''}${tail.toString('utf8')}`;
   }
 }
 
@@ -63,48 +101,15 @@ export function prepareStdio(s: Stdio | undefined, write: boolean): StdioTarget 
   return { stdio: s.fd, fd: s.fd, sizeBefore };
 }
 
-/** Bytes written to a file target, and its tail when asked for. */
-export function measureFile(p: StdioTarget, wantTail: boolean): { bytes: number; tail?: string } | null {
-  let fd: number;
-  let start = 0;
-  let close = false;
-  if (p.path !== undefined) {
-    try {
-      fd = fs.openSync(p.path, 'r');
-      close = true;
-    } catch {
-      return null;
-    }
-  } else if (p.fd !== undefined && p.sizeBefore !== undefined) {
-    fd = p.fd;
-    start = p.sizeBefore;
-  } else return null;
+/** Bytes written to a file target (for an fd, since the run started), where it can be told. */
+export function measureFile(p: StdioTarget): { bytes: number } | null {
   try {
-    const size = fs.fstatSync(fd).size;
-    const bytes = Math.max(0, size - start);
-    if (!wantTail || bytes === 0) return { bytes };
-    const from = Math.max(start, size - TAIL);
-    const buf = Buffer.alloc(size - from);
-    let n: number;
-    try {
-      n = fs.readSync(fd, buf, 0, buf.length, from);
-    } catch {
-      // the caller's fd is write-only: read the same file through /proc
-      try {
-        const rfd = fs.openSync(`/proc/self/fd/${fd}`, 'r');
-        try {
-          n = fs.readSync(rfd, buf, 0, buf.length, from);
-        } finally {
-          fs.closeSync(rfd);
-        }
-      } catch {
-        return { bytes };
-      }
-    }
-    return { bytes, tail: buf.subarray(0, n).toString('utf8') };
-  } finally {
-    if (close) fs.closeSync(fd);
+    if (p.path !== undefined) return { bytes: fs.statSync(p.path).size };
+    if (p.fd !== undefined && p.sizeBefore !== undefined) return { bytes: Math.max(0, fs.fstatSync(p.fd).size - p.sizeBefore) };
+  } catch {
+    /* gone */
   }
+  return null;
 }
 
 export function streamDone(s: Readable): Promise<void> {

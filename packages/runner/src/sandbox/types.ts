@@ -12,7 +12,7 @@ export interface Limits {
   memoryBytes: number;
   /** Processes and threads at once. */
   pids: number;
-  /** Largest stdout/stderr and any single file the program writes. */
+  /** Largest stdout and any single file the program writes (stderr is not output: never limited). */
   outputBytes: number;
 }
 
@@ -37,7 +37,14 @@ export interface RunSpec {
   mounts?: Mount[];
   stdin?: Stdio;
   stdout?: Stdio;
+  /**
+   * stderr is read by the runner through a pipe whatever it is given as: counted, never limited,
+   * its first `stderrKeepBytes` and last 4 KiB kept (in the result; a file or fd given here gets
+   * them once the run ends, with a note of how much was left out).
+   */
   stderr?: Stdio;
+  /** How much of the start of stderr is kept (default 4 KiB). */
+  stderrKeepBytes?: number;
   limits: Limits;
   /** Extra environment; the sandbox starts from PATH, HOME=/box and LANG only. */
   env?: Record<string, string>;
@@ -75,9 +82,11 @@ export interface RunResult {
   reason?: string;
   /** The signal that ended the program (from bwrap's 128+n exit code, or a kill of the sandbox). */
   signal?: string;
-  /** Bytes written to stderr, where it went to a file or a pipe. */
+  /** Bytes written to stderr, unless it was ignored. */
   stderrBytes?: number;
-  /** The end of stderr (at most 4 KiB), where it went to a file or a pipe, for messages and logs. */
+  /** The start of stderr (at most `stderrKeepBytes`), unless it was ignored, for logs. */
+  stderrHead?: string;
+  /** The end of stderr (at most 4 KiB), unless it was ignored, for messages and logs. */
   stderrTail?: string;
 }
 
@@ -87,7 +96,7 @@ export interface RunningProgram {
   stdout: NodeJS.ReadableStream | null;
   result: Promise<RunResult>;
   kill(): void;
-  /** stderr when it was asked for as 'pipe' (counted against the output limit like stdout). */
+  /** stderr when it was asked for as 'pipe' (counted, never limited). */
   stderr?: NodeJS.ReadableStream | null;
 }
 

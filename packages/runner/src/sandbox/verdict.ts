@@ -18,6 +18,7 @@ export function decide(x: {
   pidsRefused: number;
   stdoutBytes: number;
   stderrBytes: number | undefined;
+  stderrHead?: string;
   stderrTail: string | undefined;
   outOfMemory: { exitCode: number; stderr: string }[];
 }): RunResult {
@@ -31,6 +32,7 @@ export function decide(x: {
     stdoutBytes: x.stdoutBytes,
     ...(sig ? { signal: sig } : {}),
     ...(x.stderrBytes !== undefined ? { stderrBytes: x.stderrBytes } : {}),
+    ...(x.stderrHead !== undefined ? { stderrHead: x.stderrHead } : {}),
     ...(x.stderrTail !== undefined ? { stderrTail: x.stderrTail } : {}),
   };
   const r = (status: RunStatus, reason?: string): RunResult => ({ status, ...base, ...(reason ? { reason } : {}) });
@@ -47,8 +49,8 @@ export function decide(x: {
     const line = tail.split('\n').find((s) => new RegExp(hint.stderr, 'm').test(s))?.trim();
     return r('mle', `out of memory (${line ? line.slice(0, 200) : `exit ${x.code}`})`);
   }
-  const over = Math.max(x.stdoutBytes, x.stderrBytes ?? 0);
-  if (x.killedFor === 'ole' || over > L.outputBytes || sig === 'SIGXFSZ') return r('ole', `output limit exceeded (${L.outputBytes} bytes)`);
+  // stderr is not output: only stdout (and files, through RLIMIT_FSIZE) count
+  if (x.killedFor === 'ole' || x.stdoutBytes > L.outputBytes || sig === 'SIGXFSZ') return r('ole', `output limit exceeded (${L.outputBytes} bytes)`);
   if (x.killedFor === 'user') return r('re', 'killed by the runner');
   if (x.code !== 0 || x.signal) {
     let reason = sig ? `killed by ${sig}` : `exit code ${x.code}`;

@@ -5,6 +5,7 @@ import type { Outbox } from '../../db/transactor.js';
 import { ApiError } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId, newSecret, sha256Hex, statements } from '../../util.js';
+import { jobMaxima } from '../../config.js';
 import type { SubmissionOutcome } from './outcome.js';
 import { DetailReader } from '../submissions/index.js';
 import { requiredTags, tagsSatisfied } from '../runners/index.js';
@@ -160,6 +161,7 @@ export class JobsService {
       props: c.props ? (JSON.parse(c.props) as Record<string, unknown>) : null,
       problemVersionProps: c.versionProps ? (JSON.parse(c.versionProps) as Record<string, unknown>) : null,
       config: c.config ? (JSON.parse(c.config) as Record<string, unknown>) : null,
+      maxima: jobMaxima(this.d.config),
     }) as ClaimedJob;
   }
 

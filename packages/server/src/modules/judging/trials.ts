@@ -4,6 +4,7 @@ import type { RunnerActor } from '../../auth/runner-tokens.js';
 import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId, newSecret, sha256Hex, statements } from '../../util.js';
+import { jobMaxima } from '../../config.js';
 import { visibleActivity } from '../policy/index.js';
 import type { FilesService } from '../files/index.js';
 import { MAX_DELIVERIES, WorkSignal, extendedLease, leaseSeconds, requireHeld } from './lease.js';
@@ -122,7 +123,16 @@ export class TrialsService {
         "UPDATE trials SET state = 'running', runner_id = ?, runner_name = ?, lease_hash = ?, lease_expires_at = ?, claimed_at = ?, deliveries = deliveries + 1 WHERE id = ?",
       ).run(runner.runnerId, runner.name, sha256Hex(token), expires, iso(now), next.id);
       const t = this.row(next.id)!;
-      return { trialId: t.id, leaseToken: token, leaseExpiresAt: expires, problemType: t.problemType, packageFileId: t.packageFileId, packageSha256: t.packageSha256 };
+      const maxima = jobMaxima(this.d.config);
+      return {
+        trialId: t.id,
+        leaseToken: token,
+        leaseExpiresAt: expires,
+        problemType: t.problemType,
+        packageFileId: t.packageFileId,
+        packageSha256: t.packageSha256,
+        ...(maxima ? { maxima } : {}),
+      };
     });
   }
 

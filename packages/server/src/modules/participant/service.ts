@@ -1,4 +1,6 @@
 import type { ParticipantProblem, ParticipantSeries } from '@judge/contract';
+import { effectiveLimits, type EffectiveLimit, type LimitFigures, type NamedLimits } from '@judge/problem-package';
+import { judgingMaxima } from '../../config.js';
 import type Database from 'better-sqlite3';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
@@ -42,10 +44,21 @@ const PACKAGE_ROLE = 'package';
 const STATEMENT_ROLE = 'statement';
 const PARTICIPANT_SCOPE = 'participant';
 
-/** A number the package reported about itself, if it did. */
-function packageNumber(v: VersionRow | undefined, key: 'timeLimitSeconds' | 'memoryMiB'): number | undefined {
-  const value = v?.packageInfo?.[key];
-  return typeof value === 'number' ? value : undefined;
+/**
+ * The effective limits of a version's package under an assignment: the assignment's figure over
+ * the package's, capped by the instance's maxima, as the runner applies them. A limit neither names
+ * is left out (the judge's default applies); a version without a package has none to tell.
+ */
+export function shownLimits(
+  v: VersionRow | undefined,
+  config: Record<string, unknown> | null,
+  maxima: LimitFigures,
+): { timeLimitSeconds?: number; memoryMiB?: number; outputMiB?: number } {
+  const info = v?.packageInfo;
+  if (!info) return {};
+  const e = effectiveLimits(info as NamedLimits, config, { maxima });
+  const shown = (l: EffectiveLimit) => (l.source === 'default' ? undefined : l.value);
+  return { timeLimitSeconds: shown(e.time), memoryMiB: shown(e.memory), outputMiB: shown(e.output) };
 }
 
 /**
@@ -200,8 +213,7 @@ export class ParticipantService {
       seriesId: s.id,
       seriesSlug: s.slug,
       ...content,
-      timeLimitSeconds: packageNumber(version, 'timeLimitSeconds'),
-      memoryMiB: packageNumber(version, 'memoryMiB'),
+      ...shownLimits(version, sp.config, judgingMaxima(this.d.config)),
       languages: assignmentLanguages(sp.config),
       // the list a refused submission names (submissions: refuseUnjudgeable)
       allowedLanguages: allowedLanguages(this.d.config.languages, { config: sp.config, judgeable: judgeableLanguages(this.d.db, requiredTags(s.runnerTags, b.a.runnerTags)) }),

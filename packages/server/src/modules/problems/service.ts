@@ -16,6 +16,7 @@ import { event } from '../../events/bus.js';
 import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
+import { judgingMaxima } from '../../config.js';
 import type { FilesService } from '../files/index.js';
 import { findUserById } from '../users/index.js';
 import { inspectPackage, type PackageSummary } from './package.js';
@@ -257,7 +258,7 @@ export class ProblemsService {
 
   versions(actor: Actor, problemId: string): ProblemVersion[] {
     const p = readableProblem(this.d, actor, problemId);
-    return toVersions(this.d.db, versionRowsOf(this.d.db, p.id));
+    return toVersions(this.d.db, versionRowsOf(this.d.db, p.id), judgingMaxima(this.d.config));
   }
 
   content(actor: Actor, problemId: string, versionId: string): ContentItem[] {
@@ -307,7 +308,7 @@ export class ProblemsService {
         files: plan.files,
       });
       this.announce(p, out);
-      return toVersions(this.d.db, [row])[0]!;
+      return toVersions(this.d.db, [row], judgingMaxima(this.d.config))[0]!;
     });
   }
 

@@ -1,4 +1,5 @@
 import type { Problem, ProblemVersion, ProblemVersionContentItem } from '@judge/contract';
+import { effectiveLimits, type LimitFigures, type NamedLimits } from '@judge/problem-package';
 import type { z } from 'zod';
 import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
@@ -109,7 +110,22 @@ export function versionFiles(db: Db, versionIds: string[]) {
 
 export type VersionFileRow = ReturnType<typeof versionFiles>[number];
 
-export function toVersions(db: Db, rows: VersionRow[]): ProblemVersion[] {
+/**
+ * What the package says of itself and, when the instance's maxima cut a figure it asks for, the
+ * figure it is judged with (`capped`).
+ */
+export function packageView(info: VersionRow['packageInfo'], maxima: LimitFigures): ProblemVersion['package'] | null {
+  if (!info) return null;
+  const e = effectiveLimits(info as NamedLimits, null, { maxima });
+  const capped = compact({
+    timeLimitSeconds: e.time.asked !== undefined ? e.time.value : undefined,
+    memoryMiB: e.memory.asked !== undefined ? e.memory.value : undefined,
+    outputMiB: e.output.asked !== undefined ? e.output.value : undefined,
+  });
+  return (Object.keys(capped).length ? { ...info, capped } : info) as ProblemVersion['package'];
+}
+
+export function toVersions(db: Db, rows: VersionRow[], maxima: LimitFigures): ProblemVersion[] {
   const filesOf = groupBy(versionFiles(db, rows.map((v) => v.id)), (f) => f.versionId);
   const creators = namesOf(db, rows.map((v) => v.createdBy));
   return rows.map((v) => {
@@ -122,7 +138,7 @@ export function toVersions(db: Db, rows: VersionRow[]): ProblemVersion[] {
       note: v.note,
       props: v.props,
       hasPackage: own.some((f) => f.role === 'package'),
-      package: v.packageInfo as ProblemVersion['package'] | null,
+      package: packageView(v.packageInfo, maxima),
       files: own.map((f) => ({
         name: f.name,
         scope: f.scope as ProblemVersion['files'][number]['scope'],

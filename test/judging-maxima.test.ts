@@ -1,0 +1,107 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe as suite, expect, it } from 'vitest';
+import { ops, type Activity, type SubmissionSummary } from '@judge/contract';
+import type { JudgeClient } from '@judge/sdk';
+import { TestJudge } from '../packages/server/test/harness.js';
+import { codeForm } from '../packages/server/test/support/forms.js';
+import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
+import { until } from '../packages/server/test/support/wait.js';
+import { zipOf } from '../packages/server/test/zips.js';
+
+/**
+ * The instance's maxima end to end: a server whose administrator set low maxima, `bin/judge-runner`
+ * as a child process, and a package asking for 100,000 s and 1,000,000 MiB. The runner gets the
+ * maxima with the job and judges under them; the problem view shows the same figures.
+ * Build first (`pnpm build`): the launcher runs the built runner.
+ */
+
+const RUNNER = fileURLToPath(new URL('../bin/judge-runner', import.meta.url));
+/** A uid range of this file's own, apart from the other end-to-end files' sandboxes. */
+const UID_BASE = 60200;
+const root = process.geteuid?.() === 0;
+const describe = suite.skipIf(!root);
+const MiB = 1024 * 1024;
+
+const HUGE = {
+  'problem.yaml': 'name: Huge\nlimits:\n  time_limit: 100000\n  memory: 1000000\n',
+  'data/sample/1.in': '7\n',
+  'data/sample/1.ans': '7\n',
+  'data/secret/1.in': '42\n',
+  'data/secret/1.ans': '42\n',
+};
+const ECHO_C = '#include <stdio.h>\nint main(void){long x;if(scanf("%ld",&x)!=1)return 1;printf("%ld\\n",x);return 0;}\n';
+// burns 3 s of CPU time before it answers: within the package's 100,000 s, not within the instance's 1 s
+const SLOW_C = '#include <stdio.h>\n#include <time.h>\nint main(void){long x;scanf("%ld",&x);while(clock()<3*CLOCKS_PER_SEC);printf("%ld\\n",x);return 0;}\n';
+
+describe('judging under the instance maxima (server, runner process, sandbox)', () => {
+  let j: TestJudge;
+  let admin: JudgeClient;
+  let pupil: JudgeClient;
+  let act: Activity;
+  let work: string;
+  let runner: ChildProcess | undefined;
+  const logs: string[] = [];
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'judge-maxima-'));
+    j = await TestJudge.start({ config: { judging: { maxTimeLimitSeconds: 1, maxMemoryMib: 64, maxOutputMib: 1 } } });
+    admin = await j.admin();
+    act = await admin.call(ops.createActivity, { body: { slug: 'maxima', name: 'Maxima', type: 'contest@1', rankingType: 'icpc', timeZone: 'UTC', joinPolicy: 'open', unlisted: false } });
+    const series = await admin.call(ops.createSeries, { params: { idOrSlug: act.slug }, body: { slug: 'main', name: 'Main' } });
+    const { problem } = await packagedProblem(admin, { slug: 'huge', name: 'Huge', type: 'standard-io@1' }, await zipOf(HUGE), 'huge.zip');
+    await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: problem.id, slug: 'huge' } });
+    pupil = await j.signIn(await j.user('contestant'));
+    await pupil.call(ops.enrol, { params: { idOrSlug: act.slug }, body: {} });
+    const dir = join(work, 'runner');
+    const reg = await new Promise<string>((resolve, reject) =>
+      execFile(RUNNER, ['register', '--server', j.url, '--name', 'maxima-runner', '--config-dir', dir, '--json'], { encoding: 'utf8' }, (err, stdout, stderr) =>
+        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
+      ),
+    );
+    await admin.call(ops.approveRunner, { params: { id: (JSON.parse(reg) as { runnerId: string }).runnerId } });
+    runner = spawn(RUNNER, ['start', '--config-dir', dir, '--uid-base', String(UID_BASE)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    runner.stdout!.on('data', (d: Buffer) => logs.push(d.toString()));
+    runner.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
+    await until('the runner judging', () => (logs.some((l) => l.includes('judging for')) ? true : undefined), 30_000, 100);
+  }, 120_000);
+
+  afterAll(async () => {
+    if (runner && runner.exitCode === null) runner.kill('SIGTERM');
+    await j?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  const judged = async (fileName: string, code: string): Promise<SubmissionSummary> => {
+    const s = await pupil.call(ops.submit, { params: { idOrSlug: act.slug, problemSlug: 'huge' }, form: codeForm(code, fileName) });
+    return until(
+      'a verdict',
+      async () => {
+        const d = await pupil.call(ops.getOwnSubmission, { params: { idOrSlug: act.slug, id: s.id } });
+        return d.state === 'completed' || d.state === 'failed' ? d : undefined;
+      },
+      60_000,
+      100,
+    );
+  };
+
+  it('a package asking for 100,000 s and 1,000,000 MiB is judged with 1 s and 64 MiB, and its view says so', async () => {
+    const view = await pupil.call(ops.getActivityProblem, { params: { idOrSlug: act.slug, problemSlug: 'huge' } });
+    expect({ time: view.timeLimitSeconds, memory: view.memoryMiB }).toEqual({ time: 1, memory: 64 });
+
+    const ok = await judged('echo.c', ECHO_C);
+    expect(ok, logs.join('')).toMatchObject({ verdict: 'AC', state: 'completed' });
+    const m = await admin.call(ops.getSubmission, { params: { id: ok.id } });
+    const files = m.attemptList[0]!.files;
+    const read = async (name: string) => Buffer.from(await admin.call(ops.downloadFile, { params: { id: files.find((f) => f.name === name)!.fileId } })).toString();
+    const details = JSON.parse(await read('details')) as { limits: { timeMs: number; memoryBytes: number; outputBytes: number } };
+    expect(details.limits).toEqual({ timeMs: 1000, memoryBytes: 64 * MiB, outputBytes: MiB });
+    expect(await read('log')).toContain("time limit 100000 s capped to the instance's maximum, 1 s (problem.yaml)");
+
+    const slow = await judged('slow.c', SLOW_C);
+    expect(slow.verdict, logs.join('')).toBe('TLE');
+  }, 120_000);
+});
