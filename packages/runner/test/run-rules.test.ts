@@ -119,7 +119,8 @@ describe('compiling has limits of its own', () => {
     expect(zero.log).toMatch(/compilation (ran out of memory \(256 MiB\)|used more than 3000 ms of CPU time)/);
     const slow = await judge(problem, { files: { 'slow.cpp': CONSTEXPR_BOMB_CPP } });
     expect(slow.verdict, slow.log).toBe('CE');
-    expect(slow.log).toContain('compilation used more than 3000 ms of CPU time');
+    // CPU time stops it, or on a loaded machine the wall clock (twice the CPU limit) first
+    expect(slow.log).toMatch(/compilation (used more than 3000 ms of CPU time|took longer than 6000 ms)/);
     expect(Date.now() - t0).toBeLessThan(30_000);
   }, 60_000);
 });
