@@ -113,18 +113,30 @@ function openDataDir(opts: AppOptions) {
   ensureDataDirs(dataDir);
   const lock = lockDataDir(dataDir);
   const paths = dataPaths(dataDir);
-  const log =
-    opts.logger ??
-    pino(
-      { level: config.logLevel, redact: { paths: ['*.password', '*.token', '*.authorization', '*.cookie'], censor: '[secret]' } },
-      pino.destination({ dest: join(paths.logs, 'judge.log'), sync: false, mkdir: true }),
-    );
+  const { log, closeLog } = opts.logger ? { log: opts.logger, closeLog: async () => {} } : fileLogger(config, join(paths.logs, 'judge.log'));
   try {
-    return { lock, paths, log, dbh: openDatabase(paths.db) };
+    return { lock, paths, log, closeLog, dbh: openDatabase(paths.db) };
   } catch (e) {
     lock.release();
+    void closeLog();
     throw e;
   }
+}
+
+/**
+ * The log file of a server given no logger. It is written asynchronously, so shutdown waits for it
+ * to be flushed and closed: otherwise a write (or the file's opening) could still be pending when
+ * the data directory goes away. A log that cannot be written is said on stderr, never a crash.
+ */
+function fileLogger(config: Config, file: string): { log: Logger; closeLog(): Promise<void> } {
+  const dest = pino.destination({ dest: file, sync: false, mkdir: true });
+  dest.on('error', (e: Error) => process.stderr.write(`judge: cannot write the log ${file}: ${e.message}\n`));
+  const log = pino({ level: config.logLevel, redact: { paths: ['*.password', '*.token', '*.authorization', '*.cookie'], censor: '[secret]' } }, dest);
+  const closed = new Promise<void>((r) => {
+    dest.once('close', () => r());
+    dest.once('error', () => r());
+  });
+  return { log, closeLog: () => (dest.end(), closed) };
 }
 
 /** The dependencies every service shares. Permissions are read again after any write that touched them; events leave after commit. */
@@ -199,7 +211,16 @@ function startWorkers(deps: Deps, services: Services, paths: DataPaths): Workers
  * stop, long polls and sockets end, requests still running get a grace period, then the database
  * closes and the data directory is let go.
  */
-async function shutdown(parts: { workers: Workers; services: Services; hub: EventHub; server: Server; dbh: { close(): void }; lock: { release(): void }; log: Logger }) {
+async function shutdown(parts: {
+  workers: Workers;
+  services: Services;
+  hub: EventHub;
+  server: Server;
+  dbh: { close(): void };
+  lock: { release(): void };
+  log: Logger;
+  closeLog(): Promise<void>;
+}) {
   for (const w of Object.values(parts.workers)) w.stop();
   // long polls answer 204 now rather than wait out their time on a closing server
   parts.services.judging.close();
@@ -214,6 +235,7 @@ async function shutdown(parts: { workers: Workers; services: Services; hub: Even
   parts.lock.release();
   parts.log.info('judge stopped');
   parts.log.flush?.();
+  await parts.closeLog();
 }
 
 function listen(server: Server, config: Config): Promise<void> {
@@ -226,7 +248,7 @@ function listen(server: Server, config: Config): Promise<void> {
 /** Composes config → database → services → Koa app → HTTP server → socket hub → workers, and listens. */
 export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   const { dataDir, config } = opts;
-  const { lock, paths, log, dbh } = openDataDir(opts);
+  const { lock, paths, log, closeLog, dbh } = openDataDir(opts);
   let hub: EventHub | undefined;
   const deps = createDeps(opts, dbh, log, (id) => hub?.connections(id) ?? 0);
   const services = createServices(deps, new BlobStore(paths.files, paths.uploads));
@@ -235,7 +257,7 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   hub = new EventHub(deps, { ...config.socket, publicUrl: config.publicUrl, trustProxy: config.trustProxy });
   hub.attach(server);
   const workers = startWorkers(deps, services, paths);
-  const parts = { workers, services, hub, server, dbh, lock, log };
+  const parts = { workers, services, hub, server, dbh, lock, log, closeLog };
   await listen(server, config).catch(async (e: unknown) => {
     await shutdown(parts);
     throw e;
