@@ -79,8 +79,8 @@ export async function runTrial(input: TrialInput): Promise<TrialResult> {
   const notRun: TrialNotRun[] = [];
   const runnable: ExampleSubmission[] = [];
   for (const sub of problem.submissions) {
-    const reason = whyNotRunnable(sub, problem, input.languages, grader.exampleFileNames !== 'path');
-    if (reason) notRun.push({ path: sub.path, expected: sub.expected, ...(sub.language ? { language: sub.language } : {}), reason });
+    const not = whyNotRunnable(sub, problem, input.languages, grader.exampleFileNames !== 'path');
+    if (not) notRun.push({ path: sub.path, expected: sub.expected, ...(not.language ? { language: not.language } : {}), reason: not.reason });
     else runnable.push(sub);
   }
   const total = problem.submissions.length;
