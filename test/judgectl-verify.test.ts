@@ -81,7 +81,12 @@ describe('judgectl problems verify', () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  it('says clearly when no runner takes the trial in time', async () => {
+  it('refuses a broken package at once, and says clearly when no runner takes the trial in time', async () => {
+    writeTree(join(home, 'broken'), { 'problem.yaml': 'name: Broken\n' });
+    const broken = await ctl('problems', 'verify', join(home, 'broken'), '--timeout', '1');
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toMatch(/The package is not a valid ICPC problem package: .*\(422 package\.invalid\)/);
+
     const r = await ctl('problems', 'verify', join(home, 'sum'), '--timeout', '1');
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/no runner took the trial within 1 s: is a runner for standard-io@1 approved and running\?/);
