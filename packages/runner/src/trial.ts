@@ -114,9 +114,8 @@ export async function runTrial(input: TrialInput): Promise<TrialResult> {
   const results = [...accepted, ...others];
   const errors: string[] = [];
   if (given === undefined && !slowest && grader.exampleFileNames !== 'path') errors.push('the package names no time limit and no accepted example submission ran, so none can be computed');
-  const timing = timingOf(problem, rule, { given, calibration, suggested, slowest, limit, margin, results });
-  const warnings = [...(timing.warnings as string[]), ...problem.warnings].slice(0, 50);
-  delete timing.warnings;
+  const { timing, warnings: timingWarnings } = timingOf(problem, rule, { given, calibration, suggested, slowest, limit, margin, results });
+  const warnings = [...timingWarnings, ...problem.warnings].slice(0, 50);
   const ok = errors.length === 0 && results.every((r) => r.ok !== false);
   const measurement = {
     problem: { name: problem.name, format: problem.formatVersion, type: problem.scoring ? 'scoring' : 'pass-fail', interactive: problem.interactive },
@@ -217,11 +216,11 @@ interface TimingFacts {
 }
 
 /** The time limit in force and where it came from, problemtools' suggestion, and how the examples sit against both. */
-function timingOf(problem: ProblemSpec, rule: TimeRule, f: TimingFacts): Record<string, unknown> {
+function timingOf(problem: ProblemSpec, rule: TimeRule, f: TimingFacts): { timing: Record<string, unknown>; warnings: string[] } {
   const warnings: string[] = [];
   const tle = f.results.filter((r) => r.verdicts.TLE && r.slowestMs !== undefined);
   const timing: Record<string, unknown> = {
-    timeLimitSeconds: f.limit,
+    ...(f.limit !== undefined ? { timeLimitSeconds: f.limit } : {}),
     timeLimitSource: f.given !== undefined ? (problem.limits.timeLimitSource ?? 'package') : f.suggested ? 'computed by this trial' : 'runner default',
     calibrated: f.given === undefined,
     ...(f.calibration !== undefined ? { calibrationTimeLimitSeconds: f.calibration } : {}),
@@ -230,7 +229,6 @@ function timingOf(problem: ProblemSpec, rule: TimeRule, f: TimingFacts): Record<
     safetyMargin: rule.safetyMargin,
     safetyMarginKey: rule.safetyMarginKey,
   };
-  if (f.limit === undefined) delete timing.timeLimitSeconds;
   if (f.slowest) Object.assign(timing, { slowestAcceptedMs: f.slowest.ms, slowestAccepted: f.slowest.path });
   if (f.suggested) timing.suggestedTimeLimitSeconds = f.suggested.timeLimitSeconds;
   if (f.margin !== undefined) timing.tleMarginSeconds = f.margin;
@@ -246,6 +244,5 @@ function timingOf(problem: ProblemSpec, rule: TimeRule, f: TimingFacts): Record<
       warnings.push(`${r.path} runs out of time at ${f.limit} s but not at the margin limit of ${f.margin} s (${rule.safetyMarginKey}): it is sensitive to the time limit`);
     }
   }
-  timing.warnings = warnings;
-  return timing;
+  return { timing, warnings };
 }
