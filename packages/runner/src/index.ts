@@ -29,6 +29,7 @@ export {
   type TrialInput,
   type TrialResult,
   type TrialSubmission,
+  type TrialNotRun,
 } from './judge.js';
 export { PackageCache, extractZip, PACKAGE_CACHE_DEFAULTS, type PackageCacheOptions, type CachedPackage, type ExtractLimits } from './problem/cache.js';
 export { loadProblem, programLanguage } from './problem/load.js';

@@ -12,7 +12,7 @@ import { PackageError, testsOf, type TestCase, type Verdict } from './problem/ty
 
 export type { JudgeDetails, JudgeInput, JudgeResult, RunnerLimits, SubmissionFileInput, TestDetail } from './judging/types.js';
 export { answerFor } from './graders/output-only.js';
-export { runTrial, type TrialInput, type TrialResult, type TrialSubmission } from './trial.js';
+export { runTrial, type TrialInput, type TrialNotRun, type TrialResult, type TrialSubmission } from './trial.js';
 
 /**
  * Judging one submission against a loaded ICPC problem package, in the sandbox:

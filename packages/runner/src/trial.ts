@@ -1,4 +1,4 @@
-import { effectiveLimits, readMaxima, type LimitFigures } from '@judge/problem-package';
+import { readMaxima, type LimitFigures } from '@judge/problem-package';
 import fs from 'node:fs';
 import path from 'node:path';
 import { graderFor } from './graders/registry.js';
@@ -7,12 +7,18 @@ import type { JudgeResult, RunnerLimits } from './judging/types.js';
 import type { LanguageTable } from './languages.js';
 import type { JudgeSandbox } from './problem/programs.js';
 import type { ExampleSubmission, ProblemSpec, Verdict } from './problem/types.js';
+import { expectation, mustExceedTime } from './trial/expectations.js';
+import { whyNotRunnable } from './trial/runnable.js';
+import { marginOfGiven, suggestLimit, timeRuleOf, type SuggestedLimit, type TimeRule } from './trial/time-rule.js';
 
 /**
- * Trial judging: a package's example submissions (submissions/<expected>/) run through the
- * package's grader on every test case, each checked against what its directory promises; the
- * measurement says, per submission, the expected and actual verdict and its slowest test, and for
- * the problem the slowest accepted and fastest time-limit-exceeded times with the time limit they suggest.
+ * Trial judging, the `verifyproblem` of this judge: every example submission of the package
+ * (submissions/<expected>/) runs through the package's grader on every test case and is checked
+ * against what its directory promises. The accepted ones run first: their slowest test gives the
+ * time limit problemtools would set (trial/time-rule.ts), which is the limit the others are judged
+ * at when the package names none (the accepted ones then run under a generous calibration limit).
+ * Time-limit-exceeded examples run at the margin limit, to tell whether they exceed it too.
+ * Examples this runner cannot run (language not installed, none recognised) are listed, with why.
  */
 
 export interface TrialInput {
@@ -24,6 +30,8 @@ export interface TrialInput {
   /** The instance's maxima (the server's, with the trial). */
   maxima?: Partial<LimitFigures>;
   buildDir?: string;
+  /** The time limit accepted examples run under while the limit is being computed; default 60 s. */
+  calibrationTimeLimitSeconds?: number;
   /** Called after each example submission. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -41,8 +49,20 @@ export interface TrialSubmission {
   /** Per-test verdict counts. */
   verdicts: Partial<Record<Verdict, number>>;
   slowestTest?: string;
+  /** The largest CPU time of any of its tests. */
   slowestMs?: number;
+  /** The time limit its verdict is at; absent when the runner's default applied. */
+  timeLimitSeconds?: number;
+  /** Time-limit-exceeded examples: whether it still runs out at the margin limit. */
+  beyondMargin?: boolean;
   infrastructureFailure?: string;
+}
+
+export interface TrialNotRun {
+  path: string;
+  expected: string;
+  language?: string;
+  reason: string;
 }
 
 export interface TrialResult {
@@ -50,76 +70,132 @@ export interface TrialResult {
   measurement: string;
   ok: boolean;
   submissions: TrialSubmission[];
+  notRun: TrialNotRun[];
 }
 
-/** The 2025-09 default expectations of submissions/<directory>/ (legacy directories included). */
-const EXPECTATIONS: Record<string, { permitted?: Verdict[]; required?: Verdict[] }> = {
-  accepted: { permitted: ['AC'] },
-  rejected: { required: ['WA', 'TLE', 'RTE'] },
-  wrong_answer: { permitted: ['AC', 'WA'], required: ['WA'] },
-  time_limit_exceeded: { permitted: ['AC', 'WA', 'TLE'], required: ['TLE'] },
-  run_time_error: { permitted: ['AC', 'RTE'], required: ['RTE'] },
-  brute_force: { permitted: ['AC', 'RTE', 'TLE'], required: ['RTE', 'TLE'] },
-};
-
-/** The format knows AC, WA, TLE, RTE for expectations: memory counts as a crash, output as a wrong answer. */
-const CLASS: Record<Verdict, Verdict> = { AC: 'AC', WA: 'WA', TLE: 'TLE', RTE: 'RTE', MLE: 'RTE', OLE: 'WA', CE: 'CE', JE: 'JE' };
+const DEFAULT_CALIBRATION_SECONDS = 60;
 
 /** Runs every example submission of the package and measures the package's timing. */
 export async function runTrial(input: TrialInput): Promise<TrialResult> {
   const { problem } = input;
-  const results: TrialSubmission[] = [];
-  let done = 0;
+  const grader = graderFor(problem, input.problemType);
+  const notRun: TrialNotRun[] = [];
+  const runnable: ExampleSubmission[] = [];
   for (const sub of problem.submissions) {
-    results.push(await trySubmission(input, sub));
-    input.onProgress?.(++done, problem.submissions.length);
+    const not = whyNotRunnable(sub, problem, input.languages, grader.exampleFileNames !== 'path');
+    if (not) notRun.push({ path: sub.path, expected: sub.expected, ...(not.language ? { language: not.language } : {}), reason: not.reason });
+    else runnable.push(sub);
   }
-  const ok = results.every((r) => r.ok !== false);
+  const total = problem.submissions.length;
+  let done = notRun.length;
+  const progress = () => input.onProgress?.(++done, total);
+  const rule = timeRuleOf(problem);
+  // the instance's maximum caps a named limit and the calibration alike, as it caps judging
+  const maxTime = readMaxima(input.maxima).timeLimitSeconds;
+  const named = problem.limits.timeLimitSeconds;
+  const given = named === undefined ? undefined : Math.min(named, maxTime);
+  const calibration = given === undefined ? Math.min(input.calibrationTimeLimitSeconds ?? DEFAULT_CALIBRATION_SECONDS, maxTime) : undefined;
+
+  const accepted: TrialSubmission[] = [];
+  for (const sub of runnable.filter((s) => s.expected === 'accepted')) {
+    accepted.push(await trySubmission(input, sub, given ?? calibration));
+    progress();
+  }
+  const slowest = slowestOf(accepted);
+  const suggested = slowest ? suggestLimit(slowest.ms / 1000, rule) : undefined;
+  const limit = given ?? suggested?.timeLimitSeconds;
+  const margin = given !== undefined ? marginOfGiven(given, rule) : suggested?.tleMarginSeconds;
+  if (given === undefined && suggested) {
+    for (const r of accepted) {
+      if (r.ok !== false && r.slowestMs !== undefined && r.slowestMs > suggested.timeLimitSeconds * 1000) {
+        Object.assign(r, { ok: false, why: `its slowest test takes ${r.slowestMs} ms, over the computed time limit of ${suggested.timeLimitSeconds} s` });
+      }
+    }
+  }
+  const others: TrialSubmission[] = [];
+  for (const sub of runnable.filter((s) => s.expected !== 'accepted')) {
+    others.push(await trySubmission(input, sub, limit, mustExceedTime(sub.expected, sub.required) ? margin : undefined));
+    progress();
+  }
+  const results = [...accepted, ...others];
+  const errors: string[] = [];
+  if (given === undefined && !slowest && grader.exampleFileNames !== 'path') errors.push('the package names no time limit and no accepted example submission ran, so none can be computed');
+  const { timing, warnings: timingWarnings } = timingOf(problem, rule, { given, calibration, suggested, slowest, limit, margin, results });
+  const warnings = [...timingWarnings, ...problem.warnings].slice(0, 50);
+  const ok = errors.length === 0 && results.every((r) => r.ok !== false);
   const measurement = {
     problem: { name: problem.name, format: problem.formatVersion, type: problem.scoring ? 'scoring' : 'pass-fail', interactive: problem.interactive },
     ok,
-    timing: timingOf(input, results),
+    timing,
     submissions: results,
-    ...(problem.warnings.length ? { warnings: problem.warnings.slice(0, 50) } : {}),
+    notRun,
+    ...(errors.length ? { errors } : {}),
+    ...(warnings.length ? { warnings } : {}),
   };
   let text = JSON.stringify(measurement);
   if (text.length > 250 * 1024) {
-    text = JSON.stringify({ ...measurement, submissions: results.map(({ path: p, expected, verdict, ok: o, slowestMs }) => ({ path: p, expected, verdict, ok: o, slowestMs })) });
+    const brief = results.map(({ path: p, expected, language, verdict, score, ok: o, slowestMs }) => ({ path: p, expected, language, verdict, score, ok: o, slowestMs }));
+    text = JSON.stringify({ ...measurement, submissions: brief, notRun: notRun.slice(0, 200), warnings: warnings.slice(0, 10) });
   }
-  return { measurement: text, ok, submissions: results };
+  return { measurement: text, ok, submissions: results, notRun };
 }
 
-/** Judges one example submission on every test case and checks it against its expectations. */
-async function trySubmission(input: TrialInput, sub: ExampleSubmission): Promise<TrialSubmission> {
+/** The slowest accepted example that ran (compiled and judged), by its slowest test. */
+function slowestOf(accepted: TrialSubmission[]): { ms: number; path: string } | undefined {
+  let best: { ms: number; path: string } | undefined;
+  for (const r of accepted) {
+    if (r.slowestMs === undefined || r.infrastructureFailure || r.verdict === 'CE' || r.verdict === 'JE') continue;
+    if (!best || r.slowestMs > best.ms) best = { ms: r.slowestMs, path: r.path };
+  }
+  return best;
+}
+
+/** Judges one example submission at `limitSeconds` (undefined: the runner's default) and checks it against its expectations. */
+async function trySubmission(input: TrialInput, sub: ExampleSubmission, limitSeconds: number | undefined, marginSeconds?: number): Promise<TrialSubmission> {
   const { problem } = input;
   const keepPaths = graderFor(problem, input.problemType).exampleFileNames === 'path';
   const files = await Promise.all(
     sub.files.map(async (name) => ({ name: keepPaths ? name : name.slice(name.lastIndexOf('/') + 1), bytes: await fs.promises.readFile(path.join(sub.dir, name)) })),
   );
-  const judged = await judgeSubmission({
-    sandbox: input.sandbox,
-    languages: input.languages,
-    problem,
-    problemType: input.problemType,
-    files,
-    props: sub.language ? { language: sub.language } : null,
-    limits: input.limits,
-    maxima: input.maxima,
-    buildDir: input.buildDir,
-    runAll: true,
-  });
+  const judge = (seconds: number | undefined) =>
+    judgeSubmission({
+      sandbox: input.sandbox,
+      languages: input.languages,
+      problem,
+      problemType: input.problemType,
+      files,
+      props: sub.language ? { language: sub.language } : null,
+      config: seconds !== undefined ? { timeLimitSeconds: seconds } : null,
+      limits: input.limits,
+      maxima: input.maxima,
+      buildDir: input.buildDir,
+      runAll: true,
+    });
+  let judged: JudgeResult;
+  let beyondMargin: boolean | undefined;
+  if (marginSeconds !== undefined && limitSeconds !== undefined && marginSeconds > limitSeconds) {
+    // one run at the margin tells both: a pass-fail TLE there is a TLE at the limit, its slower tests TLE too
+    const high = await judge(marginSeconds);
+    beyondMargin = high.verdict === 'TLE';
+    if (beyondMargin && !problem.scoring) judged = atLimit(high, limitSeconds);
+    else if ((high.slowest?.cpuMs ?? 0) > limitSeconds * 1000 || problem.scoring) judged = await judge(limitSeconds);
+    else judged = high;
+  } else judged = await judge(limitSeconds);
   const verdicts: Partial<Record<Verdict, number>> = {};
   for (const t of judged.details.tests) verdicts[t.verdict] = (verdicts[t.verdict] ?? 0) + 1;
+  const language = judged.details.language ?? sub.language;
   const r: TrialSubmission = {
     path: sub.path,
     expected: sub.expected,
-    ...(judged.details.language ? { language: judged.details.language } : sub.language ? { language: sub.language } : {}),
+    ...(language ? { language } : {}),
     verdict: judged.verdict,
     score: judged.score,
     ...(judged.maxScore !== undefined ? { maxScore: judged.maxScore } : {}),
     ok: null,
     verdicts,
     ...(judged.slowest ? { slowestTest: judged.slowest.test, slowestMs: judged.slowest.cpuMs } : {}),
+    ...(limitSeconds !== undefined ? { timeLimitSeconds: limitSeconds } : {}),
+    ...(beyondMargin !== undefined ? { beyondMargin } : {}),
     ...(judged.infrastructureFailure ? { infrastructureFailure: judged.infrastructureFailure } : {}),
   };
   const check = expectation(sub.expected, sub.permitted, sub.required, sub.score, judged, problem.scoring);
@@ -128,73 +204,52 @@ async function trySubmission(input: TrialInput, sub: ExampleSubmission): Promise
   return r;
 }
 
-/** The time limit in force, the slowest accepted and fastest TLE times, and the limit they suggest. */
-function timingOf(input: TrialInput, results: TrialSubmission[]): Record<string, unknown> {
-  const { problem } = input;
-  const accepted = results.filter((r) => r.expected === 'accepted' && r.verdict === 'AC' && r.slowestMs !== undefined);
-  const tle = results.filter((r) => r.verdicts.TLE && r.slowestMs !== undefined);
-  const slowestAcceptedMs = accepted.length ? Math.max(...accepted.map((r) => r.slowestMs!)) : undefined;
-  const fastestTleMs = tle.length ? Math.min(...tle.map((r) => r.slowestMs!)) : undefined;
-  // the limit the examples ran under: the package's, else the runner's default, within the instance's maxima
-  const effective = effectiveLimits(problem.limits, null, {
-    maxima: readMaxima(input.maxima),
-    ...(input.limits?.defaultTimeLimitSeconds ? { defaults: { timeLimitSeconds: input.limits.defaultTimeLimitSeconds } } : {}),
-  });
-  const timeLimitSeconds = effective.time.value;
-  const multiplier = problem.format === 'legacy' ? problem.limits.timeMultiplier : problem.limits.acToTimeLimit;
-  const timing: Record<string, unknown> = { timeLimitSeconds, timeLimitSource: problem.limits.timeLimitSource ?? 'runner default' };
-  if (slowestAcceptedMs !== undefined) {
-    timing.slowestAcceptedMs = slowestAcceptedMs;
-    const res = problem.limits.timeResolution;
-    timing.suggestedTimeLimitSeconds = Math.max(res, Math.ceil(((slowestAcceptedMs / 1000) * multiplier) / res - 1e-9) * res);
-    timing.acceptedWithinMargin = (slowestAcceptedMs / 1000) * (problem.format === 'legacy' ? problem.limits.timeSafetyMargin : problem.limits.acToTimeLimit) <= timeLimitSeconds;
-  }
-  if (fastestTleMs !== undefined) timing.fastestTimeLimitExceededMs = fastestTleMs;
-  return timing;
+/** A pass-fail result judged at a higher limit, as it stands at `seconds`: every test over it ran out of time. */
+function atLimit(high: JudgeResult, seconds: number): JudgeResult {
+  const cpuMs = seconds * 1000;
+  const wallMs = cpuMs * 2 + 1000;
+  const tests = high.details.tests.map((t) => ((t.cpuMs ?? 0) > cpuMs || (t.wallMs ?? 0) > wallMs ? { ...t, verdict: 'TLE' as Verdict } : t));
+  return { ...high, details: { ...high.details, tests } };
 }
 
-function expectation(
-  expected: string,
-  permitted: Verdict[] | undefined,
-  required: Verdict[] | undefined,
-  score: [number, number] | undefined,
-  judged: JudgeResult,
-  scoring: boolean,
-): { ok: boolean | null; why?: string } {
-  if (judged.infrastructureFailure) return { ok: false, why: judged.infrastructureFailure };
-  if (judged.verdict === 'JE') return { ok: false, why: 'judge error' };
-  if (expected === 'compile_error') return judged.verdict === 'CE' ? { ok: true } : { ok: false, why: `expected CE, got ${judged.verdict}` };
-  if (judged.verdict === 'CE') return { ok: false, why: 'it does not compile' };
-  const tests = judged.details.tests.map((t) => t.verdict);
-  const classes = new Set(tests.map((v) => CLASS[v]));
-  const defaults = EXPECTATIONS[expected];
-  const why: string[] = [];
-  let checked = false;
-  if (expected === 'partially_accepted') {
-    checked = true;
-    if (judged.verdict !== 'AC') why.push(`expected an accepted verdict with a partial score, got ${judged.verdict}`);
-    else if (judged.maxScore !== undefined && judged.score >= judged.maxScore) why.push('expected a partial score, got full marks');
+interface TimingFacts {
+  given: number | undefined;
+  calibration: number | undefined;
+  suggested: SuggestedLimit | undefined;
+  slowest: { ms: number; path: string } | undefined;
+  limit: number | undefined;
+  margin: number | undefined;
+  results: TrialSubmission[];
+}
+
+/** The time limit in force and where it came from, problemtools' suggestion, and how the examples sit against both. */
+function timingOf(problem: ProblemSpec, rule: TimeRule, f: TimingFacts): { timing: Record<string, unknown>; warnings: string[] } {
+  const warnings: string[] = [];
+  const tle = f.results.filter((r) => r.verdicts.TLE && r.slowestMs !== undefined);
+  const timing: Record<string, unknown> = {
+    ...(f.limit !== undefined ? { timeLimitSeconds: f.limit } : {}),
+    timeLimitSource: f.given !== undefined ? (problem.limits.timeLimitSource ?? 'package') : f.suggested ? 'computed by this trial' : 'runner default',
+    calibrated: f.given === undefined,
+    ...(f.calibration !== undefined ? { calibrationTimeLimitSeconds: f.calibration } : {}),
+    multiplier: rule.multiplier,
+    multiplierKey: rule.multiplierKey,
+    safetyMargin: rule.safetyMargin,
+    safetyMarginKey: rule.safetyMarginKey,
+  };
+  if (f.slowest) Object.assign(timing, { slowestAcceptedMs: f.slowest.ms, slowestAccepted: f.slowest.path });
+  if (f.suggested) timing.suggestedTimeLimitSeconds = f.suggested.timeLimitSeconds;
+  if (f.margin !== undefined) timing.tleMarginSeconds = f.margin;
+  if (f.given !== undefined && f.slowest) {
+    timing.acceptedWithinMargin = (f.slowest.ms / 1000) * rule.multiplier <= f.given + 1e-9;
+    if (!timing.acceptedWithinMargin) {
+      warnings.push(`the slowest accepted example (${f.slowest.path}, ${f.slowest.ms} ms) × ${rule.multiplier} exceeds the time limit of ${f.given} s`);
+    }
   }
-  if (expected === 'memory_limit_exceeded' || expected === 'output_limit_exceeded') {
-    checked = true;
-    const v: Verdict = expected === 'memory_limit_exceeded' ? 'MLE' : 'OLE';
-    if (!tests.includes(v)) why.push(`expected ${v} on some test case, got ${[...new Set(tests)].join(', ') || 'no test run'}`);
+  if (tle.length) timing.fastestTimeLimitExceededMs = Math.min(...tle.map((r) => r.slowestMs!));
+  for (const r of f.results) {
+    if (r.beyondMargin === false && r.verdict === 'TLE') {
+      warnings.push(`${r.path} runs out of time at ${f.limit} s but not at the margin limit of ${f.margin} s (${rule.safetyMarginKey}): it is sensitive to the time limit`);
+    }
   }
-  const allowed = permitted ?? defaults?.permitted;
-  const needed = required ?? defaults?.required;
-  if (allowed) {
-    checked = true;
-    const bad = [...classes].filter((c) => !allowed.includes(c));
-    if (bad.length) why.push(`test verdicts ${bad.join(', ')} are not permitted (${allowed.join(', ')})`);
-  }
-  if (needed) {
-    checked = true;
-    if (![...classes].some((c) => needed.includes(c))) why.push(`no test case got one of ${needed.join(', ')}`);
-  }
-  if (score && scoring) {
-    checked = true;
-    if (judged.score < score[0] - 1e-9 || judged.score > score[1] + 1e-9) why.push(`score ${judged.score} is outside ${score[0]}..${score[1]}`);
-  }
-  if (!checked) return { ok: null };
-  return why.length ? { ok: false, why: why.join('; ') } : { ok: true };
+  return { timing, warnings };
 }

@@ -4,6 +4,7 @@ import type { JudgeClient } from '@judge/sdk';
 import { refusedWith, sendJson } from './expect.js';
 import { UNKNOWN_UUID } from './series-fixtures.js';
 import { sha256, plus, Runner, Bench } from './support/runner-bench.js';
+import { zipOf } from './zips.js';
 
 /**
  * Trials (CONTRACT §7, §8): a manager runs a package against a runner without a submission.
@@ -79,6 +80,19 @@ describe('runners: trials', () => {
     for (const body of [{ problemType: 'Standard IO', packageFileId: own.id }, { problemType: type, packageFileId: 'nope' }, { problemType: type }]) {
       await b.refusedCall(() => create(b.admin, body), 422, 'validation_failed');
     }
+  });
+
+  it('refuses a package no runner could unpack (422 package.invalid, with the reason) and queues nothing', async () => {
+    const type = b.type();
+    const count = () => (b.j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM trials').get() as { n: number }).n;
+    const before = count();
+    const notZip = await b.admin.upload('package.zip', 'not a zip at all', 'application/zip');
+    const noTests = await b.admin.upload('package.zip', await zipOf({ 'problem.yaml': 'name: Empty\n' }), 'application/zip');
+    for (const f of [notZip, noTests]) {
+      const err = await b.refusedCall(() => create(b.admin, { problemType: type, packageFileId: f.id }), 422, 'package.invalid');
+      expect(err.detail).toMatch(/^The package is not a valid ICPC problem package: ./);
+    }
+    expect(count()).toBe(before);
   });
 
   it('a user may have at most 3 unfinished trials (409 trial.tooMany); a finished one frees a place', async () => {

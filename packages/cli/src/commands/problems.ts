@@ -5,6 +5,7 @@ import { importProblem } from '../importer.js';
 import { emit, fields, plural, table, when, type JsonOption } from '../output.js';
 import { allPages } from '../resolve.js';
 import { sub } from './common.js';
+import { verifyCommand } from './verify.js';
 
 export function problemsTable(list: Problem[]): string {
   return table(
@@ -44,6 +45,8 @@ export function problemsCommands(program: Command): void {
         ]),
       );
     });
+
+  verifyCommand(problems);
 
   sub(problems, 'list', 'List the problems you may read')
     .option('--search <text>', 'part of the slug or name')

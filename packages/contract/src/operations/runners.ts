@@ -103,12 +103,14 @@ export const createTrial = defineOperation({
   path: '/trials',
   tag: 'Trials',
   summary: "Queue a trial of a problem package: a runner judges the package's own example submissions",
-  description: 'Needs trial:run in the named activity (or system-wide without one) and read access to the package file; at most 3 unfinished trials per user.',
+  description:
+    'Needs trial:run in the named activity (or system-wide without one) and read access to the package file; at most 3 unfinished trials per user. ' +
+    'The package is checked as a problem version\'s is: a package no runner could unpack is 422 package.invalid with the reason. No problem is created.',
   auth: 'user',
   body: CreateTrialRequest,
   response: Trial,
   status: 201,
-  errors: ['forbidden', 'not_found', 'trial.tooMany', 'validation_failed'],
+  errors: ['forbidden', 'not_found', 'package.invalid', 'trial.tooMany', 'validation_failed'],
   permission: 'trial:run',
   extension: true,
 });

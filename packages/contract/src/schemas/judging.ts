@@ -227,6 +227,20 @@ export const AttachRunnerFileRequest = z.object({ fileId: Uuid, name: Attachment
 
 // ---- trials ----
 
+/** What a runner reports of a trial: the table `judgectl problems verify` prints. */
+const TRIAL_MEASUREMENT = [
+  'JSON text, as the runner measured it: {problem: {name, format, type, interactive}, ok (every example that ran agrees and, when the package',
+  'names no time limit, one was computed), timing: {timeLimitSeconds (in force for the verdicts), timeLimitSource (the package file, or',
+  '"computed by this trial"), calibrated (the package names none: accepted examples ran under calibrationTimeLimitSeconds), multiplier,',
+  'multiplierKey, safetyMargin, safetyMarginKey (problemtools\' rule: limit = max(1, round(slowest accepted test × multiplier)), margin =',
+  'max(limit + 1, round(slowest × multiplier × safetyMargin)); a named limit keeps it, margin = limit × safetyMargin), slowestAcceptedMs,',
+  'slowestAccepted, suggestedTimeLimitSeconds, tleMarginSeconds, acceptedWithinMargin?, fastestTimeLimitExceededMs?}, submissions: [{path,',
+  'expected (its directory under submissions/), language, verdict, score, maxScore?, ok (agrees; null when nothing is expected), why?,',
+  'verdicts (count per test verdict), slowestTest, slowestMs (its largest CPU time), timeLimitSeconds, beyondMargin? (time-limit-exceeded',
+  'examples: still out of time at the margin), infrastructureFailure?}], notRun: [{path, expected, language?, reason}] (what this runner',
+  'could not run and why), errors?: [text], warnings?: [text]}',
+].join(' ');
+
 export const TrialState = z.enum(['queued', 'running', 'completed', 'failed']);
 export const Trial = z.object({
   id: z.string(),
@@ -239,7 +253,7 @@ export const Trial = z.object({
   finishedAt: Timestamp.optional(),
   runnerName: z.string().optional(),
   failureReason: z.string().optional(),
-  measurement: z.string().optional().meta({ description: "JSON text: each example submission's expected and actual verdict and slowest test time" }),
+  measurement: z.string().optional().meta({ description: TRIAL_MEASUREMENT }),
 });
 export type Trial = z.infer<typeof Trial>;
 export const CreateTrialRequest = z.object({ problemType: TypeTag, packageFileId: Uuid, activityIdOrSlug: z.string().min(1).max(64).optional() });

@@ -49,8 +49,8 @@ export function judgingRoutes(api: Api, jobs: JobsService, trials: TrialsService
   });
   api.bind(ops.renewTrialLease, ({ runner, params, body }) => trials.renew(runner, params.trialId, body.leaseToken, body.leaseSeconds));
   api.bind(ops.reportTrial, ({ runner, params, body }) => trials.report(runner, params.trialId, body));
-  api.bind(ops.createTrial, ({ actor, body, ctx }) => {
-    const t = trials.create(actor, body);
+  api.bind(ops.createTrial, async ({ actor, body, ctx }) => {
+    const t = await trials.create(actor, body);
     ctx.set('Location', `/api/v1/trials/${t.id}`);
     return t;
   });

@@ -2,6 +2,7 @@ import type { Trial } from '@judge/contract';
 import type { Actor } from '../../auth/permissions.js';
 import type { RunnerActor } from '../../auth/runner-tokens.js';
 import { ApiError, notFound } from '@judge/contract';
+import { inspectPackageZip, PackageError } from '@judge/problem-package';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId, newSecret, sha256Hex, statements } from '../../util.js';
 import { jobMaxima } from '../../config.js';
@@ -73,10 +74,17 @@ export class TrialsService {
     }) as Trial;
   }
 
-  create(actor: Actor, body: { problemType: string; packageFileId: string; activityIdOrSlug?: string }): Trial {
+  async create(actor: Actor, body: { problemType: string; packageFileId: string; activityIdOrSlug?: string }): Promise<Trial> {
     const activityId = body.activityIdOrSlug ? visibleActivity(this.d, actor, body.activityIdOrSlug).id : null;
     this.d.permissions.require(actor, 'trial:run', activityId);
-    this.files.readable(actor, body.packageFileId);
+    const file = this.files.readable(actor, body.packageFileId);
+    // what a problem version would refuse is refused here too, at once rather than by a runner later
+    try {
+      await inspectPackageZip(this.files.blobs.pathOf(file.sha256));
+    } catch (e) {
+      if (e instanceof PackageError) throw ApiError.of('package.invalid', `The package is not a valid ICPC problem package: ${e.message}`, { packageFileId: [e.message] });
+      throw e;
+    }
     return this.d.tx.run((out) => {
       const unfinished = this.q<[string], { n: number }>("SELECT count(*) AS n FROM trials WHERE created_by = ? AND state IN ('queued', 'running')").get(actor.userId)!.n;
       if (unfinished >= TRIALS_PER_USER) throw ApiError.of('trial.tooMany', `At most ${TRIALS_PER_USER} trials may wait or run at once; let one finish first`);
