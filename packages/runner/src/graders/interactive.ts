@@ -40,7 +40,8 @@ export async function gradeInteractive(ctx: GradeContext, program: Program, test
       const { val, sub } = await startPair(ctx, program, test, fb);
       const ends = connect(val, sub);
       const { valRun, subRun, killed } = await settle(ends, sub);
-      const side: InteractiveSide = { result: subRun, first: ends.subEnded() < ends.valEnded(), killed };
+      const first = (subRun.exitedAt ?? ends.subEnded()) < (valRun.exitedAt ?? ends.valEnded());
+      const side: InteractiveSide = { result: subRun, first, killed };
       const outcome = await interpretValidator(valRun, fb, side);
       return withStderr({ ...outcome, run: subRun });
     });

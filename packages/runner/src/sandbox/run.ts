@@ -25,6 +25,8 @@ const SETUP_MS = 20_000;
 interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
+  /** performance.now() when the exit was seen, before any teardown. */
+  at: number;
 }
 
 /** What to spawn: the full command line (prlimit … bwrap … argv) and the uid to drop to. */
@@ -91,10 +93,10 @@ export class SupervisedRun {
     (child.stdio[3] as Readable | null)?.on('error', () => {});
     (child.stdio[4] as Writable | null)?.on('error', () => {});
     this.exited = new Promise<Exit>((resolve) => {
-      child.once('exit', (code, signal) => resolve({ code, signal }));
+      child.once('exit', (code, signal) => resolve({ code, signal, at: performance.now() }));
     });
     this.spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
-    this.ended = Promise.race([this.exited, this.spawnError.then(() => ({ code: null, signal: null }))]);
+    this.ended = Promise.race([this.exited, this.spawnError.then(() => ({ code: null, signal: null, at: performance.now() }))]);
   }
 
   /** The caller asked for stderr as a pipe. */
@@ -248,7 +250,7 @@ export class SupervisedRun {
   }
 
   /** Phase collect: the counters of an empty cgroup, the output sizes, and the status they make. */
-  private async collect({ code, signal }: Exit, wallMs: number): Promise<RunResult> {
+  private async collect({ code, signal, at }: Exit, wallMs: number): Promise<RunResult> {
     const cg = this.cg;
     // the sandbox's pid 1 may still be tearing down: wait for an empty cgroup
     if (cg) await waitEmpty(cg);
@@ -259,7 +261,7 @@ export class SupervisedRun {
     const err = this.errKeeper;
     if (err) this.keepStderr(err);
     const cpuMs = st?.cpuNs != null ? Math.round(st.cpuNs / 1e5) / 10 : Math.round(wallMs * 10) / 10;
-    return decide({
+    const result = decide({
       limits: this.spec.limits,
       none: !cg,
       killedFor: this.killedFor,
@@ -276,6 +278,7 @@ export class SupervisedRun {
       stderrTail: err?.tailText(),
       outOfMemory: this.spec.outOfMemory ?? [],
     });
+    return { ...result, exitedAt: at };
   }
 
   /** What was kept of stderr goes to the caller's file or fd, if it named one. */
