@@ -85,7 +85,7 @@ export function installLanguages(ids: string[] | 'all', opts: { table?: string; 
   if (opts.update !== false) run(['apt-get', 'update', '-qq'], say, !!opts.json);
   const { available, unavailable } = availablePackages(packages);
   if (unavailable.length) say(`not in this system's package archive, skipped: ${unavailable.join(' ')}`);
-  if (available.length) run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...available], say, !!opts.json);
+  if (available.length) run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', '--no-upgrade', ...available], say, !!opts.json);
   const after = languageStatus(file);
   const wanted = new Set(ids === 'all' ? after.map((s) => s.id) : ids);
   return { installed: available, unavailable, languages: after.filter((s) => wanted.has(s.id)) };
