@@ -2,8 +2,19 @@
 # One-step install from a checkout: pnpm (if missing), dependencies, build.
 # Leaves bin/judge runnable. Needs Node.js 20.19 or newer, and a C++ toolchain
 # (python3, make, g++) for better-sqlite3, which builds from source.
+#   --languages all|ID,ID...  also install (as root, with apt-get) the Debian packages of these
+#                             languages of config/languages.json (`judge-runner languages install`)
 set -euo pipefail
 cd "$(dirname "$0")"
+
+languages=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --languages) languages="${2:?--languages needs all or a list of language ids}"; shift 2 ;;
+    --languages=*) languages="${1#--languages=}"; shift ;;
+    *) echo "install.sh: unknown option $1 (usage: ./install.sh [--languages all|ID,ID...])" >&2; exit 2 ;;
+  esac
+done
 
 need_node="20.19.0"
 if ! command -v node >/dev/null 2>&1; then
@@ -40,4 +51,12 @@ fi
 
 pnpm install --frozen-lockfile
 pnpm build
+
+if [ -n "$languages" ]; then
+  if [ "$languages" = all ]; then
+    bin/judge-runner languages install --all
+  else
+    bin/judge-runner languages install $(echo "$languages" | tr ',' ' ')
+  fi
+fi
 echo "install.sh: done. Next: bin/judge init --data-dir ./data && bin/judge serve --data-dir ./data"

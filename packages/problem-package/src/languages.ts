@@ -46,7 +46,8 @@ const DetectInput = z
 export const LanguageEntry = z
   .object({
     name: z.string().min(1),
-    extensions: z.array(Extension).min(1),
+    /** Empty for a variant chosen only by `props.language` (pypy3 beside python3's `.py`). */
+    extensions: z.array(Extension),
     sourceFile: z.string().regex(/^[^/]+$/, 'a file name'),
     binary: z.string().regex(/^[^/]+$/, 'a file name').optional(),
     entry: z
@@ -55,6 +56,8 @@ export const LanguageEntry = z
       .optional(),
     compiled: z.boolean(),
     requires: z.array(z.string().startsWith('/')).min(1),
+    /** The Debian packages that bring `requires` (`judge-runner languages install`). */
+    debianPackages: z.array(z.string().regex(/^[a-z0-9][a-z0-9+.-]+$/, 'a Debian package name')).default([]),
     notes: z.string().optional(),
     compile: z
       .object({ argv: Argv, env: Env.optional(), limits: LimitsInput.partial().optional() })

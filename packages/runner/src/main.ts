@@ -8,6 +8,7 @@ import { Agent, PROBLEM_TYPES } from './agent.js';
 import { checkMachine, type CheckReport } from './check.js';
 import { cachePath, configDir, keyPath, loadConfig, saveConfig } from './config.js';
 import { loadLanguages } from './languages.js';
+import { registerLanguagesCommand } from './languages-command.js';
 import { PackageCache } from './problem/cache.js';
 import { claimUidRange, DEFAULT_UID_BASE, UidRangeInUse } from './sandbox/host-lock.js';
 import { Sandbox } from './sandbox/sandbox.js';
@@ -219,6 +220,8 @@ program
     else printReport(report);
     process.exitCode = report.ok ? 0 : 1;
   });
+
+registerLanguagesCommand(program);
 
 function printReport(r: CheckReport): void {
   const mark = (ok: boolean) => (ok ? 'ok  ' : 'FAIL');

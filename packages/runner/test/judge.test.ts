@@ -13,7 +13,7 @@ describe('the judge', () => {
       'problem.yaml': 'name: Odd\nvalidation: custom\n',
       'data/secret/1.in': '1\n',
       'data/secret/1.ans': '1\n',
-      'output_validators/v/v.rb': 'exit 42\n',
+      'output_validators/v/v.cob': 'STOP RUN.\n',
     }).catch((e: Error) => e);
     expect(problem).toBeInstanceOf(Error);
     expect((problem as Error).message).toContain('cannot tell the language of the output validator');

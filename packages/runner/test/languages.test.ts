@@ -25,8 +25,17 @@ describe('language table', () => {
   it('names the ICPC languages and their extensions, the same for the server as for the runner', () => {
     const EXTENSIONS: Record<string, string> = {
       c: 'c', cc: 'cpp', cpp: 'cpp', cxx: 'cpp', 'c++': 'cpp', py: 'python3', java: 'java', js: 'javascript', mjs: 'javascript', kt: 'kotlin', rs: 'rust', go: 'go',
+      ts: 'typescript', cs: 'csharp', hs: 'haskell', ml: 'ocaml', rb: 'ruby', php: 'php', pas: 'pascal', pp: 'pascal',
+      f90: 'fortran', f95: 'fortran', f03: 'fortran', f08: 'fortran', f: 'fortran', scala: 'scala', sc: 'scala', lisp: 'lisp', cl: 'lisp',
+      plg: 'prolog', pro: 'prolog', prolog: 'prolog', lua: 'lua', pl: 'perl', pm: 'perl', sh: 'bash', bash: 'bash', adb: 'ada', ada: 'ada', d: 'd',
     };
-    expect([...table.languages.keys()].sort()).toEqual(['c', 'cpp', 'go', 'java', 'javascript', 'kotlin', 'python3', 'rust']);
+    expect([...table.languages.keys()].sort()).toEqual([
+      'ada', 'bash', 'c', 'cpp', 'cpp17', 'csharp', 'd', 'fortran', 'go', 'haskell', 'java', 'javascript', 'kotlin', 'lisp', 'lua', 'ocaml',
+      'pascal', 'perl', 'php', 'prolog', 'pypy3', 'python3', 'ruby', 'rust', 'scala', 'typescript',
+    ]);
+    // variants chosen by props.language only: the extension stays the main language's
+    expect(table.get('pypy3')!.extensions).toEqual([]);
+    expect(table.get('cpp17')!.extensions).toEqual([]);
     for (const [ext, id] of Object.entries(EXTENSIONS)) expect(table.byExtension(ext)?.id, ext).toBe(id);
     for (const l of table.languages.values()) for (const ext of l.extensions) expect(EXTENSIONS[ext], ext).toBe(l.id);
     // the server's index (by which it records a submission's language) is read from the same file

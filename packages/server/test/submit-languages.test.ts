@@ -14,7 +14,10 @@ import { codeForm, fileForm } from './support/forms.js';
  * a test registers for it match. Every refusal leaves the tables and the upload folder as they were.
  */
 
-const TABLE = ['c', 'cpp', 'python3', 'java', 'javascript', 'kotlin', 'rust', 'go'];
+const TABLE = [
+  'c', 'cpp', 'python3', 'java', 'javascript', 'kotlin', 'rust', 'go', 'cpp17', 'pypy3', 'typescript', 'csharp', 'haskell',
+  'ocaml', 'ruby', 'php', 'pascal', 'fortran', 'scala', 'lisp', 'prolog', 'lua', 'perl', 'bash', 'ada', 'd',
+];
 
 let b: Bench;
 beforeAll(async () => {
@@ -76,7 +79,7 @@ describe('submit: the language of a submission', () => {
   });
 
   it("refuses what the assignment's config.languages does not allow; the problem lists only what it allows", async () => {
-    const s = await stage({ languages: ['cpp', 'python3', 'fortran'] });
+    const s = await stage({ languages: ['cpp', 'python3', 'cobol'] });
     const { detail, errors } = await refused(s, codeForm('int main(){}', 'a.c'));
     expect(errors.language).toEqual([expect.stringMatching(/^This problem does not allow C .*\(c\)$/)]);
     expect(detail).toContain('Allowed here: C++');
