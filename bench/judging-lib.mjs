@@ -55,17 +55,20 @@ export async function sumProblem(work, n) {
 /**
  * The sandbox as judgeSubmission sees it, with one addition: the moment the compile run (the
  * first writable run: test runs mount their box read-only) ends is kept,
- * so one judging splits into compile (from its start to then) and tests (the rest).
+ * so one judging splits into compile (from its start to then) and tests (the rest); the time the
+ * test phase spends inside `sandbox.run` is summed too (the rest of it is validation and bookkeeping).
  */
 export function timedSandbox(sandbox) {
-  const marks = { compileEnd: 0 };
+  const marks = { compileEnd: 0, testRunsMs: 0 };
   const proxy = new Proxy(sandbox, {
     get(target, key) {
       const value = Reflect.get(target, key, target);
       if (key === 'run') {
         return async (spec) => {
+          const t0 = performance.now();
           const r = await target.run(spec);
-          if (spec.writable && !marks.compileEnd) marks.compileEnd = performance.now();
+          if (marks.compileEnd) marks.testRunsMs += performance.now() - t0;
+          else if (spec.writable) marks.compileEnd = performance.now();
           return r;
         };
       }
@@ -78,13 +81,14 @@ export function timedSandbox(sandbox) {
 /** One judging through judgeSubmission, split into compile and tests; throws unless AC. */
 export async function judgeTimed(judgeSubmission, timed, input) {
   timed.marks.compileEnd = 0;
+  timed.marks.testRunsMs = 0;
   const t0 = performance.now();
   const result = await judgeSubmission({ ...input, sandbox: timed.sandbox });
   const totalMs = performance.now() - t0;
   if (result.verdict !== 'AC') throw new Error(`expected AC, got ${result.verdict}: ${result.log}`);
   if (!timed.marks.compileEnd) throw new Error('no compile run seen');
   const compileMs = timed.marks.compileEnd - t0;
-  return { result, totalMs, compileMs, testsMs: totalMs - compileMs };
+  return { result, totalMs, compileMs, testsMs: totalMs - compileMs, runsMs: timed.marks.testRunsMs };
 }
 
 const VALIDATOR = { caseSensitive: false, spaceChangeSensitive: false };
