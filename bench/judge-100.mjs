@@ -1,81 +1,75 @@
 // A 100-test problem judged with a trivial C++ solution, as judge-runner judges a submission:
 // package extracted and loaded, the source compiled in the sandbox, every test run in the sandbox
-// and checked by the default validator. Prints the total judging time (compile included), the
-// compile time, the per-test wall time (median, p95) and the time per test beyond the program
-// itself. BENCH_ROUNDS (3) rounds; the figures of each round and their median.
+// and checked by the default validator. Side by side in each round, the physical floor of the
+// test phase: the same binary spawned plainly per test plus the default validator's comparison
+// (in process, as judging runs it). Prints the total judging time, the compile time, the test
+// phase, the floor and the ratio test phase / floor (target: within 3×), with the load average at
+// the start and the end. BENCH_ROUNDS (3) rounds; the figures of each round and their median.
 //
-//   cd /work/main && npx tsc -b packages/runner && node bench/judge-100.mjs
+//   cd /work/main && pnpm build && node bench/judge-100.mjs
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { createRequire } from 'node:module';
-// yazl is a dependency of the runner package, not of the root
-const yazl = createRequire(new URL('../packages/runner/package.json', import.meta.url))('yazl');
-import { Sandbox, compile, extractZip, judgeSubmission, loadLanguages, loadProblem } from '../packages/runner/dist/index.js';
+import { Sandbox, compile, judgeSubmission, loadLanguages } from '../packages/runner/dist/index.js';
+import { FLOOR_DESCRIPTION, floorPhase, judgeTimed, load, median, p95, sumProblem, sumSource, timedSandbox } from './judging-lib.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TESTS = 100;
+const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
-async function zipOf(entries) {
-  const zip = new yazl.ZipFile();
-  for (const [name, content] of Object.entries(entries)) zip.addBuffer(Buffer.from(content), name);
-  zip.end();
-  const chunks = [];
-  for await (const c of zip.outputStream) chunks.push(c);
-  return Buffer.concat(chunks);
+async function round(r, ctx) {
+  const { timed, languages, problem, tests, work, binary } = ctx;
+  // the order of judging and floor flips every round, so load from elsewhere hits both alike
+  let floorMs = r % 2 === 1 ? await floorPhase(binary, tests, work) : 0;
+  // each round's source differs (a comment), so no round reuses another's build
+  const files = [{ name: 'sum.cpp', bytes: Buffer.from(sumSource(`round ${r}`)) }];
+  const j = await judgeTimed(judgeSubmission, timed, { languages, problem, files, buildDir: path.join(work, `build-${r}`) });
+  if (r % 2 === 0) floorMs = await floorPhase(binary, tests, work);
+  const walls = j.result.details.tests.map((t) => t.wallMs ?? 0);
+  const cpus = j.result.details.tests.map((t) => t.cpuMs ?? 0);
+  const n = walls.length;
+  if (n !== TESTS) throw new Error(`expected ${TESTS} tests, got ${n}`);
+  const row = { total: j.totalMs, compileMs: j.compileMs, testsMs: j.testsMs, runsMs: j.runsMs, floorMs, ratio: j.testsMs / floorMs };
+  console.log(
+    `round ${r + 1}: total ${s(row.total)} (compile ${s(row.compileMs)}, test phase ${s(row.testsMs)} = ${(row.testsMs / n).toFixed(1)} ms a test, ` +
+      `${(row.runsMs / n).toFixed(1)} of them in sandbox.run); ` +
+      `floor ${s(floorMs)} = ${(floorMs / n).toFixed(1)} ms a test; test phase / floor ${row.ratio.toFixed(2)}×; ` +
+      `test wall median ${median(walls)} ms, p95 ${p95(walls)} ms; CPU charged median ${median(cpus)} ms`,
+  );
+  return row;
 }
 
-const files = { 'problem.yaml': 'name: Hundred\nlimits:\n  memory: 256\n', '.timelimit': '1\n' };
-for (let i = 0; i < TESTS; i++) {
-  const a = i * 7919;
-  const b = i * 104729;
-  files[`data/secret/${String(i).padStart(3, '0')}.in`] = `${a} ${b}\n`;
-  files[`data/secret/${String(i).padStart(3, '0')}.ans`] = `${a + b}\n`;
+function summary(rounds, loadStart) {
+  const m = (k) => median(rounds.map((x) => x[k]));
+  const ratio = m('ratio');
+  console.log(`\n${FLOOR_DESCRIPTION}.`);
+  console.log(
+    `100-test problem, trivial C++ solution (median of ${rounds.length}): total judging time ${s(m('total'))}, compile ${s(m('compileMs'))}, ` +
+      `test phase ${s(m('testsMs'))} (${(m('testsMs') / TESTS).toFixed(1)} ms a test, ${(m('runsMs') / TESTS).toFixed(1)} ms of it in sandbox.run), floor ${s(m('floorMs'))} (${(m('floorMs') / TESTS).toFixed(1)} ms a test), ` +
+      `test phase / floor ${ratio.toFixed(2)}× (median of the rounds; target within 3×: ${ratio <= 3 ? 'met' : 'NOT met'})`,
+  );
+  console.log(`load average (1, 5, 15 min): start ${loadStart}, end ${load()} (${os.cpus().length} CPUs)`);
 }
-const source = '#include <iostream>\nint main() { long long a, b; std::cin >> a >> b; std::cout << a + b << "\\n"; }\n';
 
+const loadStart = load();
 const sandbox = await Sandbox.create();
 const languages = loadLanguages();
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-judge-'));
 fs.chmodSync(work, 0o711);
-const dir = path.join(work, 'pkg');
-await extractZip(await zipOf(files), dir, { maxExtractedBytes: 1 << 30, maxEntries: 10_000 });
-const problem = await loadProblem(dir);
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
-const rounds = [];
+let built;
 try {
-  for (let r = 0; r < ROUNDS; r++) {
-    // the compile on its own, to split the total: judgeSubmission compiles the same source again
-    const src = path.join(work, `src-${r}`);
-    fs.mkdirSync(src);
-    fs.writeFileSync(path.join(src, 'sum.cpp'), source);
-    const c0 = performance.now();
-    const built = await compile(sandbox, languages.get('cpp'), src, path.join(work, `bin-${r}`));
-    const compileMs = performance.now() - c0;
-    if (!built.ok) throw new Error(built.log);
-    const t0 = performance.now();
-    const result = await judgeSubmission({ sandbox, languages, problem, files: [{ name: 'sum.cpp', bytes: Buffer.from(source) }], buildDir: path.join(work, `build-${r}`) });
-    const total = performance.now() - t0;
-    if (result.verdict !== 'AC') throw new Error(`expected AC, got ${result.verdict}: ${result.log}`);
-    const tests = result.details.tests;
-    const walls = tests.map((t) => t.wallMs ?? 0);
-    const cpus = tests.map((t) => t.cpuMs ?? 0);
-    const testsMs = total - compileMs;
-    rounds.push({ total, compileMs, testsMs, perTest: testsMs / tests.length, wallMedian: median(walls), wallP95: p95(walls), cpuMedian: median(cpus) });
-    console.log(
-      `round ${r + 1}: total ${(total / 1000).toFixed(2)} s (compile ${(compileMs / 1000).toFixed(2)} s, ${tests.length} tests ${(testsMs / 1000).toFixed(2)} s = ${(testsMs / tests.length).toFixed(1)} ms a test; ` +
-        `test wall median ${median(walls)} ms, p95 ${p95(walls)} ms; CPU charged median ${median(cpus)} ms)`,
-    );
-  }
-  const m = (k) => median(rounds.map((x) => x[k]));
-  console.log(
-    `\n100-test problem, trivial C++ solution: total judging time ${(m('total') / 1000).toFixed(2)} s (compile ${(m('compileMs') / 1000).toFixed(2)} s, ` +
-      `tests ${(m('testsMs') / 1000).toFixed(2)} s, ${m('perTest').toFixed(1)} ms a test including validation); load average ${os.loadavg()[0].toFixed(2)}`,
-  );
+  const { problem, tests } = await sumProblem(work, TESTS);
+  // the floor's binary: the same source, compiled once by the same language entry
+  fs.mkdirSync(path.join(work, 'src'));
+  fs.writeFileSync(path.join(work, 'src', 'sum.cpp'), sumSource());
+  built = await compile(sandbox, languages.get('cpp'), path.join(work, 'src'), path.join(work, 'bin'));
+  if (!built.ok) throw new Error(built.log);
+  const ctx = { timed: timedSandbox(sandbox), languages, problem, tests, work, binary: path.join(built.dir, 'main') };
+  const rounds = [];
+  for (let r = 0; r < ROUNDS; r++) rounds.push(await round(r, ctx));
+  summary(rounds, loadStart);
 } finally {
+  await built?.box.dispose();
   await sandbox.close();
   fs.rmSync(work, { recursive: true, force: true });
 }
