@@ -4,10 +4,9 @@
  * (`debianPackages`); apt-get does the rest, as root only.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { readLanguageTableFile } from '@judge/problem-package';
 import type { Command } from 'commander';
-import { defaultLanguagesPath, loadLanguages } from './languages.js';
+import { defaultLanguagesPath, isPresent, loadLanguages } from './languages.js';
 
 export interface LanguageStatus {
   id: string;
@@ -27,17 +26,8 @@ export function languageStatus(file: string = process.env.JUDGE_LANGUAGES ?? def
     name: l.name,
     installed: l.present,
     debianPackages: raw.languages[l.id]?.debianPackages ?? [],
-    missing: l.requires.filter((r) => !isExecutable(r)),
+    missing: l.requires.filter((r) => !isPresent(r)),
   }));
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export class LanguagesCommandError extends Error {}

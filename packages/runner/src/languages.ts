@@ -115,7 +115,7 @@ export function defaultLanguageTable(): LanguageTable {
 }
 
 /** A required program (in a bin directory) must be executable, any other file (a runtime jar) readable. */
-function isPresent(p: string): boolean {
+export function isPresent(p: string): boolean {
   try {
     fs.accessSync(p, /\/s?bin\//.test(p) ? fs.constants.X_OK : fs.constants.R_OK);
     return true;
