@@ -7,11 +7,10 @@
 // the start and the end. BENCH_ROUNDS (3) rounds; the figures of each round and their median.
 //
 //   cd /work/main && pnpm build && node bench/judge-100.mjs
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Sandbox, compile, judgeSubmission, loadLanguages } from '../packages/runner/dist/index.js';
-import { FLOOR_DESCRIPTION, floorPhase, judgeTimed, load, median, p95, sumProblem, sumSource, timedSandbox } from './judging-lib.mjs';
+import { judgeSubmission } from '../packages/runner/dist/index.js';
+import { FLOOR_DESCRIPTION, floorPhase, judgeTimed, load, median, p95, sumSource, withSumBench } from './judging-lib.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TESTS = 100;
@@ -52,24 +51,8 @@ function summary(rounds, loadStart) {
 }
 
 const loadStart = load();
-const sandbox = await Sandbox.create();
-const languages = loadLanguages();
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-judge-'));
-fs.chmodSync(work, 0o711);
-let built;
-try {
-  const { problem, tests } = await sumProblem(work, TESTS);
-  // the floor's binary: the same source, compiled once by the same language entry
-  fs.mkdirSync(path.join(work, 'src'));
-  fs.writeFileSync(path.join(work, 'src', 'sum.cpp'), sumSource());
-  built = await compile(sandbox, languages.get('cpp'), path.join(work, 'src'), path.join(work, 'bin'));
-  if (!built.ok) throw new Error(built.log);
-  const ctx = { timed: timedSandbox(sandbox), languages, problem, tests, work, binary: path.join(built.dir, 'main') };
+await withSumBench('bench-judge-', TESTS, async (ctx) => {
   const rounds = [];
   for (let r = 0; r < ROUNDS; r++) rounds.push(await round(r, ctx));
   summary(rounds, loadStart);
-} finally {
-  await built?.box.dispose();
-  await sandbox.close();
-  fs.rmSync(work, { recursive: true, force: true });
-}
+});

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
-import { compareOutput, extractZip, loadProblem } from '../packages/runner/dist/index.js';
+import { Sandbox, compareOutput, compile, extractZip, loadLanguages, loadProblem } from '../packages/runner/dist/index.js';
 // yazl is a dependency of the runner package, not of the root
 const yazl = createRequire(new URL('../packages/runner/package.json', import.meta.url))('yazl');
 
@@ -117,3 +117,28 @@ export async function floorPhase(binary, tests, scratch) {
 export const FLOOR_DESCRIPTION =
   'floor = per test, a plain child_process.spawn of the same compiled binary (no sandbox, no limits; stdin from the test file, ' +
   'stdout to a file) plus the default validator exactly as judging runs it: in process (compareOutput, no spawn)';
+
+/**
+ * The bench's set-up and tear-down: a sandbox, the language table, a work directory holding the
+ * `tests`-test sum problem, and the floor's binary (the same source compiled once by the same
+ * language entry). `fn` gets { timed, languages, problem, tests, work, binary }.
+ */
+export async function withSumBench(prefix, testCount, fn) {
+  const sandbox = await Sandbox.create();
+  const languages = loadLanguages();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  fs.chmodSync(work, 0o711);
+  let built;
+  try {
+    const { problem, tests } = await sumProblem(work, testCount);
+    fs.mkdirSync(path.join(work, 'src'));
+    fs.writeFileSync(path.join(work, 'src', 'sum.cpp'), sumSource());
+    built = await compile(sandbox, languages.get('cpp'), path.join(work, 'src'), path.join(work, 'bin'));
+    if (!built.ok) throw new Error(built.log);
+    return await fn({ timed: timedSandbox(sandbox), languages, problem, tests, work, binary: path.join(built.dir, 'main') });
+  } finally {
+    await built?.box.dispose();
+    await sandbox.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}

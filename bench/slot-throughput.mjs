@@ -7,12 +7,11 @@
 // and the load average at the start and the end. BENCH_WARMUP (2) judgings are not counted.
 //
 //   cd /work/main && pnpm build && node bench/slot-throughput.mjs
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Sandbox, compile, judgeSubmission, loadLanguages } from '../packages/runner/dist/index.js';
-import { FLOOR_DESCRIPTION, floorPhase, judgeTimed, load, median, p95, sumProblem, sumSource, timedSandbox } from './judging-lib.mjs';
+import { judgeSubmission } from '../packages/runner/dist/index.js';
+import { FLOOR_DESCRIPTION, floorPhase, judgeTimed, load, median, p95, sumSource, withSumBench } from './judging-lib.mjs';
 
 const SUBMISSIONS = Number(process.env.BENCH_SUBMISSIONS ?? 24);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
@@ -58,21 +57,6 @@ function report({ rows, wallMs, floors }, loadStart) {
 }
 
 const loadStart = load();
-const sandbox = await Sandbox.create();
-const languages = loadLanguages();
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-slot-'));
-fs.chmodSync(work, 0o711);
-let built;
-try {
-  const { problem, tests } = await sumProblem(work, TESTS);
-  fs.mkdirSync(path.join(work, 'src'));
-  fs.writeFileSync(path.join(work, 'src', 'sum.cpp'), sumSource());
-  built = await compile(sandbox, languages.get('cpp'), path.join(work, 'src'), path.join(work, 'bin'));
-  if (!built.ok) throw new Error(built.log);
-  const ctx = { timed: timedSandbox(sandbox), languages, problem, tests, work, binary: path.join(built.dir, 'main') };
+await withSumBench('bench-slot-', TESTS, async (ctx) => {
   report(await measure(ctx), loadStart);
-} finally {
-  await built?.box.dispose();
-  await sandbox.close();
-  fs.rmSync(work, { recursive: true, force: true });
-}
+});
