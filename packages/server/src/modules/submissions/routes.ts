@@ -18,21 +18,28 @@ type SubmitParts = z.output<typeof SubmitFormParts>;
 const plans = new WeakMap<object, SubmitPlan>();
 
 /**
- * The upload a validated submission form stands for (CONTRACT §9). Pasted code is written to the
+ * The uploads a validated submission form stands for (CONTRACT §9). Pasted code is written to the
  * incoming folder so that it is stored and checked like an uploaded file.
  */
 async function uploadOf(form: SubmitParts, incomingDir: string, plan: SubmitPlan): Promise<Omit<SubmitInput, 'ipAddress'>> {
-  let tempPath: string;
-  if (form.file) tempPath = form.file.tempPath;
-  else {
-    // multipart turns every line break of a text part into CRLF on the way (as browsers must):
-    // pasted code is stored with LF, which is what its author typed and hashed
-    const bytes = Buffer.from(form.code!.replace(/\r\n/g, '\n'), 'utf8');
-    if (bytes.length > plan.maxUploadBytes) throw ApiError.of('payload_too_large', `The code is larger than this problem's limit of ${plan.maxUploadBytes} bytes`);
-    tempPath = join(incomingDir, `code-${randomUUID()}`);
-    await writeFile(tempPath, bytes);
-  }
-  return { upload: { tempPath, name: form.fileName, declaredSha256: form.sha256 }, props: form.props, deviceId: form.deviceId };
+  const rest = { props: form.props, deviceId: form.deviceId };
+  if (form.uploads) return { uploads: form.uploads, ...rest };
+  // multipart turns every line break of a text part into CRLF on the way (as browsers must):
+  // pasted code is stored with LF, which is what its author typed and hashed
+  const bytes = Buffer.from(form.code!.replace(/\r\n/g, '\n'), 'utf8');
+  if (bytes.length > plan.maxUploadBytes) throw ApiError.of('payload_too_large', `The code is larger than this problem's limit of ${plan.maxUploadBytes} bytes`);
+  const tempPath = join(incomingDir, `code-${randomUUID()}`);
+  await writeFile(tempPath, bytes);
+  return { uploads: [{ tempPath, name: form.fileName, declaredSha256: form.sha256 }], ...rest };
+}
+
+/** More file parts than the assignment takes: 422 file.tooMany naming the limit. */
+function refuseTooMany(plan: SubmitPlan, count: number): void {
+  if (count <= plan.maxAttachments) return;
+  const limit = plan.maxAttachments === 1 ? 'one file' : `at most ${plan.maxAttachments} files`;
+  throw ApiError.of('file.tooMany', `This problem takes ${limit} per submission (maxAttachments); the submission has ${count}`, {
+    file: [`at most ${plan.maxAttachments} file parts`],
+  });
 }
 
 export function submissionsRoutes(api: Api, submissions: SubmissionsService, incomingDir: string): void {
@@ -44,14 +51,16 @@ export function submissionsRoutes(api: Api, submissions: SubmissionsService, inc
   };
   const limits = (ctx: Ctx) => {
     const plan = plans.get(ctx)!;
-    return { fileBytes: plan.maxUploadBytes, fieldBytes: plan.maxUploadBytes + FIELDS_BYTES, files: 2 };
+    // one part past the limit is still read, so that it is refused as file.tooMany naming the limit
+    return { fileBytes: plan.maxUploadBytes, fieldBytes: plan.maxUploadBytes + FIELDS_BYTES, files: plan.maxAttachments + 1 };
   };
   api.bind(
     ops.submit,
     async ({ actor, form, ctx }) => {
       const plan = plans.get(ctx)!;
       // before the bytes are kept anywhere: a refused upload leaves nothing behind
-      submissions.refuseUnjudgeable(plan, form.fileName, form.props);
+      refuseTooMany(plan, form.uploads?.length ?? 1);
+      submissions.refuseUnjudgeable(plan, form.uploads?.map((u) => u.name) ?? [form.fileName], form.props);
       const parts = await uploadOf(form, incomingDir, plan);
       const created = await submissions.submit(actor, plan, { ...parts, ipAddress: clientAddress(ctx) });
       ctx.set('Location', `/api/v1/activities/${plan.activity.slug}/submissions/${created.id}`);
