@@ -42,6 +42,9 @@ async function discardParts(parts: OpenedPart[]): Promise<void> {
   );
 }
 
+/** The file parts of each request in the order they began, which is the form's (formidable lists them as they finish). */
+const partOrder = new WeakMap<object, OpenedPart[]>();
+
 export interface MultipartLimits {
   /** The largest file part. */
   fileBytes: number;
@@ -83,6 +86,7 @@ export function multipartUpload(incomingDir: string, limitsOf: number | ((ctx: C
     // refuse at once what cannot fit, before reading a byte of it
     if (ctx.request.length > l.fileBytes * l.files + l.fieldBytes + 64 * 1024) throw ApiError.of('payload_too_large', `Uploads are limited to ${l.fileBytes} bytes`);
     const opened: OpenedPart[] = [];
+    partOrder.set(ctx, opened);
     try {
       await parser(opened, l)(ctx, () => {
         // formidable takes a part whose last write failed (a full disk) for complete: its stream knows
@@ -109,8 +113,10 @@ export function formParts(ctx: Ctx): Record<string, unknown> & { files: FilePart
     const last = Array.isArray(value) ? value[value.length - 1] : value;
     if (typeof last === 'string') text[name] = last;
   }
+  const began = partOrder.get(ctx)?.map((f) => f.filepath) ?? [];
+  const inFormOrder = (parts: FormidableFile[]) => [...parts].sort((a, b) => began.indexOf(a.filepath) - began.indexOf(b.filepath));
   const files = Object.entries(req.files ?? {}).flatMap(([field, parts]) =>
-    (Array.isArray(parts) ? parts : [parts]).map((f) => ({
+    inFormOrder(Array.isArray(parts) ? parts : [parts]).map((f) => ({
       field,
       fileName: (f.originalFilename ?? '').replace(/[\\/\0]/g, '_').slice(0, 255),
       tempPath: f.filepath,
