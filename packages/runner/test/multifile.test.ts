@@ -42,6 +42,19 @@ describe('multi-file submissions: compiled languages', () => {
   });
 });
 
+describe('multi-file submissions: Kotlin', () => {
+  it.skipIf(!has('/usr/bin/kotlinc'))('two files of a package, run as the package-qualified class of main', async () => {
+    const problem = await problemOf(sumPackage());
+    const files = {
+      'Solve.kt': 'package acme\n\nfun main() {\n  val (a, b) = readLine()!!.split(" ").map { it.toLong() }\n  println(add(a, b))\n}\n',
+      'Adder.kt': 'package acme\n\nfun add(a: Long, b: Long): Long = a + b\n',
+    };
+    const r = await judge(problem, { files });
+    expect(r, r.log).toMatchObject({ verdict: 'AC', score: 1 });
+    expect(r.log).toContain('acme.');
+  }, 180_000);
+});
+
 describe('multi-file submissions: Python modules and the entry', () => {
   const helper = 'def add(a, b):\n    return a + b\n';
   const usesHelper = 'from helper import add\na, b = map(int, input().split())\nprint(add(a, b))\n';
@@ -74,6 +87,13 @@ describe('multi-file submissions: Python modules and the entry', () => {
     expect(r.verdict).toBe('CE');
     expect(r.log).toContain('cannot tell which of helper.py, run.py is the entry point');
     expect(r.log).toContain('props.entry');
+  });
+
+  it('a module named as the language runs its entry (main.py) beside another entry: CE rather than losing it', async () => {
+    const problem = await problemOf(sumPackage());
+    const r = await judge(problem, { files: { 'main.py': helper, 'sum.py': usesHelper.replace('helper', 'main') } });
+    expect(r.verdict).toBe('CE');
+    expect(r.log).toContain('the entry sum.py runs as main.py, which another file of the submission is named');
   });
 
   it('a syntax error in a module, not only in the entry, is CE', async () => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Language } from '../languages.js';
+import { entryOf, sourceName, type Language } from '../languages.js';
 import { trim } from '../judging/log.js';
 import type { SubmissionFileInput } from '../judging/types.js';
 import { chooseLanguage } from './entry.js';
@@ -63,6 +63,12 @@ async function programFiles(
     const name = boxName(f.name);
     if (out.has(name)) return { error: `two files are named ${name}` };
     out.set(name, { name, bytes: f.bytes });
+  }
+  // the entry is compiled and run under the language's own file name: another file of the
+  // submission by that name would be lost under it (or taken for the package's driver)
+  const asSource = sourceName(lang, entryOf(lang, main.bytes));
+  if (asSource !== boxName(main.name) && out.has(asSource)) {
+    return { error: `the entry ${main.name} runs as ${asSource}, which another file of the submission is named: rename that file, or make it the entry (props.entry)` };
   }
   for (const dir of [problem.include.default, problem.include.byLanguage[lang.id]]) {
     if (!dir) continue;
