@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ops } from '@judge/contract';
+import { ops, SubmitFormParts } from '@judge/contract';
 import { Bench, type Stage } from './support/runner-bench.js';
 import { sha256 } from './support/forms.js';
 
@@ -119,5 +119,30 @@ describe('submit: refusals of several files store nothing', () => {
     const f = filesForm(CPP.slice(0, 1));
     f.append('other', new Blob(['y']), 'b.cpp');
     await b.refusedCall(() => send(s, f), 422, 'file.tooMany');
+  });
+});
+
+describe('the submission form with several file parts', () => {
+  const A = 'a'.repeat(64);
+  const B = 'b'.repeat(64);
+  const part = (fileName: string) => ({ field: 'file', fileName, tempPath: `/tmp/${fileName}`, mimeType: 'text/plain' });
+  const issues = (form: unknown) => {
+    const r = SubmitFormParts.safeParse(form);
+    return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  };
+
+  it('pairs each part with its digest, in order, spaces around the commas allowed', () => {
+    const form = SubmitFormParts.parse({ files: [part('a.py'), part('')], sha256: `${A} , ${B}` });
+    expect(form.uploads).toEqual([
+      { tempPath: '/tmp/a.py', name: 'a.py', declaredSha256: A },
+      { tempPath: '/tmp/', name: 'source', declaredSha256: B },
+    ]);
+    expect(form).toMatchObject({ fileName: 'a.py', sha256: A });
+  });
+
+  it('refuses a digest count that differs from the part count, and two parts of one name', () => {
+    expect(issues({ files: [part('a.py'), part('b.py')], sha256: A })).toEqual([expect.stringMatching(/^sha256: must be 2 digests/)]);
+    expect(issues({ files: [part('a.py')], sha256: `${A},${B}` })).toEqual(['sha256: must be 64 hex digits']);
+    expect(issues({ files: [part('a.py'), part('a.py')], sha256: `${A},${B}` })).toEqual([expect.stringMatching(/^file: two file parts are named a\.py/)]);
   });
 });
