@@ -42,6 +42,9 @@ async function discardParts(parts: OpenedPart[]): Promise<void> {
   );
 }
 
+/** The parts lists of requests already answered. */
+const finished = new WeakSet<OpenedPart[]>();
+
 /** The file parts of each request in the order they began, which is the form's (formidable lists them as they finish). */
 const partOrder = new WeakMap<object, OpenedPart[]>();
 
@@ -74,7 +77,13 @@ export function multipartUpload(incomingDir: string, limitsOf: number | ((ctx: C
         maxFieldsSize: fieldBytes,
         allowEmptyFiles: true,
         minFileSize: 0,
-        onFileBegin: (_name, file) => void opened.push(file as unknown as OpenedPart),
+        onFileBegin: (_name, file) => {
+          const part = file as unknown as OpenedPart;
+          opened.push(part);
+          // formidable may still begin parts of a form it already refused (too many files): once
+          // the request is answered, such a part is removed as soon as its file is opened
+          if (finished.has(opened)) setImmediate(() => void discardParts([part]));
+        },
       },
       onError: (err) => {
         throw err;
@@ -97,6 +106,7 @@ export function multipartUpload(incomingDir: string, limitsOf: number | ((ctx: C
     } finally {
       // nothing of a refused upload stays on disk, nor any part the handler did not keep, and it is
       // gone before the answer (a stored part was moved under its hash: its temporary path is free)
+      finished.add(opened);
       await discardParts(opened);
     }
   };

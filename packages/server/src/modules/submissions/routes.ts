@@ -37,10 +37,14 @@ async function uploadOf(form: SubmitParts, incomingDir: string, plan: SubmitPlan
 function refuseTooMany(plan: SubmitPlan, count: number): void {
   if (count <= plan.maxAttachments) return;
   const limit = plan.maxAttachments === 1 ? 'one file' : `at most ${plan.maxAttachments} files`;
-  throw ApiError.of('file.tooMany', `This problem takes ${limit} per submission (maxAttachments); the submission has ${count}`, {
+  const has = count > plan.maxAttachments + 1 ? `more than ${plan.maxAttachments + 1}` : String(count);
+  throw ApiError.of('file.tooMany', `This problem takes ${limit} per submission (maxAttachments); the submission has ${has}`, {
     file: [`at most ${plan.maxAttachments} file parts`],
   });
 }
+
+/** formidable's code for a form with more file parts than it was told to read. */
+const MAX_FILES_EXCEEDED = 1015;
 
 export function submissionsRoutes(api: Api, submissions: SubmissionsService, incomingDir: string): void {
   // every rule that does not need the bytes is checked before a byte of them is read
@@ -48,6 +52,15 @@ export function submissionsRoutes(api: Api, submissions: SubmissionsService, inc
     const p = ctx.params as { idOrSlug?: string; problemSlug?: string };
     plans.set(ctx, submissions.plan(ctx.state.actor!, p.idOrSlug ?? '', p.problemSlug ?? '', clientAddress(ctx as Ctx)));
     await next();
+  };
+  // far more file parts than allowed stop the parser (its parts already removed): the same refusal
+  const manyParts: Koa.Middleware<RequestState> = async (ctx, next) => {
+    try {
+      await next();
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== MAX_FILES_EXCEEDED) throw e;
+      refuseTooMany(plans.get(ctx)!, plans.get(ctx)!.maxAttachments + 2);
+    }
   };
   const limits = (ctx: Ctx) => {
     const plan = plans.get(ctx)!;
@@ -66,7 +79,7 @@ export function submissionsRoutes(api: Api, submissions: SubmissionsService, inc
       ctx.set('Location', `/api/v1/activities/${plan.activity.slug}/submissions/${created.id}`);
       return created;
     },
-    [planStep, multipartUpload(incomingDir, limits)],
+    [planStep, manyParts, multipartUpload(incomingDir, limits)],
   );
   api.bind(ops.listOwnSubmissions, ({ actor, params, query }) => submissions.listOwn(actor, params.idOrSlug, query));
   api.bind(ops.getOwnSubmission, ({ actor, params }) => submissions.getOwn(actor, params.idOrSlug, params.id));
