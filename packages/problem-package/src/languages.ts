@@ -40,6 +40,11 @@ const DetectInput = z
     headers: z.array(Extension).default([]),
     /** Top-level files that make a directory a program of this language and are its main source (`__main__.py`). */
     entryFiles: z.array(z.string().regex(/^[^/]+$/, 'a file name')).default([]),
+    /**
+     * Of several submitted sources, the one holding the entry point matches this (multiline) regular
+     * expression: Python's `if __name__ == "__main__":`, C's `int main(`.
+     */
+    mainPattern: RegExpText.optional(),
   })
   .strict();
 
@@ -136,7 +141,7 @@ export function languageOfFile(byExtension: ReadonlyMap<string, string>, fileNam
 export interface DetectableLanguage {
   id: string;
   extensions: string[];
-  detect: { precedence?: number; headers: string[]; entryFiles: string[] };
+  detect: { precedence?: number; headers: string[]; entryFiles: string[]; mainPattern?: string };
 }
 
 /**

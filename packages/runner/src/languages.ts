@@ -40,7 +40,7 @@ export interface Language {
   outOfMemory: { exitCode: number; stderr: string }[];
   mounts: Mount[];
   /** How a package's program directory is recognised as this language. */
-  detect: { precedence?: number; headers: string[]; entryFiles: string[] };
+  detect: { precedence?: number; headers: string[]; entryFiles: string[]; mainPattern?: string };
   /** A program copying stdin to stdout, for `judge-runner check`. */
   selfTest?: string;
 }
@@ -87,7 +87,9 @@ export function loadLanguages(file: string = process.env.JUDGE_LANGUAGES ?? defa
       addressSpaceLimit: l.addressSpaceLimit,
       outOfMemory: l.outOfMemory,
       mounts: l.mounts.map((m) => ({ host: m.host, box: m.box })),
-      detect: { headers: l.detect.headers.map((h) => h.toLowerCase()), entryFiles: l.detect.entryFiles, ...(l.detect.precedence !== undefined ? { precedence: l.detect.precedence } : {}) },
+      detect: { headers: l.detect.headers.map((h) => h.toLowerCase()), entryFiles: l.detect.entryFiles,
+        ...(l.detect.mainPattern ? { mainPattern: l.detect.mainPattern } : {}),
+        ...(l.detect.precedence !== undefined ? { precedence: l.detect.precedence } : {}) },
       ...(l.selfTest ? { selfTest: l.selfTest } : {}),
     });
   }
@@ -149,6 +151,12 @@ export function sourceName(lang: Language, entry: string): string {
   return vars(lang, 0, entry).source!;
 }
 
+/** A language's source extensions: its own, and its source file's (a variant named by props.language: pypy3's .py). */
+export function sourceExtensions(lang: Language): Set<string> {
+  const own = /\.([^./]+)$/.exec(lang.sourceFile)?.[1]?.toLowerCase();
+  return new Set([...lang.extensions, ...(own ? [own] : [])]);
+}
+
 /** The entry point a source names (Java's public class), else the language's default. */
 export function entryOf(lang: Language, code: Uint8Array): string {
   if (lang.entry?.pattern) {
@@ -158,8 +166,12 @@ export function entryOf(lang: Language, code: Uint8Array): string {
   return lang.entry?.default ?? 'main';
 }
 
-function fill(argv: string[], vars: Record<string, string>): string[] {
-  return argv.map((a) => a.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m));
+/**
+ * The table's argv with its placeholders filled; an argument that is exactly `{sources}` becomes
+ * every source of the program (the entry's first), or `{source}` alone when none are listed.
+ */
+function fill(argv: string[], vars: Record<string, string>, sources?: readonly string[]): string[] {
+  return argv.flatMap((a) => (a === '{sources}' ? (sources?.length ? [...sources] : [vars.source!]) : [a.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m)]));
 }
 
 function vars(lang: Language, memoryBytes: number, entry?: string): Record<string, string> {
@@ -260,7 +272,7 @@ export async function compileInBox(
   lang: Language,
   box: Box,
   entry: string,
-  opts: { limits?: Partial<Limits> } = {},
+  opts: { limits?: Partial<Limits>; sources?: readonly string[] } = {},
 ): Promise<{ ok: boolean; log: string; result: RunResult; entry?: string }> {
   if (!lang.compile) throw new Error(`${lang.id} is not compiled`);
   const limits: Limits = { ...lang.compile.limits, ...opts.limits };
@@ -269,7 +281,7 @@ export async function compileInBox(
   let r: RunResult;
   try {
     r = await sandbox.run({
-      argv: fill(lang.compile.argv, vars(lang, limits.memoryBytes, entry)),
+      argv: fill(lang.compile.argv, vars(lang, limits.memoryBytes, entry), opts.sources),
       workDir: box.path,
       writable: true,
       mounts: lang.mounts,

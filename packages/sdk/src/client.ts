@@ -117,6 +117,23 @@ export class JudgeClient {
     return this.call(ops.uploadFile, { form });
   }
 
+  /**
+   * Submits a solution of one or more files (CONTRACT §9): a file part each, and their SHA-256
+   * digests in the same order, comma-separated in the one sha256 part.
+   */
+  async submit(idOrSlug: string, problemSlug: string, files: { name: string; bytes: Uint8Array | string }[], props?: Record<string, unknown>) {
+    const form = new FormData();
+    const digests: string[] = [];
+    for (const f of files) {
+      const data = typeof f.bytes === 'string' ? new TextEncoder().encode(f.bytes) : f.bytes;
+      digests.push(createHash('sha256').update(data).digest('hex'));
+      form.append('file', new Blob([new Uint8Array(data)], { type: 'text/plain' }), f.name);
+    }
+    form.set('sha256', digests.join(','));
+    if (props) form.set('props', JSON.stringify(props));
+    return this.call(ops.submit, { params: { idOrSlug, problemSlug }, form });
+  }
+
   /** Opens the event socket with this client's session cookie. */
   events(opts: Omit<EventStreamOptions, 'url' | 'cookie' | 'origin'> = {}): EventStream {
     if (!this.cookie) throw new Error('the event socket needs a cookie session: use loginWithCookie');

@@ -9,6 +9,8 @@ import { extensionIndex, languageOfFile, readLanguageTableFile } from '@judge/pr
 interface TableView {
   index: Map<string, string>;
   choices: LanguageChoice[];
+  /** Extensions of files that accompany sources of any language (headers: .h, .hpp). */
+  headers: Set<string>;
 }
 
 const views = new Map<string, TableView>();
@@ -18,7 +20,8 @@ function view(file: string): TableView {
   if (!v) {
     const table = readLanguageTableFile(file);
     const choices = Object.entries(table.languages).map(([id, l]) => ({ id, name: l.name, extensions: l.extensions.map((e) => e.toLowerCase()) }));
-    v = { index: extensionIndex(table, file), choices };
+    const headers = new Set(Object.values(table.languages).flatMap((l) => l.detect.headers.map((h) => h.toLowerCase())));
+    v = { index: extensionIndex(table, file), choices, headers };
     views.set(file, v);
   }
   return v;
@@ -29,9 +32,30 @@ export function languageIndex(file: string): ReadonlyMap<string, string> {
   return view(file).index;
 }
 
-/** The language a submission names in `props.language`, else the one the table gives its file extension. */
-export function submissionLanguage(tableFile: string, fileName: string, props?: Record<string, unknown> | null): string | undefined {
-  return languageOfFile(languageIndex(tableFile), fileName, props);
+/**
+ * What a submission's files say of its language: `props.language` when it names one; else each
+ * file's extension, headers aside (they accompany sources of any language), where every source must
+ * give the same language. `mixed` lists the languages when they disagree; `unnamed` the files that give none.
+ */
+function languageOfFiles(tableFile: string, fileNames: readonly string[], props?: Record<string, unknown> | null): { id?: string; mixed?: string[]; unnamed?: string[] } {
+  const v = view(tableFile);
+  const named = languageOfFile(v.index, '', props);
+  if (named) return { id: named };
+  const ext = (n: string) => /\.([^./]+)$/.exec(n)?.[1]?.toLowerCase() ?? '';
+  const sources = fileNames.filter((n) => v.index.has(ext(n)) || !v.headers.has(ext(n)));
+  const ids = sources.map((n) => languageOfFile(v.index, n));
+  const unnamed = sources.filter((_, i) => !ids[i]);
+  if (unnamed.length || !sources.length) return { unnamed: unnamed.length ? unnamed : [...fileNames] };
+  const distinct = [...new Set(ids as string[])];
+  return distinct.length === 1 ? { id: distinct[0] } : { mixed: distinct };
+}
+
+/**
+ * The language a submission names in `props.language`, else the one the table gives its files'
+ * extensions (headers aside); undefined when they give none or disagree.
+ */
+export function submissionLanguage(tableFile: string, fileNames: string | readonly string[], props?: Record<string, unknown> | null): string | undefined {
+  return languageOfFiles(tableFile, typeof fileNames === 'string' ? [fileNames] : fileNames, props).id;
 }
 
 /** The languages an assignment allows, when its config names them as a list of strings (CONTRACT §13). */
@@ -57,12 +81,19 @@ export function allowedLanguages(tableFile: string, limits: LanguageLimits): Lan
  * when it can. Its `errors` hold `language` (the reason), `allowed` (the allowed ids) and, for each
  * allowed id, `allowed.<id>` its file extensions.
  */
-export function languageRefusal(tableFile: string, fileName: string, props: Record<string, unknown> | null | undefined, limits: LanguageLimits): ApiError | undefined {
-  const id = submissionLanguage(tableFile, fileName, props);
+export function languageRefusal(
+  tableFile: string,
+  fileNames: string | readonly string[],
+  props: Record<string, unknown> | null | undefined,
+  limits: LanguageLimits,
+): ApiError | undefined {
+  const names = typeof fileNames === 'string' ? [fileNames] : fileNames;
+  const { id, mixed, unnamed } = languageOfFiles(tableFile, names, props);
   const known = id ? view(tableFile).choices.find((l) => l.id === id) : undefined;
   const configured = assignmentLanguages(limits.config);
   let why: string | undefined;
-  if (!id) why = `The file name ${fileName} gives no language and props.language names none`;
+  if (mixed) why = `The files name several languages (${mixed.join(', ')}): a submission is in one language`;
+  else if (!id) why = `The file name${unnamed!.length > 1 ? 's' : ''} ${unnamed!.join(', ')} ${unnamed!.length > 1 ? 'give' : 'gives'} no language and props.language names none`;
   else if (!known) why = `The language ${id} is not in the language table`;
   else if (configured && !configured.includes(id)) why = `This problem does not allow ${known.name} (${id})`;
   else if (limits.judgeable && !limits.judgeable.has(id)) why = `No runner that judges this problem can judge ${known.name} (${id})`;

@@ -22,8 +22,13 @@ export const submit = defineOperation({
   method: 'POST',
   path: '/activities/{idOrSlug}/problems/{problemSlug}/submissions',
   tag: P,
-  summary: 'Submit a solution: a file part, or code with fileName; queued for judging at once',
+  summary: 'Submit a solution: one or more file parts, or code with fileName; queued for judging at once',
   description:
+    'Several files (C/C++ units with headers, Java classes of a package, Python modules): repeat the file part, up to the effective maxAttachments ' +
+    "(the assignment's, else the activity's); each file keeps its plain file name (no directories: Java packages come from the package declarations) and " +
+    'maxUploadBytes applies to each file; send sha256 as one digest per file part, in their order, comma-separated. ' +
+    'More file parts than maxAttachments, or a file part not named file, is 422 file.tooMany; two parts with one file name is 422 validation_failed; ' +
+    "every file must name the same language by its extension (headers such as .h and .hpp go with any), or props.language names it; props.entry may name the entry file. Nothing is stored on any refusal. " +
     'Refusals, in this order: the activity is archived (409); the problem is not visible (404); its series does not take submissions (403 series.closed); ' +
     "the caller's address is outside the series' address rules (403 series.address); the submission limit is reached (403 submission.limit); " +
     'the file is larger than the effective maxUploadBytes (413); ' +

@@ -75,11 +75,17 @@ export type SubmissionDetail = z.infer<typeof SubmissionDetail>;
 
 /** The multipart parts of a participant's submission (CONTRACT §9). */
 export const SubmitForm = z.object({
-  file: z.string().meta({ format: 'binary', description: 'The source file; or send code and fileName' }).optional(),
+  file: z
+    .string()
+    .meta({ format: 'binary', description: "A source file; repeat the part for several files (up to the assignment's maxAttachments, each a plain file name, no two alike); or send code and fileName" })
+    .optional(),
   code: z.string().optional().meta({ description: 'Pasted source, stored as UTF-8 with LF line breaks (multipart sends them as CRLF); sha256 is of those bytes' }),
   fileName: z.string().optional().meta({ description: 'The file name of pasted code (its extension names the language)' }),
   props: z.string().optional().meta({ description: 'JSON object as text, e.g. {"language":"cpp"}' }),
-  sha256: z.string().regex(/^[0-9a-fA-F]{64}$/).meta({ description: 'SHA-256 of the stored bytes' }),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}(\s*,\s*[0-9a-fA-F]{64})*$/)
+    .meta({ description: 'SHA-256 of the stored bytes; with several file parts, one digest per part in their order, comma-separated' }),
   deviceId: z.string().max(128).optional().meta({ description: "An identifier the client keeps for its device (recorded, shown to managers)" }),
 });
 

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { pickLanguage, type Language } from '../languages.js';
+import { entryOf, sourceName, type Language } from '../languages.js';
 import { trim } from '../judging/log.js';
-import type { JudgeInput, SubmissionFileInput } from '../judging/types.js';
+import type { SubmissionFileInput } from '../judging/types.js';
+import { chooseLanguage } from './entry.js';
 import { compileFiles, type ProgramFile } from '../problem/programs.js';
 import type { ProblemSpec } from '../problem/types.js';
 import type { Box } from '../sandbox/sandbox.js';
@@ -11,9 +12,9 @@ import type { GradeContext, Refusal } from './grader.js';
 
 /**
  * The submission as a program, for the modes that run it (standard, interactive): its language
- * (`props.language`, else the file extension) must be one the assignment allows (`config.languages`,
+ * (`props.language`, else its files' extensions) must be one the assignment allows (`config.languages`,
  * else the package's `languages`); its files plus `include/default/` and `include/<language>/` are
- * compiled in a fresh box, which stays until the judging ends.
+ * compiled together in a fresh box (entry.ts picks the entry), which stays until the judging ends.
  */
 export interface Program {
   lang: Language;
@@ -43,46 +44,6 @@ export async function compileSubmission(ctx: GradeContext): Promise<{ program: P
   return { program: { lang, entry: compiled.entry, box: compiled.box } };
 }
 
-type Chosen = { lang: Language; main: SubmissionFileInput } | { error: string; infrastructure?: boolean };
-
-function stringList(v: unknown): string[] | undefined {
-  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
-}
-
-function chooseLanguage(input: JudgeInput): Chosen {
-  const { files, languages, props } = input;
-  if (files.length === 0) return { error: 'the submission holds no files' };
-  const named = typeof props?.language === 'string' && props.language ? props.language : undefined;
-  let main = files[0]!;
-  let lang = pickLanguage(languages, main.name, props);
-  if (!named) {
-    // several files: the first whose extension names a language
-    for (const f of files) {
-      const l = pickLanguage(languages, f.name, null);
-      if (l) {
-        main = f;
-        lang = l;
-        break;
-      }
-    }
-  } else if (lang) {
-    main = files.find((f) => lang!.extensions.includes(/\.([^./]+)$/.exec(f.name)?.[1]?.toLowerCase() ?? '')) ?? main;
-  }
-  if (!lang) {
-    return {
-      error: named
-        ? `the language "${named}" is not one this judge knows`
-        : `cannot tell the language of ${files.map((f) => f.name).join(', ')}: name it (props.language) or use a known file extension`,
-    };
-  }
-  const allowed = stringList(input.config?.languages) ?? input.problem.languages;
-  if (allowed && !allowed.includes(lang.id)) {
-    return { error: `${lang.name} (${lang.id}) is not allowed for this problem; allowed: ${allowed.join(', ')}` };
-  }
-  if (!lang.present) return { error: `${lang.name} is not installed on this runner (${lang.requires.join(', ')})`, infrastructure: true };
-  return { lang, main };
-}
-
 /** A submitted file's name as written into the box: its base name, odd characters replaced. */
 function boxName(name: string): string {
   const base = name.slice(name.lastIndexOf('/') + 1).slice(-200);
@@ -102,6 +63,12 @@ async function programFiles(
     const name = boxName(f.name);
     if (out.has(name)) return { error: `two files are named ${name}` };
     out.set(name, { name, bytes: f.bytes });
+  }
+  // the entry is compiled and run under the language's own file name: another file of the
+  // submission by that name would be lost under it (or taken for the package's driver)
+  const asSource = sourceName(lang, entryOf(lang, main.bytes));
+  if (asSource !== boxName(main.name) && out.has(asSource)) {
+    return { error: `the entry ${main.name} runs as ${asSource}, which another file of the submission is named: rename that file, or make it the entry (props.entry)` };
   }
   for (const dir of [problem.include.default, problem.include.byLanguage[lang.id]]) {
     if (!dir) continue;

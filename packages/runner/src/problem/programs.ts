@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { compileInBox, entryOf, readHead, runCommand, sourceName, type Language, type LanguageRun, type LanguageTable } from '../languages.js';
+import { compileInBox, entryOf, readHead, runCommand, sourceExtensions, sourceName, type Language, type LanguageRun, type LanguageTable } from '../languages.js';
 import { outsideCancel } from '../sandbox/cancel-scope.js';
 import type { Box, Sandbox } from '../sandbox/sandbox.js';
 import type { Limits, RunResult } from '../sandbox/types.js';
@@ -86,8 +86,19 @@ export async function compileFiles(
   await writeFiles(box.path, source === mainFile.name ? files : [...files, { name: source, bytes: mainFile.bytes }]);
   const base = { box, entry, source };
   if (!lang.compile) return { ...base, ok: true, log: '' };
-  const { ok, log, result, entry: found } = await compileInBox(sandbox, lang, box, entry, opts);
+  const { ok, log, result, entry: found } = await compileInBox(sandbox, lang, box, entry, { ...opts, sources: sourcesOf(lang, files, mainFile.name, source) });
   return { ...base, entry: found ?? entry, ok, log, result };
+}
+
+/**
+ * What the table's `{sources}` stands for: the entry (under the language's file name) first, then
+ * every other file with one of the language's extensions; the entry's original, copied under the
+ * language's name, is left out so that no unit is compiled twice. Headers are there, not listed.
+ */
+function sourcesOf(lang: Language, files: ProgramFile[], mainName: string, source: string): string[] {
+  const extensions = sourceExtensions(lang);
+  const isSource = (n: string) => extensions.has(/\.([^./]+)$/.exec(n)?.[1]?.toLowerCase() ?? '');
+  return [source, ...files.map((f) => f.name).filter((n) => n !== source && n !== mainName && isSource(n))];
 }
 
 // ---- the output validator ----

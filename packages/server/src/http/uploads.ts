@@ -42,6 +42,12 @@ async function discardParts(parts: OpenedPart[]): Promise<void> {
   );
 }
 
+/** The parts lists of requests already answered. */
+const finished = new WeakSet<OpenedPart[]>();
+
+/** The file parts of each request in the order they began, which is the form's (formidable lists them as they finish). */
+const partOrder = new WeakMap<object, OpenedPart[]>();
+
 export interface MultipartLimits {
   /** The largest file part. */
   fileBytes: number;
@@ -71,7 +77,13 @@ export function multipartUpload(incomingDir: string, limitsOf: number | ((ctx: C
         maxFieldsSize: fieldBytes,
         allowEmptyFiles: true,
         minFileSize: 0,
-        onFileBegin: (_name, file) => void opened.push(file as unknown as OpenedPart),
+        onFileBegin: (_name, file) => {
+          const part = file as unknown as OpenedPart;
+          opened.push(part);
+          // formidable may still begin parts of a form it already refused (too many files): once
+          // the request is answered, such a part is removed as soon as its file is opened
+          if (finished.has(opened)) setImmediate(() => void discardParts([part]));
+        },
       },
       onError: (err) => {
         throw err;
@@ -83,6 +95,7 @@ export function multipartUpload(incomingDir: string, limitsOf: number | ((ctx: C
     // refuse at once what cannot fit, before reading a byte of it
     if (ctx.request.length > l.fileBytes * l.files + l.fieldBytes + 64 * 1024) throw ApiError.of('payload_too_large', `Uploads are limited to ${l.fileBytes} bytes`);
     const opened: OpenedPart[] = [];
+    partOrder.set(ctx, opened);
     try {
       await parser(opened, l)(ctx, () => {
         // formidable takes a part whose last write failed (a full disk) for complete: its stream knows
@@ -93,6 +106,7 @@ export function multipartUpload(incomingDir: string, limitsOf: number | ((ctx: C
     } finally {
       // nothing of a refused upload stays on disk, nor any part the handler did not keep, and it is
       // gone before the answer (a stored part was moved under its hash: its temporary path is free)
+      finished.add(opened);
       await discardParts(opened);
     }
   };
@@ -109,8 +123,10 @@ export function formParts(ctx: Ctx): Record<string, unknown> & { files: FilePart
     const last = Array.isArray(value) ? value[value.length - 1] : value;
     if (typeof last === 'string') text[name] = last;
   }
+  const began = partOrder.get(ctx)?.map((f) => f.filepath) ?? [];
+  const inFormOrder = (parts: FormidableFile[]) => [...parts].sort((a, b) => began.indexOf(a.filepath) - began.indexOf(b.filepath));
   const files = Object.entries(req.files ?? {}).flatMap(([field, parts]) =>
-    (Array.isArray(parts) ? parts : [parts]).map((f) => ({
+    inFormOrder(Array.isArray(parts) ? parts : [parts]).map((f) => ({
       field,
       fileName: (f.originalFilename ?? '').replace(/[\\/\0]/g, '_').slice(0, 255),
       tempPath: f.filepath,

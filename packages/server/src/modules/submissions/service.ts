@@ -1,5 +1,7 @@
 import { clampPaging, type Page, type SubmissionDetail, type SubmissionSummary, type SubmissionsQuery } from '@judge/contract';
 import type { z } from 'zod';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { BlockList, isIPv6 } from 'node:net';
 import { eq } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
@@ -23,6 +25,7 @@ interface Assignment {
   problemId: string;
   pinnedVersionId: string | null;
   maxUploadBytes: number | null;
+  maxAttachments: number | null;
   maxSubmissions: number | null;
   /** JSON text; read only where submitting needs it */
   config?: string | null;
@@ -34,7 +37,10 @@ export interface SubmitPlan {
   assignment: Assignment;
   versionId: string;
   problemType: string;
+  /** The largest file of the submission. */
   maxUploadBytes: number;
+  /** The most files a submission holds. */
+  maxAttachments: number;
   /** null: no limit applies (none set, or a manager testing) */
   maxSubmissions: number | null;
   /** The runner tags its jobs require. */
@@ -42,10 +48,33 @@ export interface SubmitPlan {
 }
 
 export interface SubmitInput {
-  upload: { tempPath: string; name: string; declaredSha256: string };
+  /** The files in the form's order; the first is stored as `source`. */
+  uploads: { tempPath: string; name: string; declaredSha256: string }[];
   props: Record<string, unknown> | undefined;
   ipAddress: string;
   deviceId: string | undefined;
+}
+
+/**
+ * A submission file's name among the submission's files: the first is `source` (as a one-file
+ * submission's always was), the others `source-002`... so that sorting by name keeps the form's order.
+ */
+function storedName(index: number): string {
+  return index === 0 ? 'source' : `source-${String(index + 1).padStart(3, '0')}`;
+}
+
+/** Refuses (422 checksum_mismatch) before any file is kept when one file's bytes do not hash to its declared digest. */
+async function refuseMismatches(uploads: SubmitInput['uploads']): Promise<void> {
+  for (const u of uploads) {
+    const hash = createHash('sha256');
+    for await (const chunk of createReadStream(u.tempPath)) hash.update(chunk as Buffer);
+    const sha256 = hash.digest('hex');
+    if (sha256 !== u.declaredSha256.toLowerCase()) {
+      throw ApiError.of('checksum_mismatch', `The bytes of ${u.name} hash to ${sha256}, not the declared ${u.declaredSha256.toLowerCase()}`, {
+        sha256: ['does not match the file'],
+      });
+    }
+  }
 }
 
 const UNFINISHED = "('queued', 'running')";
@@ -98,7 +127,7 @@ export class SubmissionsService {
     if (a.archivedAt) throw ApiError.of('activity.archived', 'The activity is archived: it takes no submissions');
     const found = this.q<[string, string], Assignment>(
       `SELECT id, series_id AS seriesId, problem_id AS problemId, pinned_version_id AS pinnedVersionId,
-              max_upload_bytes AS maxUploadBytes, max_submissions AS maxSubmissions, config
+              max_upload_bytes AS maxUploadBytes, max_attachments AS maxAttachments, max_submissions AS maxSubmissions, config
        FROM series_problems WHERE activity_id = ? AND slug_key = ?`,
     ).get(a.id, problemSlug.toLowerCase());
     const series = found ? this.d.db.select().from(seriesTable).where(eq(seriesTable.id, found.seriesId)).get() : undefined;
@@ -123,6 +152,7 @@ export class SubmissionsService {
       versionId: version.id,
       problemType: version.type,
       maxUploadBytes: found.maxUploadBytes ?? a.maxUploadBytes,
+      maxAttachments: found.maxAttachments ?? a.maxAttachments,
       maxSubmissions,
       runnerTags: requiredTags(series.runnerTags, a.runnerTags),
     };
@@ -132,12 +162,12 @@ export class SubmissionsService {
    * Refuses (422 `submission.language`) a submission no runner would judge: its file name and props
    * give no language, the table lacks it, the assignment does not allow it, or no approved runner
    * matching the assignment reported it. Managers testing are refused alike: such a test judges
-   * nothing. Needs only the file name and props, so nothing is stored yet.
+   * nothing. Needs only the file names and props, so nothing is stored yet.
    */
-  refuseUnjudgeable(plan: SubmitPlan, fileName: string, props: Record<string, unknown> | undefined): void {
+  refuseUnjudgeable(plan: SubmitPlan, fileNames: readonly string[], props: Record<string, unknown> | undefined): void {
     const config = plan.assignment.config ? (JSON.parse(plan.assignment.config) as Record<string, unknown>) : null;
     const limits: LanguageLimits = { config, judgeable: judgeableLanguages(this.d.db, plan.runnerTags) };
-    const refusal = languageRefusal(this.d.config.languages, fileName, props, limits);
+    const refusal = languageRefusal(this.d.config.languages, fileNames, props, limits);
     if (refusal) throw refusal;
   }
 
@@ -155,9 +185,15 @@ export class SubmissionsService {
     ).get(a.problemId);
   }
 
-  /** Stores the bytes (checking their SHA-256), then the submission and its first attempt, in one transaction. */
+  /**
+   * Stores the bytes (every file's SHA-256 checked before any is kept), then the submission, its
+   * files and its first attempt, in one transaction.
+   */
   async submit(actor: Actor, plan: SubmitPlan, input: SubmitInput): Promise<SubmissionSummary> {
-    const meta = await this.files.upload(actor, { ...input.upload, mimeType: 'text/plain' });
+    if (input.uploads.length > 1) await refuseMismatches(input.uploads);
+    const metas: Awaited<ReturnType<FilesService['upload']>>[] = [];
+    for (const u of input.uploads) metas.push(await this.files.upload(actor, { ...u, mimeType: 'text/plain' }));
+    const language = submissionLanguage(this.d.config.languages, input.uploads.map((u) => u.name), input.props) ?? null;
     const row = this.d.tx.run((out) => {
       // the limit again, inside the transaction: two submissions racing for the last one cannot both pass
       if (plan.maxSubmissions !== null && this.countOwn(actor.userId, plan.assignment.id) >= plan.maxSubmissions) {
@@ -181,13 +217,8 @@ export class SubmissionsService {
         actor.sessionId,
         input.deviceId ?? null,
       );
-      this.q('INSERT INTO submission_files (submission_id, name, file_name, language, file_id) VALUES (?, ?, ?, ?, ?)').run(
-        id,
-        'source',
-        input.upload.name,
-        submissionLanguage(this.d.config.languages, input.upload.name, input.props) ?? null,
-        meta.id,
-      );
+      const addFile = this.q('INSERT INTO submission_files (submission_id, name, file_name, language, file_id) VALUES (?, ?, ?, ?, ?)');
+      metas.forEach((meta, i) => addFile.run(id, storedName(i), input.uploads[i]!.name, language, meta.id));
       this.queueAttempt(id, 1, plan.versionId, plan.problemType, 0, now);
       this.judging.queued(out);
       return this.judging.settle(id, out, { stateChanged: true, resultChanged: true });
@@ -326,7 +357,7 @@ export class SubmissionsService {
     this.d.permissions.require(actor, 'submission:rejudge', r.activityId);
     const row = this.d.tx.run((out) => {
       const assignment = this.q<[string], Assignment>(
-        'SELECT id, series_id AS seriesId, problem_id AS problemId, pinned_version_id AS pinnedVersionId, max_upload_bytes AS maxUploadBytes, max_submissions AS maxSubmissions FROM series_problems WHERE id = ?',
+        'SELECT id, series_id AS seriesId, problem_id AS problemId, pinned_version_id AS pinnedVersionId, max_upload_bytes AS maxUploadBytes, max_attachments AS maxAttachments, max_submissions AS maxSubmissions FROM series_problems WHERE id = ?',
       ).get(r.seriesProblemId)!;
       const version = this.effectiveVersion(assignment);
       if (!version) throw ApiError.of('problem.noVersion', 'The problem has no version to judge against');
@@ -350,7 +381,7 @@ export class SubmissionsService {
 
   rejudgeAssignment(actor: Actor, assignmentId: string): number {
     const assignment = this.q<[string], Assignment & { activityId: string }>(
-      'SELECT id, activity_id AS activityId, series_id AS seriesId, problem_id AS problemId, pinned_version_id AS pinnedVersionId, max_upload_bytes AS maxUploadBytes, max_submissions AS maxSubmissions FROM series_problems WHERE id = ?',
+      'SELECT id, activity_id AS activityId, series_id AS seriesId, problem_id AS problemId, pinned_version_id AS pinnedVersionId, max_upload_bytes AS maxUploadBytes, max_attachments AS maxAttachments, max_submissions AS maxSubmissions FROM series_problems WHERE id = ?',
     ).get(assignmentId);
     const a = assignment ? findActivity(this.d.db, assignment.activityId) : undefined;
     if (!assignment || !a || !canSeeActivity(this.d, actor.userId, a)) throw notFound('assignment');

@@ -1,0 +1,112 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe as suite, expect, it } from 'vitest';
+import { ops, type Activity, type SubmissionSummary } from '@judge/contract';
+import type { JudgeClient } from '@judge/sdk';
+import { TestJudge } from '../packages/server/test/harness.js';
+import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
+import { until } from '../packages/server/test/support/wait.js';
+import { zipOf } from '../packages/server/test/zips.js';
+
+/**
+ * Several files from submit to verdict: the SDK's submit sends repeated file parts with their
+ * digests, the server stores them all, `bin/judge-runner` (a child process, the real sandbox)
+ * downloads every one and compiles them together. Build first (`pnpm build`).
+ */
+
+const RUNNER = fileURLToPath(new URL('../bin/judge-runner', import.meta.url));
+/** A uid range of this file's own, apart from the other end-to-end files' sandboxes. */
+const UID_BASE = 61100;
+const describe = suite.skipIf(process.geteuid?.() !== 0);
+
+const SUM = {
+  'problem.yaml': 'name: Sum\n',
+  'data/sample/1.in': '1 2\n',
+  'data/sample/1.ans': '3\n',
+  'data/secret/1.in': '5 5\n',
+  'data/secret/1.ans': '10\n',
+};
+
+describe('multi-file submissions end to end (server, runner process, sandbox)', () => {
+  let j: TestJudge;
+  let admin: JudgeClient;
+  let pupil: JudgeClient;
+  let act: Activity;
+  let work: string;
+  let runner: ChildProcess | undefined;
+  const logs: string[] = [];
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'judge-multifile-'));
+    j = await TestJudge.start();
+    admin = await j.admin();
+    act = await admin.call(ops.createActivity, { body: { slug: 'multi', name: 'Multi', type: 'contest@1', rankingType: 'icpc', timeZone: 'UTC', joinPolicy: 'open', unlisted: false } });
+    await admin.call(ops.updateActivity, { params: { idOrSlug: act.slug }, body: { slug: act.slug, maxAttachments: 4, attachmentVisibility: [{ name: 'log', visibility: 'participant' }] } });
+    const series = await admin.call(ops.createSeries, { params: { idOrSlug: act.slug }, body: { slug: 'main', name: 'Main' } });
+    const { problem } = await packagedProblem(admin, { slug: 'sum', name: 'Sum', type: 'standard-io@1' }, await zipOf(SUM), 'sum.zip');
+    await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: problem.id, slug: 'sum' } });
+    pupil = await j.signIn(await j.user('contestant'));
+    await pupil.call(ops.enrol, { params: { idOrSlug: act.slug }, body: {} });
+    const dir = join(work, 'runner');
+    const reg = await new Promise<string>((resolve, reject) =>
+      execFile(RUNNER, ['register', '--server', j.url, '--name', 'multifile-runner', '--config-dir', dir, '--json'], { encoding: 'utf8' }, (err, stdout, stderr) =>
+        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
+      ),
+    );
+    await admin.call(ops.approveRunner, { params: { id: (JSON.parse(reg) as { runnerId: string }).runnerId } });
+    runner = spawn(RUNNER, ['start', '--config-dir', dir, '--uid-base', String(UID_BASE)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    runner.stdout!.on('data', (d: Buffer) => logs.push(d.toString()));
+    runner.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
+    await until('the runner judging', () => (logs.some((l) => l.includes('judging for')) ? true : undefined), 30_000, 100);
+  }, 120_000);
+
+  afterAll(async () => {
+    if (runner && runner.exitCode === null) runner.kill('SIGTERM');
+    await j?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  const judged = async (files: Record<string, string>): Promise<SubmissionSummary & { files?: { fileName: string }[] }> => {
+    const s = await pupil.submit(act.slug, 'sum', Object.entries(files).map(([name, bytes]) => ({ name, bytes })));
+    return until(
+      'a verdict',
+      async () => {
+        const d = await pupil.call(ops.getOwnSubmission, { params: { idOrSlug: act.slug, id: s.id } });
+        return d.state === 'completed' || d.state === 'failed' ? d : undefined;
+      },
+      120_000,
+      100,
+    );
+  };
+
+  it('C++: two units and a header are accepted; the submission lists all three', async () => {
+    const r = await judged({
+      'main.cpp': '#include "add.hpp"\n#include <iostream>\nint main() { long a, b; std::cin >> a >> b; std::cout << add(a, b) << "\\n"; }\n',
+      'add.cpp': '#include "add.hpp"\nlong add(long a, long b) { return a + b; }\n',
+      'add.hpp': 'long add(long a, long b);\n',
+    });
+    expect(r, logs.join('')).toMatchObject({ state: 'completed', verdict: 'AC' });
+    expect(r.files?.map((f) => f.fileName)).toEqual(['main.cpp', 'add.cpp', 'add.hpp']);
+  }, 150_000);
+
+  it('Python: an entry with __main__ importing a module is accepted', async () => {
+    const r = await judged({
+      'helper.py': 'def add(a, b):\n    return a + b\n',
+      'solution.py': 'from helper import add\n\nif __name__ == "__main__":\n    a, b = map(int, input().split())\n    print(add(a, b))\n',
+    });
+    expect(r).toMatchObject({ state: 'completed', verdict: 'AC' });
+  }, 150_000);
+
+  it.skipIf(!existsSync('/usr/bin/javac'))('Java: two classes of a package are accepted', async () => {
+    const r = await judged({
+      'Adder.java': 'package acme;\n\npublic class Adder {\n  public static long add(long a, long b) { return a + b; }\n}\n',
+      'Main.java':
+        'package acme;\n\nimport java.util.Scanner;\n\npublic class Main {\n  public static void main(String[] args) {\n' +
+        '    Scanner in = new Scanner(System.in);\n    System.out.println(Adder.add(in.nextLong(), in.nextLong()));\n  }\n}\n',
+    });
+    expect(r).toMatchObject({ state: 'completed', verdict: 'AC' });
+  }, 150_000);
+});
