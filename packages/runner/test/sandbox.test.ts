@@ -122,7 +122,7 @@ function runDirs(): string[] {
 }
 
 const sandboxed = describe.skipIf(!hasBwrap);
-const uidBase = 61000 + Math.floor(Math.random() * 2000) * 2; // below 65534 (nobody); apart from other sessions
+const uidBase = 62000 + Math.floor(Math.random() * 1000) * 2; // below 65534 (nobody); above the fixed ranges of the end-to-end tests (60000-61999)
 
 // one sandbox (two slots) and every program built once for the whole file
 beforeAll(async () => {
