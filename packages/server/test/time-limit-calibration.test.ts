@@ -130,6 +130,20 @@ describe('time-limit calibration of a version whose package names none', () => {
     expect(await r.job()).toMatchObject({ timeLimitSeconds: 90, config: { timeLimitSeconds: 4 } });
   });
 
+  it('gives the limit also to a later version that carried the same package forward before the trial reported', async () => {
+    const s = await staged(unnamed());
+    const r = await b.runner([s.type]);
+    const next = await b.admin.call(ops.createProblemVersion, { params: { problemId: s.problemId }, body: { note: 'same package, new note' } });
+    // carrying the package forward queues no second trial
+    expect(calibrations(next.id)).toEqual([]);
+    await reportTrial(r, s, { measurement: computed(2) });
+    const versions = await b.admin.call(ops.listProblemVersions, { params: { problemId: s.problemId } });
+    expect(versions.map((v) => [v.version, v.package?.timeLimitSeconds, v.package?.timeLimitSource])).toEqual([
+      [2, 2, 'trial'],
+      [1, 2, 'trial'],
+    ]);
+  });
+
   it('keeps nothing from a failed trial, or one in which no accepted example ran', async () => {
     const failed = await staged(unnamed());
     const r1 = await b.runner([failed.type]);

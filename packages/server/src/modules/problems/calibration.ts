@@ -1,7 +1,7 @@
 import { openPackageZip } from '@judge/problem-package';
-import { eq } from 'drizzle-orm';
+import { and, eq, gte } from 'drizzle-orm';
 import type { Outbox } from '../../db/transactor.js';
-import { problemVersions } from '../../db/schema.js';
+import { problemVersionFiles, problemVersions } from '../../db/schema.js';
 import { event } from '../../events/bus.js';
 import type { Deps } from '../../services.js';
 import { findProblem, problemAudience } from './queries.js';
@@ -29,20 +29,41 @@ export async function needsCalibration(info: PackageSummary, path: string): Prom
 }
 
 /**
- * Stores the limit a calibration trial computed with its version (`timeLimitSource: 'trial'`) and
- * tells the problem's audience. A version whose package names a limit keeps it. False when the
- * version is gone or names its own.
+ * Stores the limit a calibration trial computed with its version (`timeLimitSource: 'trial'`), and
+ * with the later versions of the problem that carried the same package forward before the trial
+ * reported, and tells the problem's audience. A version whose package names a limit keeps it.
+ * False when the version is gone or names its own.
  */
 export function storeComputedTimeLimit(d: Deps, versionId: string, seconds: number, out: Outbox): boolean {
   const v = d.db.select().from(problemVersions).where(eq(problemVersions.id, versionId)).get();
-  const info = v?.packageInfo;
-  if (!v || !info || (info.timeLimitSeconds !== undefined && info.timeLimitSource !== 'trial')) return false;
-  d.db
-    .update(problemVersions)
-    .set({ packageInfo: { ...info, timeLimitSeconds: seconds, timeLimitSource: 'trial' } })
-    .where(eq(problemVersions.id, versionId))
-    .run();
+  if (!v || !calibratable(v.packageInfo)) return false;
+  const pkg = d.db
+    .select({ fileId: problemVersionFiles.fileId })
+    .from(problemVersionFiles)
+    .where(and(eq(problemVersionFiles.versionId, v.id), eq(problemVersionFiles.role, 'package')))
+    .get();
+  const same = pkg
+    ? d.db
+        .select({ id: problemVersions.id, packageInfo: problemVersions.packageInfo })
+        .from(problemVersions)
+        .innerJoin(problemVersionFiles, and(eq(problemVersionFiles.versionId, problemVersions.id), eq(problemVersionFiles.role, 'package')))
+        .where(and(eq(problemVersions.problemId, v.problemId), gte(problemVersions.version, v.version), eq(problemVersionFiles.fileId, pkg.fileId)))
+        .all()
+    : [{ id: v.id, packageInfo: v.packageInfo }];
+  for (const s of same) {
+    if (!calibratable(s.packageInfo)) continue;
+    d.db
+      .update(problemVersions)
+      .set({ packageInfo: { ...s.packageInfo, timeLimitSeconds: seconds, timeLimitSource: 'trial' } })
+      .where(eq(problemVersions.id, s.id))
+      .run();
+  }
   const p = findProblem(d.db, v.problemId);
   if (p) out.emit(event('problemChanged', { problem: toProblem(d.db, p) }, problemAudience(d.db, p)));
   return true;
+}
+
+/** A package summary whose time limit is a trial's to set: it names none (or a trial set it). */
+function calibratable(info: Record<string, unknown> | null): info is Record<string, unknown> {
+  return !!info && (info.timeLimitSeconds === undefined || info.timeLimitSource === 'trial');
 }
