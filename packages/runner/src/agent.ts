@@ -187,6 +187,7 @@ export class Agent {
         config: job.config ?? null,
         ...(this.o.limits ? { limits: this.o.limits } : {}),
         ...(job.maxima ? { maxima: job.maxima } : {}),
+        ...(job.timeLimitSeconds ? { computedTimeLimitSeconds: job.timeLimitSeconds } : {}),
         buildDir,
         onProgress: (done, total) => {
           // at most one progress call a second: it is a write on the server

@@ -41,7 +41,7 @@ export async function judgeSubmission(input: JudgeInput): Promise<JudgeResult> {
     }
     const grader = graderFor(problem, input.problemType);
     grader.refuse?.(problem);
-    const limits = resolveLimits(problem, input.config ?? {}, input.limits ?? {}, input.maxima);
+    const limits = resolveLimits(problem, input.config ?? {}, input.limits ?? {}, input.maxima, input.computedTimeLimitSeconds);
     const detailLimits = { timeMs: limits.run.cpuMs, memoryBytes: limits.run.memoryBytes, outputBytes: limits.run.outputBytes };
     const scratch = await scratchDir(input, cleanup);
     // the package's validator first: a package that cannot judge should not cost a compile

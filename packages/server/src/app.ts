@@ -86,7 +86,7 @@ function createServices(deps: Deps, blobs: BlobStore) {
     participant: new ParticipantService(deps, files),
     ranking,
     series,
-    problems: new ProblemsService(deps, files),
+    problems: new ProblemsService(deps, files, judging.forProblems),
     activities: new ActivitiesService(deps, files, series),
     // judging services
     judging,

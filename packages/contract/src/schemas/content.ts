@@ -68,6 +68,10 @@ export const VisibilityRequest = z.object({
 export const PackageInfo = z.object({
   name: z.string().optional(),
   timeLimitSeconds: z.number().optional(),
+  timeLimitSource: z.enum(['trial']).optional().meta({
+    description:
+      "Present when the package names no time limit and the server's calibration trial computed timeLimitSeconds by problemtools' rule (slowest accepted example × time_multiplier). Until that trial reports, the version is judged at the runner's default",
+  }),
   memoryMiB: z.number().optional(),
   outputMiB: z.number().optional(),
   capped: z

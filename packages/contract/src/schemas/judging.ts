@@ -204,6 +204,10 @@ export const ClaimedJob = z.object({
   problemVersionProps: z.record(z.string(), z.unknown()).optional(),
   config: z.record(z.string(), z.unknown()).optional(),
   maxima: JudgingMaxima.optional(),
+  timeLimitSeconds: z.number().positive().optional().meta({
+    description:
+      "Extension: the time limit a calibration trial computed for this version, sent only when its package names none; the runner takes it as the package's figure (the assignment's config.timeLimitSeconds still wins, the maxima still cap)",
+  }),
 });
 export type ClaimedJob = z.infer<typeof ClaimedJob>;
 

@@ -35,14 +35,24 @@ function note(what: string, unit: string, l: EffectiveLimit, byRunner = false): 
 /**
  * The assignment's config over the package's limits over the runner's defaults, each capped by the
  * instance's maxima (the server hands them with each job; DEFAULT_MAXIMA without) and the runner's
- * own memory cap: the effective limits, the same the problem views show.
+ * own memory cap: the effective limits, the same the problem views show. `computedTimeLimit` is
+ * the limit the server's calibration trial computed (the claim carries it): it stands for the
+ * package's figure only when the package names none.
  */
-export function resolveLimits(problem: ProblemSpec, config: Record<string, unknown>, runner: RunnerLimits, maxima?: Partial<LimitFigures>): ResolvedLimits {
+export function resolveLimits(
+  problem: ProblemSpec,
+  config: Record<string, unknown>,
+  runner: RunnerLimits,
+  maxima?: Partial<LimitFigures>,
+  computedTimeLimit?: number,
+): ResolvedLimits {
   const m = readMaxima(maxima);
   const runnerCap = num(runner.maxMemoryMiB);
   const byRunner = runnerCap !== undefined && runnerCap < m.memoryMiB;
   if (byRunner) m.memoryMiB = runnerCap;
-  const e = effectiveLimits(problem.limits, config, { defaults: runnerDefaults(runner), maxima: m });
+  const named = problem.limits.timeLimitSeconds !== undefined || num(computedTimeLimit) === undefined;
+  const pkg = named ? problem.limits : { ...problem.limits, timeLimitSeconds: computedTimeLimit, timeLimitSource: 'computed by a trial' };
+  const e = effectiveLimits(pkg, config, { defaults: runnerDefaults(runner), maxima: m });
   const notes = [note('time limit', 's', e.time), note('memory', 'MiB', e.memory, byRunner), note('output', 'MiB', e.output)];
   const pids = runner.pids ?? 64;
   const cpuMs = Math.round(e.time.value * 1000);

@@ -42,6 +42,8 @@ export interface JudgeInput {
   limits?: RunnerLimits;
   /** The instance's maxima (the server's, with each job): every limit is capped by them; default DEFAULT_MAXIMA. */
   maxima?: Partial<LimitFigures>;
+  /** The time limit the server's calibration trial computed for a package that names none (the claim's timeLimitSeconds). */
+  computedTimeLimitSeconds?: number;
   /** Where the built validator is kept; default `<package dir>.build` (what PackageCache hands out). */
   buildDir?: string;
   /** Run every test (trials); the verdict stays the lazy one. */

@@ -552,6 +552,8 @@ export const trials = sqliteTable(
     deliveries: integer('deliveries').notNull().default(0),
     measurement: text('measurement'),
     failureReason: text('failure_reason'),
+    /** The version whose time limit this trial computes (the server queued it, its package names none); null for a user's trial. */
+    calibratesVersionId: text('calibrates_version_id').references(() => problemVersions.id, { onDelete: 'cascade' }),
   },
   (t) => [index('trials_queue').on(t.state, t.createdAt), index('trials_creator').on(t.createdBy, t.state), index('trials_lease').on(t.state, t.leaseExpiresAt)],
 );

@@ -43,6 +43,7 @@ interface Claimed {
   config: string | null;
   packageFileId: string | null;
   packageSha256: string | null;
+  packageInfo: string | null;
 }
 
 /** Queued jobs are read this many at a time while looking for one whose tags the runner has. */
@@ -86,7 +87,7 @@ export class JobsService {
     this.claimed = s.prepare(
       `SELECT a.submission_id AS submissionId, a.attempt, a.problem_type AS problemType, a.problem_version_id AS problemVersionId,
               sb.props, pv.props AS versionProps, sp.config,
-              pkg.file_id AS packageFileId, f.sha256 AS packageSha256
+              pkg.file_id AS packageFileId, f.sha256 AS packageSha256, pv.package_info AS packageInfo
        FROM attempts a JOIN submissions sb ON sb.id = a.submission_id JOIN series_problems sp ON sp.id = sb.series_problem_id
        JOIN problem_versions pv ON pv.id = a.problem_version_id
        LEFT JOIN problem_version_files pkg ON pkg.version_id = pv.id AND pkg.role = 'package'
@@ -162,6 +163,7 @@ export class JobsService {
       problemVersionProps: c.versionProps ? (JSON.parse(c.versionProps) as Record<string, unknown>) : null,
       config: c.config ? (JSON.parse(c.config) as Record<string, unknown>) : null,
       maxima: jobMaxima(this.d.config),
+      timeLimitSeconds: computedTimeLimit(c.packageInfo),
     }) as ClaimedJob;
   }
 
@@ -319,4 +321,11 @@ export class JobsService {
     const held = this.q<[string], { id: string }>("SELECT id FROM attempts WHERE runner_id = ? AND state = 'running'").all(runnerId);
     for (const h of held) this.requeue(h.id, out, { countDelivery: true });
   }
+}
+
+/** The limit a calibration trial computed for a version whose package names none (CONTRACT: ClaimedJob.timeLimitSeconds). */
+function computedTimeLimit(packageInfo: string | null): number | undefined {
+  if (!packageInfo) return undefined;
+  const info = JSON.parse(packageInfo) as { timeLimitSeconds?: unknown; timeLimitSource?: unknown };
+  return info.timeLimitSource === 'trial' && typeof info.timeLimitSeconds === 'number' ? info.timeLimitSeconds : undefined;
 }

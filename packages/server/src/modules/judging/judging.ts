@@ -1,6 +1,7 @@
 import type { Outbox } from '../../db/transactor.js';
 import type { Deps } from '../../services.js';
 import type { FilesService } from '../files/index.js';
+import type { VersionCalibration } from '../problems/index.js';
 import type { RunnerWork } from '../runners/index.js';
 import type { SubmissionJudging, SubmissionRow } from '../submissions/index.js';
 import { JobsService } from './jobs.js';
@@ -28,6 +29,11 @@ export class Judging {
     settle: (submissionId: string, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): SubmissionRow =>
       this.outcome.settle(submissionId, out, opts),
     queued: (out: Outbox): void => out.then(() => this.jobs.signal.notify()),
+  };
+
+  /** What a new problem version asks: a trial computing the time limit its package does not name. */
+  readonly forProblems: VersionCalibration = {
+    queue: (v, out) => this.trials.calibrate(v, out),
   };
 
   /** What a change of a runner means for the work it holds or could claim. */

@@ -3,11 +3,13 @@ import type { Actor } from '../../auth/permissions.js';
 import type { RunnerActor } from '../../auth/runner-tokens.js';
 import { ApiError, notFound } from '@judge/contract';
 import { inspectPackageZip, PackageError } from '@judge/problem-package';
+import type { Outbox } from '../../db/transactor.js';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId, newSecret, sha256Hex, statements } from '../../util.js';
 import { jobMaxima } from '../../config.js';
 import { visibleActivity } from '../policy/index.js';
 import type { FilesService } from '../files/index.js';
+import { storeComputedTimeLimit } from '../problems/index.js';
 import { MAX_DELIVERIES, WorkSignal, extendedLease, leaseSeconds, requireHeld } from './lease.js';
 
 interface TrialRow {
@@ -28,12 +30,13 @@ interface TrialRow {
   deliveries: number;
   measurement: string | null;
   failureReason: string | null;
+  calibratesVersionId: string | null;
 }
 
 const TRIAL_SELECT = `SELECT t.id, t.activity_id AS activityId, t.created_by AS createdBy, t.state, t.problem_type AS problemType,
   t.package_file_id AS packageFileId, f.sha256 AS packageSha256, t.created_at AS createdAt, t.claimed_at AS claimedAt, t.finished_at AS finishedAt,
   t.runner_id AS runnerId, t.runner_name AS runnerName, t.lease_hash AS leaseHash, t.lease_expires_at AS leaseExpiresAt, t.deliveries,
-  t.measurement, t.failure_reason AS failureReason
+  t.measurement, t.failure_reason AS failureReason, t.calibrates_version_id AS calibratesVersionId
   FROM trials t JOIN files f ON f.id = t.package_file_id`;
 
 /** Unfinished trials a user may have at once: a trial occupies a runner for a whole package. */
@@ -103,6 +106,22 @@ export class TrialsService {
     });
   }
 
+  /**
+   * The server's own trial of a new version whose package names no time limit: its report gives the
+   * version the limit problemtools' rule computes. No user made it, so no user's quota counts it.
+   */
+  calibrate(v: { versionId: string; problemType: string; packageFileId: string }, out: Outbox): void {
+    this.q('INSERT INTO trials (id, state, problem_type, package_file_id, created_at, calibrates_version_id) VALUES (?, ?, ?, ?, ?, ?)').run(
+      newId(),
+      'queued',
+      v.problemType,
+      v.packageFileId,
+      iso(this.d.clock.now()),
+      v.versionId,
+    );
+    out.then(() => this.signal.notify());
+  }
+
   /** Its author's, or readable by holders of trial:run where it ran; 404 otherwise. */
   get(actor: Actor, id: string): Trial {
     const t = this.row(id);
@@ -154,7 +173,7 @@ export class TrialsService {
   }
 
   report(runner: RunnerActor, trialId: string, body: { leaseToken: string; measurement?: string; failureReason?: string }) {
-    return this.d.tx.run(() => {
+    return this.d.tx.run((out) => {
       const found = this.row(trialId);
       if (found && found.finishedAt && found.leaseHash === sha256Hex(body.leaseToken) && found.runnerId === runner.runnerId) {
         return { trialId, state: found.state === 'completed' ? ('completed' as const) : ('failed' as const), duplicate: true };
@@ -168,6 +187,8 @@ export class TrialsService {
         iso(this.d.clock.now()),
         trialId,
       );
+      const computed = failed || !found!.calibratesVersionId ? undefined : computedTimeLimit(body.measurement);
+      if (computed !== undefined) storeComputedTimeLimit(this.d, found!.calibratesVersionId!, computed, out);
       return { trialId, state: failed ? ('failed' as const) : ('completed' as const), duplicate: false };
     });
   }
@@ -197,4 +218,21 @@ export class TrialsService {
   requeueAllOf(runnerId: string): void {
     this.q("UPDATE trials SET state = 'queued', runner_id = NULL, lease_hash = NULL, lease_expires_at = NULL, claimed_at = NULL WHERE runner_id = ? AND state = 'running'").run(runnerId);
   }
+}
+
+/**
+ * The limit a calibration trial computed: problemtools' suggestion, only when the package named
+ * none and accepted examples ran (a trial without them suggests nothing worth keeping).
+ */
+function computedTimeLimit(measurement: string | undefined): number | undefined {
+  if (!measurement) return undefined;
+  let timing: Record<string, unknown> | undefined;
+  try {
+    timing = (JSON.parse(measurement) as { timing?: Record<string, unknown> }).timing;
+  } catch {
+    return undefined;
+  }
+  const seconds = timing?.suggestedTimeLimitSeconds;
+  if (timing?.timeLimitSource !== 'computed by this trial' || typeof timing.slowestAcceptedMs !== 'number') return undefined;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
 }

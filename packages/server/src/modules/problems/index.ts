@@ -3,3 +3,4 @@ export { ProblemsService } from './service.js';
 export { problemsRoutes } from './routes.js';
 export { newestVersion, readableProblem, type VersionRow } from './queries.js';
 export { versionFiles } from './views.js';
+export { storeComputedTimeLimit, type VersionCalibration } from './calibration.js';

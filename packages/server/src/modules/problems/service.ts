@@ -19,6 +19,7 @@ import { iso, newId } from '../../util.js';
 import { judgingMaxima } from '../../config.js';
 import type { FilesService } from '../files/index.js';
 import { findUserById } from '../users/index.js';
+import { needsCalibration, type VersionCalibration } from './calibration.js';
 import { inspectPackage, type PackageSummary } from './package.js';
 import {
   attachedCount,
@@ -81,6 +82,8 @@ export class ProblemsService {
   constructor(
     private readonly d: Deps,
     readonly files: FilesService,
+    /** Queues the trial that computes the time limit of a version whose package names none. */
+    private readonly calibration?: VersionCalibration,
   ) {
     files.addReadRule((actor, fileId) => this.mayReadFile(actor, fileId));
   }
@@ -297,7 +300,12 @@ export class ProblemsService {
     const fileRows = this.requireFiles(actor, input);
     this.planVersion(problemId, input);
     let inspected: PackageSummary | undefined;
-    if (input.package) inspected = await inspectPackage(this.files.blobs.pathOf(fileRows.get(input.package.fileId)!.sha256));
+    let calibrate = false;
+    if (input.package) {
+      const path = this.files.blobs.pathOf(fileRows.get(input.package.fileId)!.sha256);
+      inspected = await inspectPackage(path);
+      calibrate = !!this.calibration && (await needsCalibration(inspected, path));
+    }
     return this.d.tx.run((out) => {
       const p = this.writableForVersions(actor, problemId);
       const plan = this.planVersion(p.id, input);
@@ -307,6 +315,7 @@ export class ProblemsService {
         packageInfo: inspected ?? (plan.files.some((f) => f.name === PACKAGE_NAME) ? (plan.previous?.packageInfo ?? null) : null),
         files: plan.files,
       });
+      if (calibrate) this.calibration!.queue({ versionId: row.id, problemType: p.type, packageFileId: input.package!.fileId }, out);
       this.announce(p, out);
       return toVersions(this.d.db, [row], judgingMaxima(this.d.config))[0]!;
     });

@@ -1,0 +1,1 @@
+ALTER TABLE `trials` ADD `calibrates_version_id` text REFERENCES problem_versions(id) ON DELETE cascade;

@@ -1,0 +1,69 @@
+import { openPackageZip } from '@judge/problem-package';
+import { and, eq, gte } from 'drizzle-orm';
+import type { Outbox } from '../../db/transactor.js';
+import { problemVersionFiles, problemVersions } from '../../db/schema.js';
+import { event } from '../../events/bus.js';
+import type { Deps } from '../../services.js';
+import { findProblem, problemAudience } from './queries.js';
+import type { PackageSummary } from './package.js';
+import { toProblem } from './views.js';
+
+/** What a new version asks of judging when its package names no time limit: a trial that computes one. */
+export interface VersionCalibration {
+  queue(v: { versionId: string; problemType: string; packageFileId: string }, out: Outbox): void;
+}
+
+/**
+ * Whether a package's time limit is for a trial to compute: it names none, and it has accepted
+ * example submissions (problemtools' rule needs their running times; without any there is nothing
+ * to measure, and the version is judged at the runner's default).
+ */
+export async function needsCalibration(info: PackageSummary, path: string): Promise<boolean> {
+  if (info.timeLimitSeconds !== undefined) return false;
+  const pkg = await openPackageZip(path);
+  try {
+    return pkg.entries.some((e) => !e.directory && /^submissions\/accepted\/./.test(e.name));
+  } finally {
+    pkg.close();
+  }
+}
+
+/**
+ * Stores the limit a calibration trial computed with its version (`timeLimitSource: 'trial'`), and
+ * with the later versions of the problem that carried the same package forward before the trial
+ * reported, and tells the problem's audience. A version whose package names a limit keeps it.
+ * False when the version is gone or names its own.
+ */
+export function storeComputedTimeLimit(d: Deps, versionId: string, seconds: number, out: Outbox): boolean {
+  const v = d.db.select().from(problemVersions).where(eq(problemVersions.id, versionId)).get();
+  if (!v || !calibratable(v.packageInfo)) return false;
+  const pkg = d.db
+    .select({ fileId: problemVersionFiles.fileId })
+    .from(problemVersionFiles)
+    .where(and(eq(problemVersionFiles.versionId, v.id), eq(problemVersionFiles.role, 'package')))
+    .get();
+  const same = pkg
+    ? d.db
+        .select({ id: problemVersions.id, packageInfo: problemVersions.packageInfo })
+        .from(problemVersions)
+        .innerJoin(problemVersionFiles, and(eq(problemVersionFiles.versionId, problemVersions.id), eq(problemVersionFiles.role, 'package')))
+        .where(and(eq(problemVersions.problemId, v.problemId), gte(problemVersions.version, v.version), eq(problemVersionFiles.fileId, pkg.fileId)))
+        .all()
+    : [{ id: v.id, packageInfo: v.packageInfo }];
+  for (const s of same) {
+    if (!calibratable(s.packageInfo)) continue;
+    d.db
+      .update(problemVersions)
+      .set({ packageInfo: { ...s.packageInfo, timeLimitSeconds: seconds, timeLimitSource: 'trial' } })
+      .where(eq(problemVersions.id, s.id))
+      .run();
+  }
+  const p = findProblem(d.db, v.problemId);
+  if (p) out.emit(event('problemChanged', { problem: toProblem(d.db, p) }, problemAudience(d.db, p)));
+  return true;
+}
+
+/** A package summary whose time limit is a trial's to set: it names none (or a trial set it). */
+function calibratable(info: Record<string, unknown> | null): info is Record<string, unknown> {
+  return !!info && (info.timeLimitSeconds === undefined || info.timeLimitSource === 'trial');
+}

@@ -1,0 +1,116 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe as suite, expect, it } from 'vitest';
+import { ops, type Activity, type SubmissionSummary } from '@judge/contract';
+import type { JudgeClient } from '@judge/sdk';
+import { TestJudge } from '../packages/server/test/harness.js';
+import { codeForm } from '../packages/server/test/support/forms.js';
+import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
+import { until } from '../packages/server/test/support/wait.js';
+import { zipOf } from '../packages/server/test/zips.js';
+
+/**
+ * Time-limit calibration end to end: a package naming no time limit, with an accepted example in C;
+ * the server queues a trial of it, `bin/judge-runner` (a child process) runs it and reports
+ * problemtools' limit (slowest accepted test × 5, at least 1 s), the server stores it, the views
+ * show it, and the next submissions are judged at it rather than the runner's default of 2 s.
+ * Build first (`pnpm build`): the launcher runs the built runner.
+ */
+
+const RUNNER = fileURLToPath(new URL('../bin/judge-runner', import.meta.url));
+/** A uid range of this file's own, apart from the other end-to-end files' sandboxes. */
+const UID_BASE = 60700;
+const root = process.geteuid?.() === 0;
+const describe = suite.skipIf(!root);
+
+const ECHO_C = '#include <stdio.h>\nint main(void){long x;if(scanf("%ld",&x)!=1)return 1;printf("%ld\\n",x);return 0;}\n';
+// burns 1.5 s of CPU time before it answers: within the runner's default 2 s, not within the computed 1 s
+const SLOW_C = '#include <stdio.h>\n#include <time.h>\nint main(void){long x;scanf("%ld",&x);while(clock()<3*CLOCKS_PER_SEC/2);printf("%ld\\n",x);return 0;}\n';
+const UNNAMED = {
+  'problem.yaml': 'name: Calibrated\n',
+  'data/sample/1.in': '7\n',
+  'data/sample/1.ans': '7\n',
+  'data/secret/1.in': '42\n',
+  'data/secret/1.ans': '42\n',
+  'submissions/accepted/echo.c': ECHO_C,
+};
+
+describe('a time limit computed by a trial (server, runner process, sandbox)', () => {
+  let j: TestJudge;
+  let admin: JudgeClient;
+  let pupil: JudgeClient;
+  let act: Activity;
+  let problemId: string;
+  let work: string;
+  let runner: ChildProcess | undefined;
+  const logs: string[] = [];
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'judge-calibration-'));
+    j = await TestJudge.start();
+    admin = await j.admin();
+    act = await admin.call(ops.createActivity, { body: { slug: 'calib', name: 'Calibration', type: 'contest@1', rankingType: 'icpc', timeZone: 'UTC', joinPolicy: 'open', unlisted: false } });
+    const series = await admin.call(ops.createSeries, { params: { idOrSlug: act.slug }, body: { slug: 'main', name: 'Main' } });
+    const { problem } = await packagedProblem(admin, { slug: 'echo', name: 'Echo', type: 'standard-io@1' }, await zipOf(UNNAMED), 'echo.zip');
+    problemId = problem.id;
+    await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId, slug: 'echo' } });
+    pupil = await j.signIn(await j.user('contestant'));
+    await pupil.call(ops.enrol, { params: { idOrSlug: act.slug }, body: {} });
+    const dir = join(work, 'runner');
+    const reg = await new Promise<string>((resolve, reject) =>
+      execFile(RUNNER, ['register', '--server', j.url, '--name', 'calibration-runner', '--config-dir', dir, '--json'], { encoding: 'utf8' }, (err, stdout, stderr) =>
+        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
+      ),
+    );
+    await admin.call(ops.approveRunner, { params: { id: (JSON.parse(reg) as { runnerId: string }).runnerId } });
+    runner = spawn(RUNNER, ['start', '--config-dir', dir, '--uid-base', String(UID_BASE)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    runner.stdout!.on('data', (d: Buffer) => logs.push(d.toString()));
+    runner.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
+  }, 120_000);
+
+  afterAll(async () => {
+    if (runner && runner.exitCode === null) runner.kill('SIGTERM');
+    await j?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  const judged = async (fileName: string, code: string): Promise<SubmissionSummary> => {
+    const s = await pupil.call(ops.submit, { params: { idOrSlug: act.slug, problemSlug: 'echo' }, form: codeForm(code, fileName) });
+    return until(
+      'a verdict',
+      async () => {
+        const d = await pupil.call(ops.getOwnSubmission, { params: { idOrSlug: act.slug, id: s.id } });
+        return d.state === 'completed' || d.state === 'failed' ? d : undefined;
+      },
+      60_000,
+      100,
+    );
+  };
+
+  it("the runner's trial computes 1 s, the views show it and submissions are judged at it", async () => {
+    const version = await until(
+      'the calibration trial to report',
+      async () => {
+        const [newest] = await admin.call(ops.listProblemVersions, { params: { problemId } });
+        return newest?.package?.timeLimitSource === 'trial' ? newest : undefined;
+      },
+      90_000,
+      200,
+    );
+    expect(version.package?.timeLimitSeconds, logs.join('')).toBe(1);
+    const view = await pupil.call(ops.getActivityProblem, { params: { idOrSlug: act.slug, problemSlug: 'echo' } });
+    expect(view.timeLimitSeconds).toBe(1);
+
+    const ok = await judged('echo.c', ECHO_C);
+    expect(ok, logs.join('')).toMatchObject({ verdict: 'AC', state: 'completed' });
+    const m = await admin.call(ops.getSubmission, { params: { id: ok.id } });
+    const log = m.attemptList[0]!.files.find((f) => f.name === 'log')!;
+    expect(Buffer.from(await admin.call(ops.downloadFile, { params: { id: log.fileId } })).toString()).toContain('time limit 1 s (computed by a trial)');
+
+    const slow = await judged('slow.c', SLOW_C);
+    expect(slow.verdict, logs.join('')).toBe('TLE');
+  }, 180_000);
+});
