@@ -22,7 +22,7 @@ import { zipOf } from '../packages/server/test/zips.js';
 
 const RUNNER = fileURLToPath(new URL('../bin/judge-runner', import.meta.url));
 /** A uid range of this file's own, apart from the other end-to-end files' sandboxes. */
-const UID_BASE = 60700;
+const UID_BASE = 61300;
 const root = process.geteuid?.() === 0;
 const describe = suite.skipIf(!root);
 
