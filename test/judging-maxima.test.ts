@@ -1,8 +1,6 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe as suite, expect, it } from 'vitest';
 import { ops, type Activity, type SubmissionSummary } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
@@ -10,6 +8,7 @@ import { TestJudge } from '../packages/server/test/harness.js';
 import { codeForm } from '../packages/server/test/support/forms.js';
 import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
 import { until } from '../packages/server/test/support/wait.js';
+import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-process.js';
 import { zipOf } from '../packages/server/test/zips.js';
 
 /**
@@ -19,7 +18,6 @@ import { zipOf } from '../packages/server/test/zips.js';
  * Build first (`pnpm build`): the launcher runs the built runner.
  */
 
-const RUNNER = fileURLToPath(new URL('../bin/judge-runner', import.meta.url));
 /** A uid range of this file's own, apart from the other end-to-end files' sandboxes. */
 const UID_BASE = 60200;
 const root = process.geteuid?.() === 0;
@@ -43,8 +41,8 @@ describe('judging under the instance maxima (server, runner process, sandbox)', 
   let pupil: JudgeClient;
   let act: Activity;
   let work: string;
-  let runner: ChildProcess | undefined;
-  const logs: string[] = [];
+  let runner: RunnerProcess | undefined;
+  let logs: string[] = [];
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'judge-maxima-'));
@@ -56,21 +54,12 @@ describe('judging under the instance maxima (server, runner process, sandbox)', 
     await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: problem.id, slug: 'huge' } });
     pupil = await j.signIn(await j.user('contestant'));
     await pupil.call(ops.enrol, { params: { idOrSlug: act.slug }, body: {} });
-    const dir = join(work, 'runner');
-    const reg = await new Promise<string>((resolve, reject) =>
-      execFile(RUNNER, ['register', '--server', j.url, '--name', 'maxima-runner', '--config-dir', dir, '--json'], { encoding: 'utf8' }, (err, stdout, stderr) =>
-        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
-      ),
-    );
-    await admin.call(ops.approveRunner, { params: { id: (JSON.parse(reg) as { runnerId: string }).runnerId } });
-    runner = spawn(RUNNER, ['start', '--config-dir', dir, '--uid-base', String(UID_BASE)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    runner.stdout!.on('data', (d: Buffer) => logs.push(d.toString()));
-    runner.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
-    await until('the runner judging', () => (logs.some((l) => l.includes('judging for')) ? true : undefined), 30_000, 100);
+    runner = await startRunnerProcess({ url: j.url, admin, name: 'maxima-runner', dir: runnerDir(work), uidBase: UID_BASE });
+    logs = runner.logs;
   }, 120_000);
 
   afterAll(async () => {
-    if (runner && runner.exitCode === null) runner.kill('SIGTERM');
+    runner?.stop();
     await j?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
   });

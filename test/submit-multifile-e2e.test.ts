@@ -1,14 +1,13 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe as suite, expect, it } from 'vitest';
 import { ops, type Activity, type SubmissionSummary } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { TestJudge } from '../packages/server/test/harness.js';
 import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
 import { until } from '../packages/server/test/support/wait.js';
+import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-process.js';
 import { zipOf } from '../packages/server/test/zips.js';
 
 /**
@@ -17,7 +16,6 @@ import { zipOf } from '../packages/server/test/zips.js';
  * downloads every one and compiles them together. Build first (`pnpm build`).
  */
 
-const RUNNER = fileURLToPath(new URL('../bin/judge-runner', import.meta.url));
 /** A uid range of this file's own, apart from the other end-to-end files' sandboxes. */
 const UID_BASE = 61100;
 const describe = suite.skipIf(process.geteuid?.() !== 0);
@@ -36,8 +34,8 @@ describe('multi-file submissions end to end (server, runner process, sandbox)', 
   let pupil: JudgeClient;
   let act: Activity;
   let work: string;
-  let runner: ChildProcess | undefined;
-  const logs: string[] = [];
+  let runner: RunnerProcess | undefined;
+  let logs: string[] = [];
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'judge-multifile-'));
@@ -50,21 +48,12 @@ describe('multi-file submissions end to end (server, runner process, sandbox)', 
     await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: problem.id, slug: 'sum' } });
     pupil = await j.signIn(await j.user('contestant'));
     await pupil.call(ops.enrol, { params: { idOrSlug: act.slug }, body: {} });
-    const dir = join(work, 'runner');
-    const reg = await new Promise<string>((resolve, reject) =>
-      execFile(RUNNER, ['register', '--server', j.url, '--name', 'multifile-runner', '--config-dir', dir, '--json'], { encoding: 'utf8' }, (err, stdout, stderr) =>
-        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
-      ),
-    );
-    await admin.call(ops.approveRunner, { params: { id: (JSON.parse(reg) as { runnerId: string }).runnerId } });
-    runner = spawn(RUNNER, ['start', '--config-dir', dir, '--uid-base', String(UID_BASE)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    runner.stdout!.on('data', (d: Buffer) => logs.push(d.toString()));
-    runner.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
-    await until('the runner judging', () => (logs.some((l) => l.includes('judging for')) ? true : undefined), 30_000, 100);
+    runner = await startRunnerProcess({ url: j.url, admin, name: 'multifile-runner', dir: runnerDir(work), uidBase: UID_BASE });
+    logs = runner.logs;
   }, 120_000);
 
   afterAll(async () => {
-    if (runner && runner.exitCode === null) runner.kill('SIGTERM');
+    runner?.stop();
     await j?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
   });
