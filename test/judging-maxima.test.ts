@@ -6,8 +6,8 @@ import { ops, type Activity, type SubmissionSummary } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { TestJudge } from '../packages/server/test/harness.js';
 import { codeForm } from '../packages/server/test/support/forms.js';
-import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
 import { until } from '../packages/server/test/support/wait.js';
+import { oneProblemContest } from './one-problem-contest.js';
 import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-process.js';
 import { zipOf } from '../packages/server/test/zips.js';
 
@@ -48,12 +48,7 @@ describe('judging under the instance maxima (server, runner process, sandbox)', 
     work = mkdtempSync(join(tmpdir(), 'judge-maxima-'));
     j = await TestJudge.start({ config: { judging: { maxTimeLimitSeconds: 1, maxMemoryMib: 64, maxOutputMib: 1 } } });
     admin = await j.admin();
-    act = await admin.call(ops.createActivity, { body: { slug: 'maxima', name: 'Maxima', type: 'contest@1', rankingType: 'icpc', timeZone: 'UTC', joinPolicy: 'open', unlisted: false } });
-    const series = await admin.call(ops.createSeries, { params: { idOrSlug: act.slug }, body: { slug: 'main', name: 'Main' } });
-    const { problem } = await packagedProblem(admin, { slug: 'huge', name: 'Huge', type: 'standard-io@1' }, await zipOf(HUGE), 'huge.zip');
-    await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: problem.id, slug: 'huge' } });
-    pupil = await j.signIn(await j.user('contestant'));
-    await pupil.call(ops.enrol, { params: { idOrSlug: act.slug }, body: {} });
+    ({ act, pupil } = await oneProblemContest(j, admin, { slug: 'maxima', name: 'Maxima', problemSlug: 'huge', problemName: 'Huge', zip: await zipOf(HUGE) }));
     runner = await startRunnerProcess({ url: j.url, admin, name: 'maxima-runner', dir: runnerDir(work), uidBase: UID_BASE });
     logs = runner.logs;
   }, 120_000);

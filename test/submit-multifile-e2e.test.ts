@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe as suite, expect, it } from 'vitest';
 import { ops, type Activity, type SubmissionSummary } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { TestJudge } from '../packages/server/test/harness.js';
-import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
 import { until } from '../packages/server/test/support/wait.js';
+import { oneProblemContest } from './one-problem-contest.js';
 import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-process.js';
 import { zipOf } from '../packages/server/test/zips.js';
 
@@ -41,13 +41,8 @@ describe('multi-file submissions end to end (server, runner process, sandbox)', 
     work = mkdtempSync(join(tmpdir(), 'judge-multifile-'));
     j = await TestJudge.start();
     admin = await j.admin();
-    act = await admin.call(ops.createActivity, { body: { slug: 'multi', name: 'Multi', type: 'contest@1', rankingType: 'icpc', timeZone: 'UTC', joinPolicy: 'open', unlisted: false } });
+    ({ act, pupil } = await oneProblemContest(j, admin, { slug: 'multi', name: 'Multi', problemSlug: 'sum', problemName: 'Sum', zip: await zipOf(SUM) }));
     await admin.call(ops.updateActivity, { params: { idOrSlug: act.slug }, body: { slug: act.slug, maxAttachments: 4, attachmentVisibility: [{ name: 'log', visibility: 'participant' }] } });
-    const series = await admin.call(ops.createSeries, { params: { idOrSlug: act.slug }, body: { slug: 'main', name: 'Main' } });
-    const { problem } = await packagedProblem(admin, { slug: 'sum', name: 'Sum', type: 'standard-io@1' }, await zipOf(SUM), 'sum.zip');
-    await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: problem.id, slug: 'sum' } });
-    pupil = await j.signIn(await j.user('contestant'));
-    await pupil.call(ops.enrol, { params: { idOrSlug: act.slug }, body: {} });
     runner = await startRunnerProcess({ url: j.url, admin, name: 'multifile-runner', dir: runnerDir(work), uidBase: UID_BASE });
     logs = runner.logs;
   }, 120_000);

@@ -6,8 +6,8 @@ import { ops, type Activity, type SubmissionSummary } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { TestJudge } from '../packages/server/test/harness.js';
 import { codeForm } from '../packages/server/test/support/forms.js';
-import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
 import { until } from '../packages/server/test/support/wait.js';
+import { oneProblemContest } from './one-problem-contest.js';
 import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-process.js';
 import { zipOf } from '../packages/server/test/zips.js';
 
@@ -50,13 +50,7 @@ describe('a time limit computed by a trial (server, runner process, sandbox)', (
     work = mkdtempSync(join(tmpdir(), 'judge-calibration-'));
     j = await TestJudge.start();
     admin = await j.admin();
-    act = await admin.call(ops.createActivity, { body: { slug: 'calib', name: 'Calibration', type: 'contest@1', rankingType: 'icpc', timeZone: 'UTC', joinPolicy: 'open', unlisted: false } });
-    const series = await admin.call(ops.createSeries, { params: { idOrSlug: act.slug }, body: { slug: 'main', name: 'Main' } });
-    const { problem } = await packagedProblem(admin, { slug: 'echo', name: 'Echo', type: 'standard-io@1' }, await zipOf(UNNAMED), 'echo.zip');
-    problemId = problem.id;
-    await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId, slug: 'echo' } });
-    pupil = await j.signIn(await j.user('contestant'));
-    await pupil.call(ops.enrol, { params: { idOrSlug: act.slug }, body: {} });
+    ({ act, pupil, problem: { id: problemId } } = await oneProblemContest(j, admin, { slug: 'calib', name: 'Calibration', problemSlug: 'echo', problemName: 'Echo', zip: await zipOf(UNNAMED) }));
     runner = await startRunnerProcess({ url: j.url, admin, name: 'calibration-runner', dir: runnerDir(work), uidBase: UID_BASE, waitJudging: false });
     logs = runner.logs;
   }, 120_000);

@@ -1,0 +1,29 @@
+import { ops, type Activity, type Problem } from '@judge/contract';
+import type { JudgeClient } from '@judge/sdk';
+import type { TestJudge } from '../packages/server/test/harness.js';
+import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
+
+export interface OneProblemContest {
+  act: Activity;
+  problem: Problem;
+  /** A participant enrolled in it. */
+  pupil: JudgeClient;
+}
+
+/**
+ * The end-to-end tests' world: an open contest with one series, one problem made from a package
+ * zip and attached under `problemSlug`, and an enrolled participant.
+ */
+export async function oneProblemContest(
+  j: TestJudge,
+  admin: JudgeClient,
+  o: { slug: string; name: string; problemSlug: string; problemName: string; zip: Buffer },
+): Promise<OneProblemContest> {
+  const act = await admin.call(ops.createActivity, { body: { slug: o.slug, name: o.name, type: 'contest@1', rankingType: 'icpc', timeZone: 'UTC', joinPolicy: 'open', unlisted: false } });
+  const series = await admin.call(ops.createSeries, { params: { idOrSlug: act.slug }, body: { slug: 'main', name: 'Main' } });
+  const { problem } = await packagedProblem(admin, { slug: o.problemSlug, name: o.problemName, type: 'standard-io@1' }, o.zip, `${o.problemSlug}.zip`);
+  await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: problem.id, slug: o.problemSlug } });
+  const pupil = await j.signIn(await j.user('contestant'));
+  await pupil.call(ops.enrol, { params: { idOrSlug: act.slug }, body: {} });
+  return { act, problem, pupil };
+}
