@@ -44,6 +44,8 @@ export class SupervisedRun {
   /** Every stream that must drain before the run's figures are final. */
   private readonly drains: Readable[] = [];
   private killedFor: KillReason | undefined;
+  /** performance.now() of the first kill, for the order of an interactive pair. */
+  private killedAt: number | undefined;
   // The sandbox's pid 1 (host pid, from bwrap's info fd) once known. Killing it (or the whole
   // cgroup) rather than bwrap lets bwrap reap it: a killed bwrap would orphan it to the host's init.
   private sandboxPid: number | undefined;
@@ -144,6 +146,7 @@ export class SupervisedRun {
       return;
     }
     this.killedFor ??= why;
+    this.killedAt ??= performance.now();
     if (this.sandboxPid === undefined) {
       this.child.kill('SIGKILL'); // still setting up: nothing of the program runs yet
       return;
@@ -278,7 +281,8 @@ export class SupervisedRun {
       stderrTail: err?.tailText(),
       outOfMemory: this.spec.outOfMemory ?? [],
     });
-    return { ...result, exitedAt: at };
+    // a run the judge stopped ended when it was told to: its teardown may outlast the other side's reaction
+    return { ...result, exitedAt: Math.min(at, this.killedAt ?? at) };
   }
 
   /** What was kept of stderr goes to the caller's file or fd, if it named one. */

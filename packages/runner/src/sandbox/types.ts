@@ -89,8 +89,8 @@ export interface RunResult {
   /** The end of stderr (at most 4 KiB), unless it was ignored, for messages and logs. */
   stderrTail?: string;
   /**
-   * performance.now() when the sandbox's process was seen to exit, before the cgroup and pipes were
-   * read: which of two runs ended first (an interactive pair) is decided by this, not by when their
+   * performance.now() when the sandbox's process was seen to exit (or, if the judge stopped it, when
+   * it was told to), before the cgroup and pipes were read: which of two runs ended first (an interactive pair) is decided by this, not by when their
    * results arrived, which teardown delays by different amounts on a loaded machine.
    */
   exitedAt?: number;
