@@ -64,11 +64,15 @@ function run(argv: string[], say: (line: string) => void, json: boolean): void {
 }
 
 /** Installs the Debian packages of the languages with apt-get; root only. */
-export function installLanguages(ids: string[] | 'all', opts: { table?: string; json?: boolean; update?: boolean } = {}): { installed: string[]; unavailable: string[]; languages: LanguageStatus[] } {
+export function installLanguages(
+  ids: string[] | 'all',
+  /** `uid`: the user it runs as (this process's); apt-get needs root. */
+  opts: { table?: string; json?: boolean; update?: boolean; uid?: number } = {},
+): { installed: string[]; unavailable: string[]; languages: LanguageStatus[] } {
   const file = opts.table ?? process.env.JUDGE_LANGUAGES ?? defaultLanguagesPath();
   const { packages } = packagesOf(languageStatus(file), ids);
   const say = (line: string) => (opts.json ? console.error(line) : console.log(line));
-  if (process.getuid?.() !== 0) {
+  if ((opts.uid ?? process.getuid?.()) !== 0) {
     throw new LanguagesCommandError(`installing languages needs root (apt-get); as root run \`judge-runner languages install ${ids === 'all' ? '--all' : ids.join(' ')}\`, or yourself: apt-get install -y --no-install-recommends ${packages.join(' ')}`);
   }
   if (spawnSync('apt-get', ['--version']).status !== 0) throw new LanguagesCommandError(`apt-get is not available: install ${packages.join(' ')} with this system's package manager`);

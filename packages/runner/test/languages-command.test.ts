@@ -1,9 +1,10 @@
 /** `judge-runner languages [install]`: the built command line, against the real table. */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadLanguages } from '@judge/runner';
+import { installLanguages } from '../src/languages-command.js';
 
 const RUNNER = fileURLToPath(new URL('../../../bin/judge-runner', import.meta.url));
 const table = loadLanguages();
@@ -55,7 +56,17 @@ describe('judge-runner languages', () => {
     expect(both.stderr).toContain('either language ids or --all');
   });
 
-  it.skipIf(process.getuid?.() !== 0 || !fs.existsSync('/usr/bin/setpriv'))('refuses to install as another user than root, saying what to run', async () => {
+  it('refuses to install as another user than root, saying what to run', () => {
+    expect(() => installLanguages(['haskell', 'ocaml'], { uid: 65534 })).toThrow(
+      /installing languages needs root .*apt-get install -y --no-install-recommends ghc ocaml-nox gcc libc6-dev/,
+    );
+  });
+
+  // the launcher as another user: only where that user can read this checkout (a clone in a
+  // private temporary directory is not)
+  const nobodyReads =
+    process.getuid?.() === 0 && fs.existsSync('/usr/bin/setpriv') && spawnSync('/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'test', '-r', RUNNER]).status === 0;
+  it.skipIf(!nobodyReads)('the command line says so and exits 1 when run by another user than root', async () => {
     const r = await run(['languages', 'install', 'haskell', 'ocaml'], ['/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('installing languages needs root');
