@@ -12,8 +12,8 @@ import type { BackendKind, Limits } from './types.js';
 
 /** What every cgroup backend's figures include besides the program itself. */
 export const MEASUREMENT_CAVEATS = [
-  'memory counts the page cache a run faults in (files it reads first, files it writes, /tmp) besides its own allocations',
-  "CPU time includes 2–4 ms of sandbox start-up (the exec of the program and of sh, the sandbox's pid 1)",
+  'memory counts the page cache a run faults in (files it reads first, files it writes, /tmp) besides its own allocations, and the sandbox\'s own two small processes',
+  "CPU time includes 1–3 ms of sandbox start-up (bwrap setting up the namespaces, the exec of the program)",
 ];
 
 /** Final counters of one run, read once its cgroup is empty. */
@@ -26,28 +26,46 @@ export interface CgroupStats {
   pidsRefused: number;
 }
 
-/** The cgroup(s) of one run. */
-export interface CgroupRun {
-  /** Moves a process (all its threads) into the run's cgroups. */
-  attach(pid: number): void;
-  /** CPU time of the whole tree so far, in ns. */
+/**
+ * The cgroups of one cell: reused run after run, with the cell's launcher (judge-cell) inside
+ * them for good, so a run's processes are born there instead of being moved in.
+ */
+export interface CgroupCell {
+  /** The cgroup.procs files the launcher joins once, when it starts. */
+  readonly join: string[];
+  /** One run's limits; the launcher and bwrap count as two of its processes. */
+  prepare(limits: Limits): void;
+  /** CPU time of the run so far, in ns. */
   cpuNs(): number | null;
   /** Memory in use now (only where no peak counter exists), for sampling. */
   sampleMemory(): void;
-  /** Kills every process in the cgroup (cgroup.kill, else one by one). */
-  kill(): void;
-  empty(): boolean;
+  /** Kills every process but `keep` (the launcher). */
+  kill(keep: number): void;
+  /** No process but `keep` is left. */
+  empty(keep: number): boolean;
+  /** The run's counters, read once only the launcher is left. */
   stats(): CgroupStats;
-  /** Removes the run's directories (the cgroup must be empty). */
+  /**
+   * Makes the cell carry nothing into its next run: page cache the last run left charged is
+   * reclaimed, the peak and CPU counters start again, the event counters get a new baseline.
+   * Asynchronous (the file system calls run off the event loop): it is done between runs.
+   */
+  reset(): Promise<void>;
+  /** Removes the cell's directories (only the launcher may be left, and it is killed first). */
   remove(): void;
 }
+
+/** Processes of a run besides its own: the cell's launcher and bwrap's monitor. */
+export const CELL_OVERHEAD_PIDS = 2;
+/** Page cache left charged to a cell above this is reclaimed before its next run. */
+export const RECLAIM_ABOVE = 2 << 20;
 
 export interface CgroupBackend {
   readonly kind: BackendKind;
   /** What this backend cannot enforce or measure. */
   caveats(): string[];
-  /** A fresh cgroup for one run, limits applied; null for `none`. */
-  create(limits: Limits): CgroupRun | null;
+  /** A new cell's cgroups (empty, limits not yet set); null for `none`. */
+  createCell(): CgroupCell | null;
   /** Removes every directory this instance created. */
   close(): void;
   /** Where it lives, for `judge-runner check`. */
@@ -105,10 +123,10 @@ export function procs(dir: string): number[] {
     .filter(Boolean)
     .map(Number);
 }
-/** Kill loop for trees without cgroup.kill: pids.max bounds the tree, so this converges. */
-export function killLoop(dir: string): void {
+/** Kill loop (the launcher stays, so no cgroup.kill): pids.max bounds the tree, so this converges. */
+export function killLoop(dir: string, keep: number): void {
   for (let round = 0; round < 100; round++) {
-    const pids = procs(dir);
+    const pids = procs(dir).filter((p) => p !== keep);
     if (pids.length === 0) return;
     for (const pid of pids) {
       try {

@@ -17,8 +17,11 @@ import {
   tryRead,
   write,
   type CgroupBackend,
-  type CgroupRun,
+  type CgroupCell,
+  CELL_OVERHEAD_PIDS,
+  RECLAIM_ABOVE,
 } from './cgroup-common.js';
+import type { CgroupStats } from './cgroup-common.js';
 import type { Limits } from './types.js';
 
 /**
@@ -36,13 +39,11 @@ export class V1Backend implements CgroupBackend {
   readonly kind = 'cgroup-v1' as const;
   private seq = 0;
   private readonly memsw: boolean;
-  private readonly killFile: boolean;
   private constructor(
     private readonly inst: V1Dirs,
     private readonly created: string[],
   ) {
     this.memsw = exists(path.join(inst.memory, 'memory.memsw.limit_in_bytes'));
-    this.killFile = inst.unified !== null && exists(path.join(inst.unified, 'cgroup.kill'));
   }
 
   /** Finds the hierarchies, creates `<own>/judge/<instance>` in each and tries a child. */
@@ -87,7 +88,12 @@ export class V1Backend implements CgroupBackend {
         throw new Error('no cpuacct hierarchy and no cpu.stat in the unified tree');
       }
       const backend = new V1Backend(dirs, created);
-      backend.create(PROBE_LIMITS).remove();
+      const probe = backend.createCell();
+      try {
+        probe.prepare(PROBE_LIMITS);
+      } finally {
+        probe.remove();
+      }
       return { backend };
     } catch (e) {
       for (const d of created.reverse()) rmdirQuiet(d);
@@ -98,7 +104,6 @@ export class V1Backend implements CgroupBackend {
   caveats(): string[] {
     const c = [...MEASUREMENT_CAVEATS];
     if (!this.memsw) c.push('swap is not limited (no memory.memsw: swap accounting is off); on a host with swap a program may exceed its memory limit');
-    if (!this.killFile) c.push('no cgroup.kill (unified tree not writable): leftover processes are killed one by one');
     return c;
   }
 
@@ -106,8 +111,8 @@ export class V1Backend implements CgroupBackend {
     return Object.values(this.inst).filter(Boolean).join(', ');
   }
 
-  create(limits: Limits): CgroupRun {
-    const name = `run-${++this.seq}`;
+  createCell(): CgroupCell {
+    const name = `cell-${++this.seq}`;
     const d: V1Dirs = {
       memory: path.join(this.inst.memory, name),
       pids: path.join(this.inst.pids, name),
@@ -121,60 +126,94 @@ export class V1Backend implements CgroupBackend {
         fs.mkdirSync(dir);
         made.push(dir);
       }
-      const mem = String(Math.max(1 << 20, Math.floor(limits.memoryBytes)));
-      // fresh cgroup: memsw starts unlimited, so the limit goes first, then memsw (no swap escape)
-      write(path.join(d.memory, 'memory.limit_in_bytes'), mem);
-      if (this.memsw) write(path.join(d.memory, 'memory.memsw.limit_in_bytes'), mem);
-      write(path.join(d.pids, 'pids.max'), String(Math.max(1, Math.floor(limits.pids))));
     } catch (e) {
       for (const dir of made.reverse()) rmdirQuiet(dir);
       throw e;
     }
-    const procsDir = d.unified ?? d.pids;
-    const killFile = this.killFile && d.unified ? path.join(d.unified, 'cgroup.kill') : null;
-    const cpuFile = d.cpuacct ? path.join(d.cpuacct, 'cpuacct.usage') : path.join(d.unified!, 'cpu.stat');
-    const cpuNs = (): number | null => {
-      const t = tryRead(cpuFile);
-      if (t === null) return null;
-      return d.cpuacct ? Number(t) : (field(t, 'usage_usec') ?? 0) * 1000;
-    };
-    return {
-      attach(pid) {
-        for (const dir of all) write(path.join(dir, 'cgroup.procs'), String(pid));
-      },
-      cpuNs,
-      sampleMemory() {},
-      kill() {
-        if (killFile) {
-          try {
-            write(killFile, '1');
-            return;
-          } catch {
-            /* fall back */
-          }
-        }
-        killLoop(procsDir);
-        killLoop(d.pids);
-      },
-      empty() {
-        return procs(procsDir).length === 0 && (procsDir === d.pids || procs(d.pids).length === 0);
-      },
-      stats() {
-        const peak = tryRead(path.join(d.memory, 'memory.max_usage_in_bytes'));
-        return {
-          cpuNs: cpuNs(),
-          peakBytes: peak === null ? null : Number(peak),
-          oomKills: field(tryRead(path.join(d.memory, 'memory.oom_control')), 'oom_kill') ?? 0,
-          pidsRefused: field(tryRead(path.join(d.pids, 'pids.events')), 'max') ?? 0,
-        };
-      },
-      remove() {
-        for (const dir of all) rmdirQuiet(dir);
-      },
-    };
+    return new V1Cell(d, all, this.memsw);
   }
 
   close(): void {
     for (const d of [...this.created].reverse()) rmdirQuiet(d);
+  }
+}
+
+/** One cell's cgroups in the v1 hierarchies: counters reset by writing to them, events counted from a baseline. */
+class V1Cell implements CgroupCell {
+  readonly join: string[];
+  // a new cgroup starts unlimited
+  private memLimit = Infinity;
+  private oomBase = 0;
+  private pidsBase = 0;
+  private cpuBase = 0;
+  constructor(
+    private readonly d: V1Dirs,
+    private readonly all: string[],
+    private readonly memsw: boolean,
+  ) {
+    this.join = all.map((dir) => path.join(dir, 'cgroup.procs'));
+  }
+
+  prepare(limits: Limits): void {
+    const mem = Math.max(1 << 20, Math.floor(limits.memoryBytes));
+    const memFile = path.join(this.d.memory, 'memory.limit_in_bytes');
+    const swFile = path.join(this.d.memory, 'memory.memsw.limit_in_bytes');
+    // memsw may never be below the memory limit: raise memsw first, lower it last
+    if (this.memsw && mem > this.memLimit) write(swFile, String(mem));
+    write(memFile, String(mem));
+    if (this.memsw && mem <= this.memLimit) write(swFile, String(mem));
+    this.memLimit = mem;
+    write(path.join(this.d.pids, 'pids.max'), String(Math.max(1, Math.floor(limits.pids)) + CELL_OVERHEAD_PIDS));
+  }
+
+  cpuNs(): number | null {
+    if (this.d.cpuacct) {
+      const t = tryRead(path.join(this.d.cpuacct, 'cpuacct.usage'));
+      return t === null ? null : Number(t) - this.cpuBase;
+    }
+    const us = field(tryRead(path.join(this.d.unified!, 'cpu.stat')), 'usage_usec');
+    return us === null ? null : us * 1000 - this.cpuBase;
+  }
+
+  sampleMemory(): void {}
+
+  kill(keep: number): void {
+    killLoop(this.d.pids, keep);
+    if (this.d.unified) killLoop(this.d.unified, keep);
+  }
+
+  empty(keep: number): boolean {
+    return procs(this.d.pids).every((p) => p === keep) && (!this.d.unified || procs(this.d.unified).every((p) => p === keep));
+  }
+
+  stats(): CgroupStats {
+    const peak = tryRead(path.join(this.d.memory, 'memory.max_usage_in_bytes'));
+    return {
+      cpuNs: this.cpuNs(),
+      peakBytes: peak === null ? null : Number(peak),
+      oomKills: (field(tryRead(path.join(this.d.memory, 'memory.oom_control')), 'oom_kill') ?? 0) - this.oomBase,
+      pidsRefused: (field(tryRead(path.join(this.d.pids, 'pids.events')), 'max') ?? 0) - this.pidsBase,
+    };
+  }
+
+  async reset(): Promise<void> {
+    const mem = (f: string): string => path.join(this.d.memory, f);
+    const usage = Number((await fs.promises.readFile(mem('memory.usage_in_bytes'), 'utf8').catch(() => '0')) || 0);
+    if (usage > RECLAIM_ABOVE) await fs.promises.writeFile(mem('memory.force_empty'), '0').catch(() => {});
+    await fs.promises.writeFile(mem('memory.max_usage_in_bytes'), '0');
+    if (this.memsw) await fs.promises.writeFile(mem('memory.memsw.max_usage_in_bytes'), '0').catch(() => {});
+    if (this.d.cpuacct) {
+      await fs.promises.writeFile(path.join(this.d.cpuacct, 'cpuacct.usage'), '0');
+      this.cpuBase = 0;
+    } else {
+      this.cpuBase = 0;
+      this.cpuBase = this.cpuNs() ?? 0;
+    }
+    this.oomBase = field(tryRead(mem('memory.oom_control')), 'oom_kill') ?? 0;
+    this.pidsBase = field(tryRead(path.join(this.d.pids, 'pids.events')), 'max') ?? 0;
+  }
+
+  remove(): void {
+    for (const dir of this.all) rmdirQuiet(dir);
   }
 }

@@ -17,7 +17,10 @@ import {
   tryRead,
   write,
   type CgroupBackend,
-  type CgroupRun,
+  type CgroupCell,
+  type CgroupStats,
+  CELL_OVERHEAD_PIDS,
+  RECLAIM_ABOVE,
 } from './cgroup-common.js';
 import type { Limits } from './types.js';
 
@@ -25,15 +28,15 @@ import type { Limits } from './types.js';
 export class V2Backend implements CgroupBackend {
   readonly kind = 'cgroup-v2' as const;
   private seq = 0;
-  private readonly peakFile: boolean;
-  private readonly killFile: boolean;
+  private readonly peakReset: boolean;
+  private readonly reclaimFile: boolean;
   private constructor(
     private readonly inst: string,
     private readonly created: string[],
     private readonly restore: () => void,
   ) {
-    this.peakFile = exists(path.join(inst, 'memory.peak'));
-    this.killFile = exists(path.join(inst, 'cgroup.kill'));
+    this.peakReset = peakResettable(inst);
+    this.reclaimFile = exists(path.join(inst, 'memory.reclaim'));
   }
 
   static detect(): { backend?: V2Backend; problem?: string } {
@@ -107,7 +110,12 @@ export class V2Backend implements CgroupBackend {
       created.push(inst);
       enable(inst);
       const backend = new V2Backend(inst, created, restore);
-      backend.create(PROBE_LIMITS).remove();
+      const probe = backend.createCell();
+      try {
+        probe.prepare(PROBE_LIMITS);
+      } finally {
+        probe.remove();
+      }
       return { backend };
     } catch (e) {
       undoV2(created, restore);
@@ -117,8 +125,8 @@ export class V2Backend implements CgroupBackend {
 
   caveats(): string[] {
     const c = [...MEASUREMENT_CAVEATS];
-    if (!this.peakFile) c.push('no memory.peak (kernel < 5.19): peak memory is sampled every 50 ms and may miss short spikes');
-    if (!this.killFile) c.push('no cgroup.kill (kernel < 5.14): leftover processes are killed one by one');
+    if (!this.peakReset) c.push('memory.peak cannot be reset (kernel < 6.12): peak memory is sampled every 50 ms and may miss short spikes');
+    if (!this.reclaimFile) c.push('no memory.reclaim (kernel < 5.19): page cache a run leaves stays charged to its cell until memory pressure reclaims it');
     return c;
   }
 
@@ -126,65 +134,16 @@ export class V2Backend implements CgroupBackend {
     return this.inst;
   }
 
-  create(limits: Limits): CgroupRun {
-    const dir = path.join(this.inst, `run-${++this.seq}`);
+  createCell(): CgroupCell {
+    const dir = path.join(this.inst, `cell-${++this.seq}`);
     fs.mkdirSync(dir);
     try {
-      write(path.join(dir, 'memory.max'), String(Math.max(1 << 20, Math.floor(limits.memoryBytes))));
       if (exists(path.join(dir, 'memory.swap.max'))) write(path.join(dir, 'memory.swap.max'), '0');
-      if (exists(path.join(dir, 'memory.oom.group'))) write(path.join(dir, 'memory.oom.group'), '1');
-      write(path.join(dir, 'pids.max'), String(Math.max(1, Math.floor(limits.pids))));
+      return new V2Cell(dir);
     } catch (e) {
       rmdirQuiet(dir);
       throw e;
     }
-    const hasPeak = exists(path.join(dir, 'memory.peak'));
-    const killFile = this.killFile ? path.join(dir, 'cgroup.kill') : null;
-    let sampled = 0;
-    const cpuNs = (): number | null => {
-      const us = field(tryRead(path.join(dir, 'cpu.stat')), 'usage_usec');
-      return us === null ? null : us * 1000;
-    };
-    return {
-      attach(pid) {
-        write(path.join(dir, 'cgroup.procs'), String(pid));
-      },
-      cpuNs,
-      sampleMemory() {
-        if (hasPeak) return;
-        const cur = Number(tryRead(path.join(dir, 'memory.current')) ?? 0);
-        if (cur > sampled) sampled = cur;
-      },
-      kill() {
-        if (killFile) {
-          try {
-            write(killFile, '1');
-            return;
-          } catch {
-            /* fall back */
-          }
-        }
-        killLoop(dir);
-      },
-      empty() {
-        const ev = tryRead(path.join(dir, 'cgroup.events'));
-        if (ev !== null) return field(ev, 'populated') === 0;
-        return procs(dir).length === 0;
-      },
-      stats() {
-        const events = tryRead(path.join(dir, 'memory.events'));
-        const peak = hasPeak ? tryRead(path.join(dir, 'memory.peak')) : null;
-        return {
-          cpuNs: cpuNs(),
-          peakBytes: peak !== null ? Number(peak) : sampled || null,
-          oomKills: Math.max(field(events, 'oom_kill') ?? 0, (field(events, 'oom_group_kill') ?? 0) > 0 ? 1 : 0),
-          pidsRefused: field(tryRead(path.join(dir, 'pids.events')), 'max') ?? 0,
-        };
-      },
-      remove() {
-        rmdirQuiet(dir);
-      },
-    };
   }
 
   close(): void {
@@ -198,4 +157,105 @@ function undoV2(created: string[], restore: () => void): void {
   for (const d of [...created].reverse()) if (!leafs.includes(d)) rmdirQuiet(d);
   restore();
   for (const d of leafs) rmdirQuiet(d);
+}
+
+/**
+ * memory.peak is reset per open file (kernel 6.12+): a write through an fd makes later reads
+ * through that fd report the peak since. The fd is kept for the cell's life.
+ */
+function openPeak(dir: string): number | null {
+  try {
+    const fd = fs.openSync(path.join(dir, 'memory.peak'), 'r+');
+    try {
+      fs.writeSync(fd, 'reset\n');
+      return fd;
+    } catch {
+      fs.closeSync(fd);
+      return null;
+    }
+  } catch {
+    return null;
+  }
+}
+
+function peakResettable(dir: string): boolean {
+  const fd = openPeak(dir);
+  if (fd === null) return false;
+  fs.closeSync(fd);
+  return true;
+}
+
+/** One cell's cgroup in the unified tree: the peak reset through its fd, the rest counted from a baseline. */
+class V2Cell implements CgroupCell {
+  readonly join: string[];
+  private readonly peakFd: number | null;
+  private sampled = 0;
+  private cpuBase = 0;
+  private oomBase = 0;
+  private pidsBase = 0;
+  constructor(private readonly dir: string) {
+    this.join = [path.join(dir, 'cgroup.procs')];
+    this.peakFd = openPeak(dir);
+  }
+
+  prepare(limits: Limits): void {
+    write(path.join(this.dir, 'memory.max'), String(Math.max(1 << 20, Math.floor(limits.memoryBytes))));
+    write(path.join(this.dir, 'pids.max'), String(Math.max(1, Math.floor(limits.pids)) + CELL_OVERHEAD_PIDS));
+  }
+
+  cpuNs(): number | null {
+    const us = field(tryRead(path.join(this.dir, 'cpu.stat')), 'usage_usec');
+    return us === null ? null : us * 1000 - this.cpuBase;
+  }
+
+  sampleMemory(): void {
+    if (this.peakFd !== null) return;
+    const cur = Number(tryRead(path.join(this.dir, 'memory.current')) ?? 0);
+    if (cur > this.sampled) this.sampled = cur;
+  }
+
+  kill(keep: number): void {
+    killLoop(this.dir, keep);
+  }
+
+  empty(keep: number): boolean {
+    return procs(this.dir).every((p) => p === keep);
+  }
+
+  stats(): CgroupStats {
+    let peak: number | null = this.sampled || null;
+    if (this.peakFd !== null) {
+      const buf = Buffer.alloc(32);
+      const n = fs.readSync(this.peakFd, buf, 0, buf.length, 0);
+      peak = Number(buf.subarray(0, n).toString('utf8').trim());
+    }
+    // memory.oom.group is off (it would take the launcher along): each kill is counted
+    const events = tryRead(path.join(this.dir, 'memory.events'));
+    return {
+      cpuNs: this.cpuNs(),
+      peakBytes: peak,
+      oomKills: (field(events, 'oom_kill') ?? 0) - this.oomBase,
+      pidsRefused: (field(tryRead(path.join(this.dir, 'pids.events')), 'max') ?? 0) - this.pidsBase,
+    };
+  }
+
+  async reset(): Promise<void> {
+    const current = Number((await fs.promises.readFile(path.join(this.dir, 'memory.current'), 'utf8').catch(() => '0')) || 0);
+    if (current > RECLAIM_ABOVE) {
+      // EAGAIN when not all of it could be reclaimed: what is left is the launcher's own
+      await fs.promises.writeFile(path.join(this.dir, 'memory.reclaim'), String(current)).catch(() => {});
+    }
+    if (this.peakFd !== null) fs.writeSync(this.peakFd, 'reset\n');
+    this.sampled = 0;
+    this.cpuBase = 0;
+    this.cpuBase = this.cpuNs() ?? 0;
+    const events = tryRead(path.join(this.dir, 'memory.events'));
+    this.oomBase = field(events, 'oom_kill') ?? 0;
+    this.pidsBase = field(tryRead(path.join(this.dir, 'pids.events')), 'max') ?? 0;
+  }
+
+  remove(): void {
+    if (this.peakFd !== null) fs.closeSync(this.peakFd);
+    rmdirQuiet(this.dir);
+  }
 }

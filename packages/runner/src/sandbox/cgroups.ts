@@ -15,7 +15,7 @@ import { V1Backend } from './cgroup-v1.js';
 import { V2Backend } from './cgroup-v2.js';
 import type { BackendKind } from './types.js';
 
-export { cgroupMounts, ownCgroups, type CgroupBackend, type CgroupRun, type CgroupStats } from './cgroup-common.js';
+export { cgroupMounts, ownCgroups, type CgroupBackend, type CgroupCell, type CgroupStats } from './cgroup-common.js';
 
 // ---------------------------------------------------------------------------------------------
 // none
@@ -40,7 +40,7 @@ class NoneBackend implements CgroupBackend {
   describe(): string {
     return 'rlimits only';
   }
-  create(): null {
+  createCell(): null {
     return null;
   }
   close(): void {}

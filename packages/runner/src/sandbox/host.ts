@@ -5,15 +5,6 @@ import path from 'node:path';
 
 /** Bytes of stderr kept for messages. */
 export const TAIL = 4096;
-/**
- * pid 1 of the sandbox: sh starts the program (as pid 2, with the normal signal semantics pid 1
- * would lose), reaps whatever gets orphaned, and exits with the program's status (128+n for a
- * signal); the kernel then kills and reaps what is left in the namespace. bwrap's own init would
- * do the same, but bwrap exits without reaping it, leaving a zombie on the host for every run
- * until the host's init collects it (forever where the runner itself is pid 1 of a container).
- * A background job's stdin is /dev/null in sh, hence the detour through fd 3.
- */
-export const INIT = ['/bin/sh', '-c', 'exec 3<&0; "$@" <&3 3<&- & wait $!', 'sh'];
 export const SANDBOX_PATH = '/usr/bin:/bin';
 
 export function isExecutable(p: string): boolean {
@@ -46,7 +37,7 @@ export function signalName(n: number): string | undefined {
   return undefined;
 }
 
-/** The hard RLIMIT_STACK of this process, for prlimit --stack (unlimited where allowed). */
+/** The hard RLIMIT_STACK of this process, for the sandbox's RLIMIT_STACK (unlimited where allowed). */
 export function stackLimit(root: boolean): string {
   if (root) return 'unlimited';
   const m = /^Max stack size\s+\S+\s+(\S+)/m.exec(fs.readFileSync('/proc/self/limits', 'utf8'));

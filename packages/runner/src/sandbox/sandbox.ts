@@ -1,19 +1,22 @@
 /**
  * The sandbox every untrusted program runs in: bubblewrap namespaces, a uid of its own per slot,
- * rlimit backstops, and a fresh cgroup per run that limits, measures and kills the whole tree.
- * The per-run pipeline is research/sandbox.md §2.2:
+ * rlimit backstops, and cgroups that limit, measure and kill the whole tree. The per-run pipeline
+ * (research/sandbox.md §2.2, made cheap):
  *
- *   Node spawn (uid/gid of the slot, env {PATH} only)
- *     → prlimit --cpu --fsize --nofile --core=0 --stack   (backstops; the cgroup does the real work)
- *     → bwrap --info-fd 3 --block-fd 4 --unshare-all ... --as-pid-1 ... -- sh -c '"$@" & wait $!' argv
- *   read fd 3 to EOF → child-pid → write it to the run's cgroup.procs → one byte on fd 4
- *   wall timer + 50 ms CPU watchdog (cgroup.kill; without cgroups SIGKILL of the sandbox's pid 1)
- *   → bwrap exits → wait for an empty cgroup → counters → verdict (tle, wall, mle, ole, re, ok)
- *   → remove the cgroup.
+ *   an idle cell: a judge-cell launcher that joined its cgroups once (cell.ts, cell-pool.ts)
+ *     → the run's limits written to the cell's cgroups
+ *     → the cell forks: stdio, rlimits (backstops; the cgroup does the real work), slot uid
+ *     → bwrap --json-status-fd 3 --unshare-all ... -- argv   (bwrap's own init is pid 1)
+ *   wall timer + 50 ms CPU watchdog (every process but the launcher killed; without cgroups bwrap)
+ *   → bwrap exits → wait until only the launcher is left → counters → verdict
+ *   → the cell is reset off the event loop (page cache reclaimed, counters zeroed) for its next run.
+ *
+ * Nothing is spawned by the runner per run, and no process is moved between cgroups per run:
+ * moving one waits for an RCU grace period in the kernel (5–25 ms on a quiet host), and forking
+ * the runner's own process blocks its event loop for a millisecond or more.
  *
  * run.ts supervises each run through those phases; what it uses lives beside it (host.ts,
- * stdio.ts, verdict.ts, cgroups.ts). Node's own spawn drops to the slot uid (setgid,
- * setgroups(0), setuid), which spares the setpriv exec of the research recipe (1–2 ms a run).
+ * stdio.ts, verdict.ts, cgroups.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -23,7 +26,9 @@ import type { Readable } from 'node:stream';
 import { currentCancel } from './cancel-scope.js';
 import { detectBackend, type CgroupBackend } from './cgroups.js';
 import { SandboxError } from './errors.js';
-import { hostRootArgs, INIT, isExecutable, removeTree, SANDBOX_PATH, stackLimit, versionAtLeast, which } from './host.js';
+import { cellBinaryProblem } from './cell.js';
+import { CellPool } from './cell-pool.js';
+import { hostRootArgs, isExecutable, removeTree, SANDBOX_PATH, stackLimit, versionAtLeast, which } from './host.js';
 import { SupervisedRun, type Launch } from './run.js';
 import { createWorkRoot } from './work-root.js';
 import type { BackendKind, RunResult, RunSpec, RunningProgram } from './types.js';
@@ -80,6 +85,7 @@ export class Sandbox {
   private readonly active = new Set<Active>();
   private readonly boxes = new Set<string>();
   private readonly busy: number[];
+  private readonly pool: CellPool;
   private nextBox = 0;
   private closed = false;
   private readonly onExit = (): void => this.closeSync();
@@ -88,7 +94,6 @@ export class Sandbox {
   private constructor(
     private readonly cg: CgroupBackend,
     bwrap: BwrapInfo,
-    private readonly prlimit: string,
     workRoot: string,
     private readonly ownWorkRoot: boolean,
     opts: SandboxOptions,
@@ -100,6 +105,8 @@ export class Sandbox {
     this.root = process.geteuid?.() === 0;
     this.uidBase = opts.uidBase ?? 60000;
     this.busy = new Array<number>(this.slots).fill(0);
+    this.pool = new CellPool(cg);
+    this.pool.warm(this.slots);
     this.newBwrap = versionAtLeast(bwrap.version, 0, 8);
     this.stack = stackLimit(this.root);
     this.prefix = [
@@ -108,7 +115,6 @@ export class Sandbox {
       ...(this.newBwrap ? ['--disable-userns'] : []),
       '--die-with-parent',
       '--new-session',
-      '--as-pid-1',
       ...hostRootArgs(),
       '--proc',
       '/proc',
@@ -147,8 +153,8 @@ export class Sandbox {
         `bubblewrap (bwrap) not found${opts.bwrapPath ? ` at ${opts.bwrapPath}` : ' on PATH or in /usr/bin'}: judge-runner runs every program in it. Install it: apt-get install bubblewrap`,
       );
     }
-    const prlimit = which('prlimit');
-    if (!prlimit) throw new SandboxError('prlimit not found: install util-linux');
+    const launcher = cellBinaryProblem();
+    if (launcher) throw new SandboxError(launcher);
     const cg = detectBackend(opts.backend);
     if (cg.kind === 'none' && !opts.insecureNoCgroup) {
       cg.close();
@@ -179,7 +185,7 @@ export class Sandbox {
       cg.close();
       throw e;
     }
-    return new Sandbox(cg, bwrap, prlimit, workRoot, own, opts);
+    return new Sandbox(cg, bwrap, workRoot, own, opts);
   }
 
   /** What this machine's sandbox cannot enforce or measure (printed by `check` and `start`). */
@@ -245,9 +251,7 @@ export class Sandbox {
     if (cancel?.aborted) throw new SandboxError('cancelled: the work was withdrawn');
     this.validate(spec);
     const slot = this.slotFor(spec.workDir);
-    const cg = this.cg.create(spec.limits);
-    const launch = (): Launch => ({ ...this.commandLine(spec), uid: this.root ? this.uidOf(slot) : undefined });
-    const run = SupervisedRun.spawn(spec, cg, launch);
+    const run = new SupervisedRun(spec, this.pool, { ...this.commandLine(spec), uid: this.root ? this.uidOf(slot) : undefined });
     this.busy[slot]!++;
     const result = run.supervise().finally(() => this.busy[slot]!--);
     const entry: Active = { kill: () => run.kill('user'), done: result.catch(() => {}) };
@@ -259,9 +263,9 @@ export class Sandbox {
       cancel?.removeEventListener('abort', withdrawn);
     });
     return {
-      stdin: run.child.stdin,
+      stdin: run.stdin,
       stdout: run.outMeter,
-      stderr: run.exposeStderr ? run.errKeeper : null,
+      stderr: run.errKeeper,
       result,
       kill: () => run.kill('user'),
     };
@@ -273,6 +277,7 @@ export class Sandbox {
     this.closed = true;
     for (const a of this.active) a.kill();
     await Promise.all([...this.active].map((a) => a.done));
+    await this.pool.close();
     this.cg.close();
     for (const b of this.boxes) await removeTree(b).catch(() => {});
     this.boxes.clear();
@@ -289,6 +294,7 @@ export class Sandbox {
     if (this.closed) return;
     this.closed = true;
     for (const a of this.active) a.kill();
+    this.pool.closeSync();
     this.cg.close(); // what is still busy is swept by the next start (sweepStale)
     try {
       if (this.ownWorkRoot) fs.rmSync(this.workRoot, { recursive: true, force: true });
@@ -332,29 +338,25 @@ export class Sandbox {
     return best;
   }
 
-  private commandLine(spec: RunSpec): { file: string; args: string[] } {
+  /** bwrap's command line and the rlimits the cell sets before it executes bwrap. */
+  private commandLine(spec: RunSpec): Omit<Launch, 'uid'> {
     const l = spec.limits;
     const none = this.cg.kind === 'none';
     const cpuS = Math.max(1, Math.ceil(l.cpuMs / 1000));
     // with a cgroup the 50 ms watchdog decides and RLIMIT_CPU is only the backstop
     const soft = none ? cpuS : cpuS + 1;
-    const pr = [
-      `--cpu=${soft}:${soft + 1}`,
-      `--fsize=${Math.floor(l.outputBytes) + 1}`,
-      `--nofile=${spec.openFiles ?? 64}`,
-      '--core=0',
-      `--stack=${this.stack}`,
-    ];
-    if (none && this.root) pr.push(`--nproc=${Math.floor(l.pids)}`);
-    if (none && spec.addressSpaceLimit) pr.push(`--as=${Math.floor(l.memoryBytes)}`);
-    const bw = ['--info-fd', '3', '--block-fd', '4', ...this.prefix];
+    const rl = [`cpu=${soft}:${soft + 1}`, `fsize=${Math.floor(l.outputBytes) + 1}`, `nofile=${spec.openFiles ?? 64}`, 'core=0', `stack=${this.stack}`];
+    if (none && this.root) rl.push(`nproc=${Math.floor(l.pids)}`);
+    if (none && spec.addressSpaceLimit) rl.push(`as=${Math.floor(l.memoryBytes)}`);
+    // bwrap reports an exit code on fd 3 only once it has executed the program
+    const bw = [this.bwrap.path, '--json-status-fd', '3', ...this.prefix];
     if (this.newBwrap) bw.push('--size', String(Math.floor(l.memoryBytes)));
     bw.push('--tmpfs', '/tmp', spec.writable ? '--bind' : '--ro-bind', spec.workDir, '/box');
     for (const m of spec.mounts ?? []) bw.push(m.writable ? '--bind' : '--ro-bind', m.host, m.box);
     bw.push('--chdir', '/box', '--clearenv', '--setenv', 'PATH', SANDBOX_PATH, '--setenv', 'HOME', '/box', '--setenv', 'LANG', 'C.UTF-8');
     for (const [k, v] of Object.entries(spec.env ?? {})) bw.push('--setenv', k, v);
-    bw.push('--hostname', 'judge', '--remount-ro', '/', '--remount-ro', '/dev', '--', ...INIT, ...spec.argv);
-    return { file: this.prlimit, args: [...pr, this.bwrap.path, ...bw] };
+    bw.push('--hostname', 'judge', '--remount-ro', '/', '--remount-ro', '/dev', '--', ...spec.argv);
+    return { argv: bw, rlimits: rl.join(',') };
   }
 
   /** The slot uid binds the box itself: every directory above it must be searchable by others. */

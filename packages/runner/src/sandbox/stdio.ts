@@ -1,8 +1,6 @@
 /** The run's stdin, stdout and stderr: files, the caller's fds or pipes, and how much went through them. */
-import fs from 'node:fs';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { TAIL } from './host.js';
-import type { Stdio } from './types.js';
 
 /** Counts bytes passing through and stops passing data on at the limit. */
 export class Meter extends Transform {
@@ -57,6 +55,15 @@ export class StderrKeeper extends Transform {
     }
     cb(null, this.passOn ? chunk : undefined);
   }
+  /** A keeper of what the cell kept of a run's stderr. */
+  static kept(head: Buffer, tail: Buffer, bytes: number): StderrKeeper {
+    const k = new StderrKeeper(head.length, false);
+    k.bytes = bytes;
+    k.head = [head];
+    k.headLength = head.length;
+    k.tail = tail;
+    return k;
+  }
   headText(): string {
     return Buffer.concat(this.head).toString('utf8');
   }
@@ -72,44 +79,6 @@ export class StderrKeeper extends Transform {
     const dropped = rest - tail.length;
     return `${head.toString('utf8')}${dropped > 0 ? `\n… (${dropped} bytes of stderr left out)\n` : ''}${tail.toString('utf8')}`;
   }
-}
-
-/** What one stdio entry became for the spawn, and how to measure it afterwards. */
-export interface StdioTarget {
-  stdio: 'pipe' | 'ignore' | number;
-  /** fd we opened and close right after the spawn */
-  ownFd?: number;
-  path?: string;
-  fd?: number;
-  sizeBefore?: number;
-}
-
-export function prepareStdio(s: Stdio | undefined, write: boolean): StdioTarget {
-  if (s === undefined || s === 'ignore') return { stdio: 'ignore' };
-  if (s === 'pipe') return { stdio: 'pipe' };
-  if ('path' in s) {
-    const fd = fs.openSync(s.path, write ? 'w' : 'r', 0o600);
-    return { stdio: fd, ownFd: fd, path: s.path };
-  }
-  let sizeBefore: number | undefined;
-  try {
-    const st = fs.fstatSync(s.fd);
-    if (st.isFile()) sizeBefore = st.size;
-  } catch {
-    /* not a file */
-  }
-  return { stdio: s.fd, fd: s.fd, sizeBefore };
-}
-
-/** Bytes written to a file target (for an fd, since the run started), where it can be told. */
-export function measureFile(p: StdioTarget): { bytes: number } | null {
-  try {
-    if (p.path !== undefined) return { bytes: fs.statSync(p.path).size };
-    if (p.fd !== undefined && p.sizeBefore !== undefined) return { bytes: Math.max(0, fs.fstatSync(p.fd).size - p.sizeBefore) };
-  } catch {
-    /* gone */
-  }
-  return null;
 }
 
 export function streamDone(s: Readable): Promise<void> {

@@ -1,0 +1,223 @@
+/**
+ * A cell: one long-lived judge-cell process (native/judge-cell.c) sitting in a set of cgroups the
+ * sandbox reuses run after run. Every run the cell forks is born in those cgroups, so no run pays
+ * for a cgroup migration or a fork of the runner's own large process. This module speaks the
+ * cell's framed protocol; what a run means is decided in run.ts.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SandboxError } from './errors.js';
+
+const PROTOCOL = '1';
+
+/** The cell binary, built from native/judge-cell.c by `pnpm build` (scripts/build-native.mjs). */
+export const CELL_BINARY = fileURLToPath(new URL('../../native/judge-cell', import.meta.url));
+
+/** How a run's stdio reaches the cell. */
+export type CellStdio = { kind: 'null' } | { kind: 'read' | 'write' | 'append'; path: string } | { kind: 'pipe' } | { kind: 'keep' };
+
+export interface CellRequest {
+  uid: number | undefined;
+  /** "cpu=S:H,fsize=N,..." */
+  rlimits: string;
+  stdio: [CellStdio, CellStdio, CellStdio];
+  /** Bytes of the start of stderr kept (when stderr is 'keep'). */
+  headBytes: number;
+  /** bwrap and its arguments. */
+  argv: string[];
+}
+
+export interface CellStarted {
+  /** Host pid of bwrap. */
+  pid: number;
+  /** The cell's fds of the pipes the runner opens (-1 where there is none). */
+  fds: [number, number, number];
+}
+
+export interface CellExit {
+  /** Raw wait status of bwrap. */
+  status: number;
+  /** bwrap reported an exit code: the program was executed. */
+  started: boolean;
+  stderrBytes: number;
+  head: Buffer;
+  tail: Buffer;
+  /** performance.now() when the exit arrived. */
+  at: number;
+}
+
+export function cellBinaryProblem(): string | null {
+  try {
+    fs.accessSync(CELL_BINARY, fs.constants.X_OK);
+  } catch {
+    return `the sandbox launcher ${CELL_BINARY} is not built: run \`pnpm build\` in the checkout (it needs a C compiler: apt-get install gcc)`;
+  }
+  const src = path.join(path.dirname(CELL_BINARY), 'judge-cell.c');
+  try {
+    if (fs.statSync(src).mtimeMs > fs.statSync(CELL_BINARY).mtimeMs) return `the sandbox launcher ${CELL_BINARY} is older than its source: run \`pnpm build\``;
+  } catch {
+    /* an installed copy without its source */
+  }
+  return null;
+}
+
+/** Splits the cell's stdout into frames: u32 length, then NUL-separated fields. */
+class FrameReader {
+  private buf: Buffer = Buffer.alloc(0);
+  constructor(private readonly onFrame: (frame: Buffer) => void) {}
+  push(chunk: Buffer): void {
+    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    while (this.buf.length >= 4) {
+      const len = this.buf.readUInt32LE(0);
+      if (this.buf.length < 4 + len) return;
+      const frame = this.buf.subarray(4, 4 + len);
+      this.buf = this.buf.subarray(4 + len);
+      this.onFrame(frame);
+    }
+  }
+}
+
+function fields(frame: Buffer, count: number): { text: string[]; rest: Buffer } {
+  const text: string[] = [];
+  let at = 0;
+  for (let i = 0; i < count && at <= frame.length; i++) {
+    const end = frame.indexOf(0, at);
+    const stop = end < 0 ? frame.length : end;
+    text.push(frame.subarray(at, stop).toString('utf8'));
+    at = stop + 1;
+  }
+  return { text, rest: frame.subarray(Math.min(at, frame.length)) };
+}
+
+function frame(parts: string[]): Buffer {
+  const body = Buffer.from(`${parts.join('\0')}\0`, 'utf8');
+  const head = Buffer.alloc(4);
+  head.writeUInt32LE(body.length, 0);
+  return Buffer.concat([head, body]);
+}
+
+function stdioText(s: CellStdio): string {
+  switch (s.kind) {
+    case 'null':
+      return 'n';
+    case 'pipe':
+      return 'p';
+    case 'keep':
+      return 'k';
+    default:
+      return `${s.kind[0]}:${s.path}`;
+  }
+}
+
+/** One run in a cell: 'started' (CellStarted), then 'exit' (CellExit) or 'error' (Error). */
+export class CellRun extends EventEmitter {}
+
+export class Cell {
+  readonly pid: number;
+  private current: CellRun | null = null;
+  private dead: Error | null = null;
+  private readonly proc: ChildProcess;
+
+  private constructor(proc: ChildProcess, pid: number) {
+    this.proc = proc;
+    this.pid = pid;
+  }
+
+  /** Starts a cell that joins the given cgroup.procs files, and waits until it is in them. */
+  static start(join: string[]): Promise<Cell> {
+    const proc = spawn(CELL_BINARY, join, { stdio: ['pipe', 'pipe', 'pipe'], env: {} });
+    let errText = '';
+    proc.stderr!.setEncoding('utf8');
+    proc.stderr!.on('data', (d: string) => (errText = (errText + d).slice(-2000)));
+    proc.stdin!.on('error', () => {});
+    return new Promise<Cell>((resolve, reject) => {
+      let cell: Cell | undefined;
+      const fail = (why: string): void => {
+        const e = new SandboxError(`the sandbox launcher ${why}${errText.trim() ? `: ${errText.trim()}` : ''}`);
+        if (!cell) reject(e);
+        else cell.fail(e);
+      };
+      const reader = new FrameReader((f) => {
+        if (cell) return cell.onFrame(f);
+        const { text } = fields(f, 3);
+        if (text[0] !== 'ready') return fail(`said ${text[0]} before it was ready`);
+        if (text[1] !== PROTOCOL) return fail(`speaks protocol ${text[1]}, not ${PROTOCOL}: rebuild it with \`pnpm build\``);
+        cell = new Cell(proc, Number(text[2]));
+        resolve(cell);
+      });
+      proc.stdout!.on('data', (d: Buffer) => reader.push(d));
+      proc.once('error', (e) => fail(`could not start (${e.message})`));
+      proc.once('exit', (code, signal) => setImmediate(() => fail(`exited (${signal ?? `code ${code}`})`)));
+    });
+  }
+
+  get alive(): boolean {
+    return this.dead === null;
+  }
+
+  /** Starts one run; the cell runs one at a time. */
+  run(r: CellRequest): CellRun {
+    if (this.dead) throw this.dead;
+    if (this.current) throw new SandboxError('the sandbox launcher is busy');
+    const run = new CellRun();
+    this.current = run;
+    const uid = r.uid === undefined ? '-1' : String(r.uid);
+    this.proc.stdin!.write(frame(['run', uid, uid, r.rlimits, ...r.stdio.map(stdioText), String(r.headBytes), '--', ...r.argv]));
+    return run;
+  }
+
+  /** The runner holds its ends of the run's pipes now: the cell drops its own. */
+  opened(): void {
+    if (!this.dead) this.proc.stdin!.write(frame(['opened']));
+  }
+
+  /** Opens one of the cell's pipe ends by its fd number, the way a FIFO is opened. */
+  openPipe(fd: number, forWriting: boolean): number {
+    const flags = forWriting ? fs.constants.O_WRONLY | fs.constants.O_NONBLOCK : fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
+    return fs.openSync(`/proc/${this.pid}/fd/${fd}`, flags);
+  }
+
+  /** Kills the launcher; resolves once it is gone (its cgroups can be removed then). */
+  close(): Promise<void> {
+    this.dead ??= new SandboxError('the sandbox launcher was closed');
+    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return Promise.resolve();
+    const gone = new Promise<void>((resolve) => this.proc.once('exit', () => resolve()));
+    this.proc.stdin!.end();
+    this.proc.kill('SIGKILL');
+    return gone;
+  }
+
+  private fail(e: Error): void {
+    this.dead ??= e;
+    const run = this.current;
+    this.current = null;
+    run?.emit('error', e);
+  }
+
+  private onFrame(f: Buffer): void {
+    const run = this.current;
+    const { text, rest } = fields(f, 6);
+    if (!run) return;
+    if (text[0] === 'started') {
+      run.emit('started', { pid: Number(text[1]), fds: [Number(text[2]), Number(text[3]), Number(text[4])] } satisfies CellStarted);
+    } else if (text[0] === 'exit') {
+      this.current = null;
+      const headLen = Number(text[4]);
+      const exit: CellExit = {
+        status: Number(text[1]),
+        started: text[2] === '1',
+        stderrBytes: Number(text[3]),
+        head: Buffer.from(rest.subarray(0, headLen)),
+        tail: Buffer.from(rest.subarray(headLen, headLen + Number(text[5]))),
+        at: performance.now(),
+      };
+      run.emit('exit', exit);
+    } else if (text[0] === 'error') {
+      this.current = null;
+      run.emit('error', new SandboxError(`the sandbox launcher could not start the run: ${text[1]}`));
+    }
+  }
+}
