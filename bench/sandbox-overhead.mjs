@@ -1,14 +1,16 @@
-// Sandbox overhead per test: BENCH_RUNS (200) runs of a trivial compiled C program (reads a
-// number, prints it) through judge-runner's Sandbox (bwrap + slot uid + rlimits + a fresh cgroup
-// per run + watchdogs + counters + verdict), against a plain child_process.spawn of the very same
-// binary, interleaved (the order of the two flips every iteration) so that load from elsewhere on
-// the machine hits both alike. Both read stdin from a file and write stdout to a file, and both
-// are timed from before the spawn until the result is known (for the sandbox: its RunResult, so
-// cgroup creation, attach, emptiness wait, counters and removal are all inside).
-// Prints median, p95 and mean of both, the per-test overhead (median and p95 difference) and the
-// CPU time the cgroup charged to the runs. Target: overhead < +12 ms (stretch: < +5 ms).
+// Sandbox cost per run: BENCH_RUNS (200) runs of a trivial compiled C program (reads a number,
+// prints it) through judge-runner's Sandbox (a cell's launcher in reused cgroups + bwrap + slot
+// uid + rlimits + watchdogs + counters + verdict + the cell's reset), against two references
+// spawned from this process: the bare bubblewrap floor `bwrap --unshare-all --ro-bind / / true`
+// (the issue's reference: what any bwrap sandbox costs at least) and a plain child_process.spawn
+// of the very same binary. The three are interleaved (their order rotates every iteration) so
+// that load from elsewhere on the machine hits all alike. The program reads stdin from a file and
+// writes stdout to a file in both of its runs; each run is timed from before the request until
+// the result is known.
+// Prints median, p95 and mean of each, the ratio sandbox ÷ bwrap floor (target ≤ 1.3), the
+// overhead over the plain spawn, and the CPU time the cgroup charged to the runs.
 //
-//   cd /work/main && npx tsc -b packages/runner && node bench/sandbox-overhead.mjs
+//   cd /work/main && pnpm build && node bench/sandbox-overhead.mjs
 //   env: BENCH_RUNS (default 200), BENCH_WARMUP (default 20)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,6 +36,15 @@ const binary = path.join(built.dir, 'main');
 const input = path.join(tmp, 'in.txt');
 const output = path.join(tmp, 'out.txt');
 fs.writeFileSync(input, '4242\n');
+
+const bwrapPath = sandbox.bwrap.path;
+async function floor() {
+  const t0 = performance.now();
+  const child = spawn(bwrapPath, ['--unshare-all', '--ro-bind', '/', '/', 'true'], { stdio: 'ignore' });
+  const code = await new Promise((resolve, reject) => child.once('exit', resolve).once('error', reject));
+  if (code !== 0) throw new Error(`bwrap floor exit ${code}`);
+  return { ms: performance.now() - t0 };
+}
 
 function check() {
   const got = fs.readFileSync(output, 'utf8');
@@ -74,22 +85,23 @@ try {
   for (let i = 0; i < WARMUP; i++) {
     await plain();
     await sandboxed();
+    await floor();
   }
+  const B = [];
   const P = [];
   const S = [];
   const cpu = [];
   const inner = [];
   const diff = [];
   for (let i = 0; i < RUNS; i++) {
-    let p;
-    let s;
-    if (i % 2 === 0) {
-      p = await plain();
-      s = await sandboxed();
-    } else {
-      s = await sandboxed();
-      p = await plain();
+    const got = {};
+    const order = [['p', plain], ['s', sandboxed], ['b', floor]];
+    for (let k = 0; k < 3; k++) {
+      const [name, fn] = order[(i + k) % 3];
+      got[name] = await fn();
     }
+    const { p, s, b } = got;
+    B.push(b.ms);
     P.push(p.ms);
     S.push(s.ms);
     cpu.push(s.cpu);
@@ -99,13 +111,15 @@ try {
   const [l1, l5, l15] = os.loadavg();
   console.log(`sandbox overhead: ${RUNS} runs each, interleaved (backend ${sandbox.backend}, bwrap ${sandbox.bwrap.version}, ${os.cpus().length} CPUs, load ${l1.toFixed(1)} ${l5.toFixed(1)} ${l15.toFixed(1)})`);
   console.log('                          median      p95     mean  (ms)');
+  console.log(`bwrap floor             ${f(pct(B, 0.5))}  ${f(pct(B, 0.95))}  ${f(mean(B))}   (bwrap --unshare-all --ro-bind / / true)`);
   console.log(`plain spawn             ${f(pct(P, 0.5))}  ${f(pct(P, 0.95))}  ${f(mean(P))}`);
   console.log(`sandbox run             ${f(pct(S, 0.5))}  ${f(pct(S, 0.95))}  ${f(mean(S))}`);
-  console.log(`  of which the program  ${f(pct(inner, 0.5))}  ${f(pct(inner, 0.95))}  ${f(mean(inner))}   (wall from release to exit, as RunResult.wallMs)`);
-  console.log(`  cgroup CPU charged    ${f(pct(cpu, 0.5))}  ${f(pct(cpu, 0.95))}  ${f(mean(cpu))}   (RunResult.cpuMs: program + sh init)`);
+  console.log(`  of which the program  ${f(pct(inner, 0.5))}  ${f(pct(inner, 0.95))}  ${f(mean(inner))}   (wall from the launch to the exit, as RunResult.wallMs)`);
+  console.log(`  cgroup CPU charged    ${f(pct(cpu, 0.5))}  ${f(pct(cpu, 0.95))}  ${f(mean(cpu))}   (RunResult.cpuMs: program + bwrap's set-up)`);
   const over = pct(S, 0.5) - pct(P, 0.5);
   console.log(`overhead per test: median ${over >= 0 ? '+' : ''}${over.toFixed(2)} ms, p95 ${(pct(S, 0.95) - pct(P, 0.95)).toFixed(2)} ms, median of paired differences +${pct(diff, 0.5).toFixed(2)} ms`);
-  console.log(`target < +12 ms: ${over < 12 ? 'met' : 'NOT met'}; stretch < +5 ms: ${over < 5 ? 'met' : 'not met'}`);
+  const ratio = pct(S, 0.5) / pct(B, 0.5);
+  console.log(`sandbox run / bwrap floor (medians): ${ratio.toFixed(2)}× (target ≤ 1.3×: ${ratio <= 1.3 ? 'met' : 'NOT met'}); mean ${(mean(S) / mean(B)).toFixed(2)}×`);
 } finally {
   await built.box.dispose();
   await sandbox.close();
