@@ -43,25 +43,21 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "cell.h"
 
-#define PROTOCOL "1"
-#define MAX_FRAME (1 << 20)
-#define MAX_ARGS 4096
-#define TAIL 4096
-#define MAX_HEAD (1 << 20)
 
-static char req[MAX_FRAME + 1];
+char req[MAX_FRAME + 1];
 static char head[MAX_HEAD];
 static char tail_ring[TAIL];
-static char scratch[65536];
-static int sig_pipe[2];
+char scratch[65536];
+int sig_pipe[2];
 
-static void die(const char *what) {
+void die(const char *what) {
   fprintf(stderr, "judge-cell: %s: %s\n", what, strerror(errno));
   exit(70);
 }
 
-static void write_all(int fd, const void *buf, size_t n) {
+void write_all(int fd, const void *buf, size_t n) {
   const char *p = buf;
   while (n > 0) {
     ssize_t w = write(fd, p, n);
@@ -75,7 +71,7 @@ static void write_all(int fd, const void *buf, size_t n) {
 }
 
 /* One event: NUL-terminated text fields, then optional raw bytes. */
-static void send_event(const char *bin1, size_t n1, const char *bin2, size_t n2, int count, ...) {
+void send_event(const char *bin1, size_t n1, const char *bin2, size_t n2, int count, ...) {
   char buf[8192];
   size_t len = 4;
   va_list ap;
@@ -112,7 +108,7 @@ static int read_full(int fd, void *buf, size_t n) {
 }
 
 /* Reads one request frame into req; returns its length, or -1 at EOF. */
-static long read_request(void) {
+long read_request(void) {
   uint32_t len;
   if (read_full(0, &len, 4) <= 0) return -1;
   if (len > MAX_FRAME) {
@@ -144,7 +140,7 @@ static int parse_limit(const char *v, rlim_t *out) {
 }
 
 /* In the child: "cpu=2:3,fsize=1025,..." */
-static int apply_rlimits(char *spec) {
+int apply_rlimits(char *spec) {
   static const struct { const char *name; int res; } names[] = {
     {"cpu", RLIMIT_CPU}, {"fsize", RLIMIT_FSIZE}, {"nofile", RLIMIT_NOFILE}, {"core", RLIMIT_CORE},
     {"stack", RLIMIT_STACK}, {"nproc", RLIMIT_NPROC}, {"as", RLIMIT_AS},
@@ -167,14 +163,7 @@ static int apply_rlimits(char *spec) {
   return 0;
 }
 
-struct stdio_plan {
-  char kind;        /* n r w a p k */
-  const char *path; /* r w a */
-  int child_fd;     /* the end the child gets (pipes), -1 otherwise */
-  int cell_fd;      /* the end the cell keeps: for the runner to open (p) or to drain (k) */
-};
-
-static int plan_stdio(struct stdio_plan *s, const char *spec, int is_input) {
+int plan_stdio(struct stdio_plan *s, const char *spec, int is_input) {
   s->kind = spec[0];
   s->path = spec[0] && spec[1] == ':' ? spec + 2 : NULL;
   s->child_fd = s->cell_fd = -1;
@@ -188,7 +177,7 @@ static int plan_stdio(struct stdio_plan *s, const char *spec, int is_input) {
   return strchr("nrwa", s->kind) && (s->kind == 'n' || s->path) ? 0 : -1;
 }
 
-static int open_stdio(const struct stdio_plan *s, int target) {
+int open_stdio(const struct stdio_plan *s, int target) {
   int fd;
   switch (s->kind) {
     case 'n': fd = open("/dev/null", O_RDWR | O_CLOEXEC); break;
@@ -202,7 +191,7 @@ static int open_stdio(const struct stdio_plan *s, int target) {
 }
 
 /* The child: stdio, limits, the slot's uid, then bwrap. Failures go to the status pipe as text. */
-static void child(struct stdio_plan io[3], int status_w, char *rlimits, int uid, int gid, char **argv) {
+void child(struct stdio_plan io[3], int status_w, int ctl, char *rlimits, int uid, int gid, char **argv) {
   int err = status_w;
   sigset_t none;
   sigemptyset(&none);
@@ -215,6 +204,8 @@ static void child(struct stdio_plan io[3], int status_w, char *rlimits, int uid,
   step = "status fd";
   if (dup2(status_w, 3) < 0) goto fail;
   err = 3;
+  step = "control socket";
+  if (ctl >= 0 && dup2(ctl, 4) < 0) goto fail;
   step = "oom_score_adj";
   int adj = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
   if (adj >= 0) {
@@ -239,21 +230,7 @@ fail:;
   _exit(127);
 }
 
-struct run_state {
-  pid_t pid;
-  int status;
-  int exited;
-  int status_fd;
-  char status_text[4096];
-  size_t status_len;
-  int drain_fd;
-  unsigned long long err_bytes;
-  size_t head_len, head_max;
-  size_t tail_len, tail_pos;
-  int held[3];
-};
-
-static void keep_stderr(struct run_state *r, const char *p, size_t n) {
+void keep_stderr(struct run_state *r, const char *p, size_t n) {
   r->err_bytes += n;
   if (r->head_len < r->head_max) {
     size_t take = r->head_max - r->head_len < n ? r->head_max - r->head_len : n;
@@ -271,7 +248,7 @@ static void keep_stderr(struct run_state *r, const char *p, size_t n) {
  * stderr is never limited, and the cell is in the run's cgroup: what it spends reading counts as
  * the run's CPU time. So the middle of a flood is spliced to /dev/null without being copied.
  */
-static void drain_stderr(struct run_state *r, int devnull) {
+void drain_stderr(struct run_state *r, int devnull) {
   for (;;) {
     int avail = 0;
     if (ioctl(r->drain_fd, FIONREAD, &avail) == 0 && r->head_len >= r->head_max && avail > TAIL) {
@@ -291,7 +268,7 @@ static void drain_stderr(struct run_state *r, int devnull) {
   }
 }
 
-static void read_status(struct run_state *r) {
+void read_status(struct run_state *r) {
   for (;;) {
     size_t room = sizeof r->status_text - 1 - r->status_len;
     ssize_t n = read(r->status_fd, room ? r->status_text + r->status_len : scratch, room ? room : sizeof scratch);
@@ -308,7 +285,7 @@ static void read_status(struct run_state *r) {
   }
 }
 
-static void reap(struct run_state *r) {
+void reap(struct run_state *r) {
   for (;;) {
     int st;
     pid_t p = waitpid(-1, &st, WNOHANG);
@@ -329,7 +306,7 @@ static void drop_held(struct run_state *r) {
 }
 
 /* bwrap's pid 1 in the namespace (its "child-pid"), once bwrap said it. */
-static pid_t ns_init(const struct run_state *r) {
+pid_t ns_init(const struct run_state *r) {
   const char *p = strstr(r->status_text, "\"child-pid\":");
   return p ? (pid_t)atoi(p + 12) : 0;
 }
@@ -338,7 +315,7 @@ static pid_t ns_init(const struct run_state *r) {
  * After bwrap, its pid 1 in the namespace is this cell's child (subreaper) or gone: reaped here,
  * so that nothing of the run is left, not even a zombie, when the exit is reported.
  */
-static int init_left(const struct run_state *r) {
+int init_left(const struct run_state *r) {
   pid_t init = ns_init(r);
   return init > 0 && r->exited && kill(init, 0) == 0;
 }
@@ -373,7 +350,7 @@ static void supervise(struct run_state *r, int devnull) {
   drop_held(r);
 }
 
-static void send_exit(struct run_state *r) {
+void send_exit(struct run_state *r) {
   char st[32], started[4], bytes[32], hl[32], tl[32];
   snprintf(st, sizeof st, "%d", r->status);
   snprintf(started, sizeof started, "%d", strstr(r->status_text, "\"exit-code\"") != NULL);
@@ -426,7 +403,7 @@ static void run(long len, int devnull) {
     send_event(NULL, 0, NULL, 0, 2, "error", strerror(errno));
     return;
   }
-  if (pid == 0) child(io, status[1], fields[3], uid, gid, fields + 9);
+  if (pid == 0) child(io, status[1], -1, fields[3], uid, gid, fields + 9);
   close(status[1]);
   r.pid = pid;
   r.status_fd = status[0];
@@ -449,6 +426,7 @@ static void run(long len, int devnull) {
 }
 
 int main(int argc, char **argv) {
+  if (argc == 2 && !strcmp(argv[1], "--box")) return box_main();
   /* the runner's death ends the cell, and bwrap (--die-with-parent) the run */
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() == 1) return 0;
@@ -492,6 +470,7 @@ int main(int argc, char **argv) {
     long len = read_request();
     if (len < 0) return 0;
     if (!strcmp(req, "run")) run(len, devnull);
+    else if (!strcmp(req, "session")) session(len, devnull);
     else if (!strcmp(req, "opened")) { /* late: the run is over */ }
     else send_event(NULL, 0, NULL, 0, 2, "error", "unknown request");
     /* a SIGCHLD of an orphan between runs */

@@ -1,6 +1,6 @@
 /** judge-runner: the library behind bin/judge-runner, for the end-to-end tests and `judge up`. */
 export type * from './sandbox/types.js';
-export { Sandbox, SandboxError, type SandboxOptions, type Box, type BwrapInfo } from './sandbox/sandbox.js';
+export { Sandbox, SandboxError, type SandboxOptions, type Box, type BwrapInfo, type Session, type SessionSpec, type TestSpec } from './sandbox/sandbox.js';
 export {
   loadLanguages,
   defaultLanguagesPath,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { runCommand } from '../languages.js';
 import type { TestCase } from '../problem/types.js';
+import type { Session, SessionSpec } from '../sandbox/sandbox.js';
 import { compileSubmission, type Program } from './compiled.js';
 import { withTestFiles } from './files.js';
 import { runFeedback, STATUS_VERDICT, type GradeContext, type Grader, type TestRun } from './grader.js';
@@ -25,27 +26,41 @@ export const standardGrader: Grader = {
   },
 };
 
+/** The tests of one program share one sandbox session (closed with the judging), where the sandbox has them. */
+const sessions = new WeakMap<Program, Session>();
+
+function sessionOf(ctx: GradeContext, program: Program, spec: SessionSpec): Session | null {
+  const { sandbox } = ctx.input;
+  if (!sandbox.openSession) return null;
+  let s = sessions.get(program);
+  if (!s) {
+    const opened = sandbox.openSession(spec);
+    sessions.set(program, opened);
+    ctx.onCleanup(() => opened.close());
+    s = opened;
+  }
+  return s;
+}
+
 /** Runs the program on one test case and validates what it wrote (`kept`: the caller's feedback directory). */
 export async function gradeStandard(ctx: GradeContext, program: Program, test: TestCase, kept?: string): Promise<TestRun> {
   const { sandbox, problem } = ctx.input;
   const out = path.join(ctx.scratch, 'stdout');
   const err = path.join(ctx.scratch, 'stderr');
   const cmd = runCommand(program.lang, { memoryBytes: ctx.limits.run.memoryBytes, entry: program.entry });
-  const run = await withTestFiles(program.box, test, () =>
-    sandbox.run({
-      argv: [...cmd.argv, ...test.args],
-      workDir: program.box.path,
-      writable: problem.allowFileWriting,
-      mounts: cmd.mounts,
-      stdin: { path: test.input },
-      stdout: { path: out },
-      stderr: { path: err },
-      limits: ctx.limits.run,
-      env: cmd.env,
-      addressSpaceLimit: cmd.addressSpaceLimit,
-      outOfMemory: cmd.outOfMemory,
-    }),
-  );
+  const spec: SessionSpec = {
+    argv: cmd.argv,
+    workDir: program.box.path,
+    writable: problem.allowFileWriting,
+    mounts: cmd.mounts,
+    limits: ctx.limits.run,
+    env: cmd.env,
+    addressSpaceLimit: cmd.addressSpaceLimit,
+    outOfMemory: cmd.outOfMemory,
+  };
+  const io = { argv: [...cmd.argv, ...test.args], stdin: { path: test.input }, stdout: { path: out }, stderr: { path: err } };
+  const session = sessionOf(ctx, program, spec);
+  const run = await withTestFiles(program.box, test, () => (session ? session.run(io) : sandbox.run({ ...spec, ...io })));
   if (run.status !== 'ok') return withStderr({ outcome: { verdict: STATUS_VERDICT[run.status] }, run, feedback: runFeedback(run) });
   const checked = await validate(ctx, test, out, kept);
   return withStderr({ ...checked, run });

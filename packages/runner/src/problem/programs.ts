@@ -17,7 +17,8 @@ import type { ProgramSource } from './types.js';
  */
 
 /** What of the sandbox the judge uses. */
-export type JudgeSandbox = Pick<Sandbox, 'run' | 'start' | 'prepareBox' | 'workRoot'>;
+/** What judging needs of the sandbox (sessions where it has them: the tests of a submission run in one). */
+export type JudgeSandbox = Pick<Sandbox, 'run' | 'start' | 'prepareBox' | 'workRoot'> & Partial<Pick<Sandbox, 'openSession'>>;
 
 const MiB = 1024 * 1024;
 const LOG_BYTES = 64 * 1024;

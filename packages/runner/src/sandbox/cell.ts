@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SandboxError } from './errors.js';
 
-const PROTOCOL = '1';
+const PROTOCOL = '2';
 
 /** The cell binary, built from native/judge-cell.c by `pnpm build` (scripts/build-native.mjs). */
 export const CELL_BINARY = fileURLToPath(new URL('../../native/judge-cell', import.meta.url));
@@ -115,9 +115,37 @@ function stdioText(s: CellStdio): string {
 /** One run in a cell: 'started' (CellStarted), then 'exit' (CellExit) or 'error' (Error). */
 export class CellRun extends EventEmitter {}
 
+/** What a test of a session asks for: its rlimits, stdio and argv (inside the sandbox). */
+export type TestRequest = Omit<CellRequest, 'uid'>;
+
+/**
+ * A sandbox kept open for test after test: 'started' once the helper in it is ready, then per
+ * test an 'exit' (CellExit) or 'error'; 'closed' (wait status) when the sandbox is gone. A
+ * session that never started ends with an 'exit' whose `started` is false.
+ */
+export class CellSession extends EventEmitter {
+  sawStarted = false;
+  /** 'closed' was emitted: the sandbox is gone. */
+  ended = false;
+  constructor(private readonly send: (parts: string[]) => void) {
+    super();
+  }
+  test(r: TestRequest): void {
+    this.send(['test', r.rlimits, ...r.stdio.map(stdioText), String(r.headBytes), '--', ...r.argv]);
+  }
+  /** Ends the running test (the helper kills every process of it). */
+  kill(): void {
+    this.send(['kill']);
+  }
+  /** Closes the sandbox; 'closed' follows. */
+  end(): void {
+    this.send(['end']);
+  }
+}
+
 export class Cell {
   readonly pid: number;
-  private current: CellRun | null = null;
+  private current: CellRun | CellSession | null = null;
   private dead: Error | null = null;
   private readonly proc: ChildProcess;
 
@@ -169,6 +197,19 @@ export class Cell {
     return run;
   }
 
+  /** Opens a session: one sandbox (`argv`: bwrap running `judge-cell --box`) for many tests. */
+  session(r: Omit<CellRequest, 'stdio' | 'headBytes'>): CellSession {
+    if (this.dead) throw this.dead;
+    if (this.current) throw new SandboxError('the sandbox launcher is busy');
+    const session = new CellSession((parts) => {
+      if (!this.dead && this.current === session) this.proc.stdin!.write(frame(parts));
+    });
+    this.current = session;
+    const uid = r.uid === undefined ? '-1' : String(r.uid);
+    this.proc.stdin!.write(frame(['session', uid, r.rlimits, '--', ...r.argv]));
+    return session;
+  }
+
   /** The runner holds its ends of the run's pipes now: the cell drops its own. */
   opened(): void {
     if (!this.dead) this.proc.stdin!.write(frame(['opened']));
@@ -201,10 +242,13 @@ export class Cell {
     const run = this.current;
     const { text, rest } = fields(f, 6);
     if (!run) return;
+    // a session outlives its tests' events; a run (or a session that never started) ends with one
+    const ends = !(run instanceof CellSession) || !run.sawStarted;
     if (text[0] === 'started') {
+      if (run instanceof CellSession) run.sawStarted = true;
       run.emit('started', { pid: Number(text[1]), fds: [Number(text[2]), Number(text[3]), Number(text[4])] } satisfies CellStarted);
     } else if (text[0] === 'exit') {
-      this.current = null;
+      if (ends) this.current = null;
       const headLen = Number(text[4]);
       const exit: CellExit = {
         status: Number(text[1]),
@@ -215,8 +259,12 @@ export class Cell {
         at: performance.now(),
       };
       run.emit('exit', exit);
-    } else if (text[0] === 'error') {
+    } else if (text[0] === 'closed') {
       this.current = null;
+      if (run instanceof CellSession) run.ended = true;
+      run.emit('closed', Number(text[1]));
+    } else if (text[0] === 'error') {
+      if (ends) this.current = null;
       run.emit('error', new SandboxError(`the sandbox launcher could not start the run: ${text[1]}`));
     }
   }

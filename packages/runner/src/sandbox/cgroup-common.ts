@@ -33,8 +33,8 @@ export interface CgroupStats {
 export interface CgroupCell {
   /** The cgroup.procs files the launcher joins once, when it starts. */
   readonly join: string[];
-  /** One run's limits; the launcher and bwrap count as two of its processes. */
-  prepare(limits: Limits): void;
+  /** One run's limits; the launcher and bwrap count as two of its processes, `extraPids` more on top. */
+  prepare(limits: Limits, extraPids?: number): void;
   /** CPU time of the run so far, in ns. */
   cpuNs(): number | null;
   /** Memory in use now (only where no peak counter exists), for sampling. */
@@ -51,6 +51,11 @@ export interface CgroupCell {
    * Asynchronous (the file system calls run off the event loop): it is done between runs.
    */
   reset(): Promise<void>;
+  /**
+   * Between the tests of a session, on the spot: the peak and CPU counters start again and the
+   * event counters get a new baseline (the sandbox itself stays, so nothing is reclaimed).
+   */
+  restart(): void;
   /** Removes the cell's directories (only the launcher may be left, and it is killed first). */
   remove(): void;
 }

@@ -154,7 +154,7 @@ class V1Cell implements CgroupCell {
     this.join = all.map((dir) => path.join(dir, 'cgroup.procs'));
   }
 
-  prepare(limits: Limits): void {
+  prepare(limits: Limits, extraPids = 0): void {
     const mem = Math.max(1 << 20, Math.floor(limits.memoryBytes));
     const memFile = path.join(this.d.memory, 'memory.limit_in_bytes');
     const swFile = path.join(this.d.memory, 'memory.memsw.limit_in_bytes');
@@ -163,7 +163,7 @@ class V1Cell implements CgroupCell {
     write(memFile, String(mem));
     if (this.memsw && mem <= this.memLimit) write(swFile, String(mem));
     this.memLimit = mem;
-    write(path.join(this.d.pids, 'pids.max'), String(Math.max(1, Math.floor(limits.pids)) + CELL_OVERHEAD_PIDS));
+    write(path.join(this.d.pids, 'pids.max'), String(Math.max(1, Math.floor(limits.pids)) + CELL_OVERHEAD_PIDS + extraPids));
   }
 
   cpuNs(): number | null {
@@ -197,18 +197,18 @@ class V1Cell implements CgroupCell {
   }
 
   async reset(): Promise<void> {
+    const usage = Number((await fs.promises.readFile(path.join(this.d.memory, 'memory.usage_in_bytes'), 'utf8').catch(() => '0')) || 0);
+    if (usage > RECLAIM_ABOVE) await fs.promises.writeFile(path.join(this.d.memory, 'memory.force_empty'), '0').catch(() => {});
+    this.restart();
+  }
+
+  restart(): void {
     const mem = (f: string): string => path.join(this.d.memory, f);
-    const usage = Number((await fs.promises.readFile(mem('memory.usage_in_bytes'), 'utf8').catch(() => '0')) || 0);
-    if (usage > RECLAIM_ABOVE) await fs.promises.writeFile(mem('memory.force_empty'), '0').catch(() => {});
-    await fs.promises.writeFile(mem('memory.max_usage_in_bytes'), '0');
-    if (this.memsw) await fs.promises.writeFile(mem('memory.memsw.max_usage_in_bytes'), '0').catch(() => {});
-    if (this.d.cpuacct) {
-      await fs.promises.writeFile(path.join(this.d.cpuacct, 'cpuacct.usage'), '0');
-      this.cpuBase = 0;
-    } else {
-      this.cpuBase = 0;
-      this.cpuBase = this.cpuNs() ?? 0;
-    }
+    write(mem('memory.max_usage_in_bytes'), '0');
+    if (this.memsw) write(mem('memory.memsw.max_usage_in_bytes'), '0');
+    this.cpuBase = 0;
+    if (this.d.cpuacct) write(path.join(this.d.cpuacct, 'cpuacct.usage'), '0');
+    else this.cpuBase = this.cpuNs() ?? 0;
     this.oomBase = field(tryRead(mem('memory.oom_control')), 'oom_kill') ?? 0;
     this.pidsBase = field(tryRead(path.join(this.d.pids, 'pids.events')), 'max') ?? 0;
   }

@@ -198,9 +198,9 @@ class V2Cell implements CgroupCell {
     this.peakFd = openPeak(dir);
   }
 
-  prepare(limits: Limits): void {
+  prepare(limits: Limits, extraPids = 0): void {
     write(path.join(this.dir, 'memory.max'), String(Math.max(1 << 20, Math.floor(limits.memoryBytes))));
-    write(path.join(this.dir, 'pids.max'), String(Math.max(1, Math.floor(limits.pids)) + CELL_OVERHEAD_PIDS));
+    write(path.join(this.dir, 'pids.max'), String(Math.max(1, Math.floor(limits.pids)) + CELL_OVERHEAD_PIDS + extraPids));
   }
 
   cpuNs(): number | null {
@@ -245,12 +245,15 @@ class V2Cell implements CgroupCell {
       // EAGAIN when not all of it could be reclaimed: what is left is the launcher's own
       await fs.promises.writeFile(path.join(this.dir, 'memory.reclaim'), String(current)).catch(() => {});
     }
+    this.restart();
+  }
+
+  restart(): void {
     if (this.peakFd !== null) fs.writeSync(this.peakFd, 'reset\n');
     this.sampled = 0;
     this.cpuBase = 0;
     this.cpuBase = this.cpuNs() ?? 0;
-    const events = tryRead(path.join(this.dir, 'memory.events'));
-    this.oomBase = field(events, 'oom_kill') ?? 0;
+    this.oomBase = field(tryRead(path.join(this.dir, 'memory.events')), 'oom_kill') ?? 0;
     this.pidsBase = field(tryRead(path.join(this.dir, 'pids.events')), 'max') ?? 0;
   }
 

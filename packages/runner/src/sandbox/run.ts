@@ -9,15 +9,15 @@
  *   abort      on any failure of the above: kill, wait, throw the cell away
  *   teardown   every timer cleared, the cell given back (reset for its next run)
  */
-import fs from 'node:fs';
 import net from 'node:net';
 import { PassThrough, type Readable } from 'node:stream';
-import type { CellExit, CellRequest, CellRun, CellStarted, CellStdio } from './cell.js';
+import type { CellExit, CellRequest, CellRun, CellStarted } from './cell.js';
 import type { CellPool, Lease } from './cell-pool.js';
 import { SandboxError } from './errors.js';
-import { signalName, TAIL } from './host.js';
+import { TAIL } from './host.js';
+import { cellStdio, outcome, stderrIo, type StdioTarget } from './outcome.js';
 import { Meter, StderrKeeper, streamDone } from './stdio.js';
-import type { RunResult, RunSpec, Stdio } from './types.js';
+import type { RunResult, RunSpec } from './types.js';
 import { decide, type KillReason } from './verdict.js';
 
 /** What the sandbox computed for the launch: bwrap's command line and the rlimits. */
@@ -27,29 +27,6 @@ export interface Launch {
   uid: number | undefined;
 }
 
-/** How a Stdio of the spec reaches the cell, and how its size is told afterwards. */
-function cellStdio(s: Stdio | undefined, dir: 'in' | 'out'): { io: CellStdio; path?: string; fd?: number; sizeBefore?: number } {
-  if (s === undefined || s === 'ignore') return { io: { kind: 'null' } };
-  if (s === 'pipe') return { io: { kind: 'pipe' } };
-  if ('path' in s) return { io: { kind: dir === 'in' ? 'read' : 'write', path: s.path }, path: s.path };
-  // the caller's own fd: the cell opens the same file through /proc (appending, for output)
-  const via = `/proc/${process.pid}/fd/${s.fd}`;
-  let sizeBefore: number | undefined;
-  try {
-    const st = fs.fstatSync(s.fd);
-    if (st.isFile()) sizeBefore = st.size;
-  } catch {
-    throw new SandboxError(`bad run spec: fd ${s.fd} is not open`);
-  }
-  return { io: { kind: dir === 'in' ? 'read' : 'append', path: via }, fd: s.fd, sizeBefore };
-}
-
-function decodeStatus(status: number): { code: number | null; signal: NodeJS.Signals | null } {
-  const sig = status & 0x7f;
-  if (sig === 0) return { code: (status >> 8) & 0xff, signal: null };
-  return { code: null, signal: (signalName(sig) as NodeJS.Signals | undefined) ?? 'SIGKILL' };
-}
-
 export class SupervisedRun {
   /** Counted stdout when it is a pipe. */
   readonly outMeter: Meter | null;
@@ -57,7 +34,7 @@ export class SupervisedRun {
   readonly errKeeper: StderrKeeper | null;
   /** Where the caller writes a piped stdin (bridged to the program once it runs). */
   readonly stdin: PassThrough | null;
-  private readonly stdout: ReturnType<typeof cellStdio>;
+  private readonly stdout: StdioTarget;
   private killedFor: KillReason | undefined;
   private killedAt: number | undefined;
   private lease: Lease | undefined;
@@ -125,9 +102,7 @@ export class SupervisedRun {
 
   private request(): CellRequest {
     const stdin = cellStdio(this.spec.stdin, 'in');
-    // stderr is never output: the cell keeps its head and tail unless the caller streams it
-    const ignored = (this.spec.stderr === undefined || this.spec.stderr === 'ignore') && !this.spec.outOfMemory?.length;
-    const stderr: CellStdio = this.spec.stderr === 'pipe' ? { kind: 'pipe' } : ignored ? { kind: 'null' } : { kind: 'keep' };
+    const stderr = stderrIo(this.spec);
     return {
       uid: this.launch.uid,
       rlimits: this.launch.rlimits,
@@ -206,67 +181,20 @@ export class SupervisedRun {
   private async collect(exit: CellExit): Promise<RunResult> {
     const { cell, cg } = this.lease!;
     if (cg) await waitEmpty(cg, cell.pid);
-    const st = cg?.stats();
+    const stats = cg?.stats() ?? null;
     await this.drained(200);
-    const keeper = this.errKeeper ?? StderrKeeper.kept(exit.head, exit.tail, exit.stderrBytes);
-    const { code, signal } = decodeStatus(exit.status);
-    if (!exit.started && !this.killedFor) this.notStarted(code, signal, keeper);
-    const wallMs = exit.at - this.launchedAt(exit);
-    const ignored = this.request().stdio[2].kind === 'null';
-    if (!this.errKeeper && !ignored) this.keepStderr(keeper);
-    const cpuMs = st?.cpuNs != null ? Math.round(st.cpuNs / 1e5) / 10 : Math.round(wallMs * 10) / 10;
-    const result = decide({
-      limits: this.spec.limits,
+    return outcome(this.spec, {
+      exit,
+      stats,
       none: !cg,
       killedFor: this.killedFor,
-      code,
-      signal,
-      cpuMs,
-      wallMs: Math.round(wallMs * 10) / 10,
-      memoryBytes: st?.peakBytes ?? null,
-      oomKills: st?.oomKills ?? 0,
-      pidsRefused: st?.pidsRefused ?? 0,
-      stdoutBytes: this.outMeter ? this.outMeter.bytes : (this.measureStdout() ?? 0),
-      ...(ignored ? { stderrBytes: undefined, stderrTail: undefined } : { stderrBytes: keeper.bytes, stderrHead: keeper.headText(), stderrTail: keeper.tailText() }),
-      outOfMemory: this.spec.outOfMemory ?? [],
+      killedAt: this.killedAt,
+      wallMs: exit.at - (this.startedAt ?? exit.at),
+      stdout: this.stdout,
+      outMeter: this.outMeter,
+      errKeeper: this.errKeeper,
+      stderrIgnored: this.request().stdio[2].kind === 'null',
     });
-    // a run the judge stopped ended when it was told to: its teardown may outlast the other side's reaction
-    return { ...result, exitedAt: Math.min(exit.at, this.killedAt ?? exit.at) };
-  }
-
-  private launchedAt(exit: CellExit): number {
-    return this.startedAt ?? exit.at;
-  }
-
-  /**
-   * bwrap reports an exit code only once it executed the program: without one, the sandbox failed
-   * to set up (its own words are on stderr), unless the program itself was not there to execute,
-   * which is the program's failure as before.
-   */
-  private notStarted(code: number | null, signal: NodeJS.Signals | null, keeper: StderrKeeper): void {
-    const said = `${keeper.headText()}\n${keeper.tailText()}`;
-    if (/^bwrap: execvp /m.test(said)) return;
-    const why = said.trim().split('\n').filter(Boolean).slice(-3).join(' | ') || 'no message';
-    throw new SandboxError(`the sandbox did not start (bwrap ${signal ? `killed by ${signal}` : `exit ${code}`}): ${why}`);
-  }
-
-  private measureStdout(): number | null {
-    const t = this.stdout;
-    try {
-      if (t.path !== undefined) return fs.statSync(t.path).size;
-      if (t.fd !== undefined && t.sizeBefore !== undefined) return Math.max(0, fs.fstatSync(t.fd).size - t.sizeBefore);
-    } catch {
-      /* gone */
-    }
-    return null;
-  }
-
-  /** What was kept of stderr goes to the caller's file or fd, if it named one (after what the program wrote there). */
-  private keepStderr(k: StderrKeeper): void {
-    const to = this.spec.stderr;
-    if (to === undefined || typeof to === 'string') return;
-    if ('path' in to) fs.writeFileSync(to.path, k.keptText(), { mode: 0o600 });
-    else if (k.bytes > 0) fs.writeSync(to.fd, k.keptText(), fs.fstatSync(to.fd).size);
   }
 
   /** A run killed before it was launched: nothing ran. */

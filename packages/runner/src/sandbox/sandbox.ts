@@ -26,14 +26,19 @@ import type { Readable } from 'node:stream';
 import { currentCancel } from './cancel-scope.js';
 import { detectBackend, type CgroupBackend } from './cgroups.js';
 import { SandboxError } from './errors.js';
-import { cellBinaryProblem } from './cell.js';
+import { CELL_BINARY, cellBinaryProblem } from './cell.js';
 import { CellPool } from './cell-pool.js';
 import { hostRootArgs, isExecutable, removeTree, SANDBOX_PATH, stackLimit, versionAtLeast, which } from './host.js';
 import { SupervisedRun, type Launch } from './run.js';
+import { Session, type SessionSpec } from './session.js';
 import { createWorkRoot } from './work-root.js';
 import type { BackendKind, RunResult, RunSpec, RunningProgram } from './types.js';
 
 export { SandboxError } from './errors.js';
+export type { Session, SessionSpec, TestSpec } from './session.js';
+
+/** Where the helper of a session is, inside its sandbox. */
+const BOX_HELPER = '/run/judge-cell';
 
 export interface SandboxOptions {
   /** Concurrent runs, each slot with a uid of its own when root (default 1). */
@@ -86,6 +91,7 @@ export class Sandbox {
   private readonly boxes = new Set<string>();
   private readonly busy: number[];
   private readonly pool: CellPool;
+  private readonly helper: string;
   private nextBox = 0;
   private closed = false;
   private readonly onExit = (): void => this.closeSync();
@@ -106,6 +112,10 @@ export class Sandbox {
     this.uidBase = opts.uidBase ?? 60000;
     this.busy = new Array<number>(this.slots).fill(0);
     this.pool = new CellPool(cg);
+    // the helper of sessions, where every slot uid can reach it (a checkout may be private)
+    this.helper = path.join(workRoot, '.judge-cell');
+    fs.copyFileSync(CELL_BINARY, this.helper);
+    fs.chmodSync(this.helper, 0o755);
     this.pool.warm(this.slots);
     this.newBwrap = versionAtLeast(bwrap.version, 0, 8);
     this.stack = stackLimit(this.root);
@@ -271,6 +281,28 @@ export class Sandbox {
     };
   }
 
+  /**
+   * A sandbox kept open for many runs of one program (the tests of a submission): each run is a
+   * fork and exec inside it, with its own limits, counters, stdio files and a fresh /tmp. Opened
+   * on its first run; close() it when done.
+   */
+  openSession(spec: SessionSpec): Session {
+    if (this.closed) throw new SandboxError('sandbox closed');
+    this.validate({ ...spec, stdin: 'ignore' });
+    const slot = this.slotFor(spec.workDir);
+    return new Session(
+      {
+        pool: this.pool,
+        uid: this.root ? this.uidOf(slot) : undefined,
+        none: this.cg.kind === 'none',
+        boxArgv: (s) => this.bwrapArgs(s, [this.helper, BOX_HELPER], [BOX_HELPER, '--box']),
+        boxRlimits: `nofile=64,core=0,stack=${this.stack}`,
+        testRlimits: (s) => this.rlimits(s),
+      },
+      spec,
+    );
+  }
+
   /** Kills what still runs, removes the cgroups, the boxes not yet disposed and our workRoot. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -340,23 +372,34 @@ export class Sandbox {
 
   /** bwrap's command line and the rlimits the cell sets before it executes bwrap. */
   private commandLine(spec: RunSpec): Omit<Launch, 'uid'> {
+    return { argv: this.bwrapArgs(spec, null, spec.argv), rlimits: this.rlimits(spec) };
+  }
+
+  /** The backstops of one program (with a cgroup the 50 ms watchdog decides, not RLIMIT_CPU). */
+  private rlimits(spec: Pick<RunSpec, 'limits' | 'openFiles' | 'addressSpaceLimit'>): string {
     const l = spec.limits;
     const none = this.cg.kind === 'none';
     const cpuS = Math.max(1, Math.ceil(l.cpuMs / 1000));
-    // with a cgroup the 50 ms watchdog decides and RLIMIT_CPU is only the backstop
     const soft = none ? cpuS : cpuS + 1;
     const rl = [`cpu=${soft}:${soft + 1}`, `fsize=${Math.floor(l.outputBytes) + 1}`, `nofile=${spec.openFiles ?? 64}`, 'core=0', `stack=${this.stack}`];
     if (none && this.root) rl.push(`nproc=${Math.floor(l.pids)}`);
     if (none && spec.addressSpaceLimit) rl.push(`as=${Math.floor(l.memoryBytes)}`);
+    return rl.join(',');
+  }
+
+  /** bwrap running `command`; `bind` mounts one more host file read-only (a session's helper). */
+  private bwrapArgs(spec: Omit<RunSpec, 'argv'>, bind: [string, string] | null, command: string[]): string[] {
+    const l = spec.limits;
     // bwrap reports an exit code on fd 3 only once it has executed the program
     const bw = [this.bwrap.path, '--json-status-fd', '3', ...this.prefix];
     if (this.newBwrap) bw.push('--size', String(Math.floor(l.memoryBytes)));
     bw.push('--tmpfs', '/tmp', spec.writable ? '--bind' : '--ro-bind', spec.workDir, '/box');
     for (const m of spec.mounts ?? []) bw.push(m.writable ? '--bind' : '--ro-bind', m.host, m.box);
+    if (bind) bw.push('--ro-bind', bind[0], bind[1]);
     bw.push('--chdir', '/box', '--clearenv', '--setenv', 'PATH', SANDBOX_PATH, '--setenv', 'HOME', '/box', '--setenv', 'LANG', 'C.UTF-8');
     for (const [k, v] of Object.entries(spec.env ?? {})) bw.push('--setenv', k, v);
-    bw.push('--hostname', 'judge', '--remount-ro', '/', '--remount-ro', '/dev', '--', ...spec.argv);
-    return { argv: bw, rlimits: rl.join(',') };
+    bw.push('--hostname', 'judge', '--remount-ro', '/', '--remount-ro', '/dev', '--', ...command);
+    return bw;
   }
 
   /** The slot uid binds the box itself: every directory above it must be searchable by others. */

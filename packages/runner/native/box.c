@@ -1,0 +1,160 @@
+/*
+ * judge-cell --box: the helper inside one sandbox that runs every test of a submission, so that a
+ * test costs a fork and an exec instead of a whole new bubblewrap sandbox.
+ *
+ * It is the sandbox's command (bwrap's init is pid 1, this is pid 2). Fd 4 is a SOCK_SEQPACKET
+ * socket to the cell outside: each "test" packet carries the rlimits and argv as NUL-separated
+ * fields, and the test's stdin, stdout and stderr as SCM_RIGHTS (opened outside: the program sees
+ * no path of any test file). After each test every other process of the sandbox is killed and
+ * reaped (this helper is their subreaper) and /tmp is emptied, so a test starts as a fresh
+ * sandbox would, then "done <wait status>" goes back. "kill" ends the running test.
+ *
+ * The program runs as the same uid as this helper, so it could signal it: every signal that can
+ * be ignored is, and the helper is not dumpable (no ptrace). A SIGKILL ends the sandbox, which the
+ * cell outside reports as the end of the session.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cell.h"
+
+#define CTL 4
+
+static int box_sig[2];
+
+static void box_sigchld(int sig) {
+  (void)sig;
+  int e = errno;
+  if (write(box_sig[1], "c", 1) < 0) { /* a wake-up is pending */ }
+  errno = e;
+}
+
+static int remove_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st;
+  (void)flag;
+  if (ftw->level > 0) remove(p);
+  return 0;
+}
+
+/* What a test left in /tmp is gone before the next one. */
+static void empty_tmp(void) {
+  DIR *d = opendir("/tmp");
+  if (!d) return;
+  struct dirent *e;
+  int any = 0;
+  while ((e = readdir(d)))
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) any = 1;
+  closedir(d);
+  if (any) nftw("/tmp", remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void box_send(const char *a, const char *b) {
+  char msg[64];
+  int n = snprintf(msg, sizeof msg, "%s%c%s", a, '\0', b);
+  if (send(CTL, msg, (size_t)n + 1, MSG_NOSIGNAL) < 0) _exit(0);
+}
+
+/* Kills every other process of the sandbox (pid 1 is spared by the kernel) and reaps them all. */
+static void end_test(void) {
+  kill(-1, SIGKILL);
+  while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {}
+}
+
+static void box_child(int fds[3], char *rlimits, char **argv) {
+  for (int s = 1; s < NSIG; s++) signal(s, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+  for (int i = 0; i < 3; i++)
+    if (dup2(fds[i], i) < 0) _exit(127);
+  if (apply_rlimits(rlimits)) {
+    fprintf(stderr, "judge-box: rlimits: %s\n", strerror(errno));
+    _exit(127);
+  }
+  execvp(argv[0], argv);
+  /* the words bwrap uses, so that a missing program reads the same either way */
+  fprintf(stderr, "bwrap: execvp %s: %s\n", argv[0], strerror(errno));
+  _exit(1);
+}
+
+/* One packet: "test\0rlimits\0argv...\0" with three fds, or "kill". */
+static pid_t box_request(pid_t running) {
+  static char buf[MAX_FRAME];
+  char control[CMSG_SPACE(3 * sizeof(int))];
+  struct iovec iov = {buf, sizeof buf - 1};
+  struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control};
+  ssize_t n = recvmsg(CTL, &mh, MSG_CMSG_CLOEXEC);
+  if (n <= 0) {
+    if (n < 0 && errno == EINTR) return running;
+    if (running > 0) end_test();
+    _exit(0); /* the cell closed the session */
+  }
+  buf[n] = '\0';
+  int fds[3] = {-1, -1, -1};
+  struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+  if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(3 * sizeof(int))) memcpy(fds, CMSG_DATA(c), sizeof fds);
+  if (!strcmp(buf, "kill")) {
+    if (running > 0) kill(-1, SIGKILL);
+    return running;
+  }
+  if (strcmp(buf, "test") || running > 0 || fds[2] < 0) {
+    for (int i = 0; i < 3; i++)
+      if (fds[i] >= 0) close(fds[i]);
+    box_send("error", "bad test request");
+    return running;
+  }
+  char *fields[MAX_ARGS + 2];
+  int count = 0;
+  for (char *p = buf; p < buf + n && count < MAX_ARGS + 1; p += strlen(p) + 1) fields[count++] = p;
+  fields[count] = NULL;
+  pid_t pid = count >= 3 ? fork() : -1;
+  if (pid == 0) box_child(fds, fields[1], fields + 2);
+  for (int i = 0; i < 3; i++) close(fds[i]);
+  if (pid < 0) box_send("error", count >= 3 ? strerror(errno) : "no argv");
+  return pid;
+}
+
+int box_main(void) {
+  if (fcntl(CTL, F_SETFD, FD_CLOEXEC) < 0) return 70;
+  prctl(PR_SET_DUMPABLE, 0);
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  if (pipe2(box_sig, O_CLOEXEC | O_NONBLOCK)) return 70;
+  for (int s = 1; s < NSIG; s++)
+    if (s != SIGKILL && s != SIGSTOP && s != SIGCHLD) signal(s, SIG_IGN);
+  struct sigaction sa = {.sa_handler = box_sigchld, .sa_flags = SA_RESTART | SA_NOCLDSTOP};
+  sigaction(SIGCHLD, &sa, NULL);
+  box_send("ready", "1");
+  pid_t running = 0;
+  for (;;) {
+    struct pollfd fds[2] = {{CTL, POLLIN, 0}, {box_sig[0], POLLIN, 0}};
+    if (poll(fds, 2, -1) < 0 && errno != EINTR) return 70;
+    if (fds[1].revents) {
+      char drain[64];
+      while (read(box_sig[0], drain, sizeof drain) > 0) {}
+      int st;
+      pid_t p;
+      while (running > 0 && (p = waitpid(-1, &st, WNOHANG)) > 0) {
+        if (p != running) continue;
+        running = 0;
+        end_test();
+        empty_tmp();
+        char text[16];
+        snprintf(text, sizeof text, "%d", st);
+        box_send("done", text);
+      }
+      if (!running) while (waitpid(-1, NULL, WNOHANG) > 0) {}
+    }
+    if (fds[0].revents) running = box_request(running);
+  }
+}
