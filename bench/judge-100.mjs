@@ -3,7 +3,7 @@
 // and checked by the default validator. Side by side in each round, the physical floor of the
 // test phase: the same binary spawned plainly per test plus the default validator's comparison
 // (in process, as judging runs it). Prints the total judging time, the compile time, the test
-// phase, the floor and the ratio test phase / floor (target: within 3×), with the load average at
+// phase, the floor and the ratio test phase / floor (target: within 1.5×; the judging issue's was 3×), with the load average at
 // the start and the end. BENCH_ROUNDS (3) rounds; the figures of each round and their median.
 //
 //   cd /work/main && pnpm build && node bench/judge-100.mjs
@@ -31,7 +31,7 @@ async function round(r, ctx) {
   const row = { total: j.totalMs, compileMs: j.compileMs, testsMs: j.testsMs, runsMs: j.runsMs, floorMs, ratio: j.testsMs / floorMs };
   console.log(
     `round ${r + 1}: total ${s(row.total)} (compile ${s(row.compileMs)}, test phase ${s(row.testsMs)} = ${(row.testsMs / n).toFixed(1)} ms a test, ` +
-      `${(row.runsMs / n).toFixed(1)} of them in sandbox.run); ` +
+      `${(row.runsMs / n).toFixed(1)} of them running the program in the sandbox); ` +
       `floor ${s(floorMs)} = ${(floorMs / n).toFixed(1)} ms a test; test phase / floor ${row.ratio.toFixed(2)}×; ` +
       `test wall median ${median(walls)} ms, p95 ${p95(walls)} ms; CPU charged median ${median(cpus)} ms`,
   );
@@ -44,8 +44,8 @@ function summary(rounds, loadStart) {
   console.log(`\n${FLOOR_DESCRIPTION}.`);
   console.log(
     `100-test problem, trivial C++ solution (median of ${rounds.length}): total judging time ${s(m('total'))}, compile ${s(m('compileMs'))}, ` +
-      `test phase ${s(m('testsMs'))} (${(m('testsMs') / TESTS).toFixed(1)} ms a test, ${(m('runsMs') / TESTS).toFixed(1)} ms of it in sandbox.run), floor ${s(m('floorMs'))} (${(m('floorMs') / TESTS).toFixed(1)} ms a test), ` +
-      `test phase / floor ${ratio.toFixed(2)}× (median of the rounds; target within 3×: ${ratio <= 3 ? 'met' : 'NOT met'})`,
+      `test phase ${s(m('testsMs'))} (${(m('testsMs') / TESTS).toFixed(1)} ms a test, ${(m('runsMs') / TESTS).toFixed(1)} ms of it running the program in the sandbox), floor ${s(m('floorMs'))} (${(m('floorMs') / TESTS).toFixed(1)} ms a test), ` +
+      `test phase / floor ${ratio.toFixed(2)}× (median of the rounds; target within 1.5×: ${ratio <= 1.5 ? 'met' : 'NOT met'}; within 3×: ${ratio <= 3 ? 'met' : 'NOT met'})`,
   );
   console.log(`load average (1, 5, 15 min): start ${loadStart}, end ${load()} (${os.cpus().length} CPUs)`);
 }

@@ -56,7 +56,8 @@ export async function sumProblem(work, n) {
  * The sandbox as judgeSubmission sees it, with one addition: the moment the compile run (the
  * first writable run: test runs mount their box read-only) ends is kept,
  * so one judging splits into compile (from its start to then) and tests (the rest); the time the
- * test phase spends inside `sandbox.run` is summed too (the rest of it is validation and bookkeeping).
+ * test phase spends running the program is summed too, whether through `sandbox.run` or a test of
+ * a session (`openSession(...).run`, how judging runs tests); the rest is validation and bookkeeping.
  */
 export function timedSandbox(sandbox) {
   const marks = { compileEnd: 0, testRunsMs: 0 };
@@ -70,6 +71,20 @@ export function timedSandbox(sandbox) {
           if (marks.compileEnd) marks.testRunsMs += performance.now() - t0;
           else if (spec.writable) marks.compileEnd = performance.now();
           return r;
+        };
+      }
+      if (key === 'openSession') {
+        return (spec) => {
+          const session = target.openSession(spec);
+          return {
+            run: async (t) => {
+              const t0 = performance.now();
+              const r = await session.run(t);
+              if (marks.compileEnd) marks.testRunsMs += performance.now() - t0;
+              return r;
+            },
+            close: () => session.close(),
+          };
         };
       }
       return typeof value === 'function' ? value.bind(target) : value;

@@ -30,6 +30,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -139,7 +140,7 @@ static int parse_limit(const char *v, rlim_t *out) {
   return *end == '\0' || *end == ':' ? 0 : -1;
 }
 
-/* In the child: "cpu=2:3,fsize=1025,..." */
+/* In the child: "cpu=2:3,fsize=1025,...", and "affinity=N" pins it (and what it starts) to CPU N. */
 int apply_rlimits(char *spec) {
   static const struct { const char *name; int res; } names[] = {
     {"cpu", RLIMIT_CPU}, {"fsize", RLIMIT_FSIZE}, {"nofile", RLIMIT_NOFILE}, {"core", RLIMIT_CORE},
@@ -149,6 +150,13 @@ int apply_rlimits(char *spec) {
     char *eq = strchr(item, '=');
     if (!eq) return -1;
     *eq = '\0';
+    if (!strcmp(item, "affinity")) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      CPU_SET(atoi(eq + 1), &set);
+      if (sched_setaffinity(0, sizeof set, &set)) return -1;
+      continue;
+    }
     int res = -1;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
       if (!strcmp(item, names[i].name)) res = names[i].res;

@@ -53,6 +53,11 @@ export interface SandboxOptions {
   backend?: BackendKind;
   /** Path of bwrap (default: found on PATH, then /usr/bin/bwrap). */
   bwrapPath?: string;
+  /**
+   * CPUs the slots are pinned to: slot n runs its programs on cpus[n % cpus.length] (CPU
+   * affinity, inherited by what they start). Empty or absent: not pinned.
+   */
+  cpus?: number[];
   /** Install SIGTERM/SIGINT handlers that close the sandbox and then exit (default false: the caller does). */
   closeOnSignals?: boolean;
 }
@@ -92,6 +97,7 @@ export class Sandbox {
   private readonly busy: number[];
   private readonly pool: CellPool;
   private readonly helper: string;
+  readonly cpus: number[];
   private nextBox = 0;
   private closed = false;
   private readonly onExit = (): void => this.closeSync();
@@ -111,6 +117,7 @@ export class Sandbox {
     this.root = process.geteuid?.() === 0;
     this.uidBase = opts.uidBase ?? 60000;
     this.busy = new Array<number>(this.slots).fill(0);
+    this.cpus = (opts.cpus ?? []).filter((c) => Number.isInteger(c) && c >= 0);
     this.pool = new CellPool(cg);
     // the helper of sessions, where every slot uid can reach it (a checkout may be private)
     this.helper = path.join(workRoot, '.judge-cell');
@@ -261,7 +268,7 @@ export class Sandbox {
     if (cancel?.aborted) throw new SandboxError('cancelled: the work was withdrawn');
     this.validate(spec);
     const slot = this.slotFor(spec.workDir);
-    const run = new SupervisedRun(spec, this.pool, { ...this.commandLine(spec), uid: this.root ? this.uidOf(slot) : undefined });
+    const run = new SupervisedRun(spec, this.pool, { ...this.commandLine(spec, slot), uid: this.root ? this.uidOf(slot) : undefined });
     this.busy[slot]!++;
     const result = run.supervise().finally(() => this.busy[slot]!--);
     const entry: Active = { kill: () => run.kill('user'), done: result.catch(() => {}) };
@@ -297,7 +304,7 @@ export class Sandbox {
         none: this.cg.kind === 'none',
         boxArgv: (s) => this.bwrapArgs(s, [this.helper, BOX_HELPER], [BOX_HELPER, '--box']),
         boxRlimits: `nofile=64,core=0,stack=${this.stack}`,
-        testRlimits: (s) => this.rlimits(s),
+        testRlimits: (s) => this.rlimits(s, slot),
       },
       spec,
     );
@@ -371,12 +378,12 @@ export class Sandbox {
   }
 
   /** bwrap's command line and the rlimits the cell sets before it executes bwrap. */
-  private commandLine(spec: RunSpec): Omit<Launch, 'uid'> {
-    return { argv: this.bwrapArgs(spec, null, spec.argv), rlimits: this.rlimits(spec) };
+  private commandLine(spec: RunSpec, slot: number): Omit<Launch, 'uid'> {
+    return { argv: this.bwrapArgs(spec, null, spec.argv), rlimits: this.rlimits(spec, slot) };
   }
 
   /** The backstops of one program (with a cgroup the 50 ms watchdog decides, not RLIMIT_CPU). */
-  private rlimits(spec: Pick<RunSpec, 'limits' | 'openFiles' | 'addressSpaceLimit'>): string {
+  private rlimits(spec: Pick<RunSpec, 'limits' | 'openFiles' | 'addressSpaceLimit'>, slot: number): string {
     const l = spec.limits;
     const none = this.cg.kind === 'none';
     const cpuS = Math.max(1, Math.ceil(l.cpuMs / 1000));
@@ -384,6 +391,7 @@ export class Sandbox {
     const rl = [`cpu=${soft}:${soft + 1}`, `fsize=${Math.floor(l.outputBytes) + 1}`, `nofile=${spec.openFiles ?? 64}`, 'core=0', `stack=${this.stack}`];
     if (none && this.root) rl.push(`nproc=${Math.floor(l.pids)}`);
     if (none && spec.addressSpaceLimit) rl.push(`as=${Math.floor(l.memoryBytes)}`);
+    if (this.cpus.length) rl.push(`affinity=${this.cpus[slot % this.cpus.length]}`);
     return rl.join(',');
   }
 
