@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Language } from '../languages.js';
 import { compileFiles, type Compiled, type JudgeSandbox, type ProgramFile } from '../problem/programs.js';
+import { currentCancel } from '../sandbox/cancel-scope.js';
 import type { Limits } from '../sandbox/types.js';
 import type { CompileCache } from './cache.js';
 
@@ -82,8 +83,20 @@ export async function compileProgram(
       if (plain.ok) cache.pch.broken(withPch, header);
       return { ...plain, cached: false };
     },
-    (c) => c.result !== undefined && (c.result.status === 'ok' || c.result.status === 're'),
+    keepable,
   );
   if ('cached' in got) return { ...got.cached, cached: true };
   return got.compiled;
+}
+
+/**
+ * Whether a compile's outcome is the source's own: it compiled, or the compiler itself refused it
+ * (an exit code, no signal). A limit, a signal (the runner's kill when the job was withdrawn or the
+ * runner stops) or a cancelled judging say nothing of the source and are not kept.
+ */
+function keepable(c: Compiled): boolean {
+  const r = c.result;
+  if (!r || currentCancel()?.aborted) return false;
+  if (r.status === 'ok') return true;
+  return r.status === 're' && !r.signal && r.exitCode !== null && r.exitCode > 0 && r.exitCode < 128 && !/process limit/.test(r.reason ?? '');
 }
