@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe as suite, expect, it } from 'vitest';
 import {
   CompileCache,
+  compileProgram,
   defaultLanguagesPath,
   judgeSubmission,
   loadLanguages,
@@ -186,6 +187,22 @@ describe('the compile cache', () => {
     // and the entry written again is good
     expect((await judge(cacheAt('corrupt'), SUM_CPP)).log).toContain('compile: cached');
     expect(compiles - before).toBe(3);
+  }, 60_000);
+
+  it('does not keep a compile a limit stopped: on a loaded machine it may compile next time', async () => {
+    const cache = cacheAt('limits');
+    const cpp = languages.get('cpp')!;
+    const files = [{ name: 'main.cpp', bytes: Buffer.from(SUM_CPP) }];
+    const before = compiles;
+    for (let i = 0; i < 2; i++) {
+      const c = await compileProgram(cache, counted, cpp, files, 'main.cpp', { limits: { cpuMs: 1, wallMs: 5000 } });
+      await c.box.dispose();
+      expect(c.ok).toBe(false);
+      expect(c.cached).toBe(false);
+      expect(c.log).toMatch(/compilation used more than 1 ms of CPU time/);
+    }
+    expect(compiles - before).toBe(2);
+    expect(cache.list()).toEqual([]);
   }, 60_000);
 
   it('stays within its size budget, removing the least recently used entry', async () => {

@@ -18,6 +18,9 @@ import { outsideCancel } from '../sandbox/cancel-scope.js';
 
 export const PCH_MOUNT = '/judge-pch';
 const WRAPPER = 'judge-pch.h';
+/** A header unused this long is removed; a temporary directory this old is a killed build's. */
+const UNUSED_MS = 30 * 24 * 3600 * 1000;
+const STALE_TMP_MS = 3600 * 1000;
 
 export class PrecompiledHeaders {
   /** By key: the host directory holding the .gch, or undefined when it would not build here. */
@@ -38,7 +41,7 @@ export class PrecompiledHeaders {
     if (!header || !lang.compile) return { lang };
     const flags = headerFlags(lang.compile.argv);
     if (!flags) return { lang };
-    const key = createHash('sha256').update(JSON.stringify([fingerprint, header, flags, lang.compile.env, lang.compile.limits.memoryBytes, lang.mounts])).digest('hex');
+    const key = createHash('sha256').update(JSON.stringify([fingerprint, header, flags, lang.compile.env, lang.mounts])).digest('hex');
     let p = this.built.get(key);
     if (!p) {
       // shared by every judging that waits for it: one judging's cancel must not stop it
@@ -50,6 +53,9 @@ export class PrecompiledHeaders {
     }
     const host = await p;
     if (!host) return { lang };
+    // in use: not pruned by another runner sharing the directory
+    const now = new Date();
+    fs.promises.utimes(host, now, now).catch(() => undefined);
     const [argv0, ...rest] = lang.compile.argv;
     return {
       header,
@@ -72,7 +78,12 @@ export class PrecompiledHeaders {
   /** Builds (or finds from an earlier run) the .gch; throws when it does not build. */
   private async build(sandbox: JudgeSandbox, lang: Language, header: string, flags: string[], key: string): Promise<string> {
     const dest = path.join(this.dir, key);
-    if (fs.existsSync(path.join(dest, `${header}.gch`))) return dest;
+    await this.prune(key);
+    if (fs.existsSync(path.join(dest, `${header}.gch`))) {
+      const now = new Date();
+      await fs.promises.utimes(dest, now, now).catch(() => undefined);
+      return dest;
+    }
     const started = Date.now();
     const box = await sandbox.prepareBox();
     try {
@@ -103,6 +114,21 @@ export class PrecompiledHeaders {
       return dest;
     } finally {
       await box.dispose();
+    }
+  }
+
+  /**
+   * Removes headers no runner on this directory has used for a month (an old compiler's, or flags
+   * the table no longer has): at over 100 MiB each they are not left to pile up.
+   */
+  private async prune(keep: string): Promise<void> {
+    const entries = await fs.promises.readdir(this.dir, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (!e.isDirectory() || e.name === keep) continue;
+      const p = path.join(this.dir, e.name);
+      const st = await fs.promises.stat(p).catch(() => undefined);
+      const limit = e.name.startsWith('.tmp-') ? STALE_TMP_MS : UNUSED_MS;
+      if (st && Date.now() - st.mtimeMs > limit) await fs.promises.rm(p, { recursive: true, force: true });
     }
   }
 }
