@@ -9,7 +9,7 @@ import { PrecompiledHeaders } from './pch.js';
 
 /**
  * Compiled programs on the runner's disk, by the SHA-256 of what went into the compile
- * (compile/key.ts): `<dir>/<key>/` holds the compiled box and its outcome, a compile error
+ * (compile/program.ts): `<dir>/<key>/` holds the compiled box and its outcome, a compile error
  * included, so a rejudge, a trial or an identical resubmission compiles nothing. Precompiled
  * headers live beside them in `<dir>/pch/`.
  *
