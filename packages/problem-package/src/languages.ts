@@ -69,6 +69,17 @@ export const LanguageEntry = z
       .strict()
       .optional(),
     run: z.object({ argv: Argv, env: Env.optional() }).strict(),
+    /**
+     * Prints the compiler's version (run once per runner in the sandbox): part of the compile cache's
+     * key, with the compiler binary's path, size and time, so that an upgrade recompiles.
+     */
+    version: Argv.optional(),
+    /**
+     * Headers (as included: `bits/stdc++.h`) precompiled once per runner and compile flags, for a
+     * GCC-style compiler (`-x c++-header`, `.gch` found in an `-I` directory): a source including
+     * one compiles against it.
+     */
+    pch: z.array(z.string().regex(/^[A-Za-z0-9_+.-]+(\/[A-Za-z0-9_+.-]+)*$/, 'a header path as included')).default([]),
     heap: z
       .object({ fraction: z.number().positive().max(1), reserveMiB: z.number().nonnegative(), minMiB: z.number().positive() })
       .strict()

@@ -1,5 +1,6 @@
 import type { ClaimedJob } from '@judge/contract';
 import { ApiProblem, RunnerClient, type ClaimedTrial, type HeldJob, type HeldTrial } from '@judge/sdk';
+import type { CompileCache } from './compile/cache.js';
 import { judgeSubmission, runTrial, type RunnerLimits } from './judge.js';
 import type { LanguageTable } from './languages.js';
 import { PackageCache, type CachedPackage } from './problem/cache.js';
@@ -16,6 +17,8 @@ export interface AgentOptions {
   sandbox: Sandbox;
   languages: LanguageTable;
   cache: PackageCache;
+  /** Compiled submissions kept by the SHA-256 of source, language and compiler; none: every job compiles. */
+  compileCache?: CompileCache;
   /** Jobs judged at once (each in its own sandbox slot). */
   slots: number;
   limits?: RunnerLimits;
@@ -189,6 +192,7 @@ export class Agent {
         ...(job.maxima ? { maxima: job.maxima } : {}),
         ...(job.timeLimitSeconds ? { computedTimeLimitSeconds: job.timeLimitSeconds } : {}),
         buildDir,
+        ...(this.o.compileCache ? { compileCache: this.o.compileCache } : {}),
         onProgress: (done, total) => {
           // at most one progress call a second: it is a write on the server
           if (Date.now() - lastProgress < 1000 && done < total) return;
@@ -257,6 +261,7 @@ export class Agent {
         ...(this.o.limits ? { limits: this.o.limits } : {}),
         ...(trial.maxima ? { maxima: trial.maxima } : {}),
         buildDir,
+        ...(this.o.compileCache ? { compileCache: this.o.compileCache } : {}),
       }));
       if (!lease.lost()) await client.reportTrial(trial, { measurement: r.measurement });
       this.stats.trials++;

@@ -32,6 +32,9 @@ export {
   type TrialNotRun,
 } from './judge.js';
 export { PackageCache, extractZip, PACKAGE_CACHE_DEFAULTS, type PackageCacheOptions, type CachedPackage, type ExtractLimits } from './problem/cache.js';
+export { CompileCache, COMPILE_CACHE_DEFAULTS, type CompileCacheOptions, type CompileCacheStats } from './compile/cache.js';
+export { compileProgram, compileKey, type ProgramCompile } from './compile/program.js';
+export { headerFlags, PCH_MOUNT } from './compile/pch.js';
 export { loadProblem, programLanguage } from './problem/load.js';
 export { compareOutput, parseDefaultValidatorFlags, type DefaultValidatorOptions, type ValidationOutcome, type ByteSource } from './problem/default-validator.js';
 export {

@@ -35,6 +35,10 @@ export interface Language {
   notes?: string;
   compile?: { argv: string[]; env: Record<string, string>; limits: Limits };
   run: { argv: string[]; env: Record<string, string> };
+  /** Prints the compiler's version: part of the compile cache's key (compile/fingerprint.ts). */
+  version?: string[];
+  /** Headers g++ gets precompiled for a source that includes them (compile/pch.ts). */
+  pch: string[];
   heap?: { fraction: number; reserveMiB: number; minMiB: number };
   addressSpaceLimit: boolean;
   outOfMemory: { exitCode: number; stderr: string }[];
@@ -83,6 +87,8 @@ export function loadLanguages(file: string = process.env.JUDGE_LANGUAGES ?? defa
       ...(l.notes ? { notes: l.notes } : {}),
       ...(l.compile ? { compile: { argv: l.compile.argv, env: l.compile.env ?? {}, limits: limits(l.compile.limits) } } : {}),
       run: { argv: l.run.argv, env: l.run.env ?? {} },
+      ...(l.version ? { version: l.version } : {}),
+      pch: l.pch,
       ...(l.heap ? { heap: l.heap } : {}),
       addressSpaceLimit: l.addressSpaceLimit,
       outOfMemory: l.outOfMemory,

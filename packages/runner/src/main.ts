@@ -2,13 +2,14 @@
 import { ApiProblem, RunnerClient, Unreachable, loadOrCreateRunnerKey } from '@judge/sdk';
 import { Command, InvalidArgumentError } from 'commander';
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, PROBLEM_TYPES } from './agent.js';
 import { checkMachine, type CheckReport } from './check.js';
 import { cachePath, configDir, keyPath, loadConfig, saveConfig } from './config.js';
 import { loadLanguages } from './languages.js';
 import { registerLanguagesCommand } from './languages-command.js';
+import { CompileCache } from './compile/cache.js';
 import { PackageCache } from './problem/cache.js';
 import { claimUidRange, DEFAULT_UID_BASE, UidRangeInUse } from './sandbox/host-lock.js';
 import { Sandbox } from './sandbox/sandbox.js';
@@ -143,7 +144,7 @@ program
     if (!Number.isInteger(n) || n < 1000 || n > 65000) throw new InvalidArgumentError('a uid from 1000 to 65000');
     return n;
   })
-  .option('--cache-dir <dir>', 'where problem packages are kept by SHA-256 (default /var/cache/judge-runner as root, else <config-dir>/cache)')
+  .option('--cache-dir <dir>', 'where problem packages are kept by SHA-256, and in its compiled/ compiled submissions (a rejudge or identical resubmission compiles nothing) and precompiled C++ headers (default /var/cache/judge-runner as root, else <config-dir>/cache)')
   .action(async (o: { configDir?: string; server?: string; slots: number; insecureNoCgroup?: boolean; languages?: string; grace: number; leaseSeconds?: number; cacheDir?: string; uidBase?: number }) => {
     const dir = configDir(o.configDir);
     const cfg = loadConfig(dir);
@@ -168,7 +169,8 @@ program
     }
     const cacheDir = packageCacheDir(o.cacheDir, dir);
     const cache = new PackageCache({ dir: cacheDir, fetch: (fileId) => client.download(fileId) });
-    const agent = new Agent({ client, sandbox, languages, cache, slots: o.slots, runnerVersion: version(), log, ...(o.leaseSeconds ? { leaseSeconds: o.leaseSeconds } : {}) });
+    const compileCache = new CompileCache({ dir: join(cacheDir, 'compiled'), log });
+    const agent = new Agent({ client, sandbox, languages, cache, compileCache, slots: o.slots, runnerVersion: version(), log, ...(o.leaseSeconds ? { leaseSeconds: o.leaseSeconds } : {}) });
     log(`judging for ${server} as ${client.fingerprint.slice(0, 12)} with ${o.slots} slot${o.slots === 1 ? '' : 's'}`);
     agent.start();
 
@@ -193,6 +195,7 @@ program
       }
       await sandbox.close();
       log(`stopped: ${agent.stats.judged} judged, ${agent.stats.failed} failed, ${agent.stats.trials} trials`);
+      log(`compile cache: ${compileCache.stats.compiles} compiled, ${compileCache.stats.hits} taken from the cache`);
       process.exit(0);
     };
     process.on('SIGTERM', () => void shutdown('SIGTERM'));

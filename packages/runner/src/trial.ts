@@ -2,6 +2,7 @@ import { readMaxima, type LimitFigures } from '@judge/problem-package';
 import fs from 'node:fs';
 import path from 'node:path';
 import { graderFor } from './graders/registry.js';
+import type { CompileCache } from './compile/cache.js';
 import { judgeSubmission } from './judge.js';
 import type { JudgeResult, RunnerLimits } from './judging/types.js';
 import type { LanguageTable } from './languages.js';
@@ -30,6 +31,8 @@ export interface TrialInput {
   /** The instance's maxima (the server's, with the trial). */
   maxima?: Partial<LimitFigures>;
   buildDir?: string;
+  /** Compiled examples kept between trials and jobs (judging/types.ts). */
+  compileCache?: CompileCache;
   /** The time limit accepted examples run under while the limit is being computed; default 60 s. */
   calibrationTimeLimitSeconds?: number;
   /** Called after each example submission. */
@@ -169,6 +172,7 @@ async function trySubmission(input: TrialInput, sub: ExampleSubmission, limitSec
       limits: input.limits,
       maxima: input.maxima,
       buildDir: input.buildDir,
+      ...(input.compileCache ? { compileCache: input.compileCache } : {}),
       runAll: true,
     });
   let judged: JudgeResult;

@@ -4,7 +4,8 @@ import { entryOf, sourceName, type Language } from '../languages.js';
 import { trim } from '../judging/log.js';
 import type { SubmissionFileInput } from '../judging/types.js';
 import { chooseLanguage } from './entry.js';
-import { compileFiles, type ProgramFile } from '../problem/programs.js';
+import { compileProgram } from '../compile/program.js';
+import type { ProgramFile } from '../problem/programs.js';
 import type { ProblemSpec } from '../problem/types.js';
 import type { Box } from '../sandbox/sandbox.js';
 import { listFiles } from './files.js';
@@ -37,8 +38,10 @@ export async function compileSubmission(ctx: GradeContext): Promise<{ program: P
   }
   const files = await programFiles(input.files, chosen.main, problem, lang);
   if ('error' in files) return { rejected: 'CE', message: files.error, language };
-  const compiled = await compileFiles(sandbox, lang, files.files, files.main, { limits: limits.compile });
+  const compiled = await compileProgram(input.compileCache, sandbox, lang, files.files, files.main, { limits: limits.compile });
   ctx.onCleanup(() => compiled.box.dispose());
+  if (compiled.cached) log.add('compile: cached (the same source, language and compiler compiled before on this runner)');
+  else if (compiled.pch) log.add(`compile: with the precompiled ${compiled.pch}`);
   if (compiled.log.trim()) log.add(`compiler output:\n${trim(compiled.log.trimEnd(), 48 * 1024)}`);
   if (!compiled.ok) return { rejected: 'CE', message: 'compilation failed', language };
   return { program: { lang, entry: compiled.entry, box: compiled.box } };

@@ -1,4 +1,5 @@
 import type { LimitFigures } from '@judge/problem-package';
+import type { CompileCache } from '../compile/cache.js';
 import type { LanguageTable } from '../languages.js';
 import type { JudgeSandbox } from '../problem/programs.js';
 import type { ProblemSpec, Verdict } from '../problem/types.js';
@@ -44,6 +45,8 @@ export interface JudgeInput {
   maxima?: Partial<LimitFigures>;
   /** The time limit the server's calibration trial computed for a package that names none (the claim's timeLimitSeconds). */
   computedTimeLimitSeconds?: number;
+  /** Compiled submissions by the SHA-256 of source, language and compiler (a rejudge compiles nothing); none: every judging compiles. */
+  compileCache?: CompileCache;
   /** Where the built validator is kept; default `<package dir>.build` (what PackageCache hands out). */
   buildDir?: string;
   /** Run every test (trials); the verdict stays the lazy one. */
