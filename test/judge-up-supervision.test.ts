@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type Health, type SubmissionSummary } from '@judge/contract';
 import { JudgeClient } from '@judge/sdk';
+import { planSlots } from '@judge/runner';
 import { legacyPackage, zipOf } from '../packages/server/test/zips.js';
 import { codeForm } from '../packages/server/test/support/forms.js';
 import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
@@ -134,7 +135,7 @@ describe('judge up supervises its local runner', () => {
       second.once('exit', (code) => resolve({ code, out }));
     });
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(new RegExp(`sandbox uid ${UID_BASE} .* is already used by judge-runner pid ${holder} .*Start this one with another range, e\\.g\\. --uid-base ${UID_BASE + 1}`));
+    expect(r.out).toMatch(new RegExp(`sandbox uid ${UID_BASE} .* is already used by judge-runner pid ${holder} .*Start this one with another range, e\\.g\\. --uid-base ${UID_BASE + planSlots('auto', true).slots}`));
     // the local runner was not disturbed
     expect((await health()).localRunner).toMatchObject({ state: 'running', pid: holder });
   }, 30_000);

@@ -69,3 +69,4 @@ export {
 // the agent behind `judge-runner start`
 export { Agent, PROBLEM_TYPES, type AgentOptions, type AgentStats } from './agent.js';
 export { configDir, keyPath, cachePath, loadConfig, saveConfig, type RunnerConfig } from './config.js';
+export { allowedCpus, planSlots, parseSlots, type SlotPlan } from './slots.js';

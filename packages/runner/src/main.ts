@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { parseSlots, planSlots } from './slots.js';
 import { ApiProblem, RunnerClient, Unreachable, loadOrCreateRunnerKey } from '@judge/sdk';
 import { Command, InvalidArgumentError } from 'commander';
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
@@ -25,11 +26,6 @@ function version(): string {
 const stamp = () => new Date().toISOString();
 const log = (line: string) => console.log(`${stamp()} ${line}`);
 
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError('a whole number from 1 to 64');
-  return n;
-}
 
 function tagList(v: string): string[] {
   const tags = v.split(',').map((t) => t.trim()).filter(Boolean);
@@ -69,7 +65,7 @@ function packageCacheDir(explicit: string | undefined, config: string): string {
  * The sandbox of a runner that starts: its slot uids claimed for this process (as root, where
  * each slot has a uid of its own), and the work directories of runners that were killed removed.
  */
-async function hostSandbox(opts: { slots: number; insecureNoCgroup: boolean; uidBase: number }, configDir: string): Promise<Sandbox> {
+async function hostSandbox(opts: { slots: number; cpus: number[]; insecureNoCgroup: boolean; uidBase: number }, configDir: string): Promise<Sandbox> {
   if (process.geteuid?.() === 0) {
     try {
       await claimUidRange(opts.uidBase, opts.slots, configDir);
@@ -126,7 +122,14 @@ program
   .description('Judge: authenticate, claim jobs (long poll), judge them in the sandbox and report; SIGTERM finishes or gives back held jobs')
   .option('--config-dir <dir>', 'the directory `register` used')
   .option('--server <url>', 'override the server registered with', serverUrl)
-  .option('--slots <n>', 'jobs judged at once, each in its own sandbox slot (on 2 cores keep 1)', positiveInt, 1)
+  .option('--slots <n|auto>', 'jobs judged at once, each in its own sandbox slot (auto: one per CPU this runner may use)', (v) => {
+    try {
+      return parseSlots(v);
+    } catch (e) {
+      throw new InvalidArgumentError((e as Error).message);
+    }
+  }, 'auto' as number | 'auto')
+  .option('--no-pin', 'do not pin each slot\'s programs to a CPU of its own (they are pinned when there are no more slots than CPUs)')
   .option('--insecure-no-cgroup', 'judge even without a writable cgroup (rlimits only: memory of process trees, process counts and leftover processes are not enforced)')
   .option('--languages <file>', 'the language table (default config/languages.json, or JUDGE_LANGUAGES)')
   .option('--grace <seconds>', 'on SIGTERM, how long held jobs may go on before they are given back', (v) => {
@@ -145,14 +148,16 @@ program
     return n;
   })
   .option('--cache-dir <dir>', 'where problem packages are kept by SHA-256, and in its compiled/ compiled submissions (a rejudge or identical resubmission compiles nothing) and precompiled C++ headers (default /var/cache/judge-runner as root, else <config-dir>/cache)')
-  .action(async (o: { configDir?: string; server?: string; slots: number; insecureNoCgroup?: boolean; languages?: string; grace: number; leaseSeconds?: number; cacheDir?: string; uidBase?: number }) => {
+  .action(async (o: { configDir?: string; server?: string; slots: number | 'auto'; pin: boolean; insecureNoCgroup?: boolean; languages?: string; grace: number; leaseSeconds?: number; cacheDir?: string; uidBase?: number }) => {
     const dir = configDir(o.configDir);
     const cfg = loadConfig(dir);
     if (!cfg && !o.server) throw new CliError(`no runner configuration in ${dir}: run \`judge-runner register --server URL\` first`);
     const server = o.server ?? cfg!.server;
     const key = loadOrCreateRunnerKey(keyPath(dir));
     const languages = loadLanguages(o.languages);
-    const sandbox = await hostSandbox({ slots: o.slots, insecureNoCgroup: !!o.insecureNoCgroup, uidBase: o.uidBase ?? DEFAULT_UID_BASE }, dir);
+    const plan = planSlots(o.slots, o.pin);
+    const sandbox = await hostSandbox({ slots: plan.slots, cpus: plan.cpus, insecureNoCgroup: !!o.insecureNoCgroup, uidBase: o.uidBase ?? DEFAULT_UID_BASE }, dir);
+    log(`slots: ${plan.why}`);
     log(`sandbox: bubblewrap ${sandbox.bwrap.version}, ${sandbox.backend} (${sandbox.describeBackend()})`);
     for (const c of sandbox.caveats()) log(`caveat: ${c}`);
     const present = [...languages.languages.values()].filter((l) => l.present).map((l) => l.id);
@@ -170,8 +175,8 @@ program
     const cacheDir = packageCacheDir(o.cacheDir, dir);
     const cache = new PackageCache({ dir: cacheDir, fetch: (fileId) => client.download(fileId) });
     const compileCache = new CompileCache({ dir: join(cacheDir, 'compiled'), log });
-    const agent = new Agent({ client, sandbox, languages, cache, compileCache, slots: o.slots, runnerVersion: version(), log, ...(o.leaseSeconds ? { leaseSeconds: o.leaseSeconds } : {}) });
-    log(`judging for ${server} as ${client.fingerprint.slice(0, 12)} with ${o.slots} slot${o.slots === 1 ? '' : 's'}`);
+    const agent = new Agent({ client, sandbox, languages, cache, compileCache, slots: plan.slots, runnerVersion: version(), log, ...(o.leaseSeconds ? { leaseSeconds: o.leaseSeconds } : {}) });
+    log(`judging for ${server} as ${client.fingerprint.slice(0, 12)} with ${plan.slots} slot${plan.slots === 1 ? '' : 's'}`);
     agent.start();
 
     let signals = 0;
