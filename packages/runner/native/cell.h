@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define PROTOCOL "2"
+#define PROTOCOL "3"
 #define MAX_FRAME (1 << 20)
 #define MAX_ARGS 4096
 #define TAIL 4096
@@ -33,7 +33,11 @@ struct run_state {
   size_t head_len, head_max;
   size_t tail_len, tail_pos;
   int held[3];
+  /* CLOCK_MONOTONIC (the runner's clock too) when the program was seen to end */
+  unsigned long long exited_ns;
 };
+
+unsigned long long monotonic_ns(void);
 
 void die(const char *what);
 void write_all(int fd, const void *buf, size_t n);

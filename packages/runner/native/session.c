@@ -8,7 +8,11 @@
  *   request  session <uid> <rlimits> -- <bwrap argv...>     events  started <bwrap pid> -1 -1 -1
  *            test <rlimits> <stdin> <stdout> <stderr> <head> -- <argv...>   exit ... (per test)
  *            kill                     (the running test)                    closed <wait status>
- *            end                      (closes the session)
+ *            opened                   (the runner holds the test's pipes)   piped -1 <fd> <fd> <fd>
+ *            end                      (closes the session)                  lost (the sandbox died in a test)
+ * A test's stdio may be pipes the runner streams (interactive problems): "piped" names the cell's
+ * ends, opened by the runner through /proc/<cell>/fd/<n>, then dropped here on "opened". Only the
+ * program holds the other ends (not bwrap, not its pid 1), so it closing one is seen at once.
  *
  * A sandbox that never says "ready" is reported as an "exit" with started 0 and bwrap's words on
  * stderr, like a run that never started; a sandbox that dies during a test ends that test (as
@@ -77,17 +81,26 @@ static void start_test(struct session_state *s, long len) {
   int fds[3] = {-1, -1, -1};
   const char *why = NULL;
   for (int i = 0; i < 3 && !why; i++) {
-    if (plan_stdio(&io[i], f[2 + i], i == 0) || io[i].kind == 'p' || (io[i].kind == 'k' && i != 2)) why = "bad stdio";
+    if (plan_stdio(&io[i], f[2 + i], i == 0) || (io[i].kind == 'k' && i != 2)) why = "bad stdio";
     else if ((fds[i] = open_plan(&io[i])) < 0) why = strerror(errno);
   }
   if (why) {
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
       if (fds[i] >= 0) close(fds[i]);
+      if (io[i].cell_fd >= 0 && (io[i].kind == 'p' || io[i].kind == 'k')) close(io[i].cell_fd);
+    }
     send_event(NULL, 0, NULL, 0, 2, "error", why);
     return;
   }
   memset(&s->test, 0, sizeof s->test);
   s->test.status_fd = s->test.drain_fd = -1;
+  int piped = 0;
+  char fdtext[3][16];
+  for (int i = 0; i < 3; i++) {
+    s->test.held[i] = io[i].kind == 'p' ? io[i].cell_fd : -1;
+    piped |= io[i].kind == 'p';
+    snprintf(fdtext[i], sizeof fdtext[i], "%d", s->test.held[i]);
+  }
   s->test.head_max = strtoul(f[5], NULL, 10);
   if (s->test.head_max > MAX_HEAD) s->test.head_max = MAX_HEAD;
   if (io[2].kind == 'k') {
@@ -112,6 +125,7 @@ static void start_test(struct session_state *s, long len) {
   for (int i = 0; i < 3; i++) close(fds[i]);
   s->testing = 1;
   s->done = 0;
+  if (piped) send_event(NULL, 0, NULL, 0, 5, "piped", "-1", fdtext[0], fdtext[1], fdtext[2]);
 }
 
 static void from_box(struct session_state *s) {
@@ -132,12 +146,22 @@ static void from_box(struct session_state *s) {
     snprintf(pid, sizeof pid, "%d", s->box.pid);
     send_event(NULL, 0, NULL, 0, 5, "started", pid, "-1", "-1", "-1");
   } else if (!strcmp(buf, "done") && s->testing) {
-    s->test.status = atoi(arg);
+    char *rest;
+    s->test.status = (int)strtol(arg, &rest, 10);
+    s->test.exited_ns = strtoull(rest, NULL, 10);
     s->done = 1;
   } else if (!strcmp(buf, "error")) {
     s->testing = 0;
     send_event(NULL, 0, NULL, 0, 2, "error", arg);
   }
+}
+
+static void drop_test_pipes(struct session_state *s) {
+  for (int i = 0; i < 3; i++)
+    if (s->test.held[i] >= 0) {
+      close(s->test.held[i]);
+      s->test.held[i] = -1;
+    }
 }
 
 /* The test is over once the helper said so (or the sandbox died) and its stderr is closed. */
@@ -148,7 +172,12 @@ static void finish_test(struct session_state *s, int devnull) {
     drain_stderr(&s->test, devnull);
     if (s->test.drain_fd >= 0) return;
   }
-  if (s->lost && !s->done) s->test.status = SIGKILL;
+  if (s->lost && !s->done) {
+    s->test.status = SIGKILL;
+    /* before the test's exit: the runner opens a new sandbox for its next test */
+    send_event(NULL, 0, NULL, 0, 1, "lost");
+  }
+  drop_test_pipes(s);
   memcpy(s->test.status_text, "{ \"exit-code\": 0 }", 19);
   s->test.status_len = 18;
   send_exit(&s->test);
@@ -184,8 +213,10 @@ static int serve(struct session_state *s, int devnull) {
   if (fds[1].revents) {
     long len = read_request();
     if (len < 0) exit(0);
-    if (!strcmp(req, "test") && s->ready) start_test(s, len);
+    if (!strcmp(req, "test") && s->ready && !s->box.exited && s->ctl >= 0) start_test(s, len);
+    else if (!strcmp(req, "test")) send_event(NULL, 0, NULL, 0, 2, "error", "the session's sandbox is gone");
     else if (!strcmp(req, "kill") && s->testing) to_box(s, "kill", 5, NULL);
+    else if (!strcmp(req, "opened")) drop_test_pipes(s);
     else if (!strcmp(req, "end") && s->ctl >= 0) {
       close(s->ctl);
       s->ctl = -1;
@@ -209,6 +240,7 @@ void session(long len, int devnull) {
   struct session_state s;
   memset(&s, 0, sizeof s);
   s.box.status_fd = s.box.drain_fd = s.test.status_fd = s.test.drain_fd = -1;
+  for (int i = 0; i < 3; i++) s.box.held[i] = s.test.held[i] = -1;
   s.box.head_max = 2048;
   int sp[2], status[2];
   struct stdio_plan io[3];

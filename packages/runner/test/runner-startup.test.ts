@@ -126,7 +126,7 @@ describe.runIf(process.geteuid?.() === 0)('sandbox uids are one runner\'s', () =
   it('judge-runner start with uids another process holds exits non-zero with that message', async () => {
     const claim = await claimUidRange(UID_BASE + 10, 1);
     try {
-      const r = await startRunner(['--uid-base', String(UID_BASE + 10), '--server', 'http://127.0.0.1:9']);
+      const r = await startRunner(['--uid-base', String(UID_BASE + 10), '--slots', '1', '--server', 'http://127.0.0.1:9']);
       expect(r.code).toBe(1);
       expect(r.out).toContain(`judge-runner: sandbox uid ${UID_BASE + 10} (of this runner's ${UID_BASE + 10}..${UID_BASE + 10}) is already used by judge-runner pid ${process.pid}`);
       expect(r.out).toContain('--uid-base');

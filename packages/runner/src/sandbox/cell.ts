@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SandboxError } from './errors.js';
 
-const PROTOCOL = '2';
+const PROTOCOL = '3';
 
 /** The cell binary, built from native/judge-cell.c by `pnpm build` (scripts/build-native.mjs). */
 export const CELL_BINARY = fileURLToPath(new URL('../../native/judge-cell', import.meta.url));
@@ -45,7 +45,10 @@ export interface CellExit {
   stderrBytes: number;
   head: Buffer;
   tail: Buffer;
-  /** performance.now() when the exit arrived. */
+  /**
+   * performance.now() of the program's end: when the cell (or the helper in a session) saw it,
+   * on the shared monotonic clock, not when the news arrived here after the teardown.
+   */
   at: number;
 }
 
@@ -92,6 +95,19 @@ function fields(frame: Buffer, count: number): { text: string[]; rest: Buffer } 
   return { text, rest: frame.subarray(Math.min(at, frame.length)) };
 }
 
+function text0(f: Buffer): string {
+  const end = f.indexOf(0);
+  return f.subarray(0, end < 0 ? f.length : end).toString('utf8');
+}
+
+/** performance.now() of a CLOCK_MONOTONIC instant in ns (libuv's hrtime is that clock). */
+function sinceNow(ns: string | undefined): number {
+  const now = performance.now();
+  if (!ns || !/^\d+$/.test(ns) || ns === '0') return now;
+  const ago = Number(process.hrtime.bigint() - BigInt(ns)) / 1e6;
+  return ago >= 0 && ago < 3_600_000 ? now - ago : now;
+}
+
 function frame(parts: string[]): Buffer {
   const body = Buffer.from(`${parts.join('\0')}\0`, 'utf8');
   const head = Buffer.alloc(4);
@@ -127,11 +143,17 @@ export class CellSession extends EventEmitter {
   sawStarted = false;
   /** 'closed' was emitted: the sandbox is gone. */
   ended = false;
+  /** The sandbox died during a test: no test may follow in it. */
+  lost = false;
   constructor(private readonly send: (parts: string[]) => void) {
     super();
   }
   test(r: TestRequest): void {
     this.send(['test', r.rlimits, ...r.stdio.map(stdioText), String(r.headBytes), '--', ...r.argv]);
+  }
+  /** The runner holds its ends of the test's pipes: the cell drops its own. */
+  opened(): void {
+    this.send(['opened']);
   }
   /** Ends the running test (the helper kills every process of it). */
   kill(): void {
@@ -240,13 +262,17 @@ export class Cell {
 
   private onFrame(f: Buffer): void {
     const run = this.current;
-    const { text, rest } = fields(f, 6);
+    const { text, rest } = fields(f, text0(f) === 'exit' ? 7 : 6);
     if (!run) return;
     // a session outlives its tests' events; a run (or a session that never started) ends with one
     const ends = !(run instanceof CellSession) || !run.sawStarted;
     if (text[0] === 'started') {
       if (run instanceof CellSession) run.sawStarted = true;
       run.emit('started', { pid: Number(text[1]), fds: [Number(text[2]), Number(text[3]), Number(text[4])] } satisfies CellStarted);
+    } else if (text[0] === 'lost') {
+      if (run instanceof CellSession) run.lost = true;
+    } else if (text[0] === 'piped') {
+      run.emit('piped', { pid: -1, fds: [Number(text[2]), Number(text[3]), Number(text[4])] } satisfies CellStarted);
     } else if (text[0] === 'exit') {
       if (ends) this.current = null;
       const headLen = Number(text[4]);
@@ -256,7 +282,7 @@ export class Cell {
         stderrBytes: Number(text[3]),
         head: Buffer.from(rest.subarray(0, headLen)),
         tail: Buffer.from(rest.subarray(headLen, headLen + Number(text[5]))),
-        at: performance.now(),
+        at: sinceNow(text[6]),
       };
       run.emit('exit', exit);
     } else if (text[0] === 'closed') {

@@ -9,14 +9,12 @@
  *   abort      on any failure of the above: kill, wait, throw the cell away
  *   teardown   every timer cleared, the cell given back (reset for its next run)
  */
-import net from 'node:net';
-import { PassThrough, type Readable } from 'node:stream';
 import type { CellExit, CellRequest, CellRun, CellStarted } from './cell.js';
 import type { CellPool, Lease } from './cell-pool.js';
 import { SandboxError } from './errors.js';
 import { TAIL } from './host.js';
 import { cellStdio, outcome, stderrIo, type StdioTarget } from './outcome.js';
-import { Meter, StderrKeeper, streamDone } from './stdio.js';
+import { PipeSet } from './pipes.js';
 import type { RunResult, RunSpec } from './types.js';
 import { decide, type KillReason } from './verdict.js';
 
@@ -28,12 +26,8 @@ export interface Launch {
 }
 
 export class SupervisedRun {
-  /** Counted stdout when it is a pipe. */
-  readonly outMeter: Meter | null;
-  /** stderr as a stream, when the caller asked for a pipe. */
-  readonly errKeeper: StderrKeeper | null;
-  /** Where the caller writes a piped stdin (bridged to the program once it runs). */
-  readonly stdin: PassThrough | null;
+  /** The streams the caller drives (interactive problems). */
+  readonly pipes: PipeSet;
   private readonly stdout: StdioTarget;
   private killedFor: KillReason | undefined;
   private killedAt: number | undefined;
@@ -41,7 +35,6 @@ export class SupervisedRun {
   private started: CellStarted | undefined;
   private exitSeen = false;
   private startedAt: number | undefined;
-  private readonly sockets: net.Socket[] = [];
   private wallTimer: NodeJS.Timeout | undefined;
   private cpuTimer: NodeJS.Timeout | undefined;
 
@@ -51,10 +44,7 @@ export class SupervisedRun {
     private readonly launch: Launch,
   ) {
     this.stdout = cellStdio(spec.stdout, 'out');
-    this.outMeter = spec.stdout === 'pipe' ? new Meter(spec.limits.outputBytes, () => this.kill('ole')) : null;
-    this.errKeeper = spec.stderr === 'pipe' ? new StderrKeeper(spec.stderrKeepBytes ?? TAIL, true) : null;
-    this.stdin = spec.stdin === 'pipe' ? new PassThrough() : null;
-    this.stdin?.on('error', () => {});
+    this.pipes = new PipeSet(spec, () => this.kill('ole'));
   }
 
   /** Kills the whole run; the first reason is the one that counts. */
@@ -125,7 +115,8 @@ export class SupervisedRun {
         this.started = s;
         this.startedAt = performance.now();
         try {
-          this.openPipes(s);
+          const cell = this.lease!.cell;
+          this.pipes.bridge(s.fds, (fd, w) => cell.openPipe(fd, w), () => cell.opened());
         } catch {
           this.kill('setup');
           return;
@@ -145,44 +136,12 @@ export class SupervisedRun {
     });
   }
 
-  /** The pipes the caller streams: opened through the cell's fds, then the cell drops its ends. */
-  private openPipes(s: CellStarted): void {
-    const cell = this.lease!.cell;
-    if (s.fds.every((fd) => fd < 0)) return;
-    try {
-      if (s.fds[0] >= 0 && this.stdin) {
-        let fd: number | null = null;
-        try {
-          fd = cell.openPipe(s.fds[0], true);
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code !== 'ENXIO') throw e; // ENXIO: it stopped reading already
-        }
-        if (fd === null) this.stdin.resume();
-        else {
-          const sock = this.socket(fd, false);
-          this.stdin.pipe(sock);
-        }
-      }
-      if (s.fds[1] >= 0 && this.outMeter) this.socket(cell.openPipe(s.fds[1], false), true).pipe(this.outMeter);
-      if (s.fds[2] >= 0 && this.errKeeper) this.socket(cell.openPipe(s.fds[2], false), true).pipe(this.errKeeper);
-    } finally {
-      cell.opened();
-    }
-  }
-
-  private socket(fd: number, readable: boolean): net.Socket {
-    const sock = new net.Socket({ fd, readable, writable: !readable });
-    sock.on('error', () => {});
-    this.sockets.push(sock);
-    return sock;
-  }
-
   /** Phase collect: the counters once only the launcher is left, the output sizes, and the status they make. */
   private async collect(exit: CellExit): Promise<RunResult> {
     const { cell, cg } = this.lease!;
     if (cg) await waitEmpty(cg, cell.pid);
     const stats = cg?.stats() ?? null;
-    await this.drained(200);
+    await this.pipes.drained(200);
     return outcome(this.spec, {
       exit,
       stats,
@@ -191,8 +150,8 @@ export class SupervisedRun {
       killedAt: this.killedAt,
       wallMs: exit.at - (this.startedAt ?? exit.at),
       stdout: this.stdout,
-      outMeter: this.outMeter,
-      errKeeper: this.errKeeper,
+      outMeter: this.pipes.outMeter,
+      errKeeper: this.pipes.errKeeper,
       stderrIgnored: this.request().stdio[2].kind === 'null',
     });
   }
@@ -222,15 +181,6 @@ export class SupervisedRun {
     };
   }
 
-  /** Lets what is buffered in the pipes reach the meters; the caller may not read, so not for long. */
-  private async drained(ms: number): Promise<void> {
-    const streams: Readable[] = [this.outMeter, this.errKeeper].filter((s): s is Meter | StderrKeeper => s !== null);
-    if (!streams.length) return;
-    let t: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(streams.map((m) => streamDone(m))), new Promise((r) => (t = setTimeout(r, ms)))]);
-    clearTimeout(t);
-  }
-
   /** Phase abort: nothing of the run may outlive a failure of the supervisor. */
   private async abort(): Promise<void> {
     this.killedFor ??= 'setup';
@@ -244,7 +194,7 @@ export class SupervisedRun {
   private teardown(): void {
     clearTimeout(this.wallTimer);
     clearInterval(this.cpuTimer);
-    for (const s of this.sockets) s.destroy();
+    this.pipes.destroy();
   }
 }
 

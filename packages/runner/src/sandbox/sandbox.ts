@@ -264,29 +264,42 @@ export class Sandbox {
   /** Starts a program; with 'pipe' stdio the caller drives it (interactive problems). */
   start(spec: RunSpec): RunningProgram {
     if (this.closed) throw new SandboxError('sandbox closed');
-    const cancel = currentCancel();
-    if (cancel?.aborted) throw new SandboxError('cancelled: the work was withdrawn');
+    if (currentCancel()?.aborted) throw new SandboxError('cancelled: the work was withdrawn');
     this.validate(spec);
     const slot = this.slotFor(spec.workDir);
+    if (spec.stdin === 'pipe' || spec.stdout === 'pipe' || spec.stderr === 'pipe') {
+      // streamed stdio goes through a session's helper: only the program holds its pipes, so its
+      // closing one is seen at once (bwrap and its pid 1 would hold them until the very end)
+      const { stdin, stdout, stderr, stderrKeepBytes, ...base } = spec;
+      const session = this.openSession(base);
+      const p = session.start({ stdin, stdout, stderr, stderrKeepBytes });
+      return { ...p, result: p.result.finally(() => session.close()) };
+    }
     const run = new SupervisedRun(spec, this.pool, { ...this.commandLine(spec, slot), uid: this.root ? this.uidOf(slot) : undefined });
+    return this.track(slot, {
+      stdin: run.pipes.stdin,
+      stdout: run.pipes.outMeter,
+      stderr: run.pipes.errKeeper,
+      result: run.supervise(),
+      kill: () => run.kill('user'),
+    });
+  }
+
+  /** A run counts for its slot, is killed by close() and by the withdrawal of the work it belongs to. */
+  private track(slot: number, p: RunningProgram): RunningProgram {
+    const cancel = currentCancel();
     this.busy[slot]!++;
-    const result = run.supervise().finally(() => this.busy[slot]!--);
-    const entry: Active = { kill: () => run.kill('user'), done: result.catch(() => {}) };
+    const result = p.result.finally(() => this.busy[slot]!--);
+    const entry: Active = { kill: p.kill, done: result.catch(() => {}) };
     this.active.add(entry);
-    const withdrawn = (): void => run.kill('user');
-    cancel?.addEventListener('abort', withdrawn, { once: true });
+    cancel?.addEventListener('abort', p.kill, { once: true });
     void entry.done.then(() => {
       this.active.delete(entry);
-      cancel?.removeEventListener('abort', withdrawn);
+      cancel?.removeEventListener('abort', p.kill);
     });
-    return {
-      stdin: run.stdin,
-      stdout: run.outMeter,
-      stderr: run.errKeeper,
-      result,
-      kill: () => run.kill('user'),
-    };
+    return { ...p, result };
   }
+
 
   /**
    * A sandbox kept open for many runs of one program (the tests of a submission): each run is a
@@ -305,6 +318,11 @@ export class Sandbox {
         boxArgv: (s) => this.bwrapArgs(s, [this.helper, BOX_HELPER], [BOX_HELPER, '--box']),
         boxRlimits: `nofile=64,core=0,stack=${this.stack}`,
         testRlimits: (s) => this.rlimits(s, slot),
+        track: (p) => {
+          if (this.closed) throw new SandboxError('sandbox closed');
+          if (currentCancel()?.aborted) throw new SandboxError('cancelled: the work was withdrawn');
+          return this.track(slot, p);
+        },
       },
       spec,
     );

@@ -5,12 +5,14 @@
  * file's path), a fresh /tmp, and no process left from the test before. A sandbox that dies
  * (a program that killed the helper) ends its test as killed; the next test opens a new one.
  */
+import type { Readable } from 'node:stream';
 import type { CellExit, CellSession, CellStarted } from './cell.js';
 import type { CellPool, Lease } from './cell-pool.js';
 import { SandboxError } from './errors.js';
 import { TAIL } from './host.js';
 import { cellStdio, outcome, stderrIo } from './outcome.js';
-import type { RunResult, RunSpec } from './types.js';
+import { PipeSet } from './pipes.js';
+import type { RunResult, RunSpec, RunningProgram } from './types.js';
 import type { KillReason } from './verdict.js';
 
 /** What every test of a session shares: where and how the program runs. */
@@ -28,6 +30,8 @@ export interface SessionHost {
   /** The rlimits of the sandbox itself (bwrap and the helper). */
   boxRlimits: string;
   testRlimits(spec: RunSpec): string;
+  /** Counts a test as a run of the sandbox (its slot, close(), the withdrawal of its work). */
+  track(p: RunningProgram): RunningProgram;
 }
 
 /** The helper, bwrap's monitor and pid 1 count as processes of every test besides the launcher. */
@@ -46,17 +50,39 @@ export class Session {
     private readonly spec: SessionSpec,
   ) {}
 
-  /** Runs one test to its end. */
+  /** Runs one test to its end ('pipe' stdin gets no input, 'pipe' outputs are drained). */
   async run(t: TestSpec): Promise<RunResult> {
+    const p = this.start(t);
+    p.stdin?.end();
+    (p.stdout as Readable | null)?.resume();
+    (p.stderr as Readable | null | undefined)?.resume();
+    return p.result;
+  }
+
+  /** Starts one test; with 'pipe' stdio the caller drives it (interactive problems). */
+  start(t: TestSpec): RunningProgram {
     if (this.closed) throw new SandboxError('session closed');
     if (this.running) throw new SandboxError('a session runs one test at a time');
     this.running = true;
+    const spec: RunSpec = { ...this.spec, ...t, argv: t.argv ?? this.spec.argv, limits: t.limits ?? this.spec.limits };
+    const test = new SessionTest(spec, this.host.testRlimits(spec));
+    let go!: () => void;
+    const result = new Promise<void>((r) => (go = r))
+      .then(() => this.open())
+      .then((cs) => test.run(cs, this.lease!))
+      .finally(() => {
+        this.running = false;
+        test.pipes.destroy();
+      });
+    let tracked: RunningProgram;
     try {
-      const cs = await this.open();
-      return await this.test(cs, { ...this.spec, ...t, argv: t.argv ?? this.spec.argv, limits: t.limits ?? this.spec.limits });
-    } finally {
+      tracked = this.host.track({ stdin: test.pipes.stdin, stdout: test.pipes.outMeter, stderr: test.pipes.errKeeper, result, kill: () => test.kill('user') });
+    } catch (e) {
       this.running = false;
+      throw e;
     }
+    go();
+    return tracked;
   }
 
   /** Ends the sandbox and gives its cell back. */
@@ -67,7 +93,8 @@ export class Session {
   }
 
   private async open(): Promise<CellSession> {
-    if (this.cs) return this.cs;
+    if (this.cs && !this.cs.lost && !this.cs.ended) return this.cs;
+    await this.shut();
     const lease = await this.host.pool.acquire();
     let cs: CellSession;
     try {
@@ -111,10 +138,34 @@ export class Session {
     const sound = lease.cg ? lease.cg.empty(lease.cell.pid) : true;
     this.host.pool.release(lease, sound);
   }
+}
 
-  private test(cs: CellSession, spec: RunSpec): Promise<RunResult> {
-    const { lease } = this;
-    if (!lease) throw new SandboxError('session not open');
+/** One test of a session, from its request to its result. */
+class SessionTest {
+  readonly pipes: PipeSet;
+  private killedFor: KillReason | undefined;
+  private killedAt: number | undefined;
+  private killTest: (() => void) | undefined;
+
+  constructor(
+    private readonly spec: RunSpec,
+    private readonly rlimits: string,
+  ) {
+    this.pipes = new PipeSet(spec, () => this.kill('ole'));
+  }
+
+  kill(why: KillReason): void {
+    if (this.killedFor) {
+      if (why === 'ole') this.killedFor ??= why;
+      return;
+    }
+    this.killedFor = why;
+    this.killedAt = performance.now();
+    this.killTest?.();
+  }
+
+  async run(cs: CellSession, lease: Lease): Promise<RunResult> {
+    const { spec } = this;
     const cg = lease.cg;
     if (cg) {
       cg.prepare(spec.limits, SESSION_EXTRA_PIDS);
@@ -122,55 +173,61 @@ export class Session {
     }
     const stdout = cellStdio(spec.stdout, 'out');
     const stderr = stderrIo(spec);
-    if (stderr.kind === 'pipe' || stdout.io.kind === 'pipe' || spec.stdin === 'pipe') throw new SandboxError('a session test takes files, not pipes');
-    let killedFor: KillReason | undefined;
-    let killedAt: number | undefined;
     let wall: NodeJS.Timeout | undefined;
     let cpu: NodeJS.Timeout | undefined;
     let grace: NodeJS.Timeout | undefined;
-    const kill = (why: KillReason): void => {
-      if (killedFor) return;
-      killedFor = why;
-      killedAt = performance.now();
+    this.killTest = () => {
       cs.kill();
       // a helper that does not end the test in time takes the sandbox along
-      grace = setTimeout(() => cg?.kill(lease.cell.pid), KILL_GRACE_MS);
+      grace ??= setTimeout(() => cg?.kill(lease.cell.pid), KILL_GRACE_MS);
     };
     const t0 = performance.now();
-    return new Promise<CellExit>((resolve, reject) => {
-      cs.once('exit', resolve);
-      cs.once('error', reject);
-      cs.test({ rlimits: this.host.testRlimits(spec), stdio: [cellStdio(spec.stdin, 'in').io, stdout.io, stderr], headBytes: spec.stderrKeepBytes ?? TAIL, argv: spec.argv });
-      wall = setTimeout(() => kill('wall'), Math.min(spec.limits.wallMs, 2 ** 31 - 1));
-      if (cg) {
-        const limitNs = spec.limits.cpuMs * 1e6;
-        cpu = setInterval(() => {
-          cg.sampleMemory();
-          const ns = cg.cpuNs();
-          if (ns !== null && ns > limitNs) kill('tle');
-        }, 50);
-      }
-    })
-      .then((exit) =>
-        outcome(spec, {
-          exit,
-          stats: cg?.stats() ?? null,
-          none: !cg,
-          killedFor,
-          killedAt,
-          wallMs: exit.at - t0,
-          stdout,
-          outMeter: null,
-          errKeeper: null,
-          stderrIgnored: stderr.kind === 'null',
-        }),
-      )
-      .finally(() => {
-        clearTimeout(wall);
-        clearTimeout(grace);
-        clearInterval(cpu);
-        cs.removeAllListeners('exit');
-        cs.removeAllListeners('error');
+    try {
+      const exit = await new Promise<CellExit>((resolve, reject) => {
+        cs.once('exit', resolve);
+        cs.once('error', reject);
+        cs.on('piped', (s: CellStarted) => {
+          try {
+            this.pipes.bridge(s.fds, (fd, w) => lease.cell.openPipe(fd, w), () => cs.opened());
+          } catch {
+            this.kill('setup');
+          }
+        });
+        cs.test({ rlimits: this.rlimits, stdio: [cellStdio(spec.stdin, 'in').io, stdout.io, stderr], headBytes: spec.stderrKeepBytes ?? TAIL, argv: spec.argv });
+        if (this.killedFor) this.killTest!();
+        wall = setTimeout(() => this.kill('wall'), Math.min(spec.limits.wallMs, 2 ** 31 - 1));
+        if (cg) {
+          const limitNs = spec.limits.cpuMs * 1e6;
+          cpu = setInterval(() => {
+            cg.sampleMemory();
+            const ns = cg.cpuNs();
+            if (ns !== null && ns > limitNs) this.kill('tle');
+          }, 50);
+        }
       });
+      this.killTest = undefined;
+      const stats = cg?.stats() ?? null;
+      await this.pipes.drained(200);
+      return outcome(spec, {
+        exit,
+        stats,
+        none: !cg,
+        killedFor: this.killedFor,
+        killedAt: this.killedAt,
+        wallMs: exit.at - t0,
+        stdout,
+        outMeter: this.pipes.outMeter,
+        errKeeper: this.pipes.errKeeper,
+        stderrIgnored: stderr.kind === 'null',
+      });
+    } finally {
+      this.killTest = undefined;
+      clearTimeout(wall);
+      clearTimeout(grace);
+      clearInterval(cpu);
+      cs.removeAllListeners('exit');
+      cs.removeAllListeners('error');
+      cs.removeAllListeners('piped');
+    }
   }
 }
