@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -80,6 +81,8 @@ static void box_child(int fds[3], char *rlimits, char **argv) {
   for (int i = 0; i < 3; i++)
     if (dup2(fds[i], i) < 0) _exit(127);
   setpriority(PRIO_PROCESS, 0, 0);
+  /* stopped at its exit before its files close, for the time of its end (see box_main) */
+  ptrace(PTRACE_TRACEME, 0, NULL, NULL);
   if (apply_rlimits(rlimits)) {
     fprintf(stderr, "judge-box: rlimits: %s\n", strerror(errno));
     _exit(127);
@@ -127,6 +130,29 @@ static pid_t box_request(pid_t running) {
   return pid;
 }
 
+/*
+ * When a test ended. The program is traced (PTRACE_TRACEME before its exec) only to be stopped
+ * at its exit before its files are closed: the time is taken then, so the other program of an
+ * interactive pair cannot have seen this one's end of output yet, however late this helper got
+ * the CPU. Without that stop (no ptrace here) it is when the exit was seen.
+ */
+static unsigned long long exit_stop_ns;
+static int traced_options;
+
+static void traced_stop(pid_t p, int st) {
+  int sig = WSTOPSIG(st), event = st >> 16;
+  if (sig == SIGTRAP && event == PTRACE_EVENT_EXIT) {
+    exit_stop_ns = monotonic_ns();
+    sig = 0;
+  } else if (sig == SIGTRAP && event == 0 && !traced_options) {
+    /* the stop after its exec: from now on only its exit stops it (and its signals pass through) */
+    ptrace(PTRACE_SETOPTIONS, p, NULL, (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL));
+    traced_options = 1;
+    sig = 0;
+  }
+  ptrace(PTRACE_CONT, p, NULL, (void *)(long)sig);
+}
+
 int box_main(void) {
   if (fcntl(CTL, F_SETFD, FD_CLOEXEC) < 0) return 70;
   prctl(PR_SET_DUMPABLE, 0);
@@ -134,7 +160,8 @@ int box_main(void) {
   if (pipe2(box_sig, O_CLOEXEC | O_NONBLOCK)) return 70;
   for (int s = 1; s < NSIG; s++)
     if (s != SIGKILL && s != SIGSTOP && s != SIGCHLD) signal(s, SIG_IGN);
-  struct sigaction sa = {.sa_handler = box_sigchld, .sa_flags = SA_RESTART | SA_NOCLDSTOP};
+  /* no SA_NOCLDSTOP: the stops of a traced test must wake this loop too */
+  struct sigaction sa = {.sa_handler = box_sigchld, .sa_flags = SA_RESTART};
   sigaction(SIGCHLD, &sa, NULL);
   box_send("ready", "1");
   pid_t running = 0;
@@ -148,8 +175,13 @@ int box_main(void) {
       pid_t p;
       while (running > 0 && (p = waitpid(-1, &st, WNOHANG)) > 0) {
         if (p != running) continue;
-        /* when it ended, before the teardown below: the order of an interactive pair depends on it */
-        unsigned long long at = monotonic_ns();
+        if (WIFSTOPPED(st)) {
+          traced_stop(p, st);
+          continue;
+        }
+        unsigned long long at = exit_stop_ns ? exit_stop_ns : monotonic_ns();
+        exit_stop_ns = 0;
+        traced_options = 0;
         running = 0;
         end_test();
         empty_tmp();

@@ -13,7 +13,7 @@ import type { BackendKind, Limits } from './types.js';
 /** What every cgroup backend's figures include besides the program itself. */
 export const MEASUREMENT_CAVEATS = [
   'memory counts the page cache a run faults in (files it reads first, files it writes, /tmp) besides its own allocations, and the sandbox\'s own two small processes',
-  "CPU time includes 1–3 ms of sandbox start-up (bwrap setting up the namespaces, the exec of the program)",
+  "CPU time includes the program's start: about 1 ms for a test of a submission (the fork and exec by the sandbox's helper), 2–4 ms for a run of its own (bwrap setting up the namespaces)",
 ];
 
 /** Final counters of one run, read once its cgroup is empty. */
