@@ -144,9 +144,11 @@ static void traced_stop(pid_t p, int st) {
   if (sig == SIGTRAP && event == PTRACE_EVENT_EXIT) {
     exit_stop_ns = monotonic_ns();
     sig = 0;
+  } else if (sig == SIGTRAP && event == PTRACE_EVENT_EXEC) {
+    sig = 0; /* a later exec (a script's interpreter, a program that runs another) */
   } else if (sig == SIGTRAP && event == 0 && !traced_options) {
     /* the stop after its exec: from now on only its exit stops it (and its signals pass through) */
-    ptrace(PTRACE_SETOPTIONS, p, NULL, (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL));
+    ptrace(PTRACE_SETOPTIONS, p, NULL, (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL));
     traced_options = 1;
     sig = 0;
   }
