@@ -50,7 +50,7 @@ function report({ rows, wallMs, floors }, loadStart) {
   console.log(`  per submission         median ${ms(totalMs)}, p95 ${ms(p95(rows.map((r) => r.totalMs)))}`);
   console.log(`    compile              median ${ms(compileMs)}, p95 ${ms(p95(rows.map((r) => r.compileMs)))}`);
   console.log(`    test phase           median ${ms(testsMs)} (${(testsMs / TESTS).toFixed(1)} ms a test), p95 ${ms(p95(rows.map((r) => r.testsMs)))}`);
-  console.log(`      in sandbox.run     median ${ms(median(rows.map((r) => r.runsMs)))} (the rest: validation, files, scoring)`);
+  console.log(`      running the program median ${ms(median(rows.map((r) => r.runsMs)))} in the sandbox (the rest: validation, files, scoring)`);
   console.log(`  floor of the tests     median ${ms(floorMs)} (${(floorMs / TESTS).toFixed(1)} ms a test); test phase / floor ${(testsMs / floorMs).toFixed(2)}×`);
   console.log(`  floor-based ideal      ${ideal.toFixed(1)} judged/min (measured compile + floor tests); measured / ideal ${((perMin / ideal) * 100).toFixed(0)} %`);
   console.log(`  load average (1, 5, 15 min): start ${loadStart}, end ${load()} (${os.cpus().length} CPUs)`);

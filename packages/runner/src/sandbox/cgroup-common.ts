@@ -80,6 +80,16 @@ export interface CgroupBackend {
 /** Limits of the trial cgroup a backend creates and removes when it is detected. */
 export const PROBE_LIMITS: Limits = { cpuMs: 1000, wallMs: 1000, memoryBytes: 64 << 20, pids: 8, outputBytes: 1 };
 
+/** A backend that is detected makes, limits and removes one cell before it is used. */
+export function tryCell(backend: CgroupBackend): void {
+  const cell = backend.createCell();
+  try {
+    cell?.prepare(PROBE_LIMITS);
+  } finally {
+    cell?.remove();
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // small file helpers (cgroupfs files are tiny: synchronous I/O is the fast path)
 

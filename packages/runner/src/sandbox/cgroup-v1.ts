@@ -10,7 +10,7 @@ import {
   MEASUREMENT_CAVEATS,
   ownCgroups,
   ownDir,
-  PROBE_LIMITS,
+  tryCell,
   procs,
   rmdirQuiet,
   sweepStale,
@@ -88,12 +88,7 @@ export class V1Backend implements CgroupBackend {
         throw new Error('no cpuacct hierarchy and no cpu.stat in the unified tree');
       }
       const backend = new V1Backend(dirs, created);
-      const probe = backend.createCell();
-      try {
-        probe.prepare(PROBE_LIMITS);
-      } finally {
-        probe.remove();
-      }
+      tryCell(backend);
       return { backend };
     } catch (e) {
       for (const d of created.reverse()) rmdirQuiet(d);

@@ -10,7 +10,7 @@ import {
   MEASUREMENT_CAVEATS,
   ownCgroups,
   ownDir,
-  PROBE_LIMITS,
+  tryCell,
   procs,
   rmdirQuiet,
   sweepStale,
@@ -110,12 +110,7 @@ export class V2Backend implements CgroupBackend {
       created.push(inst);
       enable(inst);
       const backend = new V2Backend(inst, created, restore);
-      const probe = backend.createCell();
-      try {
-        probe.prepare(PROBE_LIMITS);
-      } finally {
-        probe.remove();
-      }
+      tryCell(backend);
       return { backend };
     } catch (e) {
       undoV2(created, restore);
