@@ -85,6 +85,8 @@ export const LanguageEntry = z
       .strict()
       .optional(),
     addressSpaceLimit: z.boolean().default(false),
+    /** RLIMIT_NOFILE of its compiler and its programs (default 64; R refuses to start below 256). */
+    openFiles: z.number().int().min(16).max(4096).optional(),
     outOfMemory: z.array(z.object({ exitCode: z.number().int(), stderr: RegExpText }).strict()).default([]),
     mounts: z
       .array(z.object({ host: z.string().startsWith('/'), box: z.string().startsWith('/') }).strict())

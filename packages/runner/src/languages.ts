@@ -41,6 +41,8 @@ export interface Language {
   pch: string[];
   heap?: { fraction: number; reserveMiB: number; minMiB: number };
   addressSpaceLimit: boolean;
+  /** RLIMIT_NOFILE of its compiler and programs, where the default (64) is too low for it. */
+  openFiles?: number;
   outOfMemory: { exitCode: number; stderr: string }[];
   mounts: Mount[];
   /** How a package's program directory is recognised as this language. */
@@ -91,6 +93,7 @@ export function loadLanguages(file: string = process.env.JUDGE_LANGUAGES ?? defa
       pch: l.pch,
       ...(l.heap ? { heap: l.heap } : {}),
       addressSpaceLimit: l.addressSpaceLimit,
+      ...(l.openFiles !== undefined ? { openFiles: l.openFiles } : {}),
       outOfMemory: l.outOfMemory,
       mounts: l.mounts.map((m) => ({ host: m.host, box: m.box })),
       detect: { headers: l.detect.headers.map((h) => h.toLowerCase()), entryFiles: l.detect.entryFiles,
@@ -193,7 +196,7 @@ function vars(lang: Language, memoryBytes: number, entry?: string): Record<strin
 }
 
 /** What a RunSpec needs from the language to run a compiled submission (the caller adds workDir, stdio, limits). */
-export type LanguageRun = Required<Pick<RunSpec, 'argv' | 'env' | 'mounts' | 'addressSpaceLimit' | 'outOfMemory'>>;
+export type LanguageRun = Required<Pick<RunSpec, 'argv' | 'env' | 'mounts' | 'addressSpaceLimit' | 'outOfMemory'>> & Pick<RunSpec, 'openFiles'>;
 
 /** The command that runs a submission under `memoryBytes` (entry: CompileResult.entry). */
 export function runCommand(lang: Language, opts: { memoryBytes: number; entry?: string }): LanguageRun {
@@ -203,6 +206,7 @@ export function runCommand(lang: Language, opts: { memoryBytes: number; entry?: 
     mounts: lang.mounts,
     addressSpaceLimit: lang.addressSpaceLimit,
     outOfMemory: lang.outOfMemory,
+    ...(lang.openFiles !== undefined ? { openFiles: lang.openFiles } : {}),
   };
 }
 
@@ -298,6 +302,7 @@ export async function compileInBox(
       env: lang.compile.env,
       limits,
       addressSpaceLimit: lang.addressSpaceLimit,
+      ...(lang.openFiles !== undefined ? { openFiles: lang.openFiles } : {}),
     });
   } finally {
     fs.closeSync(fd);

@@ -48,6 +48,7 @@ const PROGRAMS: Record<string, { wa: string; tle: string; ce?: string }> = {
   lua: { wa: 'print("wrong")\n', tle: 'while true do end\n' },
   perl: { wa: 'print "wrong\\n";\n', tle: '1 while 1;\n' },
   bash: { wa: 'echo wrong\n', tle: 'while :; do :; done\n' },
+  r: { wa: 'cat("wrong\\n")\n', tle: 'repeat {}\n' },
   ada: {
     wa: 'with Ada.Text_IO;\nprocedure Main is\nbegin\n  Ada.Text_IO.Put_Line ("wrong");\nend Main;\n',
     tle: 'procedure Main is\n  X : Integer := 0;\n  pragma Volatile (X);\nbegin\n  loop\n    X := (X + 1) mod 1000;\n  end loop;\nend Main;\n',

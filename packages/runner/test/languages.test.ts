@@ -27,11 +27,11 @@ describe('language table', () => {
       c: 'c', cc: 'cpp', cpp: 'cpp', cxx: 'cpp', 'c++': 'cpp', py: 'python3', java: 'java', js: 'javascript', mjs: 'javascript', kt: 'kotlin', rs: 'rust', go: 'go',
       ts: 'typescript', cs: 'csharp', hs: 'haskell', ml: 'ocaml', rb: 'ruby', php: 'php', pas: 'pascal', pp: 'pascal',
       f90: 'fortran', f95: 'fortran', f03: 'fortran', f08: 'fortran', f: 'fortran', scala: 'scala', sc: 'scala', lisp: 'lisp', cl: 'lisp',
-      plg: 'prolog', pro: 'prolog', prolog: 'prolog', lua: 'lua', pl: 'perl', pm: 'perl', sh: 'bash', bash: 'bash', adb: 'ada', ada: 'ada', d: 'd',
+      plg: 'prolog', pro: 'prolog', prolog: 'prolog', lua: 'lua', pl: 'perl', pm: 'perl', sh: 'bash', bash: 'bash', adb: 'ada', ada: 'ada', d: 'd', r: 'r',
     };
     expect([...table.languages.keys()].sort()).toEqual([
       'ada', 'bash', 'c', 'cpp', 'cpp17', 'csharp', 'd', 'fortran', 'go', 'haskell', 'java', 'javascript', 'kotlin', 'lisp', 'lua', 'ocaml',
-      'pascal', 'perl', 'php', 'prolog', 'pypy3', 'python3', 'ruby', 'rust', 'scala', 'typescript',
+      'pascal', 'perl', 'php', 'prolog', 'pypy3', 'python3', 'r', 'ruby', 'rust', 'scala', 'typescript',
     ]);
     // variants chosen by props.language only: the extension stays the main language's
     expect(table.get('pypy3')!.extensions).toEqual([]);

@@ -67,6 +67,7 @@ async function versionOutput(sandbox: JudgeSandbox, lang: Language, argv: string
         stderrKeepBytes: VERSION_BYTES,
         env: lang.compile?.env ?? {},
         limits: VERSION_LIMITS,
+        ...(lang.openFiles !== undefined ? { openFiles: lang.openFiles } : {}),
       });
       // a version command that fails says nothing of the compiler: no fingerprint, no cache this time
       if (r.status !== 'ok') throw new Error(`${argv.join(' ')}: ${r.reason ?? r.status}`);

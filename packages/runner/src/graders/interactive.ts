@@ -67,6 +67,7 @@ async function startPair(ctx: GradeContext, program: Program, test: TestCase, fb
     limits: { ...ctx.limits.validation, wallMs: Math.max(ctx.limits.validation.wallMs, ctx.limits.run.wallMs + 10_000) },
     env: vcmd.env,
     addressSpaceLimit: vcmd.addressSpaceLimit,
+    openFiles: vcmd.openFiles,
   });
   try {
     const sub = sandbox.start({
@@ -80,6 +81,7 @@ async function startPair(ctx: GradeContext, program: Program, test: TestCase, fb
       limits: ctx.limits.run,
       env: scmd.env,
       addressSpaceLimit: scmd.addressSpaceLimit,
+    openFiles: scmd.openFiles,
       outOfMemory: scmd.outOfMemory,
     });
     return { val, sub };

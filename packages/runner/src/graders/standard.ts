@@ -56,6 +56,7 @@ export async function gradeStandard(ctx: GradeContext, program: Program, test: T
     limits: ctx.limits.run,
     env: cmd.env,
     addressSpaceLimit: cmd.addressSpaceLimit,
+    openFiles: cmd.openFiles,
     outOfMemory: cmd.outOfMemory,
   };
   const io = { argv: [...cmd.argv, ...test.args], stdin: { path: test.input }, stdout: { path: out }, stderr: { path: err } };

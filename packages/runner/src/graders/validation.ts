@@ -33,6 +33,7 @@ export async function validate(ctx: GradeContext, test: TestCase, output: string
     limits: ctx.limits.validation,
     env: cmd.env,
     addressSpaceLimit: cmd.addressSpaceLimit,
+    openFiles: cmd.openFiles,
   });
   try {
     return await interpretValidator(run, fb, undefined);

@@ -316,7 +316,8 @@ export class Sandbox {
         uid: this.root ? this.uidOf(slot) : undefined,
         none: this.cg.kind === 'none',
         boxArgv: (s) => this.bwrapArgs(s, [this.helper, BOX_HELPER], [BOX_HELPER, '--box']),
-        boxRlimits: `nofile=64,core=0,stack=${this.stack}`,
+        // the helper's hard limits bound what each test may be given: as high as a language may ask
+        boxRlimits: `nofile=4096,core=0,stack=${this.stack}`,
         testRlimits: (s) => this.rlimits(s, slot),
         track: (p) => {
           if (this.closed) throw new SandboxError('sandbox closed');
