@@ -40,6 +40,7 @@ struct run_state {
 unsigned long long monotonic_ns(void);
 
 void die(const char *what);
+int split_fields(long len, char **fields, int max);
 void write_all(int fd, const void *buf, size_t n);
 void send_event(const char *bin1, size_t n1, const char *bin2, size_t n2, int count, ...);
 long read_request(void);

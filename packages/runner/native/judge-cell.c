@@ -54,6 +54,14 @@ static char tail_ring[TAIL];
 char scratch[65536];
 int sig_pipe[2];
 
+/* The NUL-separated fields of the request in req (at most max, then a NULL). */
+int split_fields(long len, char **fields, int max) {
+  int n = 0;
+  for (char *p = req; p < req + len && n < max; p += strlen(p) + 1) fields[n++] = p;
+  fields[n] = NULL;
+  return n;
+}
+
 unsigned long long monotonic_ns(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -397,9 +405,7 @@ void send_exit(struct run_state *r) {
 
 static void run(long len, int devnull) {
   char *fields[MAX_ARGS + 16];
-  int n = 0;
-  for (char *p = req; p < req + len && n < MAX_ARGS + 15; p += strlen(p) + 1) fields[n++] = p;
-  fields[n] = NULL;
+  int n = split_fields(len, fields, MAX_ARGS + 15);
   /* run uid gid rlimits stdin stdout stderr head -- argv... */
   if (n < 10 || strcmp(fields[8], "--")) {
     send_event(NULL, 0, NULL, 0, 2, "error", "malformed run request");

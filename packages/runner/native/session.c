@@ -71,8 +71,7 @@ static void to_box(struct session_state *s, const char *msg, size_t len, int fds
 /* "test rlimits stdin stdout stderr head -- argv...": the fds open here, the rest in the box. */
 static void start_test(struct session_state *s, long len) {
   char *f[MAX_ARGS + 16];
-  int n = 0;
-  for (char *p = req; p < req + len && n < MAX_ARGS + 15; p += strlen(p) + 1) f[n++] = p;
+  int n = split_fields(len, f, MAX_ARGS + 15);
   if (s->testing || n < 8 || strcmp(f[6], "--")) {
     send_event(NULL, 0, NULL, 0, 2, "error", s->testing ? "a test is running" : "malformed test request");
     return;
@@ -229,9 +228,7 @@ static int serve(struct session_state *s, int devnull) {
 
 void session(long len, int devnull) {
   char *f[MAX_ARGS + 16];
-  int n = 0;
-  for (char *p = req; p < req + len && n < MAX_ARGS + 15; p += strlen(p) + 1) f[n++] = p;
-  f[n] = NULL;
+  int n = split_fields(len, f, MAX_ARGS + 15);
   /* session uid rlimits -- bwrap argv... */
   if (n < 6 || strcmp(f[3], "--")) {
     send_event(NULL, 0, NULL, 0, 2, "error", "malformed session request");
