@@ -188,7 +188,8 @@ function summarise({ claimMs, reportMs, marks, seen, duplicates, done, from, t0,
   console.log(`  ${fmt(measured)} jobs in ${fmt(seconds, 2)} s: ${fmt(rate)} jobs/s (by fifths of the run: ${fifths.map((f) => fmt(f)).join(', ')})`);
   console.log(`  claim  latency p50 ${fmt(percentile(claimMs, 50), 2)} ms, p99 ${fmt(percentile(claimMs, 99), 2)} ms`);
   console.log(`  report latency p50 ${fmt(percentile(reportMs, 50), 2)} ms, p99 ${fmt(percentile(reportMs, 99), 2)} ms`);
-  console.log(`  judge CPU ${fmt(cpuUs)} µs per job (claim + report), i.e. at most ${fmt(1e6 / cpuUs)} jobs/s on one core`);
+  const userUs = (cpuAfter.user - cpuBefore.user) / measured;
+  console.log(`  judge CPU ${fmt(cpuUs)} µs per job (claim + report; user ${fmt(userUs)}, system ${fmt(cpuUs - userUs)}), i.e. at most ${fmt(1e6 / cpuUs)} jobs/s on one core`);
   console.log(`  runner clients' CPU (this process) ${fmt((own.user + own.system) / measured)} µs per job`);
   const all = WARMUP + JOBS;
   const ok = done === all && seen.size === all && duplicates === 0 && !counts.attempts.queued && !counts.attempts.running && counts.submissions.completed === all;

@@ -277,7 +277,9 @@ function measure(ranking, sqlite, contest) {
 // ---------------------------------------------------------------- the driver
 
 async function main() {
-  const judge = startChild('./ranking.mjs', ['child']);
+  // BENCH_PROFILE=<dir> writes a CPU profile of the judge process there (open it in Chrome DevTools)
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const judge = startChild('./ranking.mjs', ['child'], profile);
   const base = await judge.ready;
   const api = `${base}/api/v1`;
   const admin = { authorization: `Bearer ${await adminToken(base)}` };

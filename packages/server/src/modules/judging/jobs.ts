@@ -57,7 +57,7 @@ const CANDIDATES = 64;
  */
 export class JobsService {
   readonly signal = new WorkSignal();
-  private readonly candidates: Database.Statement<[string, number, number], Candidate>;
+  private readonly candidates: Database.Statement<[string, number], Candidate>;
   private readonly take: Database.Statement<[string, string, string, string, string, string]>;
   private readonly claimed: Database.Statement<[string], Claimed>;
   private readonly job: Database.Statement<[string], JobRow>;
@@ -72,12 +72,13 @@ export class JobsService {
     const s = d.sqlite;
     this.q = statements(s);
     this.details = new DetailReader(s);
-    // attempts_queue (state, priority, created_at) hands them out in order; the type filter is a probe per row
+    // attempts_queue (state, priority, created_at) hands them out in order; the type filter is a probe per row.
+    // The LIMIT is written out: a bound LIMIT made SQLite prepare the statement again on every claim.
     this.candidates = s.prepare(
       `SELECT a.id, se.runner_tags AS seriesTags, ac.runner_tags AS activityTags
        FROM attempts a JOIN submissions sb ON sb.id = a.submission_id JOIN series se ON se.id = sb.series_id JOIN activities ac ON ac.id = sb.activity_id
        WHERE a.state = 'queued' AND a.problem_type IN (SELECT value FROM json_each(?))
-       ORDER BY a.priority, a.created_at, a.id LIMIT ? OFFSET ?`,
+       ORDER BY a.priority, a.created_at, a.id LIMIT ${CANDIDATES} OFFSET ?`,
     );
     this.take = s.prepare(
       `UPDATE attempts SET state = 'running', runner_id = ?, runner_name = ?, lease_hash = ?, lease_expires_at = ?, claimed_at = ?,
@@ -125,7 +126,7 @@ export class JobsService {
         // and reading (and joining) the whole batch would cost several times the rest of the claim
         let pick: string | undefined;
         let read = 0;
-        for (const c of this.candidates.iterate(types, CANDIDATES, offset)) {
+        for (const c of this.candidates.iterate(types, offset)) {
           read++;
           if (tagsSatisfied(requiredTags(JSON.parse(c.seriesTags) as string[], JSON.parse(c.activityTags) as string[]), runner.tags)) {
             pick = c.id;
