@@ -49,3 +49,31 @@ export function statements(sqlite: { prepare(sql: string): unknown }): <P extend
     return st as import('better-sqlite3').Statement<P, R>;
   };
 }
+
+/** JSON.stringify's replacer for the wire: null members are left out (CONTRACT §2); nulls in arrays stay. */
+const dropNulls = (_k: string, v: unknown): unknown => (v === null ? undefined : v);
+
+/**
+ * Whether serialising `v` would meet a null member or anything the plain walk cannot vouch for
+ * (toJSON, a class instance). Answers are usually free of nulls (compact), and JSON.stringify
+ * with a replacer calls back into JavaScript for every member: several times slower than this walk.
+ */
+function needsReplacer(v: object): boolean {
+  if (Array.isArray(v)) {
+    for (const x of v) if (typeof x === 'object' && x !== null && needsReplacer(x)) return true;
+    return false;
+  }
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto !== Object.prototype && proto !== null) return true;
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x === null) return true;
+    if (typeof x === 'object' && needsReplacer(x)) return true;
+  }
+  return false;
+}
+
+/** The wire form of a value: JSON without null members, exactly what JSON.stringify(v, dropNulls) gives. */
+export function wireJson(v: unknown): string {
+  return typeof v === 'object' && v !== null && !needsReplacer(v) ? JSON.stringify(v) : (JSON.stringify(v, dropNulls) as string);
+}
