@@ -15,7 +15,7 @@ import { newestVersion, type VersionRow } from '../problems/index.js';
 import { judgeableLanguages, requiredTags } from '../runners/index.js';
 import { versionFiles } from '../problems/index.js';
 import { acceptsSubmissions, problemsVisible, type SeriesRow } from '../series/index.js';
-import { Standings, standingOf, type Standing } from './status.js';
+import { Standings, StandingsCache, standingOf, type Aggregate, type Standing } from './status.js';
 
 type AssignmentRow = typeof seriesProblems.$inferSelect;
 type ProblemSummary = NonNullable<ParticipantSeries['problems']>[number];
@@ -70,6 +70,8 @@ export function shownLimits(
  */
 export class ParticipantService {
   private readonly standings: Standings;
+  /** The series list's standings, kept until the caller's submissions change. */
+  private readonly listed: StandingsCache;
   /** The list is the participant's most frequent request: its queries are built and prepared once. */
   private readonly seriesOfActivity;
   private readonly assignmentsOfActivity: Database.Statement<[string], ListedTuple>;
@@ -79,6 +81,7 @@ export class ParticipantService {
     files: FilesService,
   ) {
     this.standings = new Standings(d.sqlite);
+    this.listed = new StandingsCache(this.standings);
     const activityId = sql.placeholder('activityId');
     this.seriesOfActivity = d.db.select().from(series).where(eq(series.activityId, activityId)).orderBy(asc(series.order), asc(series.id)).prepare();
     // plain SQL and raw rows: for the 200-odd rows of a large course, drizzle's row mapping costs as
@@ -91,6 +94,11 @@ export class ParticipantService {
       )
       .raw(true);
     files.addReadRule((actor, fileId) => this.mayReadProblemFile(actor.userId, fileId));
+  }
+
+  /** After commit: a submission of `userId` in the activity changed; their standings there are read again. */
+  submissionChanged(activityId: string, userId: string): void {
+    this.listed.forget(userId, activityId);
   }
 
   // ---- who sees what ----
@@ -151,7 +159,7 @@ export class ParticipantService {
     const bySeries = this.assignmentsBySeries(b.a.id);
     const shown = new Set(all.filter((s) => this.showsProblems(b, s)));
     // the caller's submissions are read only when some series shows problems
-    const standings = shown.size ? this.standings.ofActivity(actor.userId, b.a.id) : new Map();
+    const standings: ReadonlyMap<string, Aggregate> = shown.size ? this.listed.ofActivity(actor.userId, b.a.id) : new Map();
     return all.map((s) => {
       const assigned = bySeries.get(s.id) ?? [];
       const showing = shown.has(s);

@@ -16,7 +16,7 @@ export interface Standing {
  * outcome among those that count. A submission row carries its newest attempt's outcome; it
  * counts toward the best when it is not excluded and has a score on a positive scale.
  */
-interface Aggregate {
+export interface Aggregate {
   assignmentId: string;
   attempts: number;
   /** The best score ÷ maxScore, or null when no submission counts. */
@@ -75,6 +75,37 @@ export class Standings {
 
   ofAssignment(userId: string, activityId: string, assignmentId: string): Aggregate | undefined {
     return this.onAssignment.get(userId, activityId, assignmentId);
+  }
+}
+
+/** How many (caller, activity) standings the series list keeps; the least recently read goes first. */
+const STANDINGS_KEPT = 1024;
+
+/**
+ * The series list's standings, kept per caller and activity until one of the caller's submissions
+ * there changes: the judging flow tells `forget` after every commit that touches a submission
+ * (created, judged, rejudged, cancelled, excluded), as it tells the ranking. Grouping a very
+ * active participant's submissions is most of what a series list costs.
+ */
+export class StandingsCache {
+  private readonly kept = new Map<string, Map<string, Aggregate>>();
+
+  constructor(private readonly standings: Standings) {}
+
+  ofActivity(userId: string, activityId: string): ReadonlyMap<string, Aggregate> {
+    const key = `${userId}\n${activityId}`;
+    let found = this.kept.get(key);
+    if (found) this.kept.delete(key);
+    else {
+      found = this.standings.ofActivity(userId, activityId);
+      if (this.kept.size >= STANDINGS_KEPT) this.kept.delete(this.kept.keys().next().value!);
+    }
+    this.kept.set(key, found);
+    return found;
+  }
+
+  forget(userId: string, activityId: string): void {
+    this.kept.delete(`${userId}\n${activityId}`);
   }
 }
 
