@@ -4,7 +4,8 @@
 // the machine hits both alike. Target: the judge reaches at least 50% of bare Koa's requests/s.
 //
 //   cd /work/main && pnpm build && node bench/account-rps.mjs
-//   env: BENCH_SECONDS per round (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 50)
+//   env: BENCH_SECONDS per round (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 50),
+//        BENCH_PROFILE (a directory: the judge process writes a V8 CPU profile there on exit)
 import { adminToken, fmt, json, serverRequire, startChild } from './lib.mjs';
 
 const autocannon = serverRequire('autocannon');
@@ -27,7 +28,8 @@ function report(name, r) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const judge = startChild('./judge-child.mjs');
+const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+const judge = startChild('./judge-child.mjs', [], profile);
 const judgeUrl = await judge.ready;
 const token = await adminToken(judgeUrl);
 const auth = { authorization: `Bearer ${token}` };
