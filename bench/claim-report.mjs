@@ -47,9 +47,9 @@ async function child() {
           `EXPLAIN QUERY PLAN SELECT a.id, se.runner_tags AS seriesTags, ac.runner_tags AS activityTags
            FROM attempts a JOIN submissions sb ON sb.id = a.submission_id JOIN series se ON se.id = sb.series_id JOIN activities ac ON ac.id = sb.activity_id
            WHERE a.state = 'queued' AND a.problem_type IN (SELECT value FROM json_each(?))
-           ORDER BY a.priority, a.created_at, a.id LIMIT ? OFFSET ?`,
+           ORDER BY a.priority, a.created_at, a.id LIMIT 64 OFFSET ?`,
         )
-        .all('["x"]', 64, 0);
+        .all('["x"]', 0);
       process.send({ id: m.id, plan: plan.map((r) => r.detail) });
     } else if (m.cmd === 'cpu') {
       process.send({ id: m.id, cpu: process.cpuUsage() });
