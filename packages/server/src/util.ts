@@ -77,3 +77,30 @@ function needsReplacer(v: object): boolean {
 export function wireJson(v: unknown): string {
   return typeof v === 'object' && v !== null && !needsReplacer(v) ? JSON.stringify(v) : (JSON.stringify(v, dropNulls) as string);
 }
+
+/** A statement's rows read as objects, either way: what `literalRows` hands back. */
+export interface Rows<P extends unknown[], R> {
+  get(...params: P): R | undefined;
+  all(...params: P): R[];
+}
+
+/**
+ * The statement's rows as the same plain objects better-sqlite3 makes (one member per column, in
+ * column order), built by an object literal from the raw row. better-sqlite3 sets a row's members
+ * one by one through the V8 API, which costs several times the literal: on a hot path reading
+ * wide rows (a submission and its names) that was a tenth of a judged job's CPU. The statement is
+ * switched to raw rows, so it is the caller's alone.
+ */
+export function literalRows<P extends unknown[], R>(st: import('better-sqlite3').Statement<P, R>): Rows<P, R> {
+  const members = st.columns().map((c, i) => `${JSON.stringify(c.name)}: r[${i}]`);
+  // the names are the statement's own columns, quoted as JSON strings
+  const make = new Function('r', `return { ${members.join(', ')} };`) as (r: unknown[]) => R;
+  const raw = st.raw(true) as unknown as import('better-sqlite3').Statement<P, unknown[]>;
+  return {
+    get: (...params) => {
+      const r = raw.get(...params);
+      return r === undefined ? undefined : make(r);
+    },
+    all: (...params) => raw.all(...params).map(make),
+  };
+}

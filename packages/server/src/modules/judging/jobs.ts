@@ -4,7 +4,7 @@ import type { RunnerActor } from '../../auth/runner-tokens.js';
 import type { Outbox } from '../../db/transactor.js';
 import { ApiError } from '@judge/contract';
 import type { Deps } from '../../services.js';
-import { compact, iso, newId, newSecret, sha256Hex, statements } from '../../util.js';
+import { compact, iso, literalRows, newId, newSecret, sha256Hex, statements, type Rows } from '../../util.js';
 import { jobMaxima } from '../../config.js';
 import type { SubmissionOutcome } from './outcome.js';
 import { DetailReader } from '../submissions/index.js';
@@ -59,8 +59,8 @@ export class JobsService {
   readonly signal = new WorkSignal();
   private readonly candidates: Database.Statement<[string, number], Candidate>;
   private readonly take: Database.Statement<[string, string, string, string, string, string]>;
-  private readonly claimed: Database.Statement<[string], Claimed>;
-  private readonly job: Database.Statement<[string], JobRow>;
+  private readonly claimed: Rows<[string], Claimed>;
+  private readonly job: Rows<[string], JobRow>;
   private readonly heldFile: Database.Statement<[string, string, string, string, string]>;
   private readonly q;
   private readonly details: DetailReader;
@@ -85,7 +85,7 @@ export class JobsService {
               deliveries = deliveries + 1, progress_done = NULL, progress_total = NULL
        WHERE id = ? AND state = 'queued'`,
     );
-    this.claimed = s.prepare(
+    this.claimed = literalRows(s.prepare<[string], Claimed>(
       `SELECT a.submission_id AS submissionId, a.attempt, a.problem_type AS problemType, a.problem_version_id AS problemVersionId,
               sb.props, pv.props AS versionProps, sp.config,
               pkg.file_id AS packageFileId, f.sha256 AS packageSha256, pv.package_info AS packageInfo
@@ -94,12 +94,12 @@ export class JobsService {
        LEFT JOIN problem_version_files pkg ON pkg.version_id = pv.id AND pkg.role = 'package'
        LEFT JOIN files f ON f.id = pkg.file_id
        WHERE a.id = ?`,
-    );
-    this.job = s.prepare(
+    ));
+    this.job = literalRows(s.prepare<[string], JobRow>(
       `SELECT id, submission_id AS submissionId, attempt, state, runner_id AS runnerId, lease_hash AS leaseHash, lease_expires_at AS leaseExpiresAt,
               deliveries, result_id AS resultId, failed_lease_hash AS failedLeaseHash, failed_report_id AS failedReportId
        FROM attempts WHERE id = ?`,
-    );
+    ));
     // a file a runner may fetch: of a job it holds (the version's files, the submission's files) or the package of a trial it holds
     this.heldFile = s.prepare(
       `SELECT 1 FROM attempts a WHERE a.runner_id = ? AND a.state = 'running' AND (
