@@ -2,7 +2,7 @@ import type { ParticipantProblem, ParticipantSeries } from '@judge/contract';
 import { effectiveLimits, type EffectiveLimit, type LimitFigures, type NamedLimits } from '@judge/problem-package';
 import { judgingMaxima } from '../../config.js';
 import type Database from 'better-sqlite3';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import { activities, problemVersionFiles, problemVersions, problems, series, seriesProblems } from '../../db/schema.js';
 import { notFound } from '@judge/contract';
@@ -39,6 +39,30 @@ interface ListedAssignment {
   maxPoints: number | null;
 }
 
+/** What the series list reads of a series. */
+type ListedSeries = Pick<
+  SeriesRow,
+  'id' | 'slug' | 'name' | 'order' | 'startDate' | 'endDate' | 'isOpen' | 'openedAt' | 'pausedAt' | 'hideProblemsWhilePaused' | 'revealProblemCount' | 'rankingVisibleFrom' | 'rankingVisibleTo'
+>;
+type SeriesTuple = [string, string, string, number, string | null, string | null, number, string | null, string | null, number, number, string | null, string | null];
+type VisibilityOfProblems = Pick<SeriesRow, 'openedAt' | 'isOpen' | 'pausedAt' | 'hideProblemsWhilePaused'>;
+
+const listedSeries = ([id, slug, name, order, startDate, endDate, isOpen, openedAt, pausedAt, hide, reveal, from, to]: SeriesTuple): ListedSeries => ({
+  id,
+  slug,
+  name,
+  order,
+  startDate,
+  endDate,
+  isOpen: isOpen === 1,
+  openedAt,
+  pausedAt,
+  hideProblemsWhilePaused: hide === 1,
+  revealProblemCount: reveal === 1,
+  rankingVisibleFrom: from,
+  rankingVisibleTo: to,
+});
+
 type ListedTuple = [id: string, seriesId: string, slug: string, name: string | null, problemName: string, order: number, maxPoints: number | null];
 
 /** Roles and the scope of problem-version files: the package is the runner's, even when its scope says otherwise. */
@@ -73,7 +97,7 @@ export class ParticipantService {
   /** The series list's standings, kept until the caller's submissions change. */
   private readonly listed: StandingsCache;
   /** The list is the participant's most frequent request: its queries are built and prepared once. */
-  private readonly seriesOfActivity;
+  private readonly seriesOfActivity: Database.Statement<[string], SeriesTuple>;
   private readonly assignmentsOfActivity: Database.Statement<[string], ListedTuple>;
 
   constructor(
@@ -82,8 +106,14 @@ export class ParticipantService {
   ) {
     this.standings = new Standings(d.sqlite);
     this.listed = new StandingsCache(this.standings);
-    const activityId = sql.placeholder('activityId');
-    this.seriesOfActivity = d.db.select().from(series).where(eq(series.activityId, activityId)).orderBy(asc(series.order), asc(series.id)).prepare();
+    // the columns the list shows or decides by, as a raw row: drizzle's mapping of every column cost as much as the query
+    this.seriesOfActivity = d.sqlite
+      .prepare<[string], SeriesTuple>(
+        `SELECT id, slug, name, "order", start_date, end_date, is_open, opened_at, paused_at, hide_problems_while_paused, reveal_problem_count,
+                ranking_visible_from, ranking_visible_to
+         FROM series WHERE activity_id = ? ORDER BY "order", id`,
+      )
+      .raw(true);
     // plain SQL and raw rows: for the 200-odd rows of a large course, drizzle's row mapping costs as
     // much as the query, and better-sqlite3's row objects (built property by property) half as much
     this.assignmentsOfActivity = d.sqlite
@@ -115,7 +145,7 @@ export class ParticipantService {
   }
 
   /** Managers see every problem; others those of series that show them now. */
-  private showsProblems(b: Browsing, s: SeriesRow): boolean {
+  private showsProblems(b: Browsing, s: VisibilityOfProblems): boolean {
     return b.manages || problemsVisible(s, b.a);
   }
 
@@ -155,7 +185,7 @@ export class ParticipantService {
   /** Every series in order; problems and their count only where the series shows them (CONTRACT §9). */
   listSeries(actor: Actor, idOrSlug: string): ParticipantSeries[] {
     const b = this.browsing(actor, idOrSlug);
-    const all = this.seriesOfActivity.all({ activityId: b.a.id });
+    const all = this.seriesOfActivity.all(b.a.id).map(listedSeries);
     const bySeries = this.assignmentsBySeries(b.a.id);
     const shown = new Set(all.filter((s) => this.showsProblems(b, s)));
     // the caller's submissions are read only when some series shows problems
