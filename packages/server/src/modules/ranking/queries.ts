@@ -109,7 +109,11 @@ export class RankingQueries {
          WHERE g.activity_id = ? AND g.role_id IN (${participantRoles})`,
       )
       .pluck(true);
-    this.member = sqlite.prepare(`SELECT count(*) AS n FROM grants g WHERE g.activity_id = ? AND g.user_id = ? AND g.role_id IN (${participantRoles})`);
+    // the user's own grants first, so that only their roles' permissions are read (every report asks)
+    this.member = sqlite.prepare(
+      `SELECT count(*) AS n FROM grants g JOIN roles r ON r.id = g.role_id
+       WHERE g.activity_id = ? AND g.user_id = ? AND NOT EXISTS (SELECT 1 FROM json_each(r.permissions) WHERE value = 'activity:update')`,
+    );
     // submissions_activity (activity_id, submitted_at) yields them by time without a sort; the rare
     // tie on the instant is ordered by id one cell at a time (see load). One text per row, split
     // here: better-sqlite3 fills a raw row's array through the V8 API a value at a time, which for
