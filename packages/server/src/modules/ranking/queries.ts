@@ -47,9 +47,6 @@ const KINDS: readonly Kind[] = ['pending', 'accepted', 'rejected', 'free'];
 
 const SUBMISSION_COLUMNS = `user_id, series_problem_id, submitted_at, ${KIND_SQL}, score, max_score`;
 
-/** What separates the values of a loaded row (char(31), the unit separator: in no id or time). */
-const UNIT = '\u001f';
-
 const toCounted = (t: SubmissionTuple): Counted => counted(t[2], KINDS[t[3]]!, t[4], t[5]);
 
 /** Participant lists kept (see participantsOf), as many as the activities whose submissions stay in memory. */
@@ -79,7 +76,7 @@ export class RankingQueries {
   private readonly member: Database.Statement<[string, string], { n: number }>;
   private readonly membersKey: Database.Statement<[string], string | null>;
   private readonly kept = new Map<string, { key: string; list: readonly Participant[] }>();
-  private readonly all: Database.Statement<[string], string>;
+  private readonly all: Database.Statement<[string], SubmissionTuple>;
   private readonly cell: Database.Statement<[string, string], SubmissionTuple>;
 
   constructor(sqlite: Database.Database) {
@@ -115,17 +112,8 @@ export class RankingQueries {
        WHERE g.activity_id = ? AND g.user_id = ? AND NOT EXISTS (SELECT 1 FROM json_each(r.permissions) WHERE value = 'activity:update')`,
     );
     // submissions_activity (activity_id, submitted_at) yields them by time without a sort; the rare
-    // tie on the instant is ordered by id one cell at a time (see load). One text per row, split
-    // here: better-sqlite3 fills a raw row's array through the V8 API a value at a time, which for
-    // 50,000 rows cost about twice reading one text each. Scores are written as %!.17g, which reads
-    // back as the very same double.
-    this.all = sqlite
-      .prepare<[string], string>(
-        `SELECT user_id || char(31) || series_problem_id || char(31) || submitted_at || char(31) || ${KIND_SQL}
-                || char(31) || ifnull(printf('%!.17g', score), '') || char(31) || ifnull(printf('%!.17g', max_score), '')
-         FROM submissions WHERE activity_id = ? AND ${COUNTING} ORDER BY submitted_at`,
-      )
-      .pluck(true);
+    // tie on the instant is ordered by id one cell at a time (see eachCounted)
+    this.all = sqlite.prepare<[string], SubmissionTuple>(`SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE activity_id = ? AND ${COUNTING} ORDER BY submitted_at`).raw(true);
     // submissions_assignment_user (series_problem_id, user_id); a handful of rows to sort
     this.cell = sqlite
       .prepare<[string, string], SubmissionTuple>(`SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE series_problem_id = ? AND user_id = ? AND ${COUNTING} ORDER BY submitted_at, id`)
@@ -165,10 +153,8 @@ export class RankingQueries {
   load(activityId: string, model: ActivityModel): void {
     const ties: [string, string][] = [];
     // row by row: each tuple dies young instead of surviving (and being copied) until the last is read
-    for (const line of this.all.iterate(activityId)) {
-      const [userId, assignmentId, submittedAt, kind, score, maxScore] = line.split(UNIT) as [string, string, string, string, string, string];
-      const s = counted(submittedAt, KINDS[Number(kind)]!, score === '' ? null : Number(score), maxScore === '' ? null : Number(maxScore));
-      if (!model.add(userId, assignmentId, s)) ties.push([userId, assignmentId]);
+    for (const t of this.all.iterate(activityId)) {
+      if (!model.add(t[0], t[1], toCounted(t))) ties.push([t[0], t[1]]);
     }
     for (const [userId, assignmentId] of ties) model.replaceCell(userId, assignmentId, this.cellOf(assignmentId, userId));
   }
