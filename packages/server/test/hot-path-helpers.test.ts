@@ -1,11 +1,13 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { literalRows, wireJson } from '../src/util.js';
+import { createHash } from 'node:crypto';
+import { literalRows, newSecret, sha256Hex, wireJson } from '../src/util.js';
 
 /**
- * The hot paths' row and JSON shortcuts give exactly what the plain calls give: literalRows the
- * objects better-sqlite3 makes (members in column order, every value as read), wireJson the text
- * of JSON.stringify with the wire's null-dropping replacer.
+ * The hot paths' shortcuts give exactly what the plain calls give: literalRows the objects
+ * better-sqlite3 makes (members in column order, every value as read), wireJson the text of
+ * JSON.stringify with the wire's null-dropping replacer, sha256Hex a Hash's hex digest; newSecret,
+ * drawn from a pool, never hands out the same bytes twice.
  */
 
 describe('literalRows', () => {
@@ -41,5 +43,20 @@ describe('wireJson', () => {
       {},
     ];
     for (const v of values) expect(wireJson(v)).toBe(replaced(v));
+  });
+});
+
+describe('secrets and hashes', () => {
+  it('newSecret gives distinct 256-bit base64url secrets, across refills of its pool', () => {
+    const secrets = Array.from({ length: 1000 }, () => newSecret());
+    expect(new Set(secrets).size).toBe(1000);
+    for (const s of secrets) {
+      expect(s).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(Buffer.from(s, 'base64url')).toHaveLength(32);
+    }
+  });
+
+  it('sha256Hex is the hex SHA-256 of a string or of bytes', () => {
+    for (const v of ['', 'token', 'ünïcode', Buffer.from([0, 1, 2, 255])]) expect(sha256Hex(v)).toBe(createHash('sha256').update(v).digest('hex'));
   });
 });
