@@ -4,8 +4,9 @@
 // the machine hits both alike. Target: the judge reaches at least 50% of bare Koa's requests/s.
 //
 //   cd /work/main && pnpm build && node bench/account-rps.mjs
-//   env: BENCH_SECONDS per round (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 50)
-import { adminToken, fmt, json, serverRequire, startChild } from './lib.mjs';
+//   env: BENCH_SECONDS per round (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 50),
+//        BENCH_PROFILE (a directory: the judge process writes a V8 CPU profile there on exit)
+import { adminToken, fmt, goalLine, json, loadAverage, serverRequire, startChild } from './lib.mjs';
 
 const autocannon = serverRequire('autocannon');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -27,7 +28,8 @@ function report(name, r) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const judge = startChild('./judge-child.mjs');
+const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+const judge = startChild('./judge-child.mjs', [], profile);
 const judgeUrl = await judge.ready;
 const token = await adminToken(judgeUrl);
 const auth = { authorization: `Bearer ${token}` };
@@ -41,6 +43,7 @@ if (JSON.stringify(same.body) !== JSON.stringify(account)) throw new Error('the 
 const targets = { judge: [`${judgeUrl}/api/v1/account`, auth, judge], 'bare koa': [`${koaUrl}/api/v1/account`, {}, koa] };
 console.log(`GET /api/v1/account: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s each (after ${WARMUP} s warm-up), Node ${process.version}`);
 console.log(`body: ${JSON.stringify(account)}`);
+console.log(`at the start: ${await loadAverage()}`);
 for (const [url, headers] of Object.values(targets)) await run(url, headers, WARMUP);
 
 /** Server CPU time (user + system) per request: less sensitive to other load on the machine. */
@@ -80,5 +83,7 @@ console.log(
   `server CPU per request: judge ${fmt(perReq('judge'), 1)} µs, bare koa ${fmt(perReq('bare koa'), 1)} µs ` +
     `(bare koa / judge = ${fmt((perReq('bare koa') / perReq('judge')) * 100, 1)}%, the ratio a machine with a spare core for the load generator would show)`,
 );
+console.log(goalLine('GET /account against bare Koa (requests/s)', overall * 100, 50, '%', false, 1));
+console.log(`at the end: ${await loadAverage()}`);
 if (dirty) console.log('warning: some requests failed (non-2xx or errors); the figures are not clean');
 process.exit(0);

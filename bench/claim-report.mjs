@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { fmt, pool, startBenchApp, startChild } from './lib.mjs';
+import { fmt, goalLine, loadAverage, pool, startBenchApp, startChild } from './lib.mjs';
 import { PROBLEM_TYPE, makeContest, participants, percentile } from './contest.mjs';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 20_000);
@@ -23,6 +23,8 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 2_000);
 const RUNNERS = Number(process.env.BENCH_RUNNERS ?? 8);
 const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 1_000);
 const TARGET = 1000;
+/** The judge's CPU per job the issue allows (claim + report), in µs. */
+const TARGET_CPU_US = 700;
 
 if (process.argv[2] === 'child') await child();
 else await main();
@@ -47,9 +49,9 @@ async function child() {
           `EXPLAIN QUERY PLAN SELECT a.id, se.runner_tags AS seriesTags, ac.runner_tags AS activityTags
            FROM attempts a JOIN submissions sb ON sb.id = a.submission_id JOIN series se ON se.id = sb.series_id JOIN activities ac ON ac.id = sb.activity_id
            WHERE a.state = 'queued' AND a.problem_type IN (SELECT value FROM json_each(?))
-           ORDER BY a.priority, a.created_at, a.id LIMIT ? OFFSET ?`,
+           ORDER BY a.priority, a.created_at, a.id LIMIT 64 OFFSET ?`,
         )
-        .all('["x"]', 64, 0);
+        .all('["x"]', 0);
       process.send({ id: m.id, plan: plan.map((r) => r.detail) });
     } else if (m.cmd === 'cpu') {
       process.send({ id: m.id, cpu: process.cpuUsage() });
@@ -106,10 +108,13 @@ async function main() {
   console.log(`  claim query plan: ${plan.join(' | ')}`);
   console.log(`  set-up ${fmt((Date.now() - started) / 1000, 1)} s`);
 
+  console.log(`  at the start: ${await loadAverage()}`);
   const run = await drain(runners, judge);
+  const loadEnd = await loadAverage();
   const counts = await judge.request('counts');
   await judge.stop();
   summarise(run, counts);
+  console.log(`  at the end: ${loadEnd}`);
 }
 
 /** The participants, one source file each, and WARMUP + JOBS submissions of them queued. */
@@ -188,11 +193,14 @@ function summarise({ claimMs, reportMs, marks, seen, duplicates, done, from, t0,
   console.log(`  ${fmt(measured)} jobs in ${fmt(seconds, 2)} s: ${fmt(rate)} jobs/s (by fifths of the run: ${fifths.map((f) => fmt(f)).join(', ')})`);
   console.log(`  claim  latency p50 ${fmt(percentile(claimMs, 50), 2)} ms, p99 ${fmt(percentile(claimMs, 99), 2)} ms`);
   console.log(`  report latency p50 ${fmt(percentile(reportMs, 50), 2)} ms, p99 ${fmt(percentile(reportMs, 99), 2)} ms`);
-  console.log(`  judge CPU ${fmt(cpuUs)} µs per job (claim + report), i.e. at most ${fmt(1e6 / cpuUs)} jobs/s on one core`);
+  const userUs = (cpuAfter.user - cpuBefore.user) / measured;
+  console.log(`  judge CPU ${fmt(cpuUs)} µs per job (claim + report; user ${fmt(userUs)}, system ${fmt(cpuUs - userUs)}), i.e. at most ${fmt(1e6 / cpuUs)} jobs/s on one core`);
   console.log(`  runner clients' CPU (this process) ${fmt((own.user + own.system) / measured)} µs per job`);
   const all = WARMUP + JOBS;
   const ok = done === all && seen.size === all && duplicates === 0 && !counts.attempts.queued && !counts.attempts.running && counts.submissions.completed === all;
   console.log(`  check: ${fmt(seen.size)} distinct jobs, ${duplicates} handed out twice, attempts ${JSON.stringify(counts.attempts)}, most deliveries ${counts.maxDeliveries}: ${ok ? 'ok' : 'WRONG'}`);
-  console.log(`target ≥ ${fmt(TARGET)} jobs/s: ${rate >= TARGET ? 'met' : 'NOT met'} (${fmt(rate)})`);
+  console.log(goalLine('claim → report throughput', rate, TARGET, 'jobs/s', false));
+  console.log(goalLine('judge CPU per job', cpuUs, TARGET_CPU_US, 'µs', true));
+  console.log(`  one core serves ${fmt(1e6 / cpuUs)} jobs/s at the measured judge CPU per job (the runners elsewhere, as in a lab)`);
   if (!ok) process.exitCode = 1;
 }

@@ -138,3 +138,19 @@ export async function startBenchApp(extra = {}, appOptions = {}) {
   const app = await startApp({ dataDir, config, ...appOptions });
   return { app, dataDir, config };
 }
+
+/** The 1, 5 and 15 minute load averages, as `uptime` shows them: the figures depend on what else runs. */
+export async function loadAverage() {
+  const { loadavg, cpus } = await import('node:os');
+  return `load average ${loadavg().map((x) => x.toFixed(2)).join(', ')} (${cpus().length} CPUs)`;
+}
+
+/**
+ * One goal's line: the figure, its reference (the target) and their ratio, and whether it is met.
+ * `atMost`: the figure must stay at or under the target (latency, CPU); otherwise reach it (rates).
+ */
+export function goalLine(name, figure, target, unit, atMost, d = 0) {
+  const met = atMost ? figure <= target : figure >= target;
+  const ratio = figure / target;
+  return `GOAL ${name}: ${fmt(figure, d)} ${unit}, reference ${atMost ? '≤' : '≥'} ${fmt(target, d)} ${unit}, ratio ${fmt(ratio, 2)} (${met ? 'met' : 'NOT met'})`;
+}

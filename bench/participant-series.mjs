@@ -13,7 +13,7 @@
 //        BENCH_PROFILE (a directory: the judge process writes a CPU profile there)
 import { createHash, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { adminToken, fmt, json, pool, serverRequire, startBenchApp, startChild } from './lib.mjs';
+import { adminToken, fmt, goalLine, json, loadAverage, pool, serverRequire, startBenchApp, startChild } from './lib.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const LEVELS = (process.env.BENCH_CONNECTIONS ?? '1,4,10').split(',').map(Number);
@@ -92,7 +92,9 @@ async function main() {
   console.log(`  standings query plan: ${plan.join(' | ')}`);
   console.log(`  set-up ${fmt((Date.now() - started) / 1000, 1)} s; ${SECONDS} s per measurement after ${WARMUP} s warm-up; Node ${process.version}`);
 
+  console.log(`  at the start: ${await loadAverage()}`);
   const results = await measure(judge, url, [['typical', typical], ['heavy', heavy]]);
+  const loadEnd = await loadAverage();
   await judge.stop();
 
   // a closed-loop load on one event loop queues: p99 grows with the connections, about n × the service time
@@ -100,6 +102,9 @@ async function main() {
     const passing = results.filter((x) => x.name === name && x.r.latency.p99 < TARGET_P99_MS).map((x) => x.connections);
     console.log(`${name}: p99 < ${TARGET_P99_MS} ms ${passing.length ? `up to ${Math.max(...passing)} concurrent connections` : 'at none of the levels measured'} (measured: ${LEVELS.join(', ')})`);
   }
+  const goalAt = Math.max(...LEVELS);
+  for (const x of results.filter((x) => x.connections === goalAt)) console.log(goalLine(`${x.name} participant's series list, p99 at ${goalAt} connections`, x.r.latency.p99, TARGET_P99_MS, 'ms', true));
+  console.log(`at the end: ${loadEnd}`);
   if (results.some(({ r }) => r.non2xx || r.errors || r.timeouts)) console.log('warning: some requests failed (non-2xx or errors); the figures are not clean');
   process.exit(0);
 }

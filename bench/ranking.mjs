@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { adminToken, fmt, json, startBenchApp, startChild } from './lib.mjs';
+import { adminToken, fmt, goalLine, json, loadAverage, startBenchApp, startChild } from './lib.mjs';
 
 const CONTESTANTS = Number(process.env.BENCH_CONTESTANTS ?? 1000);
 const PROBLEMS = Number(process.env.BENCH_PROBLEMS ?? 12);
@@ -277,7 +277,9 @@ function measure(ranking, sqlite, contest) {
 // ---------------------------------------------------------------- the driver
 
 async function main() {
-  const judge = startChild('./ranking.mjs', ['child']);
+  // BENCH_PROFILE=<dir> writes a CPU profile of the judge process there (open it in Chrome DevTools)
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const judge = startChild('./ranking.mjs', ['child'], profile);
   const base = await judge.ready;
   const api = `${base}/api/v1`;
   const admin = { authorization: `Bearer ${await adminToken(base)}` };
@@ -299,6 +301,7 @@ async function main() {
       `(written in ${fmt((Date.now() - started) / 1000, 1)} s); Node ${process.version}`,
   );
 
+  console.log(`  at the start: ${await loadAverage()}`);
   const m = await judge.request('measure');
   console.log(`  answer checked: ${fmt(CONTESTANTS)} rows, ${fmt(m.solved)} solved cells; the contestants' view hides ${fmt(m.frozenCells)} submissions behind the freeze`);
   const line = (label, text) => console.log(`    ${label.padEnd(58)} ${text}`);
@@ -339,6 +342,9 @@ async function main() {
   console.log(`  over HTTP (GET with a bearer token; ${fmt(bytes / 1024)} KiB of JSON, read by the client):`);
   line('full standings, warm: manager / contestant', `median ${ms(hm.median)} / ${ms(hc.median)}, p95 ${ms(hm.p95)} / ${ms(hc.p95)}   ${target(Math.max(hm.p95, hc.p95), TARGET_FULL_MS, 'p95')}`);
   line('right after one new result', `median ${ms(hu.median)}, p95 ${ms(hu.p95)}`);
+  console.log(goalLine('standings cold load (median)', m.colds.median, TARGET_FULL_MS, 'ms', true, 1));
+  console.log(goalLine('standings update after one result (p95)', m.update.p95, TARGET_UPDATE_MS, 'ms', true, 2));
+  console.log(`  at the end: ${await loadAverage()}`);
   await judge.stop();
   process.exit(0);
 }

@@ -73,7 +73,15 @@ function createServices(deps: Deps, blobs: BlobStore) {
   const instance = new InstanceService(deps);
   const files = new FilesService(deps, blobs);
   const ranking = new RankingService(deps);
-  const judging = new Judging(deps, files, ranking);
+  const participant = new ParticipantService(deps, files);
+  const judging = new Judging(deps, files, {
+    resultEvents: (submissionId) => ranking.resultEvents(submissionId),
+    // after commit: the ranking's cell and the author's standings in the series list are read again
+    submissionChanged: (activityId, userId, assignmentId) => {
+      ranking.submissionChanged(activityId, userId, assignmentId);
+      participant.submissionChanged(activityId, userId);
+    },
+  });
   const series = new SeriesService(deps);
   return {
     instance,
@@ -83,7 +91,7 @@ function createServices(deps: Deps, blobs: BlobStore) {
     account: new AccountService(deps),
     files,
     // content services
-    participant: new ParticipantService(deps, files),
+    participant,
     ranking,
     series,
     problems: new ProblemsService(deps, files, judging.forProblems),

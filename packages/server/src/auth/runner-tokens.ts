@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ApiError, unauthenticated } from '@judge/contract';
-import { addSeconds, iso, newSecret, sha256Hex } from '../util.js';
+import { addSeconds, iso, literalRows, newSecret, sha256Hex, type Rows } from '../util.js';
 
 /** Who is calling the runner protocol: an approved runner, by its token. */
 export interface RunnerActor {
@@ -30,15 +30,17 @@ interface TokenRow {
  * stolen database holds no usable token. Every call re-reads the runner's state: revoking bites at once.
  */
 export class RunnerTokens {
-  private readonly lookup: Database.Statement<[string, string], TokenRow>;
+  private readonly lookup: Rows<[string, string], TokenRow>;
   private readonly insert: Database.Statement<[string, string, string]>;
   private readonly seen: Database.Statement<[string, string | null, string]>;
   private readonly purge: Database.Statement<[string]>;
 
   constructor(sqlite: Database.Database) {
-    this.lookup = sqlite.prepare(
-      `SELECT r.id, r.name, r.state, r.problem_types, r.tags, r.last_seen_at FROM runner_tokens t JOIN runners r ON r.id = t.runner_id
-       WHERE t.hash = ? AND t.expires_at > ?`,
+    this.lookup = literalRows(
+      sqlite.prepare<[string, string], TokenRow>(
+        `SELECT r.id, r.name, r.state, r.problem_types, r.tags, r.last_seen_at FROM runner_tokens t JOIN runners r ON r.id = t.runner_id
+         WHERE t.hash = ? AND t.expires_at > ?`,
+      ),
     );
     this.insert = sqlite.prepare('INSERT INTO runner_tokens (hash, runner_id, expires_at) VALUES (?, ?, ?)');
     this.seen = sqlite.prepare('UPDATE runners SET last_seen_at = ?, address = coalesce(?, address) WHERE id = ?');

@@ -39,16 +39,21 @@ export interface TransactionHooks {
  * interleave with another request: check-then-write is atomic without row locks.
  */
 export class Transactor {
+  /** Made once: better-sqlite3 builds four wrapper functions for every transaction() call. */
+  private readonly inTransaction: <T>(fn: (out: Outbox) => T, out: Outbox) => T;
+
   constructor(
-    private readonly sqlite: Database.Database,
+    sqlite: Database.Database,
     private readonly hooks: TransactionHooks = {},
-  ) {}
+  ) {
+    this.inTransaction = sqlite.transaction((fn: (out: Outbox) => unknown, out: Outbox) => fn(out)) as <T>(fn: (out: Outbox) => T, out: Outbox) => T;
+  }
 
   run<T>(fn: (out: Outbox) => T): T {
     const out = new Outbox();
     let result: T;
     try {
-      result = this.sqlite.transaction(() => fn(out))();
+      result = this.inTransaction(fn, out);
     } finally {
       for (const hook of this.hooks.settled ?? []) hook(out);
     }

@@ -6,7 +6,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { PermissionResolver } from '../auth/permissions.js';
 import type { SessionStore } from '../auth/sessions.js';
 import { originMatches, SESSION_COOKIE } from '../auth/origin.js';
-import type { Clock } from '../util.js';
+import { wireJson, type Clock } from '../util.js';
 import type { Audience, BusMessage, DomainEvent, EventBus } from './bus.js';
 
 export interface HubOptions {
@@ -24,7 +24,6 @@ interface SessionSockets {
 const WS_PATH = '/api/v1/ws';
 /** Close code sent after `sessionExpired`: the client should not reconnect with this session. */
 export const CLOSE_SESSION_ENDED = 4001;
-const dropNulls = (_k: string, v: unknown) => (v === null ? undefined : v);
 
 function readCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
@@ -142,7 +141,7 @@ export class EventHub {
 
   private deliver(e: DomainEvent): void {
     if (this.bySession.size === 0) return;
-    const frame = JSON.stringify({ type: e.type, data: e.data }, dropNulls);
+    const frame = wireJson({ type: e.type, data: e.data });
     const decided = new Map<string, boolean>();
     for (const entry of this.bySession.values()) {
       let ok = decided.get(entry.userId);

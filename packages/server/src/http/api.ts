@@ -7,6 +7,7 @@ import type { Actor } from '../auth/permissions.js';
 import type { RunnerActor } from '../auth/runner-tokens.js';
 import { ApiError, ERROR_CODES, unauthenticated, type ErrorCode } from '@judge/contract';
 import { originMatches } from '../auth/origin.js';
+import { wireJson } from '../util.js';
 import { expectedOrigin, type Ctx, type RequestState } from './context.js';
 import { zodErrors } from './middleware.js';
 import { formParts } from './uploads.js';
@@ -39,7 +40,6 @@ export interface ApiOptions {
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const dropNulls = (_k: string, v: unknown) => (v === null ? undefined : v);
 
 /** Binds contract operations to handlers, doing the validation, auth and shaping every route shares. */
 /**
@@ -118,7 +118,7 @@ export class Api {
       } else {
         ctx.status = op.status;
         ctx.type = 'application/json';
-        ctx.body = JSON.stringify(result, dropNulls);
+        ctx.body = wireJson(result);
       }
     });
     const area = areaOf(`/api/v1${op.path}`);

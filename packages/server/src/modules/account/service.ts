@@ -1,5 +1,6 @@
 import type { Account, Session } from '@judge/contract';
-import { eq, sql } from 'drizzle-orm';
+import type Database from 'better-sqlite3';
+import { eq } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import { users } from '../../db/schema.js';
 import { ApiError, notFound, unauthenticated } from '@judge/contract';
@@ -19,6 +20,8 @@ const toAccount = (u: Pick<UserRow, 'id' | 'username' | 'firstName' | 'lastName'
     isLocal: u.isLocal,
   }) as Account;
 
+type AccountTuple = [id: string, username: string, firstName: string | null, lastName: string | null, email: string | null, emailConfirmed: number, isLocal: number];
+
 export interface AccountPatch {
   firstName?: string | null | undefined;
   lastName?: string | null | undefined;
@@ -28,23 +31,13 @@ export interface AccountPatch {
 
 /** The signed-in user's own account. */
 export class AccountService {
-  /** The account read is on most screens: one narrow prepared statement. */
-  private readonly byId;
+  /** The account read is on most screens: one narrow statement, read as a raw row (no drizzle mapping). */
+  private readonly byId: Database.Statement<[string], AccountTuple>;
 
   constructor(private readonly d: Deps) {
-    this.byId = d.db
-      .select({
-        id: users.id,
-        username: users.username,
-        firstName: users.firstName,
-        lastName: users.lastName,
-        email: users.email,
-        emailConfirmed: users.emailConfirmed,
-        isLocal: users.isLocal,
-      })
-      .from(users)
-      .where(eq(users.id, sql.placeholder('id')))
-      .prepare();
+    this.byId = d.sqlite
+      .prepare<[string], AccountTuple>('SELECT id, username, first_name, last_name, email, email_confirmed, is_local FROM users WHERE id = ?')
+      .raw(true);
   }
 
   private me(actor: Actor): UserRow {
@@ -54,9 +47,10 @@ export class AccountService {
   }
 
   get(actor: Actor): Account {
-    const u = this.byId.get({ id: actor.userId });
-    if (!u) throw unauthenticated();
-    return toAccount(u);
+    const t = this.byId.get(actor.userId);
+    if (!t) throw unauthenticated();
+    const [id, username, firstName, lastName, email, emailConfirmed, isLocal] = t;
+    return toAccount({ id, username, firstName, lastName, email, emailConfirmed: emailConfirmed === 1, isLocal: isLocal === 1 });
   }
 
   update(actor: Actor, patch: AccountPatch): Account {

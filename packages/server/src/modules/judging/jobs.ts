@@ -4,7 +4,7 @@ import type { RunnerActor } from '../../auth/runner-tokens.js';
 import type { Outbox } from '../../db/transactor.js';
 import { ApiError } from '@judge/contract';
 import type { Deps } from '../../services.js';
-import { compact, iso, newId, newSecret, sha256Hex, statements } from '../../util.js';
+import { compact, iso, literalRows, newId, newSecret, sha256Hex, statements, type Rows } from '../../util.js';
 import { jobMaxima } from '../../config.js';
 import type { SubmissionOutcome } from './outcome.js';
 import { DetailReader } from '../submissions/index.js';
@@ -57,10 +57,10 @@ const CANDIDATES = 64;
  */
 export class JobsService {
   readonly signal = new WorkSignal();
-  private readonly candidates: Database.Statement<[string, number, number], Candidate>;
+  private readonly candidates: Database.Statement<[string, number], Candidate>;
   private readonly take: Database.Statement<[string, string, string, string, string, string]>;
-  private readonly claimed: Database.Statement<[string], Claimed>;
-  private readonly job: Database.Statement<[string], JobRow>;
+  private readonly claimed: Rows<[string], Claimed>;
+  private readonly job: Rows<[string], JobRow>;
   private readonly heldFile: Database.Statement<[string, string, string, string, string]>;
   private readonly q;
   private readonly details: DetailReader;
@@ -72,19 +72,20 @@ export class JobsService {
     const s = d.sqlite;
     this.q = statements(s);
     this.details = new DetailReader(s);
-    // attempts_queue (state, priority, created_at) hands them out in order; the type filter is a probe per row
+    // attempts_queue (state, priority, created_at) hands them out in order; the type filter is a probe per row.
+    // The LIMIT is written out: a bound LIMIT made SQLite prepare the statement again on every claim.
     this.candidates = s.prepare(
       `SELECT a.id, se.runner_tags AS seriesTags, ac.runner_tags AS activityTags
        FROM attempts a JOIN submissions sb ON sb.id = a.submission_id JOIN series se ON se.id = sb.series_id JOIN activities ac ON ac.id = sb.activity_id
        WHERE a.state = 'queued' AND a.problem_type IN (SELECT value FROM json_each(?))
-       ORDER BY a.priority, a.created_at, a.id LIMIT ? OFFSET ?`,
+       ORDER BY a.priority, a.created_at, a.id LIMIT ${CANDIDATES} OFFSET ?`,
     );
     this.take = s.prepare(
       `UPDATE attempts SET state = 'running', runner_id = ?, runner_name = ?, lease_hash = ?, lease_expires_at = ?, claimed_at = ?,
               deliveries = deliveries + 1, progress_done = NULL, progress_total = NULL
        WHERE id = ? AND state = 'queued'`,
     );
-    this.claimed = s.prepare(
+    this.claimed = literalRows(s.prepare<[string], Claimed>(
       `SELECT a.submission_id AS submissionId, a.attempt, a.problem_type AS problemType, a.problem_version_id AS problemVersionId,
               sb.props, pv.props AS versionProps, sp.config,
               pkg.file_id AS packageFileId, f.sha256 AS packageSha256, pv.package_info AS packageInfo
@@ -93,12 +94,12 @@ export class JobsService {
        LEFT JOIN problem_version_files pkg ON pkg.version_id = pv.id AND pkg.role = 'package'
        LEFT JOIN files f ON f.id = pkg.file_id
        WHERE a.id = ?`,
-    );
-    this.job = s.prepare(
+    ));
+    this.job = literalRows(s.prepare<[string], JobRow>(
       `SELECT id, submission_id AS submissionId, attempt, state, runner_id AS runnerId, lease_hash AS leaseHash, lease_expires_at AS leaseExpiresAt,
               deliveries, result_id AS resultId, failed_lease_hash AS failedLeaseHash, failed_report_id AS failedReportId
        FROM attempts WHERE id = ?`,
-    );
+    ));
     // a file a runner may fetch: of a job it holds (the version's files, the submission's files) or the package of a trial it holds
     this.heldFile = s.prepare(
       `SELECT 1 FROM attempts a WHERE a.runner_id = ? AND a.state = 'running' AND (
@@ -125,7 +126,7 @@ export class JobsService {
         // and reading (and joining) the whole batch would cost several times the rest of the claim
         let pick: string | undefined;
         let read = 0;
-        for (const c of this.candidates.iterate(types, CANDIDATES, offset)) {
+        for (const c of this.candidates.iterate(types, offset)) {
           read++;
           if (tagsSatisfied(requiredTags(JSON.parse(c.seriesTags) as string[], JSON.parse(c.activityTags) as string[]), runner.tags)) {
             pick = c.id;

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Outbox } from '../../db/transactor.js';
 import { event, type DomainEvent } from '../../events/bus.js';
 import type { Deps } from '../../services.js';
+import { literalRows, type Rows } from '../../util.js';
 import { Standings, standingOf } from '../participant/index.js';
 import { SUBMISSION_SELECT, toSummary, type SubmissionRow } from '../submissions/index.js';
 
@@ -26,21 +27,23 @@ interface Newest {
  * ranking's readers (`rankingChanged`). Runs inside the caller's transaction; events leave after commit.
  */
 export class SubmissionOutcome {
-  private readonly newest: Database.Statement<[string], Newest>;
+  private readonly newest: Rows<[string], Newest>;
   private readonly store: Database.Statement<[string, string | null, number | null, number | null, number, string]>;
-  private readonly byId: Database.Statement<[string], SubmissionRow>;
+  private readonly byId: Rows<[string], SubmissionRow>;
   private readonly standings: Standings;
 
   constructor(
     d: Deps,
     private readonly ranking: RankingHooks,
   ) {
-    this.newest = d.sqlite.prepare(
-      `SELECT state, verdict, score, max_score AS maxScore, (SELECT count(*) FROM attempts WHERE submission_id = a.submission_id) AS n
-       FROM attempts a WHERE submission_id = ? ORDER BY attempt DESC LIMIT 1`,
+    this.newest = literalRows(
+      d.sqlite.prepare<[string], Newest>(
+        `SELECT state, verdict, score, max_score AS maxScore, (SELECT count(*) FROM attempts WHERE submission_id = a.submission_id) AS n
+         FROM attempts a WHERE submission_id = ? ORDER BY attempt DESC LIMIT 1`,
+      ),
     );
     this.store = d.sqlite.prepare('UPDATE submissions SET state = ?, verdict = ?, score = ?, max_score = ?, attempts = ? WHERE id = ?');
-    this.byId = d.sqlite.prepare(`${SUBMISSION_SELECT} WHERE s.id = ?`);
+    this.byId = literalRows(d.sqlite.prepare<[string], SubmissionRow>(`${SUBMISSION_SELECT} WHERE s.id = ?`));
     this.standings = new Standings(d.sqlite);
   }
 

@@ -2,7 +2,7 @@ import type { ParticipantProblem, ParticipantSeries } from '@judge/contract';
 import { effectiveLimits, type EffectiveLimit, type LimitFigures, type NamedLimits } from '@judge/problem-package';
 import { judgingMaxima } from '../../config.js';
 import type Database from 'better-sqlite3';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import { activities, problemVersionFiles, problemVersions, problems, series, seriesProblems } from '../../db/schema.js';
 import { notFound } from '@judge/contract';
@@ -15,7 +15,7 @@ import { newestVersion, type VersionRow } from '../problems/index.js';
 import { judgeableLanguages, requiredTags } from '../runners/index.js';
 import { versionFiles } from '../problems/index.js';
 import { acceptsSubmissions, problemsVisible, type SeriesRow } from '../series/index.js';
-import { Standings, standingOf } from './status.js';
+import { Standings, StandingsCache, standingOf, type Aggregate, type Standing } from './status.js';
 
 type AssignmentRow = typeof seriesProblems.$inferSelect;
 type ProblemSummary = NonNullable<ParticipantSeries['problems']>[number];
@@ -38,6 +38,32 @@ interface ListedAssignment {
   order: number;
   maxPoints: number | null;
 }
+
+/** What the series list reads of a series. */
+type ListedSeries = Pick<
+  SeriesRow,
+  'id' | 'slug' | 'name' | 'order' | 'startDate' | 'endDate' | 'isOpen' | 'openedAt' | 'pausedAt' | 'hideProblemsWhilePaused' | 'revealProblemCount' | 'rankingVisibleFrom' | 'rankingVisibleTo'
+>;
+type SeriesTuple = [string, string, string, number, string | null, string | null, number, string | null, string | null, number, number, string | null, string | null];
+type VisibilityOfProblems = Pick<SeriesRow, 'openedAt' | 'isOpen' | 'pausedAt' | 'hideProblemsWhilePaused'>;
+
+const listedSeries = ([id, slug, name, order, startDate, endDate, isOpen, openedAt, pausedAt, hide, reveal, from, to]: SeriesTuple): ListedSeries => ({
+  id,
+  slug,
+  name,
+  order,
+  startDate,
+  endDate,
+  isOpen: isOpen === 1,
+  openedAt,
+  pausedAt,
+  hideProblemsWhilePaused: hide === 1,
+  revealProblemCount: reveal === 1,
+  rankingVisibleFrom: from,
+  rankingVisibleTo: to,
+});
+
+type ListedTuple = [id: string, seriesId: string, slug: string, name: string | null, problemName: string, order: number, maxPoints: number | null];
 
 /** Roles and the scope of problem-version files: the package is the runner's, even when its scope says otherwise. */
 const PACKAGE_ROLE = 'package';
@@ -68,24 +94,41 @@ export function shownLimits(
  */
 export class ParticipantService {
   private readonly standings: Standings;
+  /** The series list's standings, kept until the caller's submissions change. */
+  private readonly listed: StandingsCache;
   /** The list is the participant's most frequent request: its queries are built and prepared once. */
-  private readonly seriesOfActivity;
-  private readonly assignmentsOfActivity: Database.Statement<[string], ListedAssignment>;
+  private readonly seriesOfActivity: Database.Statement<[string], SeriesTuple>;
+  private readonly assignmentsOfActivity: Database.Statement<[string], ListedTuple>;
 
   constructor(
     private readonly d: Deps,
     files: FilesService,
   ) {
     this.standings = new Standings(d.sqlite);
-    const activityId = sql.placeholder('activityId');
-    this.seriesOfActivity = d.db.select().from(series).where(eq(series.activityId, activityId)).orderBy(asc(series.order), asc(series.id)).prepare();
-    // plain SQL: for the 200-odd rows of a large course, drizzle's row mapping costs as much as the query
-    this.assignmentsOfActivity = d.sqlite.prepare<[string], ListedAssignment>(
-      `SELECT sp.id, sp.series_id AS seriesId, sp.slug, sp.name, p.name AS problemName, sp."order" AS "order", sp.max_points AS maxPoints
-       FROM series_problems sp JOIN problems p ON p.id = sp.problem_id
-       WHERE sp.activity_id = ? ORDER BY sp."order", sp.id`,
-    );
+    this.listed = new StandingsCache(this.standings);
+    // the columns the list shows or decides by, as a raw row: drizzle's mapping of every column cost as much as the query
+    this.seriesOfActivity = d.sqlite
+      .prepare<[string], SeriesTuple>(
+        `SELECT id, slug, name, "order", start_date, end_date, is_open, opened_at, paused_at, hide_problems_while_paused, reveal_problem_count,
+                ranking_visible_from, ranking_visible_to
+         FROM series WHERE activity_id = ? ORDER BY "order", id`,
+      )
+      .raw(true);
+    // plain SQL and raw rows: for the 200-odd rows of a large course, drizzle's row mapping costs as
+    // much as the query, and better-sqlite3's row objects (built property by property) half as much
+    this.assignmentsOfActivity = d.sqlite
+      .prepare<[string], ListedTuple>(
+        `SELECT sp.id, sp.series_id, sp.slug, sp.name, p.name, sp."order", sp.max_points
+         FROM series_problems sp JOIN problems p ON p.id = sp.problem_id
+         WHERE sp.activity_id = ? ORDER BY sp."order", sp.id`,
+      )
+      .raw(true);
     files.addReadRule((actor, fileId) => this.mayReadProblemFile(actor.userId, fileId));
+  }
+
+  /** After commit: a submission of `userId` in the activity changed; their standings there are read again. */
+  submissionChanged(activityId: string, userId: string): void {
+    this.listed.forget(userId, activityId);
   }
 
   // ---- who sees what ----
@@ -102,7 +145,7 @@ export class ParticipantService {
   }
 
   /** Managers see every problem; others those of series that show them now. */
-  private showsProblems(b: Browsing, s: SeriesRow): boolean {
+  private showsProblems(b: Browsing, s: VisibilityOfProblems): boolean {
     return b.manages || problemsVisible(s, b.a);
   }
 
@@ -142,15 +185,15 @@ export class ParticipantService {
   /** Every series in order; problems and their count only where the series shows them (CONTRACT §9). */
   listSeries(actor: Actor, idOrSlug: string): ParticipantSeries[] {
     const b = this.browsing(actor, idOrSlug);
-    const all = this.seriesOfActivity.all({ activityId: b.a.id });
+    const all = this.seriesOfActivity.all(b.a.id).map(listedSeries);
     const bySeries = this.assignmentsBySeries(b.a.id);
     const shown = new Set(all.filter((s) => this.showsProblems(b, s)));
     // the caller's submissions are read only when some series shows problems
-    const standings = shown.size ? this.standings.ofActivity(actor.userId, b.a.id) : new Map();
+    const standings: ReadonlyMap<string, Aggregate> = shown.size ? this.listed.ofActivity(actor.userId, b.a.id) : new Map();
     return all.map((s) => {
       const assigned = bySeries.get(s.id) ?? [];
       const showing = shown.has(s);
-      const problems = showing ? assigned.map((p): ProblemSummary => ({ id: p.id, slug: p.slug, name: p.name ?? p.problemName, order: p.order, ...standingOf(standings.get(p.id), p.maxPoints) })) : null;
+      const problems = showing ? assigned.map((p) => problemSummary(p, standingOf(standings.get(p.id), p.maxPoints))) : null;
       return compact({
         id: s.id,
         slug: s.slug,
@@ -170,9 +213,9 @@ export class ParticipantService {
 
   /** The assignments of an activity with their problems' names, grouped by series, in order: one query. */
   private assignmentsBySeries(activityId: string): Map<string, ListedAssignment[]> {
-    const rows = this.assignmentsOfActivity.all(activityId);
     const out = new Map<string, ListedAssignment[]>();
-    for (const r of rows) {
+    for (const [id, seriesId, slug, name, problemName, order, maxPoints] of this.assignmentsOfActivity.all(activityId)) {
+      const r: ListedAssignment = { id, seriesId, slug, name, problemName, order, maxPoints };
       const list = out.get(r.seriesId);
       if (list) list.push(r);
       else out.set(r.seriesId, [r]);
@@ -247,4 +290,12 @@ export class ParticipantService {
       .map((f): Attachment => ({ name: f.name, fileId: f.fileId, mimeType: f.mimeType, sizeBytes: f.sizeBytes, sha256: f.sha256 }));
     return { statements, attachments };
   }
+}
+
+/** One problem of the series list, members in the wire's order. */
+function problemSummary(p: ListedAssignment, st: Standing): ProblemSummary {
+  const out: ProblemSummary = { id: p.id, slug: p.slug, name: p.name ?? p.problemName, order: p.order, status: st.status, attempts: st.attempts };
+  if (st.bestScore !== undefined) out.bestScore = st.bestScore;
+  if (st.maxScore !== undefined) out.maxScore = st.maxScore;
+  return out;
 }

@@ -31,6 +31,8 @@ export function specOf(type: 'icpc' | 'points', columns: Column[]): Spec {
 export interface Participant {
   userId: string;
   userName: string;
+  /** Place in display order (name, then id) among the participants ranked with it: ties are shown in this order. */
+  order: number;
 }
 
 /** The ranked rows of one spec for one list of participants, and whether a freeze hid anything. */
@@ -46,6 +48,7 @@ export interface Ranked {
 const VIEWS_PER_ACTIVITY = 8;
 
 function sameParticipants(a: readonly Participant[], b: readonly Participant[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i]!.userId !== b[i]!.userId || a[i]!.userName !== b[i]!.userName) return false;
   return true;
@@ -92,7 +95,7 @@ class View {
     const entries: Entry[] = participants.map((p) => {
       const t = this.row(p.userId);
       if (t.frozen) frozen = true;
-      return { userId: p.userId, userName: p.userName, t };
+      return { userId: p.userId, userName: p.userName, order: p.order, t };
     });
     this.ranked = { participants, rows: rank(entries, this.spec.type), frozen };
     return this.ranked;

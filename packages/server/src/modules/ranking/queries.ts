@@ -49,6 +49,16 @@ const SUBMISSION_COLUMNS = `user_id, series_problem_id, submitted_at, ${KIND_SQL
 
 const toCounted = (t: SubmissionTuple): Counted => counted(t[2], KINDS[t[3]]!, t[4], t[5]);
 
+/** Participant lists kept (see participantsOf), as many as the activities whose submissions stay in memory. */
+const PARTICIPANT_LISTS_KEPT = 32;
+
+const names = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+/** Display order: by name as people read it, then by id. */
+function byDisplay(a: Participant, b: Participant): number {
+  return names.compare(a.userName, b.userName) || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
+}
+
 /** "first last", else the login (the ranking's userName). */
 export function displayName(r: Pick<ParticipantRow, 'username' | 'firstName' | 'lastName'>): string {
   return [r.firstName?.trim(), r.lastName?.trim()].filter(Boolean).join(' ') || r.username;
@@ -64,6 +74,8 @@ export class RankingQueries {
   private readonly assignments: Database.Statement<[string], RankedAssignment>;
   private readonly members: Database.Statement<[string], ParticipantRow>;
   private readonly member: Database.Statement<[string, string], { n: number }>;
+  private readonly membersKey: Database.Statement<[string], string | null>;
+  private readonly kept = new Map<string, { key: string; list: readonly Participant[] }>();
   private readonly all: Database.Statement<[string], SubmissionTuple>;
   private readonly cell: Database.Statement<[string, string], SubmissionTuple>;
 
@@ -86,7 +98,19 @@ export class RankingQueries {
        FROM grants g JOIN users u ON u.id = g.user_id
        WHERE g.activity_id = ? AND g.role_id IN (${participantRoles}) ORDER BY u.id`,
     );
-    this.member = sqlite.prepare(`SELECT count(*) AS n FROM grants g WHERE g.activity_id = ? AND g.user_id = ? AND g.role_id IN (${participantRoles})`);
+    // the same rows as one text, every value quoted (so nothing two different lists give can match)
+    this.membersKey = sqlite
+      .prepare<[string], string | null>(
+        `SELECT group_concat(quote(u.id) || quote(u.username) || quote(u.first_name) || quote(u.last_name), ',' ORDER BY u.id)
+         FROM grants g JOIN users u ON u.id = g.user_id
+         WHERE g.activity_id = ? AND g.role_id IN (${participantRoles})`,
+      )
+      .pluck(true);
+    // the user's own grants first, so that only their roles' permissions are read (every report asks)
+    this.member = sqlite.prepare(
+      `SELECT count(*) AS n FROM grants g JOIN roles r ON r.id = g.role_id
+       WHERE g.activity_id = ? AND g.user_id = ? AND NOT EXISTS (SELECT 1 FROM json_each(r.permissions) WHERE value = 'activity:update')`,
+    );
     // submissions_activity (activity_id, submitted_at) yields them by time without a sort; the rare
     // tie on the instant is ordered by id one cell at a time (see eachCounted)
     this.all = sqlite.prepare<[string], SubmissionTuple>(`SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE activity_id = ? AND ${COUNTING} ORDER BY submitted_at`).raw(true);
@@ -104,8 +128,21 @@ export class RankingQueries {
     return this.assignments.all(activityId);
   }
 
-  participantsOf(activityId: string): Participant[] {
-    return this.members.all(activityId).map((r) => ({ userId: r.id, userName: displayName(r) }));
+  /**
+   * The participants in display order (name, then id), each with its place in it. Kept per
+   * activity while the members' text (one string SQLite builds, compared whole) stays the same:
+   * making and sorting a thousand of them by name cost more than the rest of a warm request.
+   */
+  participantsOf(activityId: string): readonly Participant[] {
+    const key = this.membersKey.get(activityId) ?? '';
+    const kept = this.kept.get(activityId);
+    if (kept?.key === key) return kept.list;
+    const list = this.members.all(activityId).map((r): Participant => ({ userId: r.id, userName: displayName(r), order: 0 }));
+    list.sort(byDisplay);
+    list.forEach((p, i) => (p.order = i));
+    if (!kept && this.kept.size >= PARTICIPANT_LISTS_KEPT) this.kept.delete(this.kept.keys().next().value!);
+    this.kept.set(activityId, { key, list });
+    return list;
   }
 
   isParticipant(activityId: string, userId: string): boolean {

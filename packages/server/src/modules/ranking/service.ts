@@ -1,10 +1,9 @@
 import type { EventData, Permission, Ranking, RankingRow } from '@judge/contract';
-import type Database from 'better-sqlite3';
 import type { Actor } from '../../auth/permissions.js';
 import { event, type Audience, type DomainEvent } from '../../events/bus.js';
 import { notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
-import { compact, iso } from '../../util.js';
+import { compact, iso, literalRows, type Rows } from '../../util.js';
 import { visibleActivity, type ActivityRow } from '../policy/index.js';
 import { rescaled } from '../submissions/index.js';
 import { ActivityModel, specOf, type Column, type Ranked } from './model.js';
@@ -50,11 +49,11 @@ interface ResultRow {
 export class RankingService {
   private readonly q: RankingQueries;
   private readonly models = new Map<string, ActivityModel>();
-  private readonly resultRow: Database.Statement<[string], ResultRow>;
+  private readonly resultRow: Rows<[string], ResultRow>;
 
   constructor(private readonly d: Deps) {
     this.q = new RankingQueries(d.sqlite);
-    this.resultRow = d.sqlite.prepare(
+    this.resultRow = literalRows(d.sqlite.prepare<[string], ResultRow>(
       `SELECT s.id, s.user_id AS userId, s.activity_id AS activityId, s.series_id AS seriesId, s.series_problem_id AS problemId,
               s.submitted_at AS submittedAt, s.state, s.verdict, s.score, s.max_score AS maxScore, s.excluded, sp.max_points AS maxPoints,
               se.start_date AS startDate, se.ranking_freeze_at AS rankingFreezeAt, se.ranking_reveal_at AS rankingRevealAt,
@@ -65,7 +64,7 @@ export class RankingService {
        JOIN series se ON se.id = s.series_id
        JOIN activities a ON a.id = s.activity_id
        WHERE s.id = ?`,
-    );
+    ));
   }
 
   /** GET /activities/{idOrSlug}/ranking */

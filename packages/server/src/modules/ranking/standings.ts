@@ -145,10 +145,10 @@ export function totals(results: readonly CellResult[], weights: readonly number[
 export interface Entry {
   userId: string;
   userName: string;
+  /** Place in display order (name, then id): how tied rows are shown. */
+  order: number;
   t: RowTotals;
 }
-
-const names = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
 /** Same place in the standings: the rules' tie (icpc: solved, penalty, last accepted time; points: points). */
 function sameIcpc(a: RowTotals, b: RowTotals): boolean {
@@ -159,7 +159,7 @@ function samePoints(a: RowTotals, b: RowTotals): boolean {
 }
 
 function display(a: Entry, b: Entry): number {
-  return names.compare(a.userName, b.userName) || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
+  return a.order - b.order;
 }
 
 /**

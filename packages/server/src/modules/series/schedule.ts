@@ -27,7 +27,7 @@ export function shouldBeOpen(s: Pick<SeriesRow, 'startDate' | 'endDate' | 'pause
  * Problems of a series are shown to participants when it is open; while paused unless hidden; and
  * after it ended, once it had opened, unless the activity hides ended series. Never before it opened.
  */
-export function problemsVisible(s: SeriesRow, a: Pick<ActivityRow, 'hideEndedSeriesProblems'>): boolean {
+export function problemsVisible(s: Pick<SeriesRow, 'openedAt' | 'isOpen' | 'pausedAt' | 'hideProblemsWhilePaused'>, a: Pick<ActivityRow, 'hideEndedSeriesProblems'>): boolean {
   if (!s.openedAt) return false;
   if (s.isOpen) return true;
   if (s.pausedAt) return !s.hideProblemsWhilePaused;
