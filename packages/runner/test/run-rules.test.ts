@@ -68,16 +68,18 @@ int main() {
 }
 `;
 
-// constant evaluation that takes far longer than any compile limit (each loop stays under gcc's
-// iteration limit; together they take minutes)
-const CONSTEXPR_BOMB_CPP = `constexpr unsigned long spin() {
+/**
+ * Compile-time work well past any CPU limit: g++ stops one constant evaluation at 33,554,432
+ * operations (about as long as the 3 s limit below on a fast machine), so the work is spread over
+ * forty evaluations of about 6 million each, none of which g++ stops itself.
+ */
+const CONSTEXPR_BOMB_CPP = `constexpr unsigned long spin(unsigned long k) {
   unsigned long s = 0;
-  for (unsigned long i = 0; i < 200000; i++)
-    for (unsigned long j = 0; j < 200000; j++) s += i ^ j;
+  for (unsigned long i = 0; i < 2000000; i++) s += i ^ k;
   return s;
 }
-constexpr unsigned long value = spin();
-int main() { return (int)(value & 1); }
+${Array.from({ length: 40 }, (_, k) => `constexpr unsigned long v${k} = spin(${k});`).join('\n')}
+int main() { return (int)((v0 ^ v39) & 1); }
 `;
 
 describe('stderr is not output', () => {

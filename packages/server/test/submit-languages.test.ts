@@ -16,7 +16,7 @@ import { codeForm, fileForm } from './support/forms.js';
 
 const TABLE = [
   'c', 'cpp', 'python3', 'java', 'javascript', 'kotlin', 'rust', 'go', 'cpp17', 'pypy3', 'typescript', 'csharp', 'haskell',
-  'ocaml', 'ruby', 'php', 'pascal', 'fortran', 'scala', 'lisp', 'prolog', 'lua', 'perl', 'bash', 'ada', 'd',
+  'ocaml', 'ruby', 'php', 'pascal', 'fortran', 'scala', 'lisp', 'prolog', 'lua', 'perl', 'bash', 'r', 'ada', 'd',
 ];
 
 let b: Bench;
