@@ -175,7 +175,8 @@ int box_main(void) {
       while (read(box_sig[0], drain, sizeof drain) > 0) {}
       int st;
       pid_t p;
-      while (running > 0 && (p = waitpid(-1, &st, WNOHANG)) > 0) {
+      struct rusage ru;
+      while (running > 0 && (p = wait4(-1, &st, WNOHANG, &ru)) > 0) {
         if (p != running) continue;
         if (WIFSTOPPED(st)) {
           traced_stop(p, st);
@@ -187,8 +188,8 @@ int box_main(void) {
         running = 0;
         end_test();
         empty_tmp();
-        char text[48];
-        snprintf(text, sizeof text, "%d %llu", st, at);
+        char text[80];
+        snprintf(text, sizeof text, "%d %llu %ld", st, at, ru.ru_maxrss);
         box_send("done", text);
       }
       if (!running) while (waitpid(-1, NULL, WNOHANG) > 0) {}

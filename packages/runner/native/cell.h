@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define PROTOCOL "3"
+#define PROTOCOL "4"
 #define MAX_FRAME (1 << 20)
 #define MAX_ARGS 4096
 #define TAIL 4096
@@ -35,6 +35,8 @@ struct run_state {
   int held[3];
   /* CLOCK_MONOTONIC (the runner's clock too) when the program was seen to end */
   unsigned long long exited_ns;
+  /* the largest resident set of the program and what it waited for, in KiB (wait4) */
+  long maxrss_kib;
 };
 
 unsigned long long monotonic_ns(void);

@@ -317,12 +317,14 @@ void read_status(struct run_state *r) {
 void reap(struct run_state *r) {
   for (;;) {
     int st;
-    pid_t p = waitpid(-1, &st, WNOHANG);
+    struct rusage ru;
+    pid_t p = wait4(-1, &st, WNOHANG, &ru);
     if (p <= 0) return;
     if (p == r->pid) {
       r->status = st;
       r->exited = 1;
       r->exited_ns = monotonic_ns();
+      r->maxrss_kib = ru.ru_maxrss;
     }
   }
 }
@@ -398,9 +400,10 @@ void send_exit(struct run_state *r) {
     snprintf(bytes, sizeof bytes, "%llu", r->err_bytes);
     snprintf(hl, sizeof hl, "%zu", r->head_len);
   }
-  char ns[32];
+  char ns[32], rss[32];
   snprintf(ns, sizeof ns, "%llu", r->exited_ns);
-  send_event(head, r->head_len, tail, r->tail_len, 7, "exit", st, started, bytes, hl, tl, ns);
+  snprintf(rss, sizeof rss, "%ld", r->maxrss_kib);
+  send_event(head, r->head_len, tail, r->tail_len, 8, "exit", st, started, bytes, hl, tl, ns, rss);
 }
 
 static void run(long len, int devnull) {

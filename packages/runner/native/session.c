@@ -147,7 +147,8 @@ static void from_box(struct session_state *s) {
   } else if (!strcmp(buf, "done") && s->testing) {
     char *rest;
     s->test.status = (int)strtol(arg, &rest, 10);
-    s->test.exited_ns = strtoull(rest, NULL, 10);
+    s->test.exited_ns = strtoull(rest, &rest, 10);
+    s->test.maxrss_kib = strtol(rest, NULL, 10);
     s->done = 1;
   } else if (!strcmp(buf, "error")) {
     s->testing = 0;

@@ -35,8 +35,10 @@ export class CellPool {
 
   /** Gives a cell back: reset for the next run when it is sound, else thrown away. */
   release(lease: Lease, sound: boolean): void {
-    if (this.closed || !sound || !lease.cell.alive) {
+    if (this.closed || !sound || !lease.cell.alive || lease.cg?.reusable === false) {
       this.destroy(lease);
+      // a backend whose cells serve one run each: the next one is made now, not when it is needed
+      if (!this.closed && lease.cg?.reusable === false) this.warm(1);
       return;
     }
     const reset = (lease.cg?.reset() ?? Promise.resolve()).then(

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SandboxError } from './errors.js';
 
-const PROTOCOL = '3';
+const PROTOCOL = '4';
 
 /** The cell binary, built from native/judge-cell.c by `pnpm build` (scripts/build-native.mjs). */
 export const CELL_BINARY = fileURLToPath(new URL('../../native/judge-cell', import.meta.url));
@@ -50,6 +50,8 @@ export interface CellExit {
    * on the shared monotonic clock, not when the news arrived here after the teardown.
    */
   at: number;
+  /** The largest resident set of the program (and what it waited for), from wait4; null where unknown. */
+  maxRssBytes: number | null;
 }
 
 export function cellBinaryProblem(): string | null {
@@ -262,7 +264,7 @@ export class Cell {
 
   private onFrame(f: Buffer): void {
     const run = this.current;
-    const { text, rest } = fields(f, text0(f) === 'exit' ? 7 : 6);
+    const { text, rest } = fields(f, text0(f) === 'exit' ? 8 : 6);
     if (!run) return;
     // a session outlives its tests' events; a run (or a session that never started) ends with one
     const ends = !(run instanceof CellSession) || !run.sawStarted;
@@ -283,6 +285,7 @@ export class Cell {
         head: Buffer.from(rest.subarray(0, headLen)),
         tail: Buffer.from(rest.subarray(headLen, headLen + Number(text[5]))),
         at: sinceNow(text[6]),
+        maxRssBytes: Number(text[7]) > 0 ? Number(text[7]) * 1024 : null,
       };
       run.emit('exit', exit);
     } else if (text[0] === 'closed') {

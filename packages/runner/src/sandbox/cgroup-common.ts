@@ -43,8 +43,13 @@ export interface CgroupCell {
   kill(keep: number): void;
   /** No process but `keep` is left. */
   empty(keep: number): boolean;
-  /** The run's counters, read once only the launcher is left. */
-  stats(): CgroupStats;
+  /**
+   * The run's counters, read once only the launcher is left. `maxRssBytes` (the program's largest
+   * resident set, from wait4) stands in for a peak the backend cannot reset between tests.
+   */
+  stats(maxRssBytes?: number | null): CgroupStats;
+  /** The cell may serve another run (else the pool makes a fresh one for each). */
+  readonly reusable: boolean;
   /**
    * Makes the cell carry nothing into its next run: page cache the last run left charged is
    * reclaimed, the peak and CPU counters start again, the event counters get a new baseline.

@@ -136,6 +136,7 @@ export class V1Backend implements CgroupBackend {
 /** One cell's cgroups in the v1 hierarchies: counters reset by writing to them, events counted from a baseline. */
 class V1Cell implements CgroupCell {
   readonly join: string[];
+  readonly reusable = true;
   // a new cgroup starts unlimited
   private memLimit = Infinity;
   private oomBase = 0;

@@ -120,7 +120,11 @@ export class V2Backend implements CgroupBackend {
 
   caveats(): string[] {
     const c = [...MEASUREMENT_CAVEATS];
-    if (!this.peakReset) c.push('memory.peak cannot be reset (kernel < 6.12): peak memory is sampled every 50 ms and may miss short spikes');
+    if (!this.peakReset) {
+      c.push(
+        'memory.peak cannot be reset (kernel < 6.12): each run gets a cgroup of its own, and a test of a submission after its first reports the larger of the memory sampled every 50 ms and its largest process\'s resident set',
+      );
+    }
     if (!this.reclaimFile) c.push('no memory.reclaim (kernel < 5.19): page cache a run leaves stays charged to its cell until memory pressure reclaims it');
     return c;
   }
@@ -183,7 +187,11 @@ function peakResettable(dir: string): boolean {
 /** One cell's cgroup in the unified tree: the peak reset through its fd, the rest counted from a baseline. */
 class V2Cell implements CgroupCell {
   readonly join: string[];
+  /** Without a resettable memory.peak a cell serves one run (its peak since it was made is the run's). */
+  readonly reusable: boolean;
   private readonly peakFd: number | null;
+  /** Tests of a session run in it so far: from the second on, memory.peak spans more than one. */
+  private tests = 0;
   private sampled = 0;
   private cpuBase = 0;
   private oomBase = 0;
@@ -191,6 +199,7 @@ class V2Cell implements CgroupCell {
   constructor(private readonly dir: string) {
     this.join = [path.join(dir, 'cgroup.procs')];
     this.peakFd = openPeak(dir);
+    this.reusable = this.peakFd !== null;
   }
 
   prepare(limits: Limits, extraPids = 0): void {
@@ -217,12 +226,19 @@ class V2Cell implements CgroupCell {
     return procs(this.dir).every((p) => p === keep);
   }
 
-  stats(): CgroupStats {
-    let peak: number | null = this.sampled || null;
+  stats(maxRssBytes?: number | null): CgroupStats {
+    let peak: number | null;
     if (this.peakFd !== null) {
       const buf = Buffer.alloc(32);
       const n = fs.readSync(this.peakFd, buf, 0, buf.length, 0);
       peak = Number(buf.subarray(0, n).toString('utf8').trim());
+    } else if (this.tests <= 1) {
+      // a cell that serves one run: its peak since it was made is the run's (and its launcher's)
+      const t = tryRead(path.join(this.dir, 'memory.peak'));
+      peak = t !== null ? Number(t) : this.sampled || null;
+    } else {
+      // a later test of a session: sampled, or the largest process's resident set if that is more
+      peak = Math.max(this.sampled, maxRssBytes ?? 0) || null;
     }
     // memory.oom.group is off (it would take the launcher along): each kill is counted
     const events = tryRead(path.join(this.dir, 'memory.events'));
@@ -240,10 +256,15 @@ class V2Cell implements CgroupCell {
       // EAGAIN when not all of it could be reclaimed: what is left is the launcher's own
       await fs.promises.writeFile(path.join(this.dir, 'memory.reclaim'), String(current)).catch(() => {});
     }
-    this.restart();
+    this.zero();
   }
 
   restart(): void {
+    this.tests++;
+    this.zero();
+  }
+
+  private zero(): void {
     if (this.peakFd !== null) fs.writeSync(this.peakFd, 'reset\n');
     this.sampled = 0;
     this.cpuBase = 0;

@@ -140,7 +140,7 @@ export class SupervisedRun {
   private async collect(exit: CellExit): Promise<RunResult> {
     const { cell, cg } = this.lease!;
     if (cg) await waitEmpty(cg, cell.pid);
-    const stats = cg?.stats() ?? null;
+    const stats = cg?.stats(exit.maxRssBytes) ?? null;
     await this.pipes.drained(200);
     return outcome(this.spec, {
       exit,

@@ -206,7 +206,7 @@ class SessionTest {
         }
       });
       this.killTest = undefined;
-      const stats = cg?.stats() ?? null;
+      const stats = cg?.stats(exit.maxRssBytes) ?? null;
       await this.pipes.drained(200);
       return outcome(spec, {
         exit,
