@@ -48,7 +48,11 @@ export class EventHub {
     private readonly d: { sessions: SessionStore; permissions: PermissionResolver; clock: Clock; log: Logger; bus: EventBus },
     private readonly opts: HubOptions,
   ) {
-    this.unsubscribe = d.bus.subscribe((m) => this.onMessage(m));
+    // events are for open sockets (deliver drops them otherwise); the end of a session is always heard
+    this.unsubscribe = d.bus.subscribe(
+      (m) => this.onMessage(m),
+      () => this.bySession.size > 0,
+    );
     this.timer = setInterval(() => this.tick(), opts.pingSeconds * 1000);
     this.timer.unref();
   }

@@ -31,11 +31,13 @@ export class SubmissionOutcome {
   private readonly store: Database.Statement<[string, string | null, number | null, number | null, number, string]>;
   private readonly byId: Rows<[string], SubmissionRow>;
   private readonly standings: Standings;
+  private readonly bus: Deps['bus'];
 
   constructor(
     d: Deps,
     private readonly ranking: RankingHooks,
   ) {
+    this.bus = d.bus;
     this.newest = literalRows(
       d.sqlite.prepare<[string], Newest>(
         `SELECT state, verdict, score, max_score AS maxScore, (SELECT count(*) FROM attempts WHERE submission_id = a.submission_id) AS n
@@ -60,6 +62,14 @@ export class SubmissionOutcome {
     const n = this.newest.get(submissionId);
     if (n) this.store.run(n.state, n.verdict, n.score, n.maxScore, n.n, submissionId);
     const row = this.byId.get(submissionId)!;
+    // the events' payloads (the summary, the author's standing, the ranking's audiences) are
+    // several reads a job: not made when no socket is open to receive them
+    if (this.bus.listening) this.announce(row, out, opts);
+    out.then(() => this.ranking.submissionChanged(row.activityId, row.userId, row.seriesProblemId));
+    return row;
+  }
+
+  private announce(row: SubmissionRow, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): void {
     const submission = toSummary(row);
     const author = { kind: 'users' as const, userIds: [row.userId] };
     if (opts.stateChanged) out.emit(event('submissionStateChanged', { activityId: row.activityId, submission }, author));
@@ -73,9 +83,7 @@ export class SubmissionOutcome {
           author,
         ),
       );
-      for (const e of this.ranking.resultEvents(submissionId)) out.emit(e);
+      for (const e of this.ranking.resultEvents(row.id)) out.emit(e);
     }
-    out.then(() => this.ranking.submissionChanged(row.activityId, row.userId, row.seriesProblemId));
-    return row;
   }
 }
