@@ -145,12 +145,15 @@ export class EventHub {
 
   private deliver(e: DomainEvent): void {
     if (this.bySession.size === 0) return;
-    const frame = wireJson({ type: e.type, data: e.data });
+    // written once, and only when someone open may receive it (an author's event, with the author away, is not)
+    let frame: string | undefined;
     const decided = new Map<string, boolean>();
     for (const entry of this.bySession.values()) {
       let ok = decided.get(entry.userId);
       if (ok === undefined) decided.set(entry.userId, (ok = this.mayReceive(entry.userId, e.audience)));
-      if (ok) for (const ws of entry.sockets) this.send(ws, frame);
+      if (!ok) continue;
+      frame ??= wireJson({ type: e.type, data: e.data });
+      for (const ws of entry.sockets) this.send(ws, frame);
     }
   }
 
