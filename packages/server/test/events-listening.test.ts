@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventBus, type BusMessage } from '../src/events/bus.js';
+import { EventBus, type BusMessage, type DomainEvent } from '../src/events/bus.js';
 import { TestJudge } from './harness.js';
 import { sleep } from './support/wait.js';
 
@@ -50,5 +50,20 @@ describe('the socket hub as a listener', () => {
     s.close();
     for (let i = 0; i < 100 && bus.listening; i++) await sleep(20);
     expect(bus.listening).toBe(false);
+  });
+
+  it('writes an event only when an open socket may receive it, and then once for all of them', async () => {
+    const u = await j.user('watcher');
+    const streams = [(await j.signIn(u, 'cookie')).events(), (await j.signIn(u, 'cookie')).events()];
+    await Promise.all(streams.map((s) => s.opened));
+    let written = 0;
+    const data = { toJSON: () => (written++, { reason: 'x' }) };
+    const publish = (audience: DomainEvent['audience']) =>
+      j.app.deps.bus.publish([{ kind: 'event', event: { type: 'instanceChanged', data, audience } as unknown as DomainEvent }]);
+    publish({ kind: 'users', userIds: ['nobody-open'] });
+    expect(written).toBe(0);
+    publish({ kind: 'signedIn' });
+    expect(written).toBe(1);
+    for (const s of streams) s.close();
   });
 });
