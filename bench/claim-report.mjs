@@ -11,11 +11,12 @@
 //   cd /work/main && pnpm build && node bench/claim-report.mjs
 //   env: BENCH_JOBS (measured, default 20000), BENCH_WARMUP (jobs before measuring, default 2000), BENCH_RUNNERS (default 8),
 //        BENCH_PARTICIPANTS (default 1000: about 20 submissions each),
-//        BENCH_PROFILE (a directory: the judge process writes a V8 CPU profile there on exit)
+//        BENCH_PROFILE (a directory: the judge process writes a V8 CPU profile there on exit),
+//        BENCH_LISTEN=1 (the administrator keeps one event socket open: every job's events are then built and sent)
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { fmt, goalLine, loadAverage, pool, startBenchApp, startChild } from './lib.mjs';
+import { ADMIN_PASSWORD, fmt, goalLine, loadAverage, pool, serverRequire, startBenchApp, startChild } from './lib.mjs';
 import { PROBLEM_TYPE, makeContest, participants, percentile } from './contest.mjs';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 20_000);
@@ -108,13 +109,40 @@ async function main() {
   console.log(`  claim query plan: ${plan.join(' | ')}`);
   console.log(`  set-up ${fmt((Date.now() - started) / 1000, 1)} s`);
 
+  const listener = process.env.BENCH_LISTEN === '1' ? await listen(base) : undefined;
+  console.log(`  event sockets open: ${listener ? "1 (the administrator's, told of every submission)" : 'none (the events are not built)'}`);
   console.log(`  at the start: ${await loadAverage()}`);
   const run = await drain(runners, judge);
+  if (listener) {
+    console.log(`  event frames received by the socket: ${fmt(listener.frames())}`);
+    listener.close();
+  }
   const loadEnd = await loadAverage();
   const counts = await judge.request('counts');
   await judge.stop();
   summarise(run, counts);
   console.log(`  at the end: ${loadEnd}`);
+}
+
+/** The administrator's event socket (a cookie session), counting the frames it is sent. */
+async function listen(base) {
+  const WebSocket = serverRequire('ws');
+  const res = await fetch(`${base}/api/v1/identity/login?useCookies=true`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin', password: ADMIN_PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`login admin: ${res.status} ${await res.text()}`);
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('judge_session=')).split(';')[0];
+  const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/api/v1/ws`, { headers: { cookie, origin: new URL(base).origin }, perMessageDeflate: false });
+  let frames = 0;
+  ws.on('message', () => frames++);
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('unexpected-response', (_q, r) => reject(new Error(`handshake refused: ${r.statusCode}`)));
+    ws.once('error', reject);
+  });
+  return { frames: () => frames, close: () => ws.terminate() };
 }
 
 /** The participants, one source file each, and WARMUP + JOBS submissions of them queued. */

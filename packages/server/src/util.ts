@@ -9,7 +9,20 @@ export interface Clock {
 }
 export const systemClock: Clock = { now: () => new Date() };
 
-export const iso = (d: Date): string => d.toISOString();
+let lastMs = NaN;
+let lastIso = '';
+/**
+ * RFC 3339 in UTC with milliseconds. The last answer is kept: every authenticated request formats
+ * the clock's now, and requests a millisecond apart are many.
+ */
+export const iso = (d: Date): string => {
+  const ms = d.getTime();
+  if (ms === lastMs) return lastIso;
+  const s = d.toISOString();
+  lastMs = ms;
+  lastIso = s;
+  return s;
+};
 export const addSeconds = (d: Date, s: number): Date => new Date(d.getTime() + s * 1000);
 
 /**

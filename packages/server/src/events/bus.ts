@@ -24,15 +24,29 @@ type Listener = (m: BusMessage) => void;
 
 /** In-process bus; messages are published only after the transaction that made them commits. */
 export class EventBus {
-  private readonly listeners = new Set<Listener>();
+  private readonly listeners = new Map<Listener, (() => boolean) | undefined>();
 
-  subscribe(fn: Listener): () => void {
-    this.listeners.add(fn);
+  /**
+   * `wants`, when given, says whether the listener would do anything with an event right now (the
+   * socket hub: only while a socket is open); without it the listener always wants them.
+   */
+  subscribe(fn: Listener, wants?: () => boolean): () => void {
+    this.listeners.set(fn, wants);
     return () => this.listeners.delete(fn);
   }
 
+  /**
+   * Whether an event published now would reach anyone. Writers may skip building an event's
+   * payload when not: events are published in the same synchronous run as the commit that made
+   * them, so nobody can start listening in between.
+   */
+  get listening(): boolean {
+    for (const wants of this.listeners.values()) if (!wants || wants()) return true;
+    return false;
+  }
+
   publish(messages: readonly BusMessage[]): void {
-    for (const m of messages) for (const fn of this.listeners) fn(m);
+    for (const m of messages) for (const fn of this.listeners.keys()) fn(m);
   }
 }
 

@@ -48,7 +48,11 @@ export class EventHub {
     private readonly d: { sessions: SessionStore; permissions: PermissionResolver; clock: Clock; log: Logger; bus: EventBus },
     private readonly opts: HubOptions,
   ) {
-    this.unsubscribe = d.bus.subscribe((m) => this.onMessage(m));
+    // events are for open sockets (deliver drops them otherwise); the end of a session is always heard
+    this.unsubscribe = d.bus.subscribe(
+      (m) => this.onMessage(m),
+      () => this.bySession.size > 0,
+    );
     this.timer = setInterval(() => this.tick(), opts.pingSeconds * 1000);
     this.timer.unref();
   }
@@ -141,12 +145,15 @@ export class EventHub {
 
   private deliver(e: DomainEvent): void {
     if (this.bySession.size === 0) return;
-    const frame = wireJson({ type: e.type, data: e.data });
+    // written once, and only when someone open may receive it (an author's event, with the author away, is not)
+    let frame: string | undefined;
     const decided = new Map<string, boolean>();
     for (const entry of this.bySession.values()) {
       let ok = decided.get(entry.userId);
       if (ok === undefined) decided.set(entry.userId, (ok = this.mayReceive(entry.userId, e.audience)));
-      if (ok) for (const ws of entry.sockets) this.send(ws, frame);
+      if (!ok) continue;
+      frame ??= wireJson({ type: e.type, data: e.data });
+      for (const ws of entry.sockets) this.send(ws, frame);
     }
   }
 

@@ -39,6 +39,8 @@ export interface ApiOptions {
   authenticateRunner(header: string | undefined, ctx: Ctx): RunnerActor;
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Binds contract operations to handlers, doing the validation, auth and shaping every route shares. */
@@ -72,6 +74,24 @@ function formRefusal(e: z.ZodError): ApiError {
   return ApiError.of('validation_failed', detail, errors);
 }
 
+/** Runs layers in order, each given the next one (as koa-compose does, calling next twice refused). */
+function chain(stack: Koa.Middleware<RequestState>[]): Koa.Middleware<RequestState> {
+  return (ctx, next) => {
+    let last = -1;
+    const dispatch = (i: number): Promise<void> => {
+      if (i <= last) return Promise.reject(new Error('next() called multiple times'));
+      last = i;
+      const fn = i < stack.length ? stack[i]! : next;
+      try {
+        return Promise.resolve(fn(ctx, () => dispatch(i + 1)));
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    };
+    return dispatch(0);
+  };
+}
+
 export class Api {
   /**
    * One router per first path segment: a router tries its routes one by one, so a request is
@@ -79,6 +99,8 @@ export class Api {
    */
   private readonly routers = new Map<string, { router: Router<RequestState>; routes?: Koa.Middleware; allowed?: Koa.Middleware }>();
   private readonly bound = new Set<string>();
+  /** Parameterless operations by `METHOD /api/v1/path`, with their layers, for the exact-path fast lane (see routes). */
+  private readonly exact = new Map<string, Koa.Middleware<RequestState>[]>();
   private readonly json: Koa.Middleware;
 
   constructor(private readonly opts: ApiOptions) {
@@ -117,10 +139,12 @@ export class Api {
         // the handler wrote its own body (a download, or a bodyless cookie login)
       } else {
         ctx.status = op.status;
-        ctx.type = 'application/json';
+        // what `ctx.type = 'application/json'` sets, without a MIME lookup per answer
+        ctx.set('Content-Type', JSON_TYPE);
         ctx.body = wireJson(result);
       }
     });
+    if (!op.path.includes('{')) this.exact.set(`${op.method} /api/v1${op.path}`, stack);
     const area = areaOf(`/api/v1${op.path}`);
     let entry = this.routers.get(area);
     if (!entry) this.routers.set(area, (entry = { router: new Router<RequestState>({ prefix: '/api/v1' }) }));
@@ -206,12 +230,40 @@ export class Api {
     return { params, query, body, form, actor: ctx.state.actor, runner: ctx.state.runner, ctx };
   }
 
+  /**
+   * The routers, behind a fast lane: a request whose method and path are exactly those of a
+   * parameterless operation (GET /api/v1/account, POST /api/v1/runner/jobs/claim) runs that
+   * operation's layers straight away, without the router's matching and per-request composition.
+   * Only where the router would run that operation alone: a path some other route of the same
+   * method matches too (a parameter route registered earlier) stays with the router, as do HEAD,
+   * other letter cases and a trailing slash.
+   */
   routes(): Koa.Middleware {
     for (const e of this.routers.values()) e.routes = e.router.routes() as unknown as Koa.Middleware;
+    const fast = new Map<string, Koa.Middleware<RequestState>>();
+    for (const [key, stack] of this.exact) {
+      const [method, path] = key.split(' ') as [string, string];
+      const matched = this.routers.get(areaOf(path))?.router.match(path, method);
+      if (matched?.pathAndMethod.length === 1) fast.set(key, chain(stack));
+    }
     return (ctx, next) => {
+      const lane = fast.get(`${ctx.method} ${ctx.path}`);
+      if (lane) {
+        // as the router leaves it for a route without parameters
+        (ctx as { params?: object }).params = {};
+        return lane(ctx as never, next);
+      }
       const routes = this.routers.get(areaOf(ctx.path))?.routes;
       return routes ? routes(ctx, next) : next();
     };
+  }
+
+  /** The `METHOD path` keys the fast lane serves (see routes); for tests. */
+  fastLane(): string[] {
+    return [...this.exact.keys()].filter((key) => {
+      const [method, path] = key.split(' ') as [string, string];
+      return this.routers.get(areaOf(path))?.router.match(path, method).pathAndMethod.length === 1;
+    });
   }
 
   /**

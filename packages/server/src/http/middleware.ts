@@ -106,13 +106,16 @@ export function edge(log: Logger, https: boolean): Mw {
     'Cache-Control': 'no-store',
     ...(https ? { 'Strict-Transport-Security': 'max-age=31536000' } : {}),
   };
+  const fixed = Object.entries(headers).flat();
   const full = new StorageFullAlarm(log);
   return async (ctx, next) => {
     const start = process.hrtime.bigint();
     const incoming = ctx.get('x-request-id');
     ctx.state.requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    ctx.set(headers);
-    ctx.set('X-Request-Id', ctx.state.requestId);
+    // straight onto the response: Koa's set() walks the object and checks each value's type on every request
+    const res = ctx.res;
+    for (let i = 0; i < fixed.length; i += 2) res.setHeader(fixed[i]!, fixed[i + 1]!);
+    res.setHeader('X-Request-Id', ctx.state.requestId);
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw ApiError.of('not_found', `No such endpoint: ${ctx.method} ${ctx.path}`);

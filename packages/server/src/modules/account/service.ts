@@ -49,8 +49,15 @@ export class AccountService {
   get(actor: Actor): Account {
     const t = this.byId.get(actor.userId);
     if (!t) throw unauthenticated();
-    const [id, username, firstName, lastName, email, emailConfirmed, isLocal] = t;
-    return toAccount({ id, username, firstName, lastName, email, emailConfirmed: emailConfirmed === 1, isLocal: isLocal === 1 });
+    // built member by member in toAccount's order, absent members left out, without compact()'s copy
+    const [userId, username, firstName, lastName, email, emailConfirmed, isLocal] = t;
+    const a: Record<string, unknown> = { userId, username };
+    if (firstName !== null) a.firstName = firstName;
+    if (lastName !== null) a.lastName = lastName;
+    if (email !== null) a.email = email;
+    a.emailConfirmed = emailConfirmed === 1;
+    a.isLocal = isLocal === 1;
+    return a as Account;
   }
 
   update(actor: Actor, patch: AccountPatch): Account {

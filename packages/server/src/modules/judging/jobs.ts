@@ -148,7 +148,7 @@ export class JobsService {
     // (infrastructure failure, release, lapse) must not take the names this one attaches
     this.q('DELETE FROM attempt_files WHERE attempt_id = ?').run(jobId);
     const c = this.claimed.get(jobId)!;
-    this.outcome.settle(c.submissionId, out, { stateChanged: true, resultChanged: false });
+    this.outcome.update(c.submissionId, out, { stateChanged: true, resultChanged: false });
     return compact({
       jobId,
       submissionId: c.submissionId,
@@ -205,7 +205,7 @@ export class JobsService {
       )
       .run(opts.countDelivery ? 0 : 1, jobId);
     const j = this.job.get(jobId)!;
-    this.outcome.settle(j.submissionId, out, { stateChanged: true, resultChanged: false });
+    this.outcome.update(j.submissionId, out, { stateChanged: true, resultChanged: false });
     out.then(() => this.signal.notify());
   }
 
@@ -217,7 +217,7 @@ export class JobsService {
       )
       .run(reason, iso(this.d.clock.now()), newId(), jobId);
     const j = this.job.get(jobId)!;
-    this.outcome.settle(j.submissionId, out, { stateChanged: true, resultChanged: true });
+    this.outcome.update(j.submissionId, out, { stateChanged: true, resultChanged: true });
   }
 
   // ---- reporting ----
@@ -264,7 +264,7 @@ export class JobsService {
           j.id,
         );
       this.q('UPDATE runners SET completed_jobs = completed_jobs + 1 WHERE id = ?').run(runner.runnerId);
-      this.outcome.settle(j.submissionId, out, { stateChanged: true, resultChanged: true });
+      this.outcome.update(j.submissionId, out, { stateChanged: true, resultChanged: true });
       return { resultId, state: 'completed', duplicate: false };
     });
   }

@@ -30,12 +30,15 @@ export class SubmissionOutcome {
   private readonly newest: Rows<[string], Newest>;
   private readonly store: Database.Statement<[string, string | null, number | null, number | null, number, string]>;
   private readonly byId: Rows<[string], SubmissionRow>;
+  private readonly keys: Database.Statement<[string], [string, string, string]>;
   private readonly standings: Standings;
+  private readonly bus: Deps['bus'];
 
   constructor(
     d: Deps,
     private readonly ranking: RankingHooks,
   ) {
+    this.bus = d.bus;
     this.newest = literalRows(
       d.sqlite.prepare<[string], Newest>(
         `SELECT state, verdict, score, max_score AS maxScore, (SELECT count(*) FROM attempts WHERE submission_id = a.submission_id) AS n
@@ -44,6 +47,7 @@ export class SubmissionOutcome {
     );
     this.store = d.sqlite.prepare('UPDATE submissions SET state = ?, verdict = ?, score = ?, max_score = ?, attempts = ? WHERE id = ?');
     this.byId = literalRows(d.sqlite.prepare<[string], SubmissionRow>(`${SUBMISSION_SELECT} WHERE s.id = ?`));
+    this.keys = d.sqlite.prepare<[string], [string, string, string]>('SELECT activity_id, user_id, series_problem_id FROM submissions WHERE id = ?').raw(true);
     this.standings = new Standings(d.sqlite);
   }
 
@@ -57,9 +61,37 @@ export class SubmissionOutcome {
    * for standings and ranking may differ now (a result, an exclusion).
    */
   settle(submissionId: string, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): SubmissionRow {
+    this.derive(submissionId);
+    const row = this.byId.get(submissionId)!;
+    // the events' payloads (the summary, the author's standing, the ranking's audiences) are
+    // several reads a job: not made when no socket is open to receive them
+    if (this.bus.listening) this.announce(row, out, opts);
+    out.then(() => this.ranking.submissionChanged(row.activityId, row.userId, row.seriesProblemId));
+    return row;
+  }
+
+  /**
+   * settle for a caller that does not need the submission back (the runner protocol's claim,
+   * report and requeue): with nobody listening, only the three ids the caches are told of are
+   * read, not the submission with its names.
+   */
+  update(submissionId: string, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): void {
+    if (this.bus.listening) {
+      this.settle(submissionId, out, opts);
+      return;
+    }
+    this.derive(submissionId);
+    const [activityId, userId, assignmentId] = this.keys.get(submissionId)!;
+    out.then(() => this.ranking.submissionChanged(activityId, userId, assignmentId));
+  }
+
+  /** The submission's state and result as its newest attempt's. */
+  private derive(submissionId: string): void {
     const n = this.newest.get(submissionId);
     if (n) this.store.run(n.state, n.verdict, n.score, n.maxScore, n.n, submissionId);
-    const row = this.byId.get(submissionId)!;
+  }
+
+  private announce(row: SubmissionRow, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): void {
     const submission = toSummary(row);
     const author = { kind: 'users' as const, userIds: [row.userId] };
     if (opts.stateChanged) out.emit(event('submissionStateChanged', { activityId: row.activityId, submission }, author));
@@ -73,9 +105,7 @@ export class SubmissionOutcome {
           author,
         ),
       );
-      for (const e of this.ranking.resultEvents(submissionId)) out.emit(e);
+      for (const e of this.ranking.resultEvents(row.id)) out.emit(e);
     }
-    out.then(() => this.ranking.submissionChanged(row.activityId, row.userId, row.seriesProblemId));
-    return row;
   }
 }
