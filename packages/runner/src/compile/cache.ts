@@ -1,3 +1,4 @@
+import { placeDirectory } from '../place.js';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -177,13 +178,8 @@ export class CompileCache {
     try {
       await fs.promises.mkdir(tmp, { mode: 0o700 });
       const size = await snapshot(out.box, tmp, { key, ok: out.ok, log: out.log, entry: out.entry, source: out.source }, this.maxEntryBytes);
-      try {
-        await fs.promises.rename(tmp, this.entryDir(key));
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code !== 'EEXIST' && code !== 'ENOTEMPTY') throw e;
-        await this.remove(tmp); // another runner sharing the directory kept the same compile
-      }
+      // another runner sharing the directory may have kept the same compile first
+      await placeDirectory(tmp, this.entryDir(key), (p) => this.remove(p));
       this.held.set(key, { sizeBytes: size, lastUsed: Date.now(), refs: 0 });
       this.stats.stored++;
     } catch (e) {

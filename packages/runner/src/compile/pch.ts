@@ -1,3 +1,4 @@
+import { openUp, placeDirectory } from '../place.js';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -103,13 +104,7 @@ export class PrecompiledHeaders {
       await fs.promises.mkdir(path.join(tmp, path.dirname(header)), { recursive: true, mode: 0o755 });
       await fs.promises.copyFile(gch, path.join(tmp, `${header}.gch`));
       await openUp(tmp);
-      try {
-        await fs.promises.rename(tmp, dest);
-      } catch (e) {
-        await fs.promises.rm(tmp, { recursive: true, force: true });
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code !== 'EEXIST' && code !== 'ENOTEMPTY') throw e;
-      }
+      await placeDirectory(tmp, dest);
       this.log(`precompiled header ${header} for ${lang.id} built in ${Date.now() - started} ms`);
       return dest;
     } finally {
@@ -166,14 +161,4 @@ export function headerFlags(argv: string[]): string[] | undefined {
   }
   if (!out.length) return undefined;
   return x ? out : [out[0]!, '-x', 'c++-header', ...out.slice(1)];
-}
-
-/** Directories 0755 and files 0644: the sandbox's uids read the .gch through the mount. */
-async function openUp(dir: string): Promise<void> {
-  await fs.promises.chmod(dir, 0o755);
-  for (const e of await fs.promises.readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) await openUp(p);
-    else await fs.promises.chmod(p, 0o644);
-  }
 }

@@ -1,3 +1,4 @@
+import { placeDirectory } from '../place.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
@@ -204,13 +205,8 @@ export class PackageCache {
     const tmp = join(this.dir, `${TMP_PREFIX}${randomBytes(8).toString('hex')}`);
     try {
       const size = await extractZip(bytes, tmp, this.opts);
-      try {
-        await rename(tmp, dest);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code !== 'EEXIST' && code !== 'ENOTEMPTY') throw e;
-        await this.remove(tmp); // someone else finished first; theirs is identical
-      }
+      // someone else may have finished first; theirs is identical
+      await placeDirectory(tmp, dest, (p) => this.remove(p));
       this.held.set(sha, { sizeBytes: size, lastUsed: Date.now(), refs: 0 });
     } catch (e) {
       await this.remove(tmp);

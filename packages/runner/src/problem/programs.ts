@@ -1,3 +1,4 @@
+import { openUp, placeDirectory } from '../place.js';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -162,13 +163,7 @@ async function loadOrBuild(sandbox: JudgeSandbox, languages: LanguageTable, prog
     await fs.promises.cp(box.path, tmp, { recursive: true });
     await fs.promises.writeFile(path.join(tmp, RECORD), JSON.stringify(record));
     await openUp(tmp);
-    try {
-      await fs.promises.rename(tmp, dest);
-    } catch (e) {
-      await fs.promises.rm(tmp, { recursive: true, force: true });
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST' && code !== 'ENOTEMPTY') throw e;
-    }
+    await placeDirectory(tmp, dest);
   } finally {
     await box.dispose();
   }
@@ -190,19 +185,6 @@ function validatorFrom(dir: string, record: BuildRecord, languages: LanguageTabl
   const lang = languages.get(record.language!);
   if (!lang) throw new ValidatorBuildError(`the output validator's language ${record.language} is no longer in the language table`, true);
   return { dir, log: record.log, command: (memoryBytes) => runCommand(lang, { memoryBytes, entry: record.entry }) };
-}
-
-/** Files and directories readable (and directories searchable) by every sandbox uid. */
-async function openUp(dir: string): Promise<void> {
-  await fs.promises.chmod(dir, 0o755);
-  for (const e of await fs.promises.readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) await openUp(p);
-    else if (e.isFile()) {
-      const mode = (await fs.promises.stat(p)).mode;
-      await fs.promises.chmod(p, mode & 0o111 ? 0o755 : 0o644);
-    }
-  }
 }
 
 async function readProgram(program: ProgramSource): Promise<ProgramFile[]> {

@@ -1,0 +1,38 @@
+/**
+ * Putting a finished directory into a cache that other jobs and runners share: written aside,
+ * opened up for the sandbox's uids where they read it, then renamed into place in one step.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Renames `tmp` to `dest`. When another writer put `dest` there first (theirs is identical:
+ * both are named by the same digest), `tmp` is removed and false comes back.
+ */
+export async function placeDirectory(tmp: string, dest: string, remove: (p: string) => Promise<void> = (p) => fs.promises.rm(p, { recursive: true, force: true })): Promise<boolean> {
+  try {
+    await fs.promises.rename(tmp, dest);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST' && code !== 'ENOTEMPTY') {
+      await remove(tmp);
+      throw e;
+    }
+    await remove(tmp);
+    return false;
+  }
+}
+
+/** Directories 0755, files 0644 (0755 when executable): readable by every sandbox uid. */
+export async function openUp(dir: string): Promise<void> {
+  await fs.promises.chmod(dir, 0o755);
+  for (const e of await fs.promises.readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) await openUp(p);
+    else if (e.isFile()) {
+      const mode = (await fs.promises.stat(p)).mode;
+      await fs.promises.chmod(p, mode & 0o111 ? 0o755 : 0o644);
+    }
+  }
+}
