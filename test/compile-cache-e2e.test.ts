@@ -7,7 +7,7 @@ import type { JudgeClient } from '@judge/sdk';
 import { TestJudge } from '../packages/server/test/harness.js';
 import { until } from '../packages/server/test/support/wait.js';
 import { zipOf } from '../packages/server/test/zips.js';
-import { oneProblemContest } from './one-problem-contest.js';
+import { oneProblemContest, SUM_PACKAGE } from './one-problem-contest.js';
 import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-process.js';
 
 /**
@@ -23,13 +23,6 @@ const UID_BASE = 61520;
 const describe = suite.skipIf(process.geteuid?.() !== 0);
 const COUNT = 100;
 
-const SUM = {
-  'problem.yaml': 'name: Sum\n',
-  'data/sample/1.in': '1 2\n',
-  'data/sample/1.ans': '3\n',
-  'data/secret/1.in': '5 5\n',
-  'data/secret/1.ans': '10\n',
-};
 const SUM_CPP = '#include <iostream>\nint main() { long long a, b; std::cin >> a >> b; std::cout << a + b << "\\n"; }\n';
 
 describe('the compile cache end to end (server, runner process, sandbox)', () => {
@@ -46,7 +39,7 @@ describe('the compile cache end to end (server, runner process, sandbox)', () =>
     chmodSync(work, 0o711);
     j = await TestJudge.start();
     admin = await j.admin();
-    ({ act, pupil } = await oneProblemContest(j, admin, { slug: 'cached', name: 'Cached', problemSlug: 'sum', problemName: 'Sum', zip: await zipOf(SUM) }));
+    ({ act, pupil } = await oneProblemContest(j, admin, { slug: 'cached', name: 'Cached', problemSlug: 'sum', problemName: 'Sum', zip: await zipOf(SUM_PACKAGE) }));
     runner = await startRunnerProcess({ url: j.url, admin, name: 'compile-cache-runner', dir: runnerDir(work), uidBase: UID_BASE, args: ['--cache-dir', join(work, 'cache')] });
   }, 120_000);
 

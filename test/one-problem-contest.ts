@@ -3,6 +3,15 @@ import type { JudgeClient } from '@judge/sdk';
 import type { TestJudge } from '../packages/server/test/harness.js';
 import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
 
+/** The a + b package of the end-to-end tests: one sample, one secret test. */
+export const SUM_PACKAGE = {
+  'problem.yaml': 'name: Sum\n',
+  'data/sample/1.in': '1 2\n',
+  'data/sample/1.ans': '3\n',
+  'data/secret/1.in': '5 5\n',
+  'data/secret/1.ans': '10\n',
+};
+
 export interface OneProblemContest {
   act: Activity;
   problem: Problem;

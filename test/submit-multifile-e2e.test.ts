@@ -6,7 +6,7 @@ import { ops, type Activity, type SubmissionSummary } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { TestJudge } from '../packages/server/test/harness.js';
 import { until } from '../packages/server/test/support/wait.js';
-import { oneProblemContest } from './one-problem-contest.js';
+import { oneProblemContest, SUM_PACKAGE } from './one-problem-contest.js';
 import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-process.js';
 import { zipOf } from '../packages/server/test/zips.js';
 
@@ -19,14 +19,6 @@ import { zipOf } from '../packages/server/test/zips.js';
 /** A uid range of this file's own, apart from the other end-to-end files' sandboxes. */
 const UID_BASE = 61100;
 const describe = suite.skipIf(process.geteuid?.() !== 0);
-
-const SUM = {
-  'problem.yaml': 'name: Sum\n',
-  'data/sample/1.in': '1 2\n',
-  'data/sample/1.ans': '3\n',
-  'data/secret/1.in': '5 5\n',
-  'data/secret/1.ans': '10\n',
-};
 
 describe('multi-file submissions end to end (server, runner process, sandbox)', () => {
   let j: TestJudge;
@@ -41,7 +33,7 @@ describe('multi-file submissions end to end (server, runner process, sandbox)', 
     work = mkdtempSync(join(tmpdir(), 'judge-multifile-'));
     j = await TestJudge.start();
     admin = await j.admin();
-    ({ act, pupil } = await oneProblemContest(j, admin, { slug: 'multi', name: 'Multi', problemSlug: 'sum', problemName: 'Sum', zip: await zipOf(SUM) }));
+    ({ act, pupil } = await oneProblemContest(j, admin, { slug: 'multi', name: 'Multi', problemSlug: 'sum', problemName: 'Sum', zip: await zipOf(SUM_PACKAGE) }));
     await admin.call(ops.updateActivity, { params: { idOrSlug: act.slug }, body: { slug: act.slug, maxAttachments: 4, attachmentVisibility: [{ name: 'log', visibility: 'participant' }] } });
     runner = await startRunnerProcess({ url: j.url, admin, name: 'multifile-runner', dir: runnerDir(work), uidBase: UID_BASE });
     logs = runner.logs;

@@ -5,6 +5,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** A cache entry's name: the SHA-256 it is kept by. */
+export const DIGEST = /^[0-9a-f]{64}$/;
+/** Where an entry is written before it is renamed into place. */
+export const TMP_PREFIX = '.tmp-';
+/** Temporary directories older than this are leftovers of a crash. */
+export const STALE_TMP_MS = 60 * 60 * 1000;
+
+/** What a size-bounded cache knows of an entry: its size, when it was last used, who uses it now. */
+export interface Held {
+  sizeBytes: number;
+  lastUsed: number;
+  refs: number;
+}
+
 /**
  * Renames `tmp` to `dest`. When another writer put `dest` there first (theirs is identical:
  * both are named by the same digest), `tmp` is removed and false comes back.

@@ -1,4 +1,4 @@
-import { placeDirectory } from '../place.js';
+import { DIGEST as KEY, placeDirectory, STALE_TMP_MS, TMP_PREFIX, type Held } from '../place.js';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -52,15 +52,6 @@ export interface CompileCacheStats {
 
 export const COMPILE_CACHE_DEFAULTS = { budgetBytes: 2 * 1024 ** 3, maxEntryBytes: 256 * 1024 ** 2 } as const;
 
-const KEY = /^[0-9a-f]{64}$/;
-const TMP_PREFIX = '.tmp-';
-const STALE_TMP_MS = 60 * 60 * 1000;
-
-interface Held {
-  sizeBytes: number;
-  lastUsed: number;
-  refs: number;
-}
 
 export class CompileCache {
   readonly dir: string;

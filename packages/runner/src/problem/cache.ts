@@ -1,4 +1,4 @@
-import { placeDirectory } from '../place.js';
+import { DIGEST as SHA256, placeDirectory, STALE_TMP_MS, TMP_PREFIX, type Held } from '../place.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
@@ -58,16 +58,6 @@ export const PACKAGE_CACHE_DEFAULTS = {
   budgetBytes: 8 * 1024 ** 3,
 } as const;
 
-const SHA256 = /^[0-9a-f]{64}$/;
-const TMP_PREFIX = '.tmp-';
-/** Temporary directories older than this are leftovers of a crash. */
-const STALE_TMP_MS = 60 * 60 * 1000;
-
-interface Held {
-  sizeBytes: number;
-  lastUsed: number;
-  refs: number;
-}
 
 export class PackageCache {
   readonly dir: string;
