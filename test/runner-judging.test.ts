@@ -264,6 +264,9 @@ describe('judge-runner: verdicts through the whole stack, in the real sandbox', 
       expect(ole!.verdict).toBe('OLE');
       const log = ce!.attemptList[0]!.files.find((f) => f.name === 'log')!;
       expect(Buffer.from(await participant.call(ops.downloadFile, { params: { id: log.fileId } })).toString()).toMatch(/error/);
+      // the compiler's output is an attachment of its own, which its author reads
+      const compile = ce!.attemptList[0]!.files.find((f) => f.name === 'compile')!;
+      expect(Buffer.from(await participant.call(ops.downloadFile, { params: { id: compile.fileId } })).toString()).toMatch(/error[\s\S]*compilation failed$/);
       expect(slotProcesses()).toEqual([]);
     });
 

@@ -207,6 +207,8 @@ export class Agent {
         { name: 'details', fileId: details.id },
         { name: 'log', fileId: log.id },
       ];
+      // the compiler's output is an attachment of its own: the submission's author sees it by default
+      if (result.compileOutput !== undefined) attached.push({ name: 'compile', fileId: (await client.upload('compile.txt', result.compileOutput, 'text/plain')).id });
       // a validator that crashed or a package that cannot be judged is not the submission's doing:
       // reported as an infrastructure failure (the server tries again, then fails the attempt)
       const internal = result.infrastructureFailure ?? (result.verdict === 'JE' ? judgeErrorOf(result.log) : undefined);

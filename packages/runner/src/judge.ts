@@ -52,10 +52,13 @@ export async function judgeSubmission(input: JudgeInput): Promise<JudgeResult> {
     const ctx: GradeContext = { input, limits, scratch, validator, log, onCleanup: (fn) => cleanup.push(fn), seq: 0, flags: new Map() };
     const prepared = await grader.prepare(ctx);
     if ('infrastructure' in prepared) return end.infrastructure(prepared.infrastructure);
-    if ('rejected' in prepared) return end.early(prepared.rejected, prepared.message, { ...(prepared.language ? { language: prepared.language } : {}), limits: detailLimits });
+    const compile = ctx.compileOutput !== undefined ? { compileOutput: ctx.compileOutput } : {};
+    if ('rejected' in prepared) {
+      return { ...end.early(prepared.rejected, prepared.message, { ...(prepared.language ? { language: prepared.language } : {}), limits: detailLimits }), ...compile };
+    }
     const runs = new Map<string, TestRun>();
     const evaluation = await runTests(ctx, prepared, runs);
-    return finish(evaluation, runs, log, prepared.language, detailLimits);
+    return { ...finish(evaluation, runs, log, prepared.language, detailLimits), ...compile };
   } catch (e) {
     return end.infrastructure(e instanceof PackageError ? `the problem package cannot be judged: ${e.message}` : `${(e as Error).name ?? 'Error'}: ${(e as Error).message}`);
   } finally {

@@ -40,4 +40,18 @@ describe('the judge', () => {
   it('registers for the problem types its graders judge', () => {
     expect(PROBLEM_TYPES).toEqual(['standard-io@1', 'output-only@1']);
   });
+
+  it("keeps what the compile said apart for the submission's author: a compile error and why, nothing for a clean compile", async () => {
+    const sum = await problemOf(sumPackage());
+    const ce = await judge(sum, { files: { 'sum.c': 'int main( {\n' } });
+    expect(ce.verdict).toBe('CE');
+    expect(ce.compileOutput).toMatch(/error/);
+    expect(ce.compileOutput).toMatch(/compilation failed$/);
+    const unknown = await judge(sum, { files: { 'sum.cob': 'STOP RUN.\n' } });
+    expect(unknown.verdict).toBe('CE');
+    expect(unknown.compileOutput).toBeTruthy();
+    const ok = await judge(sum, { files: { 'sum.py': SUM_PY } });
+    expect(ok.verdict).toBe('AC');
+    expect(ok.compileOutput).toBeUndefined();
+  });
 });

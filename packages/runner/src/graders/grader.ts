@@ -61,6 +61,8 @@ export interface GradeContext {
   seq: number;
   /** Parsed default-validator flags, by their argument list. */
   flags: Map<string, DefaultValidatorOptions>;
+  /** What the compile said, for the submission's `compile` attachment (its author sees it by default). */
+  compileOutput?: string;
 }
 
 /** What running one test produced beyond its outcome. */

@@ -90,6 +90,8 @@ export interface JudgeResult {
   details: JudgeDetails;
   /** Compiler output, validator feedback, notes; at most 64 KiB. */
   log: string;
+  /** What the compile said (its output, or why the submission could not be compiled), when there is anything. */
+  compileOutput?: string;
   /** Set when the job could not be judged (broken package, sandbox fault): report it as such. */
   infrastructureFailure?: string;
   /** The test that took the most CPU time. */

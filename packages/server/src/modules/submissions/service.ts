@@ -453,9 +453,15 @@ export class SubmissionsService {
   }
 }
 
-/** The attachment names an activity shows participants; any other is for managers only (CONTRACT §6). */
+/**
+ * The attachment names an activity shows participants (CONTRACT §6): those it sets to
+ * `participant`, and the compiler's output (`compile`) unless it sets that one otherwise; any
+ * other is for managers only.
+ */
 function participantAttachments(a: ActivityRow): Set<string> {
-  return new Set(a.attachmentVisibility.filter((v) => v.visibility === 'participant').map((v) => v.name));
+  const shown = new Set(a.attachmentVisibility.filter((v) => v.visibility === 'participant').map((v) => v.name));
+  if (!a.attachmentVisibility.some((v) => v.name === 'compile')) shown.add('compile');
+  return shown;
 }
 
 /** Whether an address is inside one of the series' networks; no rules at all lets nobody in. */
