@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type FileMeta, type Problem, type ProblemVersion } from '@judge/contract';
 import type { ApiProblem, JudgeClient } from '@judge/sdk';
@@ -5,6 +6,9 @@ import { UNKNOWN_UUID } from './support/ids.js';
 import { refusedWith, sendJson } from './expect.js';
 import { ManualClock, TestJudge, raw, type TestUser } from './harness.js';
 import { declareUncompressedSize, legacyPackage, modernPackage, renameEntry, zipOf } from './zips.js';
+
+/** The sample files the server makes of modernPackage()'s data/sample/. */
+const MODERN_SAMPLES = ['sample/1.ans', 'sample/1.in', 'sample/2.ans', 'sample/2.in'];
 
 /**
  * Problem versions and packages over real HTTP: statements, files and packages of a version, what
@@ -62,6 +66,15 @@ describe('problem versions and packages', () => {
   const share = (c: JudgeClient, id: string, visibility: 'private' | 'shared' | 'instance', sharedWith?: string[]) =>
     c.call(ops.setProblemVisibility, { params: { id }, body: { visibility, ...(sharedWith ? { sharedWith } : {}) } });
   const fileView = (name: string, scope: string, f: FileMeta) => ({ name, scope, mimeType: f.mimeType, sizeBytes: f.sizeBytes, sha256: f.sha256, fileId: f.id });
+  /** A sample file the server read from the package: participant scope, its bytes' size and digest. */
+  const sampleView = (name: string, text: string) => ({
+    name,
+    scope: 'participant',
+    mimeType: 'text/plain',
+    sizeBytes: Buffer.byteLength(text),
+    sha256: createHash('sha256').update(text).digest('hex'),
+    fileId: expect.any(String),
+  });
   const send = (method: string, path: string, c: JudgeClient, body?: unknown) => sendJson(j.url, method, path, c.accessToken, body);
   const download = (c: JudgeClient, problemId: string, versionId: string, headers: Record<string, string> = {}) =>
     raw(`${j.url}/api/v1/problems/${problemId}/versions/${versionId}/package`, { headers, ...(c.accessToken ? { token: c.accessToken } : {}) });
@@ -113,6 +126,9 @@ describe('problem versions and packages', () => {
         files: [
           fileView('notes.txt', 'manager', notes),
           fileView('package.zip', 'runner', pkg),
+          // the package's data/sample/ files, read at upload: files of their own participants may read
+          sampleView('sample/1.ans', '3\n'),
+          sampleView('sample/1.in', '1 2\n'),
           fileView('samples.zip', 'participant', samples),
           fileView('statement.md', 'participant', en),
           fileView('statement.pl.md', 'participant', pl),
@@ -120,6 +136,32 @@ describe('problem versions and packages', () => {
       });
       expect(await versions(author.c, p.id)).toEqual([v]);
       expect(await author.c.call(ops.getProblem, { params: { id: p.id } })).toMatchObject({ currentVersion: 1, versionCount: 1 });
+    });
+
+    it("makes files of the package's samples (.in, .ans, .interaction, below data/sample/ only) that the manager and the participants read", async () => {
+      const p = await problem();
+      const pkg = await uploadZip(author.c, {
+        'problem.yaml': 'problem_format_version: 2023-07\nname: Guess\ntype: interactive\n',
+        'data/sample/1.in': '500\n',
+        'data/sample/1.ans': '\n',
+        'data/sample/1.interaction': '> 500\n< =\n',
+        'data/sample/more/2.in': '7\n',
+        'data/sample/notes.txt': 'not a sample',
+        'data/secret/1.in': '1\n',
+        'data/secret/1.ans': '\n',
+        'output_validator/interactor.py': 'import sys\nsys.exit(42)\n',
+      });
+      const v = await version(author.c, p.id, { package: { fileId: pkg.id } });
+      const samples = v.files.filter((f) => f.name.startsWith('sample/'));
+      expect(samples.map((f) => [f.name, f.scope])).toEqual([
+        ['sample/1.ans', 'participant'],
+        ['sample/1.in', 'participant'],
+        ['sample/1.interaction', 'participant'],
+        ['sample/more/2.in', 'participant'],
+      ]);
+      const interaction = samples.find((f) => f.name === 'sample/1.interaction')!;
+      expect(Buffer.from(await author.c.call(ops.downloadFile, { params: { id: interaction.fileId } })).toString()).toBe('> 500\n< =\n');
+      expect(v.files.some((f) => f.name.includes('secret'))).toBe(false);
     });
 
     it('carries forward what the next version does not replace or remove; props too unless given', async () => {
@@ -153,19 +195,23 @@ describe('problem versions and packages', () => {
       expect(v2.files).toEqual([
         fileView('data.txt', 'runner', data2),
         fileView('package.zip', 'runner', pkg),
+        sampleView('sample/1.ans', '3\n'),
+        sampleView('sample/1.in', '1 2\n'),
         fileView('samples.zip', 'participant', samples),
         fileView('statement.de.md', 'participant', de),
         fileView('statement.md', 'participant', st2),
       ]);
 
-      // v3: a new package without samples drops the old package and samples; props replaced
+      // v3: a new package without a samples zip drops the old package and samples (the new one brings its
+      // own sample files); props replaced
       const pkg2 = await uploadZip(author.c, modernPackage());
       const v3 = await version(author.c, p.id, { package: { fileId: pkg2.id }, props: { b: 2 } });
       expect(v3).toMatchObject({ version: 3, props: { b: 2 }, package: { format: '2023-07', name: 'Sum of two' } });
-      expect(v3.files.map((f) => f.name)).toEqual(['data.txt', 'package.zip', 'statement.de.md', 'statement.md']);
+      expect(v3.files.map((f) => f.name)).toEqual(['data.txt', 'package.zip', ...MODERN_SAMPLES, 'statement.de.md', 'statement.md']);
+      expect(v3.files.filter((f) => f.name.startsWith('sample/')).map((f) => f.fileId)).not.toEqual(v2.files.filter((f) => f.name.startsWith('sample/')).map((f) => f.fileId));
       expect(v3.files.find((f) => f.name === 'package.zip')!.fileId).toBe(pkg2.id);
 
-      // v4: removing the package leaves no package information behind
+      // v4: removing the package leaves no package information behind, nor its samples
       const v4 = await version(author.c, p.id, { removedFiles: ['package.zip', 'statement.de.md'] });
       expect(v4.hasPackage).toBe(false);
       expect(v4.package).toBeUndefined();
@@ -185,8 +231,8 @@ describe('problem versions and packages', () => {
       expect(e.detail).toMatch(/first version.*package or at least one statement/);
       await refused(version(author.c, p.id, {}), 422, 'validation_failed');
       const pkg = await uploadZip(author.c, legacyPackage());
-      expect((await version(author.c, p.id, { package: { fileId: pkg.id } })).files.map((f) => f.name)).toEqual(['package.zip']);
-      expect((await version(author.c, p.id, { note: 'just a note' })).files.map((f) => f.name)).toEqual(['package.zip']);
+      expect((await version(author.c, p.id, { package: { fileId: pkg.id } })).files.map((f) => f.name)).toEqual(['package.zip', 'sample/1.ans', 'sample/1.in']);
+      expect((await version(author.c, p.id, { note: 'just a note' })).files.map((f) => f.name)).toEqual(['package.zip', 'sample/1.ans', 'sample/1.in']);
     });
 
     it('refuses what CONTRACT §14 forbids, storing nothing', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ops } from '@judge/contract';
 import { refusedWith } from './expect.js';
@@ -8,6 +9,8 @@ import { admin, uniq, inMinutes, party, activity, series, attach, participantOf,
  * file: a problem as a participant reads it: its effective limits and the files of its version.
  * Submissions are written straight to the database. Shared world in support/participant.ts.
  */
+
+const sha256Hex = (t: string) => createHash('sha256').update(t).digest('hex');
 
 describe('participant: series and problems', () => {
   useParticipantWorld();
@@ -38,9 +41,12 @@ describe('participant: series and problems', () => {
         seriesId: s.id,
         seriesSlug: s.slug,
         statements: [{ name: 'statement.en.md', language: 'en', fileId: statement.id, sha256: statement.sha256, sizeBytes: statement.sizeBytes }],
-        // the participant's files, samples included; never the package, the manager's or the runner's files
+        // the participant's files, samples included (the package's data/sample/ as files of their own, read at
+        // upload); never the package, the manager's or the runner's files, nor the secret data
         attachments: [
           { name: 'notes.txt', fileId: notes.id, mimeType: notes.mimeType, sizeBytes: notes.sizeBytes, sha256: notes.sha256 },
+          { name: 'sample/1.ans', fileId: expect.any(String), mimeType: 'text/plain', sizeBytes: 2, sha256: sha256Hex('3\n') },
+          { name: 'sample/1.in', fileId: expect.any(String), mimeType: 'text/plain', sizeBytes: 4, sha256: sha256Hex('1 2\n') },
           { name: 'samples.zip', fileId: samples.id, mimeType: samples.mimeType, sizeBytes: samples.sizeBytes, sha256: samples.sha256 },
         ],
         timeLimitSeconds: 2.5,
@@ -123,7 +129,7 @@ describe('participant: series and problems', () => {
       expect((await problemOf(pupil.c, a, 'pinned')).statements.map((x) => x.fileId)).toEqual([prob.files.statement]);
       expect((await problemOf(pupil.c, a, 'newest')).statements.map((x) => x.fileId)).toEqual([v2.statement]);
       // carried forward: the same attachments in both
-      expect((await problemOf(pupil.c, a, 'newest')).attachments.map((x) => x.name)).toEqual(['notes.txt', 'samples.zip']);
+      expect((await problemOf(pupil.c, a, 'newest')).attachments.map((x) => x.name)).toEqual(['notes.txt', 'sample/1.ans', 'sample/1.in', 'samples.zip']);
       expect(await fileStatus(pupil.c, prob.files.statement)).toBe(200);
       expect(await fileStatus(pupil.c, v2.statement)).toBe(200);
 

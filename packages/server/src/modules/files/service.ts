@@ -1,3 +1,6 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FileMeta } from '@judge/contract';
 import { eq } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
@@ -62,6 +65,14 @@ export class FilesService {
     } finally {
       if (!kept) await this.blobs.discard(u.tempPath);
     }
+  }
+
+  /** Stores bytes the server made itself (e.g. a package's samples) as a file of `actor`. */
+  async store(actor: Actor, f: { name: string; mimeType: string; bytes: Uint8Array }): Promise<FileMeta> {
+    const tempPath = join(this.blobs.incomingDir, `made-${randomBytes(12).toString('hex')}`);
+    await writeFile(tempPath, f.bytes, { mode: 0o600 });
+    const sha256 = createHash('sha256').update(f.bytes).digest('hex');
+    return this.upload(actor, { tempPath, declaredSha256: sha256, name: f.name, mimeType: f.mimeType });
   }
 
   /** The file record, if the caller may read it; otherwise 404, like a file that does not exist. */

@@ -21,6 +21,7 @@ import type { FilesService } from '../files/index.js';
 import { findUserById } from '../users/index.js';
 import { needsCalibration, type VersionCalibration } from './calibration.js';
 import { inspectPackage, type PackageSummary } from './package.js';
+import { packageSamples } from './samples.js';
 import {
   attachedCount,
   canReadProblem,
@@ -54,7 +55,7 @@ export interface ProblemsListQuery {
 interface PlannedFile {
   name: string;
   scope: string;
-  role: 'statement' | 'file' | 'package' | 'samples';
+  role: 'statement' | 'file' | 'package' | 'samples' | 'sample';
   language: string | null;
   fileId: string;
 }
@@ -301,14 +302,16 @@ export class ProblemsService {
     this.planVersion(problemId, input);
     let inspected: PackageSummary | undefined;
     let calibrate = false;
+    let samples: PlannedFile[] = [];
     if (input.package) {
       const path = this.files.blobs.pathOf(fileRows.get(input.package.fileId)!.sha256);
       inspected = await inspectPackage(path);
       calibrate = !!this.calibration && (await needsCalibration(inspected, path));
+      samples = await this.storeSamples(actor, path);
     }
     return this.d.tx.run((out) => {
       const p = this.writableForVersions(actor, problemId);
-      const plan = this.planVersion(p.id, input);
+      const plan = this.planVersion(p.id, input, samples);
       const row = this.insertVersion(p.id, (plan.previous?.version ?? 0) + 1, actor, {
         note: input.note ?? null,
         props: input.props !== undefined ? input.props : (plan.previous?.props ?? null),
@@ -319,6 +322,16 @@ export class ProblemsService {
       this.announce(p, out);
       return toVersions(this.d.db, [row], judgingMaxima(this.d.config))[0]!;
     });
+  }
+
+  /** The package's samples, stored as files before the version's transaction (they may be large). */
+  private async storeSamples(actor: Actor, path: string): Promise<PlannedFile[]> {
+    const out: PlannedFile[] = [];
+    for (const s of await packageSamples(path)) {
+      const meta = await this.files.store(actor, { name: s.name.slice(s.name.lastIndexOf('/') + 1), mimeType: 'text/plain', bytes: s.bytes });
+      out.push({ name: s.name, scope: 'participant', role: 'sample', language: null, fileId: meta.id });
+    }
+    return out;
   }
 
   private writableForVersions(actor: Actor, problemId: string): ProblemRow {
@@ -351,14 +364,14 @@ export class ProblemsService {
   }
 
   /** The previous version and the files of the next one; refuses unknown removals and an empty first version. */
-  private planVersion(problemId: string, input: VersionInput): { previous: VersionRow | undefined; files: PlannedFile[] } {
+  private planVersion(problemId: string, input: VersionInput, samples: PlannedFile[] = []): { previous: VersionRow | undefined; files: PlannedFile[] } {
     const previous = newestVersion(this.d.db, problemId);
     if (!previous && !input.package && !input.statements?.length) {
       throw ApiError.of('validation_failed', 'The first version of a problem needs a package or at least one statement', {
         package: ['a package or statements are required for the first version'],
       });
     }
-    return { previous, files: nextFiles(previous ? this.filesOf(previous.id) : [], input) };
+    return { previous, files: nextFiles(previous ? this.filesOf(previous.id) : [], input, samples) };
   }
 
   private filesOf(versionId: string): PlannedFile[] {
@@ -440,7 +453,7 @@ function checkVersionRequest(input: VersionInput): void {
  * The files of the next version: the previous version's files not replaced by name, not removed and
  * (when a new package comes) not the old package and samples, then what the request names.
  */
-function nextFiles(previous: PlannedFile[], input: VersionInput): PlannedFile[] {
+function nextFiles(previous: PlannedFile[], input: VersionInput, samples: PlannedFile[]): PlannedFile[] {
   const known = new Set(previous.map((f) => f.name));
   const unknown = (input.removedFiles ?? []).filter((name) => !known.has(name));
   if (unknown.length) {
@@ -451,7 +464,9 @@ function nextFiles(previous: PlannedFile[], input: VersionInput): PlannedFile[] 
   const removed = new Set(input.removedFiles ?? []);
   if (input.package) removed.add(PACKAGE_NAME).add(SAMPLES_NAME);
   const next = new Map<string, PlannedFile>();
-  for (const f of previous) if (!removed.has(f.name)) next.set(f.name, f);
+  // the samples come from the package: a new one brings its own, and removing it takes them along
+  const samplesGo = !!input.package || removed.has(PACKAGE_NAME);
+  for (const f of previous) if (!removed.has(f.name) && !(samplesGo && f.role === 'sample')) next.set(f.name, f);
   for (const s of input.statements ?? []) {
     const name = statementName(s.language);
     next.set(name, { name, scope: 'participant', role: 'statement', language: s.language ?? null, fileId: s.fileId });
@@ -459,6 +474,7 @@ function nextFiles(previous: PlannedFile[], input: VersionInput): PlannedFile[] 
   for (const f of input.files ?? []) next.set(f.name, { name: f.name, scope: f.scope, role: 'file', language: null, fileId: f.fileId });
   if (input.package) {
     next.set(PACKAGE_NAME, { name: PACKAGE_NAME, scope: 'runner', role: 'package', language: null, fileId: input.package.fileId });
+    for (const s of samples) next.set(s.name, s);
     if (input.package.samplesFileId) {
       next.set(SAMPLES_NAME, { name: SAMPLES_NAME, scope: 'participant', role: 'samples', language: null, fileId: input.package.samplesFileId });
     }
