@@ -7,8 +7,7 @@ import { refusedWith, sendJson } from './expect.js';
 import { ManualClock, TestJudge, raw, type TestUser } from './harness.js';
 import { declareUncompressedSize, legacyPackage, modernPackage, renameEntry, zipOf } from './zips.js';
 
-/** The sample files the server makes of modernPackage()'s data/sample/. */
-const MODERN_SAMPLES = ['sample/1.ans', 'sample/1.in', 'sample/2.ans', 'sample/2.in'];
+const MODERN_SAMPLES = ['sample/1.ans', 'sample/1.in', 'sample/2.ans', 'sample/2.in']; // what the server makes of modernPackage()'s data/sample/
 
 /**
  * Problem versions and packages over real HTTP: statements, files and packages of a version, what
@@ -66,15 +65,7 @@ describe('problem versions and packages', () => {
   const share = (c: JudgeClient, id: string, visibility: 'private' | 'shared' | 'instance', sharedWith?: string[]) =>
     c.call(ops.setProblemVisibility, { params: { id }, body: { visibility, ...(sharedWith ? { sharedWith } : {}) } });
   const fileView = (name: string, scope: string, f: FileMeta) => ({ name, scope, mimeType: f.mimeType, sizeBytes: f.sizeBytes, sha256: f.sha256, fileId: f.id });
-  /** A sample file the server read from the package: participant scope, its bytes' size and digest. */
-  const sampleView = (name: string, text: string) => ({
-    name,
-    scope: 'participant',
-    mimeType: 'text/plain',
-    sizeBytes: Buffer.byteLength(text),
-    sha256: createHash('sha256').update(text).digest('hex'),
-    fileId: expect.any(String),
-  });
+  const sampleView = (name: string, text: string) => ({ name, scope: 'participant', mimeType: 'text/plain', sizeBytes: Buffer.byteLength(text), sha256: createHash('sha256').update(text).digest('hex'), fileId: expect.any(String) });
   const send = (method: string, path: string, c: JudgeClient, body?: unknown) => sendJson(j.url, method, path, c.accessToken, body);
   const download = (c: JudgeClient, problemId: string, versionId: string, headers: Record<string, string> = {}) =>
     raw(`${j.url}/api/v1/problems/${problemId}/versions/${versionId}/package`, { headers, ...(c.accessToken ? { token: c.accessToken } : {}) });
@@ -138,32 +129,6 @@ describe('problem versions and packages', () => {
       expect(await author.c.call(ops.getProblem, { params: { id: p.id } })).toMatchObject({ currentVersion: 1, versionCount: 1 });
     });
 
-    it("makes files of the package's samples (.in, .ans, .interaction, below data/sample/ only) that the manager and the participants read", async () => {
-      const p = await problem();
-      const pkg = await uploadZip(author.c, {
-        'problem.yaml': 'problem_format_version: 2023-07\nname: Guess\ntype: interactive\n',
-        'data/sample/1.in': '500\n',
-        'data/sample/1.ans': '\n',
-        'data/sample/1.interaction': '> 500\n< =\n',
-        'data/sample/more/2.in': '7\n',
-        'data/sample/notes.txt': 'not a sample',
-        'data/secret/1.in': '1\n',
-        'data/secret/1.ans': '\n',
-        'output_validator/interactor.py': 'import sys\nsys.exit(42)\n',
-      });
-      const v = await version(author.c, p.id, { package: { fileId: pkg.id } });
-      const samples = v.files.filter((f) => f.name.startsWith('sample/'));
-      expect(samples.map((f) => [f.name, f.scope])).toEqual([
-        ['sample/1.ans', 'participant'],
-        ['sample/1.in', 'participant'],
-        ['sample/1.interaction', 'participant'],
-        ['sample/more/2.in', 'participant'],
-      ]);
-      const interaction = samples.find((f) => f.name === 'sample/1.interaction')!;
-      expect(Buffer.from(await author.c.call(ops.downloadFile, { params: { id: interaction.fileId } })).toString()).toBe('> 500\n< =\n');
-      expect(v.files.some((f) => f.name.includes('secret'))).toBe(false);
-    });
-
     it('carries forward what the next version does not replace or remove; props too unless given', async () => {
       const p = await problem();
       const st1 = await upload(author.c, 's1.md', '# one');
@@ -202,8 +167,7 @@ describe('problem versions and packages', () => {
         fileView('statement.md', 'participant', st2),
       ]);
 
-      // v3: a new package without a samples zip drops the old package and samples (the new one brings its
-      // own sample files); props replaced
+      // v3: a new package without a samples zip drops the old package and samples (it brings its own); props replaced
       const pkg2 = await uploadZip(author.c, modernPackage());
       const v3 = await version(author.c, p.id, { package: { fileId: pkg2.id }, props: { b: 2 } });
       expect(v3).toMatchObject({ version: 3, props: { b: 2 }, package: { format: '2023-07', name: 'Sum of two' } });
