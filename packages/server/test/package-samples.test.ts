@@ -27,7 +27,7 @@ describe('the samples of a package', () => {
   });
   afterAll(() => j.stop());
 
-  it("makes files of the package's samples (.in, .ans, .interaction, below data/sample/ only) that the manager and the participants read", async () => {
+  it("makes participant-scope files of the package's samples (.in, .ans, .interaction, below data/sample/ only), and of nothing else", async () => {
     const v = await version({
       'problem.yaml': 'problem_format_version: 2023-07\nname: Guess\ntype: interactive\n',
       'data/sample/1.in': '500\n',
