@@ -11,6 +11,7 @@ import { legacyPackage, zipOf } from '../packages/server/test/zips.js';
 import { codeForm } from '../packages/server/test/support/forms.js';
 import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
 import { until } from '../packages/server/test/support/wait.js';
+import { settled } from './one-problem-contest.js';
 
 /**
  * `judge up` keeps its local runner alive: a runner killed with SIGKILL is started again at once
@@ -51,16 +52,7 @@ describe('judge up supervises its local runner', () => {
 
   const health = async () => (await (await fetch(`${url}/api/v1/health`)).json()) as Health;
   const submit = (code: string, name = 'sum.py') => pupil.call(ops.submit, { params: { idOrSlug: 'school', problemSlug: 'sum' }, form: codeForm(code, name) });
-  const settled = (s: SubmissionSummary, ms: number) =>
-    until(
-      'a verdict',
-      async () => {
-        const d = await pupil.call(ops.getOwnSubmission, { params: { idOrSlug: 'school', id: s.id } });
-        return d.state === 'completed' || d.state === 'failed' ? d : undefined;
-      },
-      ms,
-      50,
-    );
+  const judgedWithin = (s: SubmissionSummary, ms: number) => settled(pupil, 'school', s.id, { ms, stepMs: 50 });
 
   beforeAll(async () => {
     const env: Record<string, string> = { ...(process.env as Record<string, string>), ...CHEAP, JUDGE_ADMIN_PASSWORD: PASSWORD };
@@ -97,7 +89,7 @@ describe('judge up supervises its local runner', () => {
     process.kill(pid, 'SIGKILL');
     const submitted = Date.now();
     const s = await submit('a, b = map(int, input().split())\nprint(a + b)\n');
-    const done = await settled(s, 10_000).catch((e: Error) => {
+    const done = await judgedWithin(s, 10_000).catch((e: Error) => {
       throw new Error(`${e.message}\n${err}`);
     });
     expect(done.verdict, err).toBe('AC');
@@ -120,7 +112,7 @@ describe('judge up supervises its local runner', () => {
     await until('the sandbox to stop', () => (slotProcesses().length === 0 ? true : undefined), 5_000, 10);
     expect(Date.now() - cancelled, err).toBeLessThan(1000);
     // the runner goes on judging
-    const next = await settled(await submit('a, b = map(int, input().split())\nprint(a + b)\n'), 20_000);
+    const next = await judgedWithin(await submit('a, b = map(int, input().split())\nprint(a + b)\n'), 20_000);
     expect(next.verdict).toBe('AC');
   }, 60_000);
 

@@ -6,8 +6,7 @@ import { ops, type Activity, type SubmissionSummary } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { TestJudge } from '../packages/server/test/harness.js';
 import { codeForm } from '../packages/server/test/support/forms.js';
-import { until } from '../packages/server/test/support/wait.js';
-import { oneProblemContest } from './one-problem-contest.js';
+import { oneProblemContest, settled } from './one-problem-contest.js';
 import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-process.js';
 import { zipOf } from '../packages/server/test/zips.js';
 
@@ -61,15 +60,7 @@ describe('judging under the instance maxima (server, runner process, sandbox)', 
 
   const judged = async (fileName: string, code: string): Promise<SubmissionSummary> => {
     const s = await pupil.call(ops.submit, { params: { idOrSlug: act.slug, problemSlug: 'huge' }, form: codeForm(code, fileName) });
-    return until(
-      'a verdict',
-      async () => {
-        const d = await pupil.call(ops.getOwnSubmission, { params: { idOrSlug: act.slug, id: s.id } });
-        return d.state === 'completed' || d.state === 'failed' ? d : undefined;
-      },
-      60_000,
-      100,
-    );
+    return settled(pupil, act.slug, s.id, { ms: 60_000, stepMs: 100 });
   };
 
   it('a package asking for 100,000 s and 1,000,000 MiB is judged with 1 s and 64 MiB, and its view says so', async () => {

@@ -9,6 +9,7 @@ import { ops } from '@judge/contract';
 import { Sandbox, defaultLanguagesPath, judgeSubmission, loadLanguages, loadProblem } from '@judge/runner';
 import { TestJudge } from '../packages/server/test/harness.js';
 import { zipOf } from '../packages/server/test/zips.js';
+import { settled } from './one-problem-contest.js';
 
 /**
  * Adding a language is one entry in the language table and nothing else: a table made of the
@@ -44,16 +45,6 @@ const SUM = {
   'data/sample/1.ans': '3\n',
   'data/secret/1.in': '5 5\n',
   'data/secret/1.ans': '10\n',
-};
-
-const until = async <T>(what: string, f: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 };
 
 const run = (args: string[]) =>
@@ -147,14 +138,7 @@ sandboxed('a language added by one entry in the language table: the server start
     runner = spawn(RUNNER, ['start', '--config-dir', dir, '--languages', tableFile, '--uid-base', String(UID_BASE)], { stdio: ['ignore', 'pipe', 'pipe'] });
     runner.stdout!.on('data', (d: Buffer) => logs.push(d.toString()));
     runner.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
-    const judged = await until(
-      'a verdict',
-      async () => {
-        const d = await participant.call(ops.getOwnSubmission, { params: { idOrSlug: act.slug, id: s.id } });
-        return d.state === 'completed' || d.state === 'failed' ? d : undefined;
-      },
-      120_000,
-    );
+    const judged = await settled(participant, act.slug, s.id, { ms: 120_000, stepMs: 100 });
     expect(judged, logs.join('')).toMatchObject({ state: 'completed', verdict: 'AC' });
   }, 180_000);
 });

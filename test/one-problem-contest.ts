@@ -1,7 +1,8 @@
-import { ops, type Activity, type Problem } from '@judge/contract';
+import { ops, type Activity, type Problem, type SubmissionDetail } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import type { TestJudge } from '../packages/server/test/harness.js';
 import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
+import { until } from '../packages/server/test/support/wait.js';
 
 /** The a + b package of the end-to-end tests: one sample, one secret test. */
 export const SUM_PACKAGE = {
@@ -35,4 +36,17 @@ export async function oneProblemContest(
   const pupil = await j.signIn(await j.user('contestant'));
   await pupil.call(ops.enrol, { params: { idOrSlug: act.slug }, body: {} });
   return { act, problem, pupil };
+}
+
+/** A participant's own submission once it is judged (or given up): polls its view until then. */
+export function settled(client: JudgeClient, idOrSlug: string, id: string, o: { ms: number; stepMs?: number; what?: string }): Promise<SubmissionDetail> {
+  return until(
+    o.what ?? 'a verdict',
+    async () => {
+      const d = await client.call(ops.getOwnSubmission, { params: { idOrSlug, id } });
+      return d.state === 'completed' || d.state === 'failed' ? d : undefined;
+    },
+    o.ms,
+    o.stepMs,
+  );
 }

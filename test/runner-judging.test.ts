@@ -12,6 +12,7 @@ import { codeForm } from '../packages/server/test/support/forms.js';
 import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
 import { until } from '../packages/server/test/support/wait.js';
 import { zipOf } from '../packages/server/test/zips.js';
+import { settled } from './one-problem-contest.js';
 
 /**
  * The judge with its runner, end to end: a real server, `bin/judge-runner` as a child process
@@ -179,16 +180,7 @@ describe('judge-runner: verdicts through the whole stack, in the real sandbox', 
   }
 
   /** The submission once it is judged (or given up). */
-  const verdictOf = (s: SubmissionSummary, ms = 120_000) =>
-    until(
-      `a verdict for ${s.problemSlug}`,
-      async () => {
-        const d = await participant.call(ops.getOwnSubmission, { params: { idOrSlug: act.slug, id: s.id } });
-        return d.state === 'completed' || d.state === 'failed' ? d : undefined;
-      },
-      ms,
-      100,
-    );
+  const verdictOf = (s: SubmissionSummary, ms = 120_000) => settled(participant, act.slug, s.id, { ms, stepMs: 100, what: `a verdict for ${s.problemSlug}` });
 
   async function judged(problem: string, fileName: string, code: string, props?: Record<string, unknown>) {
     return verdictOf(await submit(problem, fileName, code, props));

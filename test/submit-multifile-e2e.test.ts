@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe as suite, expect, it } from 'vitest';
 import { ops, type Activity, type SubmissionSummary } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { TestJudge } from '../packages/server/test/harness.js';
-import { until } from '../packages/server/test/support/wait.js';
-import { oneProblemContest, SUM_PACKAGE } from './one-problem-contest.js';
+import { oneProblemContest, settled, SUM_PACKAGE } from './one-problem-contest.js';
 import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-process.js';
 import { zipOf } from '../packages/server/test/zips.js';
 
@@ -47,15 +46,7 @@ describe('multi-file submissions end to end (server, runner process, sandbox)', 
 
   const judged = async (files: Record<string, string>): Promise<SubmissionSummary & { files?: { fileName: string }[] }> => {
     const s = await pupil.submit(act.slug, 'sum', Object.entries(files).map(([name, bytes]) => ({ name, bytes })));
-    return until(
-      'a verdict',
-      async () => {
-        const d = await pupil.call(ops.getOwnSubmission, { params: { idOrSlug: act.slug, id: s.id } });
-        return d.state === 'completed' || d.state === 'failed' ? d : undefined;
-      },
-      120_000,
-      100,
-    );
+    return settled(pupil, act.slug, s.id, { ms: 120_000, stepMs: 100 });
   };
 
   it('C++: two units and a header are accepted; the submission lists all three', async () => {
