@@ -52,7 +52,9 @@ export async function judgeSubmission(input: JudgeInput): Promise<JudgeResult> {
     const ctx: GradeContext = { input, limits, scratch, validator, log, onCleanup: (fn) => cleanup.push(fn), seq: 0, flags: new Map() };
     const prepared = await grader.prepare(ctx);
     if ('infrastructure' in prepared) return end.infrastructure(prepared.infrastructure);
-    const compile = ctx.compileOutput !== undefined ? { compileOutput: ctx.compileOutput } : {};
+    // what the compile said, or for a submission refused before it why it could not be compiled
+    const said = ctx.compileOutput ?? ('rejected' in prepared && prepared.rejected === 'CE' ? prepared.message : undefined);
+    const compile = said !== undefined ? { compileOutput: said } : {};
     if ('rejected' in prepared) {
       return { ...end.early(prepared.rejected, prepared.message, { ...(prepared.language ? { language: prepared.language } : {}), limits: detailLimits }), ...compile };
     }

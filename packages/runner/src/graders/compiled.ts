@@ -28,24 +28,16 @@ export async function compileSubmission(ctx: GradeContext): Promise<{ program: P
   const { input, limits, log } = ctx;
   const { problem, sandbox } = input;
   const chosen = chooseLanguage(input);
-  if ('error' in chosen) {
-    if (chosen.infrastructure) return { infrastructure: chosen.error };
-    ctx.compileOutput = chosen.error;
-    return { rejected: 'CE', message: chosen.error };
-  }
+  if ('error' in chosen) return chosen.infrastructure ? { infrastructure: chosen.error } : { rejected: 'CE', message: chosen.error };
   const lang = chosen.lang;
   const language = lang.id;
   log.add(`language: ${lang.name} (${lang.id}); ${limits.notes.join(', ')}`);
   const code = input.files.reduce((n, f) => n + f.bytes.byteLength, 0);
   if (problem.limits.codeKiB !== undefined && code > problem.limits.codeKiB * 1024) {
-    ctx.compileOutput = `the submission is ${Math.ceil(code / 1024)} KiB; this problem takes at most ${problem.limits.codeKiB} KiB of code`;
-    return { rejected: 'CE', message: ctx.compileOutput, language };
+    return { rejected: 'CE', message: `the submission is ${Math.ceil(code / 1024)} KiB; this problem takes at most ${problem.limits.codeKiB} KiB of code`, language };
   }
   const files = await programFiles(input.files, chosen.main, problem, lang);
-  if ('error' in files) {
-    ctx.compileOutput = files.error;
-    return { rejected: 'CE', message: files.error, language };
-  }
+  if ('error' in files) return { rejected: 'CE', message: files.error, language };
   const compiled = await compileProgram(input.compileCache, sandbox, lang, files.files, files.main, { limits: limits.compile });
   ctx.onCleanup(() => compiled.box.dispose());
   if (compiled.cached) log.add('compile: cached (the same source, language and compiler compiled before on this runner)');

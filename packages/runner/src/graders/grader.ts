@@ -61,7 +61,7 @@ export interface GradeContext {
   seq: number;
   /** Parsed default-validator flags, by their argument list. */
   flags: Map<string, DefaultValidatorOptions>;
-  /** What the compile said, for the submission's `compile` attachment (its author sees it by default). */
+  /** What the compiler said, for the submission's `compile` attachment (its author sees it by default). */
   compileOutput?: string;
 }
 

@@ -155,10 +155,7 @@ class SessionTest {
   }
 
   kill(why: KillReason): void {
-    if (this.killedFor) {
-      if (why === 'ole') this.killedFor ??= why;
-      return;
-    }
+    if (this.killedFor) return; // the first reason is the one that counts
     this.killedFor = why;
     this.killedAt = performance.now();
     this.killTest?.();
