@@ -152,7 +152,7 @@ export class SupervisedRun {
       stdout: this.stdout,
       outMeter: this.pipes.outMeter,
       errKeeper: this.pipes.errKeeper,
-      stderrIgnored: this.request().stdio[2].kind === 'null',
+      stderrIgnored: stderrIo(this.spec).kind === 'null',
     });
   }
 
