@@ -10,7 +10,7 @@ export default defineConfig({
     alias: { '@judge/contract': src('contract'), '@judge/sdk': src('sdk'), '@judge/server': src('server'), '@judge/runner': src('runner'), '@judge/problem-package': src('problem-package') },
   },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'packages/web/src/**/*.test.ts'],
     pool: 'forks',
     // every test builds its own app, data directory and sandbox, and nothing is mocked: test files
     // may share a worker's module cache (importing the server once per worker rather than once per

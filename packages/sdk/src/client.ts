@@ -1,7 +1,5 @@
 import { fillPath, ops, type Operation, type OperationInput, type OperationOutput, type TokenResponse } from '@judge/contract';
-import { createHash } from 'node:crypto';
 import { ApiProblem, Unreachable } from './problem.js';
-import { EventStream, type EventStreamOptions } from './events.js';
 
 export interface ClientOptions {
   /** The server's origin, e.g. http://127.0.0.1:8080 (a trailing /api/v1 is accepted). */
@@ -17,8 +15,20 @@ export interface ClientOptions {
 
 export type CallInput<O extends Operation> = OperationInput<O> & { headers?: Record<string, string>; signal?: AbortSignal };
 
-/** Typed client for /api/v1: `client.call(ops.getAccount, {})` is checked against the contract. */
-export class JudgeClient {
+/** Lower-case hex SHA-256 of bytes, by Web Crypto (the same in Node and in browsers). */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', new Uint8Array(bytes)));
+  let hex = '';
+  for (const b of digest) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}
+
+/**
+ * Typed client for /api/v1: `client.call(ops.getAccount, {})` is checked against the contract.
+ * It runs in Node and in browsers: in a page of the judge's own origin it needs neither token nor
+ * cookie, since the browser sends the session cookie and Origin itself.
+ */
+export class ApiClient {
   readonly baseUrl: string;
   accessToken: string | undefined;
   refreshToken: string | undefined;
@@ -112,7 +122,7 @@ export class JudgeClient {
   async upload(name: string, bytes: Uint8Array | string, mimeType = 'application/octet-stream') {
     const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
     const form = new FormData();
-    form.set('sha256', createHash('sha256').update(data).digest('hex'));
+    form.set('sha256', await sha256Hex(data));
     form.set('file', new Blob([new Uint8Array(data)], { type: mimeType }), name);
     return this.call(ops.uploadFile, { form });
   }
@@ -126,7 +136,7 @@ export class JudgeClient {
     const digests: string[] = [];
     for (const f of files) {
       const data = typeof f.bytes === 'string' ? new TextEncoder().encode(f.bytes) : f.bytes;
-      digests.push(createHash('sha256').update(data).digest('hex'));
+      digests.push(await sha256Hex(data));
       form.append('file', new Blob([new Uint8Array(data)], { type: 'text/plain' }), f.name);
     }
     form.set('sha256', digests.join(','));
@@ -134,11 +144,6 @@ export class JudgeClient {
     return this.call(ops.submit, { params: { idOrSlug, problemSlug }, form });
   }
 
-  /** Opens the event socket with this client's session cookie. */
-  events(opts: Omit<EventStreamOptions, 'url' | 'cookie' | 'origin'> = {}): EventStream {
-    if (!this.cookie) throw new Error('the event socket needs a cookie session: use loginWithCookie');
-    return new EventStream({ ...opts, url: `${this.baseUrl.replace(/^http/, 'ws')}/api/v1/ws`, cookie: this.cookie, origin: this.origin });
-  }
 }
 
 export async function problemOf(res: Response): Promise<ApiProblem> {

@@ -1,4 +1,5 @@
-export { JudgeClient, problemOf, type ClientOptions, type CallInput } from './client.js';
+export { ApiClient, problemOf, sha256Hex, type ClientOptions, type CallInput } from './client.js';
+export { JudgeClient } from './node-client.js';
 export { ApiProblem, Unreachable } from './problem.js';
 export { EventStream, type Frame, type EventStreamOptions } from './events.js';
 export { ops } from '@judge/contract';

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import nacl from 'tweetnacl';
-import { JudgeClient, type CallInput } from './client.js';
+import { ApiClient, type CallInput } from './client.js';
 import { ApiProblem } from './problem.js';
 
 // ---------------------------------------------------------------- keys
@@ -123,14 +123,14 @@ const LONG_POLL_MARGIN_MS = 30_000;
 const TRANSFER_TIMEOUT_MS = 600_000;
 
 /**
- * The runner side of the protocol (CONTRACT §8). Composes a credential-less JudgeClient for the
+ * The runner side of the protocol (CONTRACT §8). Composes a credential-less ApiClient for the
  * transport and adds the runner's own token: `authenticate()` trades a signed nonce for it, and
  * every runner call that the server answers 401 (no token yet, expired after 12 h, unknown after
  * the server lost it) authenticates once more by itself and is sent again. Any other failure is an
  * ApiProblem; 403 `runner.notApproved` means the runner must stop.
  */
 export class RunnerClient {
-  readonly http: JudgeClient;
+  readonly http: ApiClient;
   readonly key: RunnerKey;
   readonly fingerprint: string;
   /** Set by register(). */
@@ -144,7 +144,7 @@ export class RunnerClient {
   private tokenLanguages: readonly string[] | undefined;
 
   constructor(opts: RunnerClientOptions) {
-    this.http = new JudgeClient({ baseUrl: opts.baseUrl, ...(opts.userAgent ? { userAgent: opts.userAgent } : {}) });
+    this.http = new ApiClient({ baseUrl: opts.baseUrl, ...(opts.userAgent ? { userAgent: opts.userAgent } : {}) });
     this.key = checkKey(opts.key, 'the runner key');
     this.fingerprint = fingerprintOf(opts.key.publicKey);
     this.timeoutMs = opts.timeoutMs ?? 60_000;

@@ -1,0 +1,5 @@
+/** What a browser page may import: the typed client, its errors and the reconnecting event socket (no Node modules). */
+export { ApiClient, problemOf, sha256Hex, type ClientOptions, type CallInput } from './client.js';
+export { ApiProblem, Unreachable } from './problem.js';
+export { LiveSocket, backoffMs, BACKOFF_START_MS, BACKOFF_MAX_MS, type LiveFrame, type LiveState, type LiveSocketOptions } from './live-socket.js';
+export { ops } from '@judge/contract';

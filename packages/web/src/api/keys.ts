@@ -1,0 +1,19 @@
+/**
+ * Query keys of every screen, in one place so the socket's events can name what they make stale.
+ * The first element is the family an event invalidates; the rest narrows to one screen's data.
+ */
+export const keys = {
+  account: ['account'] as const,
+  instance: ['instance'] as const,
+  sessions: ['sessions'] as const,
+  activities: ['activities'] as const,
+  activity: (slug: string) => ['activity', slug] as const,
+  series: (slug: string) => ['series', slug] as const,
+  problem: (slug: string, problem: string) => ['problem', slug, problem] as const,
+  submissions: (slug: string) => ['submissions', slug] as const,
+  submission: (slug: string, id: string) => ['submission', slug, id] as const,
+  ranking: (slug: string, seriesId?: string) => ['ranking', slug, seriesId ?? 'all'] as const,
+  file: (fileId: string) => ['file', fileId] as const,
+};
+
+export type KeyFamily = 'account' | 'instance' | 'sessions' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking';

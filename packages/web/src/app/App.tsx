@@ -1,0 +1,41 @@
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Link, Route, Routes } from 'react-router';
+import { Loading } from '../components/Status';
+import { usePageTitle } from '../components/usePageTitle';
+import { useT } from '../i18n/I18n';
+import { Layout } from './Layout';
+import { RequireAuth } from './RequireAuth';
+
+// each page is its own chunk, so the first load carries only the frame and the page it shows
+const SignIn = lazy(() => import('../pages/auth/SignIn'));
+const Activities = lazy(() => import('../pages/activities/ActivitiesPage'));
+
+function NotFound() {
+  const t = useT();
+  usePageTitle(t('app.notFound.title'));
+  return (
+    <section>
+      <h1>{t('app.notFound.title')}</h1>
+      <p>{t('app.notFound.text')}</p>
+      <Link to="/">{t('app.notFound.home')}</Link>
+    </section>
+  );
+}
+
+const guarded = (el: React.ReactNode) => <RequireAuth>{el}</RequireAuth>;
+
+export function App() {
+  return (
+    <BrowserRouter>
+      <Suspense fallback={<Loading />}>
+        <Routes>
+          <Route element={<Layout />}>
+            <Route path="/sign-in" element={<SignIn />} />
+            <Route path="/" element={guarded(<Activities />)} />
+            <Route path="*" element={<NotFound />} />
+          </Route>
+        </Routes>
+      </Suspense>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,38 @@
+import { defineMessages } from '../i18n/define';
+
+export const appMessages = defineMessages({
+  en: {
+    'app.skipToContent': 'Skip to content',
+    'app.mainNav': 'Main',
+    'app.activities': 'Activities',
+    'app.account': 'Account',
+    'app.signIn': 'Sign in',
+    'app.signOut': 'Sign out',
+    'app.language': 'Language',
+    'app.loading': 'Loading…',
+    'app.error.unreachable': 'The judge cannot be reached. Check the connection; the page retries by itself.',
+    'app.error.status': 'The request failed (HTTP {status}).',
+    'app.live.off': 'Live updates are off: reconnecting…',
+    'app.live.connecting': 'Connecting for live updates…',
+    'app.notFound.title': 'Page not found',
+    'app.notFound.text': 'There is nothing at this address.',
+    'app.notFound.home': 'Go to the activities',
+  },
+  de: {
+    'app.skipToContent': 'Zum Inhalt springen',
+    'app.mainNav': 'Hauptnavigation',
+    'app.activities': 'Aktivitäten',
+    'app.account': 'Konto',
+    'app.signIn': 'Anmelden',
+    'app.signOut': 'Abmelden',
+    'app.language': 'Sprache',
+    'app.loading': 'Wird geladen…',
+    'app.error.unreachable': 'Der Judge ist nicht erreichbar. Prüfe die Verbindung; die Seite versucht es selbst erneut.',
+    'app.error.status': 'Die Anfrage ist fehlgeschlagen (HTTP {status}).',
+    'app.live.off': 'Live-Aktualisierung unterbrochen: neue Verbindung wird aufgebaut…',
+    'app.live.connecting': 'Verbindung für Live-Aktualisierung wird aufgebaut…',
+    'app.notFound.title': 'Seite nicht gefunden',
+    'app.notFound.text': 'Unter dieser Adresse gibt es nichts.',
+    'app.notFound.home': 'Zu den Aktivitäten',
+  },
+});

@@ -1,0 +1,45 @@
+import { appMessages } from '../app/messages';
+import { activitiesMessages } from '../pages/activities/messages';
+import { authMessages } from '../pages/auth/messages';
+import type { Lang } from './define';
+
+/** Every part of the catalogue; a page's strings live beside the page and are listed here. */
+const PARTS = [appMessages, authMessages, activitiesMessages] as const;
+
+type Part = (typeof PARTS)[number];
+type KeysOf<P> = P extends { en: infer E } ? keyof E & string : never;
+type BaseKey<K extends string> = K extends `${infer B}_one` ? B : K extends `${infer B}_other` ? B : K;
+export type MessageKey = BaseKey<KeysOf<Part>>;
+
+const tables: Record<Lang, Map<string, string>> = { en: new Map(), de: new Map() };
+for (const part of PARTS) {
+  for (const lang of Object.keys(tables) as Lang[]) {
+    for (const [k, v] of Object.entries(part[lang])) {
+      if (tables[lang].has(k)) throw new Error(`message ${k} is defined twice`);
+      tables[lang].set(k, v);
+    }
+  }
+}
+
+export type Params = Record<string, string | number>;
+
+/** The message for key in lang, with parameters filled; `count` picks the plural form. */
+export function translate(lang: Lang, key: MessageKey, params?: Params): string {
+  const table = tables[lang];
+  let text: string | undefined;
+  if (params && typeof params.count === 'number') {
+    const form = new Intl.PluralRules(lang).select(params.count);
+    text = table.get(`${key}_${form}`) ?? table.get(`${key}_other`);
+  }
+  text ??= table.get(key) ?? tables.en.get(key) ?? key;
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const v = params[name];
+    return v === undefined ? whole : typeof v === 'number' ? new Intl.NumberFormat(lang).format(v) : v;
+  });
+}
+
+/** Every key of a language, for the test that both languages are complete. */
+export function keysOf(lang: Lang): string[] {
+  return [...tables[lang].keys()];
+}

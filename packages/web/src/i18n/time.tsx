@@ -1,0 +1,35 @@
+import { useI18n } from './I18n';
+
+const localZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** A date and time as the activity's time zone shows it, e.g. "24 Nov 2026, 14:05 (Europe/Warsaw)". */
+export function formatInZone(iso: string | number | Date, timeZone: string, lang: string, withZone = true): string {
+  const d = new Date(iso);
+  const text = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(d);
+  return withZone && timeZone !== localZone ? `${text} (${timeZone})` : text;
+}
+
+/**
+ * A time shown in the activity's zone, with the reader's own zone on hover (and for screen readers
+ * in the machine-readable datetime attribute).
+ */
+export function Time({ iso, timeZone }: { iso: string; timeZone: string }) {
+  const { lang } = useI18n();
+  const own = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'medium', timeZoneName: 'short' }).format(new Date(iso));
+  return (
+    <time dateTime={iso} title={own}>
+      {formatInZone(iso, timeZone, lang)}
+    </time>
+  );
+}
+
+/** A duration as h:mm:ss (or d h:mm:ss past a day), the way contest clocks show it. */
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const d = Math.floor(total / 86400);
+  const h = Math.floor((total % 86400) / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const hms = `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
+  return d > 0 ? `${d}d ${hms}` : hms;
+}

@@ -1,0 +1,24 @@
+import type { KeyFamily } from '../api/keys';
+
+/**
+ * What each event makes stale. Events are signals to refetch (the interface: a screen must be right
+ * with the socket down), so a frame never patches data in place; it names the query families to
+ * fetch again, and only the screens showing them do.
+ */
+const STALE: Record<string, KeyFamily[]> = {
+  activityCreated: ['activities'],
+  activityUpdated: ['activities', 'activity', 'series', 'problem'],
+  activityDeleted: ['activities', 'activity'],
+  activityTimesChanged: ['activities', 'activity', 'series'],
+  seriesChanged: ['activity', 'series', 'problem', 'ranking'],
+  submissionStateChanged: ['submissions', 'submission', 'problem'],
+  problemStatusChanged: ['series', 'problem'],
+  rankingChanged: ['ranking'],
+  instanceChanged: ['instance'],
+  userChanged: ['account'],
+  grantChanged: ['activities', 'activity'],
+};
+
+export function staleFamilies(type: string): KeyFamily[] {
+  return STALE[type] ?? [];
+}
