@@ -14,5 +14,10 @@ export default defineConfig({
     assetsDir: 'assets',
     chunkSizeWarningLimit: 600,
   },
-  server: { proxy: { '/api': { target: judge, ws: true, changeOrigin: true } } },
+  server: {
+    proxy: {
+      // the judge accepts cookie-authenticated writes from its own origin only
+      '/api': { target: judge, ws: true, changeOrigin: true, headers: { origin: judge } },
+    },
+  },
 });
