@@ -29,6 +29,8 @@ export interface JudgeUpOptions {
   webDir?: string;
   /** Start the local runner (default true); without it nothing is judged. */
   runner?: boolean;
+  /** The local runner's first sandbox uid (default BROWSER_RUNNER_UID_BASE), for test files that run beside each other. */
+  runnerUidBase?: number;
   /** More JUDGE_* settings for the server. */
   env?: Record<string, string>;
   /** How long to wait for the server and its runner (default 60 s). */
@@ -68,7 +70,7 @@ interface Launch {
 function launch(dataDir: string, port: number, opts: JudgeUpOptions, log: { text: string }): Promise<Launch> {
   const args = ['up', '--data-dir', dataDir, '--port', String(port), '--host', '127.0.0.1'];
   if (opts.runner === false) args.push('--no-runner');
-  else args.push('--runner-uid-base', String(BROWSER_RUNNER_UID_BASE));
+  else args.push('--runner-uid-base', String(opts.runnerUidBase ?? BROWSER_RUNNER_UID_BASE));
   const env: Record<string, string> = { ...(process.env as Record<string, string>), ...TEST_ENV, ...opts.env, JUDGE_ADMIN_PASSWORD: ADMIN_PASSWORD };
   if (opts.webDir) env.JUDGE_WEB_DIR = opts.webDir;
   const child = spawn(JUDGE, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
