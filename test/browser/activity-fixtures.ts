@@ -51,7 +51,7 @@ export async function participant(admin: JudgeClient, baseUrl: string, username:
 /** A problem whose first version is a package zip with one sample, and Markdown statements in English and German. */
 export async function sumProblem(admin: JudgeClient, slug: string): Promise<string> {
   const zip = await zipOf({
-    'problem.yaml': 'name: Sum\n',
+    'problem.yaml': 'name: Sum\nlimits:\n  time_limit: 2\n  memory: 256\n',
     'data/sample/1.in': SAMPLE_IN,
     'data/sample/1.ans': SAMPLE_ANS,
     'data/secret/1.in': '5 5\n',

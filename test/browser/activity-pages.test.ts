@@ -71,9 +71,15 @@ describe('activity pages in a browser', () => {
     await lab.getByRole('button', { name: `Join Lab Test ${w}` }).click();
     await lab.getByText('Joined').waitFor(WAIT);
 
-    const cup = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: `Spring Cup ${w}` }) });
-    await cup.getByRole('button', { name: `Join Spring Cup ${w}` }).click();
-    await cup.getByText('Joined').waitFor(WAIT);
+    // the open one from its own page: before joining it shows the join box, not its problems
+    await page.getByRole('link', { name: `Spring Cup ${w}` }).click();
+    await page.getByText(`Join Spring Cup ${w} to see its problems and submit.`).waitFor(WAIT);
+    expect(await page.getByRole('navigation', { name: 'Activity' }).count()).toBe(0);
+    await look(page, 'not-joined');
+    await page.getByRole('button', { name: `Join Spring Cup ${w}` }).click();
+    await page.getByRole('link', { name: /Sum/ }).waitFor(WAIT);
+    await page.getByRole('navigation', { name: 'Activity' }).waitFor(WAIT);
+    await look(page, 'home');
     // the server agrees: both joined
     const mine = await who.client.call(ops.listActivities, { query: { pageSize: 200 } });
     expect(mine.items.filter((a) => a.enrolled).map((a) => a.slug).sort()).toEqual([`cup-${w}`, `lab-${w}`]);
@@ -113,6 +119,9 @@ describe('activity pages in a browser', () => {
     expect(await statement.textContent()).toContain('<script>');
     expect(await page.evaluate<boolean>('window.statementScriptRan === true')).toBe(false);
     await expect.poll(() => page.locator('.sample pre').first().textContent()).toBe(SAMPLE_IN);
+    // the limits from the package's problem.yaml
+    const facts = page.getByRole('region', { name: 'Limits and files' });
+    expect(await facts.locator('dl').innerText()).toMatch(/Time limit\s+2 s\s+Memory limit\s+256 MiB/);
     await look(page, 'problem');
 
     await page.getByRole('button', { name: 'Copy Input 1' }).click();
@@ -135,6 +144,8 @@ describe('activity pages in a browser', () => {
     await page.getByRole('link', { name: `Spring Cup ${w}` }).waitFor(WAIT);
     await look(page, 'list');
     await joinBoth(page, who, w);
+    await page.getByRole('link', { name: 'Activities' }).click();
+    await page.getByRole('listitem').filter({ hasText: `Spring Cup ${w}` }).getByText('Joined').waitFor(WAIT);
     await look(page, 'list-joined');
     await clockCountsDownToProblems(page, who, w);
     await problemPage(page, w);

@@ -46,7 +46,7 @@ function ClockFace({ state, now, timeZone }: { state: ClockState; now: number; t
       <>
         <span className="clock-label">{t('clock.startsIn')}</span> <span className="clock-time">{formatDuration(p.at - now)}</span>{' '}
         <span className="clock-at">
-          (<Time iso={new Date(p.at).toISOString()} timeZone={timeZone} />)
+          · <Time iso={new Date(p.at).toISOString()} timeZone={timeZone} />
         </span>
       </>
     );

@@ -23,7 +23,6 @@ function Limits({ p }: { p: ParticipantProblem }) {
   if (p.memoryMiB !== undefined) rows.push([t('problem.limits.memory'), t('problem.limits.mib', { value: num(p.memoryMiB) })]);
   if (p.outputMiB !== undefined) rows.push([t('problem.limits.output'), t('problem.limits.mib', { value: num(p.outputMiB) })]);
   if (p.maxSubmissions !== undefined) rows.push([t('problem.limits.submissions'), t('problem.limits.left', { left: p.submissionsLeft ?? p.maxSubmissions, max: p.maxSubmissions })]);
-  if (p.allowedLanguages.length) rows.push([t('problem.limits.languages'), p.allowedLanguages.map((l) => l.name).join(', ')]);
   if (!rows.length) return null;
   return (
     <dl className="facts">
@@ -34,6 +33,27 @@ function Limits({ p }: { p: ParticipantProblem }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+/** Beyond a few, the languages fold away: a school's table lists thirty. */
+const LANGUAGES_SHOWN = 6;
+
+function Languages({ p }: { p: ParticipantProblem }) {
+  const t = useT();
+  const names = p.allowedLanguages.map((l) => l.name);
+  if (!names.length) return null;
+  if (names.length <= LANGUAGES_SHOWN)
+    return (
+      <p className="languages">
+        <span className="muted">{t('problem.limits.languages')}:</span> {names.join(', ')}
+      </p>
+    );
+  return (
+    <details className="languages">
+      <summary>{t('problem.limits.languageCount', { count: names.length })}</summary>
+      <p>{names.join(', ')}</p>
+    </details>
   );
 }
 
@@ -64,6 +84,7 @@ export function ProblemFacts({ problem }: { problem: ParticipantProblem }) {
   return (
     <section className="problem-facts card" aria-label={t('problem.facts')}>
       <Limits p={problem} />
+      <Languages p={problem} />
       <Attachments p={problem} />
     </section>
   );

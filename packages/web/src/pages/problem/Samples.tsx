@@ -21,10 +21,12 @@ function SampleFile({ file, title, text }: { file: FileItem; title: string; text
     <figure className="sample-file">
       <figcaption>
         <span className="sample-title">{title}</span>
-        {shown && <CopyButton text={text} label={t('problem.sample.copyNamed', { what: title })} />}
-        <a href={fileUrl(file.fileId)} download={file.name.split('/').pop()} aria-label={t('problem.sample.downloadNamed', { what: title })}>
-          {t('problem.sample.download')}
-        </a>
+        <span className="sample-actions">
+          {shown && <CopyButton text={text} label={t('problem.sample.copyNamed', { what: title })} />}
+          <a href={fileUrl(file.fileId)} download={file.name.split('/').pop()} aria-label={t('problem.sample.downloadNamed', { what: title })}>
+            {t('problem.sample.download')}
+          </a>
+        </span>
       </figcaption>
       {shown ? <pre tabIndex={0}>{text ?? '…'}</pre> : <p className="muted">{t('problem.sample.tooLarge')}</p>}
     </figure>

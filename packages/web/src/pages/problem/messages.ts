@@ -32,6 +32,8 @@ export const problemMessages = defineMessages({
     'problem.limits.submissions': 'Submissions left',
     'problem.limits.left': '{left} of {max}',
     'problem.limits.languages': 'Languages',
+    'problem.limits.languageCount_one': '{count} language allowed',
+    'problem.limits.languageCount_other': '{count} languages allowed',
     'problem.attachments': 'Files',
   },
   de: {
@@ -65,6 +67,8 @@ export const problemMessages = defineMessages({
     'problem.limits.submissions': 'Verbleibende Einreichungen',
     'problem.limits.left': '{left} von {max}',
     'problem.limits.languages': 'Sprachen',
+    'problem.limits.languageCount_one': '{count} Sprache erlaubt',
+    'problem.limits.languageCount_other': '{count} Sprachen erlaubt',
     'problem.attachments': 'Dateien',
   },
 });
