@@ -24,7 +24,8 @@ const SCHEMA: Schema = {
   strip: ['script', 'style', 'title', 'template', 'noscript', 'textarea', 'select'],
   // ids and names of user content could shadow the app's own: prefixed, as GitHub does
   clobberPrefix: 'statement-',
-  tagNames: [...(defaultSchema.tagNames ?? []), 'figure', 'figcaption', 'u', 'section', 'aside'],
+  // the default keeps <input> for Markdown task lists: a statement has no use for a form control
+  tagNames: [...(defaultSchema.tagNames ?? []).filter((t) => t !== 'input'), 'figure', 'figcaption', 'u', 'section', 'aside'],
   attributes: {
     ...attributes,
     '*': [...(attributes['*'] ?? []), 'className'],
