@@ -68,6 +68,18 @@ const argsOf = (m: Ast.Macro): Ast.Node[][] => getArgsContent(m).map((a) => a ??
 const lastArg = (m: Ast.Macro): Ast.Node[] => argsOf(m).at(-1) ?? [];
 const text = (nodes: Ast.Node[]): string => latexText(nodes).trim();
 
+/** The words of converted nodes (an image's alt text): markup and its attributes left out. */
+function words(nodes: Ast.Node[]): string {
+  const of = (n: Ast.Node): string => {
+    if (n.type === 'string') return n.content;
+    if (n.type === 'whitespace' || n.type === 'parbreak') return ' ';
+    if (n.type === 'group' || n.type === 'inlinemath') return n.content.map(of).join('');
+    if (n.type === 'macro' && !n.content.startsWith('html-attr')) return (n.args ?? []).flatMap((a) => a.content).map(of).join('');
+    return '';
+  };
+  return nodes.map(of).join('').replace(/\s+/g, ' ').trim();
+}
+
 /** What the parser leaves behind when the source's structure is broken. */
 function structuralFault(root: Ast.Root): string | undefined {
   let fault: string | undefined;
@@ -118,7 +130,7 @@ class Mapping {
         return htmlLike({
           tag: 'figure',
           attributes: { className: 'illustration' },
-          content: [this.image(text(file), { alt: text(caption) }), htmlLike({ tag: 'figcaption', content: caption })],
+          content: [this.image(text(file), { alt: words(caption) }), htmlLike({ tag: 'figcaption', content: caption })],
         });
       },
       caption: (m) => htmlLike({ tag: 'figcaption', content: lastArg(m) }),
@@ -163,6 +175,8 @@ const hasClass = (e: Element, name: string): boolean => {
 function finish(node: Root | Element, urlOf: (path: string) => string | undefined): void {
   node.children = node.children.flatMap((child): ElementContent[] => {
     if (child.type !== 'element') return [child as ElementContent];
+    // a rule of a tabular (\hline) comes out as a row without cells
+    if (child.tagName === 'tr' && !child.children.some((c) => c.type === 'element')) return [];
     if (hasClass(child, 'inline-math')) return [{ ...child, tagName: 'span', properties: { className: [INLINE_MATH] } }];
     if (hasClass(child, 'display-math')) return [{ ...child, tagName: 'div', properties: { className: [DISPLAY_MATH] } }];
     const path = child.properties['dataStatementImage'];
