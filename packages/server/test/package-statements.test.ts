@@ -135,12 +135,23 @@ describe('the statements of a package', () => {
     expect(await htmlOf(pupil, p, 'en')).toContain('&#x3C;script>');
   });
 
-  it('refuses a LaTeX statement whose structure cannot be read: 422 version.statement.latex, and no version', async () => {
+  it('refuses a LaTeX statement whose structure cannot be read: 422 version.statement.latex, no version and no file stored', async () => {
     const problem = await admin.call(ops.createProblem, { body: { slug: uniq('broken'), name: 'Broken', type: 'standard-io@1' } });
-    const file = await admin.upload('package.zip', await pkgWith({ 'problem_statement/problem.en.tex': '\\begin{itemize}\\item open\n' }), 'application/zip');
+    const file = await admin.upload(
+      'package.zip',
+      await pkgWith({
+        'problem_statement/problem.de.tex': String.raw`\illustration{.5}{pic}{fine}`,
+        'problem_statement/problem.en.tex': '\\begin{itemize}\\item open\n',
+        'problem_statement/pic.png': PNG,
+      }),
+      'application/zip',
+    );
+    const files = j.count('files');
     const pb = await refusedWith(admin.call(ops.createProblemVersion, { params: { problemId: problem.id }, body: { package: { fileId: file.id } } }), 422, 'version.statement.latex');
     expect(pb.detail).toContain('problem_statement/problem.en.tex');
     expect(await admin.call(ops.listProblemVersions, { params: { problemId: problem.id } })).toEqual([]);
+    // neither the other statement, nor its image, nor the samples
+    expect(j.count('files')).toBe(files);
   });
 
   it("lets the request's statements win over the package's for their language", async () => {

@@ -22,7 +22,7 @@ import { findUserById } from '../users/index.js';
 import { needsCalibration, type VersionCalibration } from './calibration.js';
 import { inspectPackage, type PackageSummary } from './package.js';
 import { packageSamples } from './samples.js';
-import { storePackageStatements, storeRequestStatements } from './statement-files.js';
+import { readStatements, storeStatements } from './statement-files.js';
 import { checkVersionRequest, NOTHING_MADE, nextFiles, PACKAGE_NAME, type MadeFiles, type PlannedFile } from './version-files.js';
 import {
   attachedCount,
@@ -289,15 +289,15 @@ export class ProblemsService {
     this.planVersion(problemId, input);
     let inspected: PackageSummary | undefined;
     let calibrate = false;
-    const made: MadeFiles = { ...NOTHING_MADE };
-    if (input.package) {
-      const path = this.files.blobs.pathOf(fileRows.get(input.package.fileId)!.sha256);
+    const path = input.package ? this.files.blobs.pathOf(fileRows.get(input.package.fileId)!.sha256) : undefined;
+    if (path) {
       inspected = await inspectPackage(path);
       calibrate = !!this.calibration && (await needsCalibration(inspected, path));
-      made.packageStatements = await storePackageStatements(this.files, actor, path);
-      made.samples = await this.storeSamples(actor, path);
     }
-    made.statements = await storeRequestStatements(this.files, actor, input.statements);
+    const statements = await readStatements(this.files, actor, path, input.statements);
+    // nothing is refused past this point but what the transaction checks again
+    const made: MadeFiles = { ...NOTHING_MADE, ...(await storeStatements(this.files, actor, statements)) };
+    if (path) made.samples = await this.storeSamples(actor, path);
     return this.d.tx.run((out) => {
       const p = this.writableForVersions(actor, problemId);
       const plan = this.planVersion(p.id, input, made);

@@ -40,28 +40,33 @@ export function sourceFormatOf(f: { name: string; mimeType: string }, head: Buff
 export const latexRefused = (where: string, reason: string): ApiError =>
   ApiError.of('version.statement.latex', `The LaTeX statement ${where} cannot be converted: ${reason}`, { [where]: [reason] });
 
-/** Where a statement draws on: other files of its directory, and a URL for each image it shows. */
-export interface Surroundings extends Pick<StatementSource, 'sibling' | 'image'> {
-  imageUrl(path: string): Promise<string | undefined>;
+/** A statement read and checked, to be stored once every statement of the version passed. */
+export interface ReadStatement {
+  format: StatementFormat;
+  /** The package paths of the images it shows. */
+  images: string[];
+  /** Its stored bytes, given the URL of each image (an image without one is left out). */
+  bytes(urlOf: (path: string) => string | undefined): Buffer;
 }
 
-async function render(prepared: PreparedStatement, around: Surroundings): Promise<Buffer> {
-  const urls = new Map<string, string>();
-  for (const path of prepared.images) {
-    const url = await around.imageUrl(path);
-    if (url) urls.set(path, url);
-  }
-  return Buffer.from(prepared.render((path) => urls.get(path)), 'utf8');
-}
+const kept = (format: StatementFormat, bytes: Buffer): ReadStatement => ({ format, images: [], bytes: () => bytes });
+const rendered = (prepared: PreparedStatement): ReadStatement => ({
+  format: 'html',
+  images: prepared.images,
+  bytes: (urlOf) => Buffer.from(prepared.render(urlOf), 'utf8'),
+});
 
-/** The statement as stored; LaTeX that cannot be read is refused (422 version.statement.latex, naming `where`). */
-export async function convertStatement(source: SourceFormat, bytes: Buffer, around: Surroundings, where: string): Promise<{ format: StatementFormat; bytes: Buffer }> {
-  if (source === 'pdf') return { format: 'pdf', bytes };
-  if (source === 'md') return { format: 'markdown', bytes };
+/**
+ * Reads a statement: Markdown and PDF as they are, LaTeX and HTML parsed for conversion. LaTeX that
+ * cannot be read is refused here (422 version.statement.latex, naming `where`), before anything is stored.
+ */
+export function readStatement(source: SourceFormat, bytes: Buffer, around: Pick<StatementSource, 'sibling' | 'image'>, where: string): ReadStatement {
+  if (source === 'pdf') return kept('pdf', bytes);
+  if (source === 'md') return kept('markdown', bytes);
   const text = bytes.toString('utf8');
-  if (source === 'html') return { format: 'html', bytes: await render(prepareHtml({ text, image: around.image }), around) };
+  if (source === 'html') return rendered(prepareHtml({ text, image: around.image }));
   try {
-    return { format: 'html', bytes: await render(prepareLatex({ text, sibling: around.sibling, image: around.image }), around) };
+    return rendered(prepareLatex({ text, sibling: around.sibling, image: around.image }));
   } catch (e) {
     if (e instanceof LatexStatementError) throw latexRefused(where, e.message);
     throw e;
