@@ -102,11 +102,16 @@ describe('LaTeX statements as HTML', () => {
 
   it("turns TeX's quotes, ties and dashes into typography", () => {
     expect(html("``quoted'' a~b 1--2 yes---no \\ldots")).toBe('“quoted” a\u00a0b 1–2 yes—no …');
+    expect(html('50\\% of \\$5 \\& \\{x\\}')).toBe('50% of $5 &#x26; {x}');
   });
 
   it('drops the sample tables (the app shows the samples itself)', () => {
     const out = html('Before.\n\\sampletable{Sample Input 1}{1.in}{Sample Output 1}{1.ans}\n\\nextsample\n\\sampletableinteractive{Read}{Sample Interaction}{Write}{1.interaction}\nAfter.');
     expect(squeeze(out).trim()).toBe('Before. After.');
+  });
+
+  it('keeps a listing as preformatted text', () => {
+    expect(html('\\begin{lstlisting}\nint x = {1};\n  y < 2;\n\\end{lstlisting}')).toBe('<pre class="verbatim">int x = {1};\n  y &#x3C; 2;\n</pre>');
   });
 
   it('inlines \\input and \\include of the same directory only', () => {

@@ -102,6 +102,19 @@ function expandOwnMacros(root: Ast.Root): void {
   }
 }
 
+/** Escaped characters of the text (`50\\% of`): as plain characters, or the converter drops the space after them. */
+const ESCAPED = new Set(['%', '$', '&', '#', '_', '{', '}']);
+
+function unescapeText(root: Ast.Root): void {
+  visit(root, (node, info) => {
+    if (node.type === 'macro' && ESCAPED.has(node.content) && !info.context.inMathMode) {
+      const plain = node as unknown as Ast.String;
+      plain.type = 'string';
+      delete (node as Partial<Ast.Macro>).args;
+    }
+  });
+}
+
 /** Helpers the macro replacements share: image references seen, footnotes collected. */
 class Mapping {
   readonly images: string[] = [];
@@ -145,6 +158,7 @@ class Mapping {
   environments(): Record<string, (e: Ast.Environment) => Ast.Macro> {
     return {
       figure: (e) => htmlLike({ tag: 'figure', content: e.content }),
+      lstlisting: (e) => htmlLike({ tag: 'pre', attributes: { className: 'verbatim' }, content: { type: 'string', content: latexText(e.content).replace(/^\n/, '') } }),
       description: (e) =>
         htmlLike({
           tag: 'dl',
@@ -203,6 +217,7 @@ export function prepareLatex(source: StatementSource): PreparedStatement {
   const fault = structuralFault(root);
   if (fault) throw new LatexStatementError(`the statement cannot be read: ${fault}`);
   expandOwnMacros(root);
+  unescapeText(root);
   const mapping = new Mapping(source);
   const options = { macroReplacements: mapping.macros(), environmentReplacements: mapping.environments() };
   const tree = toHast(root, options);
