@@ -33,15 +33,22 @@ const problems = new WeakMap<Page, string[]>();
 
 /**
  * What went wrong in a page so far: console errors (CSP violations among them: Chromium reports
- * each as "Refused to …"), uncaught exceptions, and securitypolicyviolation events.
+ * each as "Refused to …" or "… violates the following Content Security Policy directive"),
+ * uncaught exceptions, and securitypolicyviolation events. Chromium also logs every response of
+ * status 4xx/5xx as a console error; `allowStatus` lists the ones the page expects (a 401 while
+ * signed out), which are left out.
  */
-export function pageProblems(page: Page): string[] {
-  return [...(problems.get(page) ?? [])];
+export function pageProblems(page: Page, opts: { allowStatus?: number[] } = {}): string[] {
+  const allowed = new Set(opts.allowStatus ?? []);
+  return (problems.get(page) ?? []).filter((p) => {
+    const m = /Failed to load resource: the server responded with a status of (\d+)/.exec(p);
+    return !(m && allowed.has(Number(m[1])));
+  });
 }
 
 /** The CSP violations among a page's problems. */
 export function cspViolations(page: Page): string[] {
-  return pageProblems(page).filter((p) => /Content Security Policy|securitypolicyviolation|Refused to/i.test(p));
+  return pageProblems(page).filter((p) => /Content Security Policy|securitypolicyviolation|Refused to /i.test(p));
 }
 
 // An init script is installed by the browser itself, so the page's own CSP does not apply to it.
@@ -60,12 +67,12 @@ function watch(page: Page): void {
  * Chromium from Debian, driven by playwright-core (which downloads nothing). Missing, it is a
  * failure that says how to install it, never a skip: a skipped browser test would hide a broken app.
  */
-export async function openBrowser(): Promise<OpenedBrowser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`The browser tests need Chromium at ${CHROMIUM}, which is missing: install it with \`apt-get install chromium\` (as root; \`./install.sh --browser\` does it), or point JUDGE_TEST_CHROMIUM at a Chromium.`);
+export async function openBrowser(executablePath = CHROMIUM): Promise<OpenedBrowser> {
+  if (!existsSync(executablePath)) {
+    throw new Error(`The browser tests need Chromium at ${executablePath}, which is missing: install it with \`apt-get install chromium\` (as root; \`./install.sh --browser\` does it), or point JUDGE_TEST_CHROMIUM at a Chromium.`);
   }
   // --no-sandbox: the tests run as root, where Chromium's own sandbox refuses to start
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   return {
     browser,
     async newPage(viewport = DESKTOP, options = {}) {

@@ -87,6 +87,10 @@ describe('a browser on judge up', () => {
     expect(await page.evaluate<boolean>('window.inlineRan === true')).toBe(false);
     await open(page, '/?unlabelled');
     await expect(checkA11y(page)).rejects.toThrow(/button-name \(critical\)/);
+    // a failed request is a problem unless the test says the page expects it
+    await page.evaluate(`fetch('/api/v1/account')`);
+    await expect.poll(() => pageProblems(page).some((p) => /status of 401/.test(p))).toBe(true);
+    expect(pageProblems(page, { allowStatus: [401] }).some((p) => /status of 401/.test(p))).toBe(false);
     await page.context().close();
   });
 
@@ -104,4 +108,10 @@ describe('a browser on judge up', () => {
     await expect.poll(() => page.locator('#socket').textContent()).toBe('open');
     await page.context().close();
   }, 90_000);
+});
+
+describe('the browser tests on a machine without Chromium', () => {
+  it('fail saying how to install it rather than being skipped', async () => {
+    await expect(openBrowser('/nonexistent/chromium')).rejects.toThrow(/apt-get install chromium/);
+  });
 });

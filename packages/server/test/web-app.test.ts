@@ -49,6 +49,7 @@ function fakeBuiltApp(): { root: string; dir: string } {
   writeFileSync(join(dir, 'index.html'), INDEX);
   writeFileSync(join(dir, 'assets', 'app-abc123.js'), APP_JS);
   writeFileSync(join(dir, 'assets', 'app-abc123.css'), 'body{margin:0}');
+  writeFileSync(join(dir, 'assets', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   const types: Record<string, string> = { 'icon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>', 'logo.png': 'png', 'f.woff2': 'w2', 'f.woff': 'w', 'f.ttf': 't', 'favicon.ico': 'ico', 'manifest.json': '{}', 'robots.txt': 'User-agent: *', 'app.js.map': '{}' };
   for (const [name, content] of Object.entries(types)) writeFileSync(join(dir, name), content);
   writeFileSync(join(root, 'secret.txt'), SECRET);
@@ -124,7 +125,7 @@ describe('the web app at /', () => {
     expect(header(js, 'cache-control')).toBe('public, max-age=31536000, immutable');
     expect(header(js, 'content-type')).toBe('text/javascript; charset=utf-8');
     expect(header((await get('/assets/app-abc123.css')), 'cache-control')).toBe('public, max-age=31536000, immutable');
-    for (const p of ['/favicon.ico', '/icon.svg', '/index.html']) expect(header(await get(p), 'cache-control'), p).toBe('no-cache');
+    for (const p of ['/favicon.ico', '/icon.svg', '/index.html', '/assets/logo.svg']) expect(header(await get(p), 'cache-control'), p).toBe('no-cache');
   });
 
   it('names each file type by its extension', async () => {

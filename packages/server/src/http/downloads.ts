@@ -19,8 +19,8 @@ export function sendBlob(ctx: Ctx, blobs: BlobSource, f: { sha256: string; sizeB
   // a PDF statement is shown inside the web app; anything else is saved, never opened on this origin
   ctx.set('Content-Disposition', `${pdf ? 'inline' : 'attachment'}; filename="${f.name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(f.name)}`);
   // Stored bytes are whatever somebody uploaded: never let a browser run them on this origin. A PDF
-  // goes to the browser's viewer (nosniff holds it to that type), which a sandbox would block, and
-  // may be framed by this origin's pages only.
+  // goes to the browser's own viewer (nosniff holds it to that type), which runs nothing on this
+  // origin; a sandbox would leave it an empty frame in Safari. Only this origin's pages may frame it.
   ctx.set('Content-Security-Policy', pdf ? "default-src 'none'; frame-ancestors 'self'" : "default-src 'none'; frame-ancestors 'self'; sandbox");
   const inm = ctx.get('if-none-match');
   if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {

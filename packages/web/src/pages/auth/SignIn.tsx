@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { call, isProblem } from '../../api/client';
 import { keys } from '../../api/keys';
-import { safeNext, useAccount, useInstance } from '../../app/session';
+import { forgetSessionData, safeNext, useAccount, useInstance } from '../../app/session';
 import { ErrorBox } from '../../components/Status';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useT } from '../../i18n/I18n';
@@ -32,9 +32,11 @@ export default function SignIn() {
     setError(null);
     try {
       await call(ops.login, { query: remember ? { useCookies: 'true' } : { useSessionCookies: 'true' }, body: { email: login.trim(), password } });
-      // the socket and every screen start over with the new session
-      qc.clear();
-      await qc.fetchQuery({ queryKey: keys.account, queryFn: () => call(ops.getAccount) });
+      const me = await call(ops.getAccount);
+      // every screen starts over with the new session; the account query keeps its observers
+      // (the frame and the socket watch it), so it is set rather than removed
+      forgetSessionData(qc);
+      qc.setQueryData(keys.account, me);
       navigate(next, { replace: true });
     } catch (err) {
       if (isProblem(err, 401)) setError(t('auth.failed'));
@@ -49,7 +51,7 @@ export default function SignIn() {
   return (
     <section className="narrow card">
       <h1>{t('auth.signIn.title')}</h1>
-      {params.get('next') && <p className="notice">{t('auth.continue')}</p>}
+      {next !== '/' && <p className="notice">{t('auth.continue')}</p>}
       <form onSubmit={(e) => void submit(e)} className="form">
         <label>
           {t('auth.login')}
