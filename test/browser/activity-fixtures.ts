@@ -2,6 +2,7 @@ import { ops, type Activity } from '@judge/contract';
 import { crc32, deflateSync } from 'node:zlib';
 import { JudgeClient } from '@judge/sdk';
 import { zipOf } from '../../packages/server/test/zips.js';
+import { TINY_PDF } from './fake-app.js';
 
 /**
  * The world of the activity pages' browser tests, made through the API as an organiser would:
@@ -80,13 +81,14 @@ export function png(width: number, height: number): Buffer {
   return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.from(rows))), chunk('IEND', Buffer.alloc(0))]);
 }
 
-/** A problem from a package zip: a sample, limits, and its statements in problem_statement/ (LaTeX with an image, and Markdown). */
+/** A problem from a package zip: a sample, limits, and its statements in problem_statement/ (LaTeX with an image, Markdown, and a PDF). */
 export async function sumProblem(admin: JudgeClient, slug: string): Promise<string> {
   const zip = await zipOf({
     'problem.yaml': 'name: Sum\nlimits:\n  time_limit: 2\n  memory: 256\n',
     'problem_statement/problem.en.tex': STATEMENT_EN,
     'problem_statement/problem.de.md': STATEMENT_DE,
     'problem_statement/pic.png': png(120, 60),
+    'problem_statement/problem.pl.pdf': TINY_PDF,
     'data/sample/1.in': SAMPLE_IN,
     'data/sample/1.ans': SAMPLE_ANS,
     'data/secret/1.in': '5 5\n',

@@ -127,6 +127,15 @@ describe('activity pages in a browser', () => {
     await page.getByRole('status').filter({ hasText: 'Copied' }).waitFor(WAIT);
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(SAMPLE_IN);
 
+    // a PDF statement is embedded from this origin, with a link to download it
+    await page.getByLabel('Statement language').selectOption({ label: 'Polish' });
+    const pdf = statement.locator('iframe[title="Problem statement (PDF)"]');
+    await pdf.waitFor(WAIT);
+    const src = (await pdf.getAttribute('src'))!;
+    expect(src).toMatch(/^\/api\/v1\/files\//);
+    expect(await statement.getByRole('link', { name: 'Download the statement as PDF' }).getAttribute('href')).toBe(src);
+    expect(await page.evaluate<string>(`fetch(${JSON.stringify(src)}).then((r) => r.status + ' ' + r.headers.get('content-type'))`)).toBe('200 application/pdf');
+
     await page.getByLabel('Statement language').selectOption({ label: 'German' });
     await statement.getByRole('heading', { name: 'Summe zweier Zahlen' }).waitFor(WAIT);
     // Markdown with math, rendered here; its raw HTML shown as text, never run

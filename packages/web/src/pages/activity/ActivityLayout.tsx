@@ -1,10 +1,12 @@
 import type { ParticipantActivity, ParticipantSeries } from '@judge/contract';
-import { Suspense } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Suspense, useEffect } from 'react';
 import { NavLink, Outlet, useParams } from 'react-router';
 import { ErrorBox, Loading } from '../../components/Status';
 import { useT } from '../../i18n/I18n';
 import { ContestClock } from './ContestClock';
 import { JoinBox } from './JoinBox';
+import { problemQuery } from '../problem/query';
 import { mayBrowse, useActivity, useSeries } from './queries';
 import './activity.css';
 
@@ -31,11 +33,25 @@ function Tabs({ slug }: { slug: string }) {
 }
 
 /**
+ * A deep link to a problem asks for the problem and the page's code while the activity is still on
+ * its way, instead of after it: the statement shows a round trip sooner.
+ */
+function usePrefetchProblem(slug: string, problem: string | undefined): void {
+  const qc = useQueryClient();
+  useEffect(() => {
+    if (!problem) return;
+    void qc.prefetchQuery(problemQuery(slug, problem));
+    void import('../problem/ProblemPage');
+  }, [qc, slug, problem]);
+}
+
+/**
  * The frame of every page inside an activity: its name, the contest clock and the tabs. Someone
  * who has not joined sees the join box instead of the page (its content is the members').
  */
 export default function ActivityLayout() {
-  const { activity: slug = '' } = useParams();
+  const { activity: slug = '', problem } = useParams();
+  usePrefetchProblem(slug, problem);
   const a = useActivity(slug);
   const browse = mayBrowse(a.data);
   const series = useSeries(slug, browse);
@@ -46,7 +62,7 @@ export default function ActivityLayout() {
     <div className="activity">
       <header className="activity-header">
         <p className="activity-name">{activity.name}</p>
-        <ContestClock activity={activity} series={series.data} />
+        <ContestClock activity={activity} series={series.data} ready={!browse || !series.isPending} />
       </header>
       {browse ? (
         <>

@@ -13,12 +13,18 @@ function windowsOf(activity: ParticipantActivity, series: ParticipantSeries[] | 
   return [{ startDate: activity.startDate, endDate: activity.endDate }];
 }
 
-/** What changes of the clock a screen reader is told: a phase change only, never the seconds. */
-function useAnnouncement(state: ClockState): string {
+const keyOf = (state: ClockState) => `${phaseKey(state.phase)}${state.frozen ? '+frozen' : ''}`;
+
+/**
+ * What changes of the clock a screen reader is told: a phase change only, never the seconds, and
+ * only one that time brought about (not the series arriving after the activity).
+ */
+function useAnnouncement(state: ClockState, ready: boolean): string {
   const t = useT();
-  const key = `${phaseKey(state.phase)}${state.frozen ? '+frozen' : ''}`;
-  const first = useRef(key);
-  if (key === first.current) return '';
+  const key = keyOf(state);
+  const first = useRef<string | null>(null);
+  if (ready && first.current === null) first.current = key;
+  if (!ready || key === first.current) return '';
   if (state.phase.kind === 'running' && !state.phase.paused) return state.frozen ? t('clock.nowFrozen') : t('clock.nowStarted');
   if (state.phase.kind === 'ended') return t('clock.nowEnded');
   if (state.phase.kind === 'running') return t('clock.nowPaused');
@@ -26,16 +32,18 @@ function useAnnouncement(state: ClockState): string {
 }
 
 /** When the clock passes a start or an end, the series (and the problems they show) are read again. */
-function useRefetchOnPhaseChange(slug: string, state: ClockState): void {
+function useRefetchOnPhaseChange(slug: string, state: ClockState, ready: boolean): void {
   const qc = useQueryClient();
   const key = phaseKey(state.phase);
-  const last = useRef(key);
+  const last = useRef<string | null>(null);
   useEffect(() => {
-    if (last.current === key) return;
+    if (!ready) return;
+    const before = last.current;
     last.current = key;
+    if (before === null || before === key) return;
     void qc.invalidateQueries({ queryKey: keys.series(slug) });
     void qc.invalidateQueries({ queryKey: keys.activity(slug) });
-  }, [key, qc, slug]);
+  }, [key, qc, slug, ready]);
 }
 
 function ClockFace({ state, now, timeZone }: { state: ClockState; now: number; timeZone: string }) {
@@ -63,16 +71,16 @@ function ClockFace({ state, now, timeZone }: { state: ClockState; now: number; t
 }
 
 /**
- * The contest clock: time to start, time left, or ended, and a frozen ranking, on the server's
+ * The contest clock (`ready` once the windows it follows are known): time to start, time left, or ended, and a frozen ranking, on the server's
  * time (never the browser's), ticking with the app's one timer.
  */
-export function ContestClock({ activity, series }: { activity: ParticipantActivity; series: ParticipantSeries[] | undefined }) {
+export function ContestClock({ activity, series, ready }: { activity: ParticipantActivity; series: ParticipantSeries[] | undefined; ready: boolean }) {
   const t = useT();
   useServerClockSync();
   const now = useServerSecond() * 1000;
   const state = clockState(windowsOf(activity, series), now);
-  useRefetchOnPhaseChange(activity.slug, state);
-  const announcement = useAnnouncement(state);
+  useRefetchOnPhaseChange(activity.slug, state, ready);
+  const announcement = useAnnouncement(state, ready);
   if (state.phase.kind === 'none' && !state.frozen) return null;
   return (
     <div className={`contest-clock phase-${phaseKey(state.phase)}`}>

@@ -1,9 +1,6 @@
 import type { ParticipantProblem } from '@judge/contract';
-import { ops } from '@judge/sdk/browser';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useOutletContext, useParams } from 'react-router';
-import { call } from '../../api/client';
-import { keys } from '../../api/keys';
 import { ErrorBox, Loading } from '../../components/Status';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useT } from '../../i18n/I18n';
@@ -11,6 +8,7 @@ import type { ActivityContext } from '../activity/ActivityLayout';
 import { letterOf } from '../activity/letters';
 import { SubmitPanel } from '../submit/SubmitPanel';
 import { ProblemFacts } from './ProblemFacts';
+import { problemQuery } from './query';
 import { Samples } from './Samples';
 import { Statement } from './Statement';
 import './problem.css';
@@ -42,10 +40,7 @@ export default function ProblemPage() {
   const t = useT();
   const { activity } = useOutletContext<ActivityContext>();
   const { problem: problemSlug = '' } = useParams();
-  const q = useQuery({
-    queryKey: keys.problem(activity.slug, problemSlug),
-    queryFn: () => call(ops.getActivityProblem, { params: { idOrSlug: activity.slug, problemSlug } }),
-  });
+  const q = useQuery(problemQuery(activity.slug, problemSlug));
   const letter = useLetter(q.data);
   usePageTitle(q.data ? `${letter ? `${letter}. ` : ''}${q.data.name}` : undefined);
   if (q.isPending) return <Loading />;
