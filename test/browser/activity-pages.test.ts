@@ -56,7 +56,8 @@ describe('activity pages in a browser', () => {
     const now = await serverNow(admin);
     const running = { startsAt: now - 10 * MINUTE, endsAt: now + 120 * MINUTE };
     await contest(admin, { slug: `cup-${w}`, name: `Spring Cup ${w}`, joinPolicy: 'open', ...running, problems: { sum: sumId } });
-    await contest(admin, { slug: `lab-${w}`, name: `Lab Test ${w}`, joinPolicy: 'password', ...running });
+    // its last 30 minutes are frozen, and it has 20 left
+    await contest(admin, { slug: `lab-${w}`, name: `Lab Test ${w}`, joinPolicy: 'password', startsAt: running.startsAt, endsAt: now + 20 * MINUTE });
     return participant(admin, judge.url, `pupil-${w}`);
   }
 
@@ -69,6 +70,14 @@ describe('activity pages in a browser', () => {
     await lab.getByLabel('Join password').fill(JOIN_PASSWORD);
     await lab.getByRole('button', { name: `Join Lab Test ${w}` }).click();
     await lab.getByText('Joined').waitFor(WAIT);
+    // inside, the clock tells the time left and that the ranking is frozen
+    await lab.getByRole('link', { name: `Lab Test ${w}` }).click();
+    const clock = page.getByRole('timer', { name: 'Contest clock' });
+    await clock.getByText('Time left').waitFor(WAIT);
+    expect(await clock.locator('.clock-time').textContent()).toMatch(/^0:(19|20):\d\d$/);
+    await page.getByText('Ranking frozen').waitFor(WAIT);
+    await look(page, 'frozen');
+    await page.getByRole('link', { name: 'Activities' }).click();
 
     // the open one from its own page: before joining it shows the join box, not its problems
     await page.getByRole('link', { name: `Spring Cup ${w}` }).click();
