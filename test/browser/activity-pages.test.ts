@@ -28,11 +28,12 @@ describe('activity pages in a browser', () => {
   let sumId: string;
 
   beforeAll(async () => {
-    judge = await startJudgeUp({ uidBase: RUNNER_UID_BASE });
+    // a loaded machine (two cores, other suites) can take a while to start the server and its runner
+    judge = await startJudgeUp({ uidBase: RUNNER_UID_BASE, startTimeoutMs: 150_000 });
     chromium = await openBrowser();
     admin = await judge.admin();
     sumId = await sumProblem(admin, 'sum');
-  }, 120_000);
+  }, 200_000);
   afterAll(async () => {
     await chromium?.close();
     await judge?.dispose();
@@ -94,20 +95,26 @@ describe('activity pages in a browser', () => {
   }
 
   async function clockCountsDownToProblems(page: Page, who: Participant, w: number): Promise<void> {
-    const start = (await serverNow(admin)) + 12_000;
+    const start = (await serverNow(admin)) + 18_000;
     const soon = await contest(admin, { slug: `soon-${w}`, name: `Soon Cup ${w}`, joinPolicy: 'open', startsAt: start, endsAt: start + 60 * MINUTE, problems: { sum: sumId } });
     await who.client.call(ops.enrol, { params: { idOrSlug: soon.slug }, body: {} });
+    // this lab PC's clock is three hours and a bit behind: the contest clock must not care
+    await page.clock.install({ time: Date.now() - 3 * 3600_000 - 17_000 });
     await page.goto(`${judge.url}/a/${soon.slug}`);
     const clock = page.getByRole('timer', { name: 'Contest clock' });
     await clock.getByText('Starts in').waitFor(WAIT);
     await page.getByText('1 problem appears when the series starts.').waitFor(WAIT);
     // the countdown is the server's time to the start, give or take the second it ticks on
-    const shown = (await clock.locator('.clock-time').textContent())!;
-    const [h, m, s] = shown.split(':').map(Number) as [number, number, number];
-    const left = (h * 3600 + m * 60 + s) * 1000;
-    const expected = start - (await serverNow(admin));
-    expect(Math.abs(left - expected), `shown ${shown}, ${expected} ms to go`).toBeLessThan(2500);
+    const error = async () => {
+      const [h, m, sec] = (await clock.locator('.clock-time').textContent())!.split(':').map(Number) as [number, number, number];
+      return Math.abs((h * 3600 + m * 60 + sec) * 1000 - (start - (await serverNow(admin))));
+    };
+    await expect.poll(error, { timeout: 10_000 }).toBeLessThan(2500);
     await look(page, 'clock-before');
+    // and again after a reload
+    await page.reload();
+    await clock.getByText('Starts in').waitFor(WAIT);
+    await expect.poll(error, { timeout: 10_000 }).toBeLessThan(2500);
     // no reload: the start passes, the clock turns and the problem appears
     await page.getByRole('link', { name: /Sum/ }).waitFor({ timeout: 40_000 });
     await clock.getByText('Time left').waitFor(WAIT);

@@ -13,7 +13,15 @@ import { bestSample, sampleOffset, type OffsetSample } from './offset';
 export const RESYNC_MS = 5 * 60_000;
 const SAMPLES = 3;
 
-let offset = 0;
+const STORED_OFFSET = 'judge.serverClockOffset';
+
+/** The offset measured before a reload, so the clock is right from its first frame and not only after the first sync. */
+function storedOffset(): number {
+  const v = Number(sessionStorage.getItem(STORED_OFFSET));
+  return Number.isFinite(v) ? v : 0;
+}
+
+let offset = storedOffset();
 let syncing: Promise<void> | null = null;
 
 async function measure(): Promise<OffsetSample> {
@@ -31,6 +39,7 @@ export function syncServerClock(): Promise<void> {
       const best = bestSample(samples);
       if (best) {
         offset = best.offset;
+        sessionStorage.setItem(STORED_OFFSET, String(Math.round(offset)));
         notify();
       }
     } catch {
@@ -80,7 +89,8 @@ export function subscribeTick(listener: () => void): () => void {
   };
 }
 
-/** The server second of the last tick (a stable snapshot for useSyncExternalStore). */
+/** The server second of the last tick (a stable snapshot for useSyncExternalStore); read afresh while nothing ticks. */
 export function tickSecond(): number {
+  if (listeners.size === 0) second = Math.floor(serverNow() / 1000);
   return second;
 }
