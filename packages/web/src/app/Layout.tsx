@@ -3,11 +3,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
 import { call } from '../api/client';
-import { keys } from '../api/keys';
 import { useI18n } from '../i18n/I18n';
 import { LANGUAGES, type Lang } from '../i18n/define';
 import { useLive } from '../live/Live';
-import { useAccount, useInstance } from './session';
+import { startOver, useAccount, useInstance } from './session';
 
 /** How long the first connection may take before the page says live updates are off. */
 const FIRST_CONNECT_GRACE_MS = 3000;
@@ -61,8 +60,7 @@ export function Layout() {
     try {
       await call(ops.logout);
     } finally {
-      qc.clear();
-      qc.setQueryData(keys.account, null);
+      startOver(qc, null);
       navigate('/sign-in');
     }
   }

@@ -1,5 +1,6 @@
 import { ops } from '@judge/sdk/browser';
-import { useQuery } from '@tanstack/react-query';
+import type { Account } from '@judge/contract';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { call, isProblem } from '../api/client';
 import { keys } from '../api/keys';
 
@@ -27,4 +28,14 @@ export function useInstance() {
 /** Where sign-in returns to: a path of this app only, never another site. */
 export function safeNext(next: string | null): string {
   return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+}
+
+/**
+ * A new session, or none: every screen's data goes, so nothing of the previous user shows, and the
+ * account is set in place. Not clear(): the frame (Layout, the live socket) keeps observing the
+ * account and instance queries, and would go on watching the removed ones, blind to the change.
+ */
+export function startOver(qc: QueryClient, account: Account | null): void {
+  qc.removeQueries({ predicate: (q) => q.queryKey[0] !== keys.account[0] && q.queryKey[0] !== keys.instance[0] });
+  qc.setQueryData(keys.account, account);
 }

@@ -3,8 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { call, isProblem } from '../../api/client';
-import { keys } from '../../api/keys';
-import { safeNext, useAccount, useInstance } from '../../app/session';
+import { safeNext, startOver, useAccount, useInstance } from '../../app/session';
 import { ErrorBox, Loading } from '../../components/Status';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useT } from '../../i18n/I18n';
@@ -90,8 +89,7 @@ export default function Register() {
   async function done(needsApproval: boolean) {
     // said before the account arrives, which would otherwise send the page straight on
     setApproval(needsApproval);
-    qc.clear();
-    await qc.fetchQuery({ queryKey: keys.account, queryFn: () => call(ops.getAccount) });
+    startOver(qc, await call(ops.getAccount));
     if (!needsApproval) navigate(next, { replace: true });
   }
 

@@ -3,8 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { call, isProblem } from '../../api/client';
-import { keys } from '../../api/keys';
-import { safeNext, useAccount, useInstance } from '../../app/session';
+import { safeNext, startOver, useAccount, useInstance } from '../../app/session';
 import { ErrorBox } from '../../components/Status';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useT } from '../../i18n/I18n';
@@ -33,8 +32,7 @@ export default function SignIn() {
     try {
       await call(ops.login, { query: remember ? { useCookies: 'true' } : { useSessionCookies: 'true' }, body: { email: login.trim(), password } });
       // the socket and every screen start over with the new session
-      qc.clear();
-      await qc.fetchQuery({ queryKey: keys.account, queryFn: () => call(ops.getAccount) });
+      startOver(qc, await call(ops.getAccount));
       navigate(next, { replace: true });
     } catch (err) {
       if (isProblem(err, 401)) setError(t('auth.failed'));

@@ -18,8 +18,9 @@ function Head({ ranking }: { ranking: Ranking }) {
   return (
     <thead>
       <tr>
-        <th scope="col" className="rank">
-          {t('standings.rank')}
+        <th scope="col" className="rank" title={t('standings.rank')}>
+          <span aria-hidden="true">#</span>
+          <span className="visually-hidden">{t('standings.rank')}</span>
         </th>
         <th scope="col" className="who">
           {t('standings.participant')}
