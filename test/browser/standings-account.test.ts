@@ -162,7 +162,7 @@ describe('standings and account in the browser', () => {
     await checkA11y(page, 'account');
     await screenshot(page, 'account');
     const before = await sessions.count();
-    await page.getByRole('button', { name: /^Sign out Chrome/ }).first().click();
+    await page.getByRole('button', { name: /^Sign out there: Chrome/ }).first().click();
     await expect.poll(() => sessions.count()).toBe(before - 1);
 
     // the ended browser learns it from its socket and goes to sign-in, then back to the standings
@@ -198,6 +198,7 @@ describe('standings and account in the browser', () => {
     await page.getByLabel(/^Password/).fill(fresh);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${judge.url}/`);
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
     bob.password = fresh;
     await page.context().close();
   }, 60_000);

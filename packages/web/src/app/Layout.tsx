@@ -1,12 +1,11 @@
 import { ops } from '@judge/sdk/browser';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, NavLink, Outlet, useNavigate } from 'react-router';
+import { Link, NavLink, Outlet } from 'react-router';
 import { call } from '../api/client';
 import { useI18n } from '../i18n/I18n';
 import { LANGUAGES, type Lang } from '../i18n/define';
 import { useLive } from '../live/Live';
-import { startOver, useAccount, useInstance } from './session';
+import { useAccount, useInstance } from './session';
 
 /** How long the first connection may take before the page says live updates are off. */
 const FIRST_CONNECT_GRACE_MS = 3000;
@@ -53,16 +52,12 @@ export function Layout() {
   const { t } = useI18n();
   const account = useAccount();
   const instance = useInstance();
-  const qc = useQueryClient();
-  const navigate = useNavigate();
 
   async function signOut() {
-    try {
-      await call(ops.logout);
-    } finally {
-      startOver(qc, null);
-      navigate('/sign-in');
-    }
+    await call(ops.logout).catch(() => undefined);
+    // a fresh page rather than a route change: nothing of this user stays in memory (a lab PC is
+    // shared), and no guarded page lingers to ask to come back to after the next sign-in
+    window.location.assign('/sign-in');
   }
 
   return (
