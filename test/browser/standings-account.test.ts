@@ -3,7 +3,7 @@ import type { JudgeClient } from '@judge/sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkA11y, openBrowser, pageProblems, PHONE, screenshot, startJudgeUp, type OpenedBrowser, type RunningJudge } from './harness.js';
-import { ACCEPTED, CUP, markWindow, moreParticipants, setUpCup, signInThroughPage, stillSameWindow, submitAndJudge, WRONG, type Cup } from './standings-world.js';
+import { ACCEPTED, CUP, LEAGUE, markWindow, moreParticipants, setUpCup, setUpLeague, signInThroughPage, stillSameWindow, submitAndJudge, WRONG, type Cup } from './standings-world.js';
 
 /**
  * The standings, the account page, registration and the live connection in a real Chromium on a
@@ -119,6 +119,25 @@ describe('standings and account in the browser', () => {
     await page.context().close();
   }, 60_000);
 
+  it('shows points standings by series, with a picker when there are several', async () => {
+    const { ann, cy } = cup.people;
+    const { week2 } = await setUpLeague(admin, cup, [ann, cy]);
+    expect((await submitAndJudge(cy, ACCEPTED, 'sum.py', { activity: LEAGUE, problem: 'sum-2' })).verdict).toBe('AC');
+    const page = await chromium.newPage();
+    await signInThroughPage(page, judge.url, ann, `/a/${LEAGUE}/standings`);
+    await row(page, cy.id).locator('td.cell.ok').waitFor();
+    // two series: columns by slug, the total in points
+    expect(await page.locator('.standings thead th.problem span[aria-hidden]').allTextContents()).toEqual(['sum', 'sum-2']);
+    expect(await row(page, cy.id).locator('td.total').textContent()).toBe('10');
+    expect(await row(page, cy.id).locator('td.cell.ok').textContent()).toContain('10 points');
+    await page.getByLabel('Series').selectOption({ label: 'Week 2' });
+    await page.waitForURL(`**/a/${LEAGUE}/standings?series=${week2}`);
+    await expect.poll(() => page.locator('.standings thead th.problem span[aria-hidden]').allTextContents()).toEqual(['A']);
+    await checkA11y(page, 'points standings');
+    await screenshot(page, 'standings-points');
+    await page.context().close();
+  }, 120_000);
+
   it('renders 1,000 participants and keeps the reader in view', async () => {
     const made = Date.now();
     await moreParticipants(admin, cup, 1000);
@@ -215,8 +234,9 @@ describe('standings and account in the browser', () => {
   }, 60_000);
 
   it('registers a new account when registration is open, with a refusal shown at its field', async () => {
-    await admin.call(ops.updateInstance, { body: { localRegistrationEnabled: true } });
     for (const viewport of [undefined, PHONE]) {
+      // the phone's account waits for an administrator's approval, and the page says so
+      await admin.call(ops.updateInstance, { body: { localRegistrationEnabled: true, requireApproval: !!viewport } });
       const page = await chromium.newPage(viewport);
       const username = viewport ? 'dana-phone' : 'dana';
       await page.goto(`${judge.url}/sign-in`);
@@ -233,6 +253,10 @@ describe('standings and account in the browser', () => {
       await screenshot(page, 'register');
       await page.getByLabel('User name').fill(username);
       await page.getByRole('button', { name: 'Create account' }).click();
+      if (viewport) {
+        await page.getByText('An administrator must approve it before you can join activities.').waitFor();
+        await page.getByRole('link', { name: 'Continue' }).click();
+      }
       await page.waitForURL(`${judge.url}/`);
       await page.getByRole('button', { name: 'Sign out' }).waitFor();
       expect(scriptProblems(page)).toEqual([]);

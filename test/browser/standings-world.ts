@@ -63,12 +63,32 @@ export async function moreParticipants(admin: JudgeClient, cup: Cup, count: numb
   await Promise.all(Array.from({ length: 8 }, worker));
 }
 
+export const LEAGUE = 'league';
+
+/**
+ * A points activity `league` with two series of one problem each (`sum` in Week 1, `sum-2` in
+ * Week 2), with `who` enrolled by the administrator.
+ */
+export async function setUpLeague(admin: JudgeClient, cup: Cup, who: Person[]): Promise<{ week2: string }> {
+  const act = await admin.call(ops.createActivity, { body: { slug: LEAGUE, name: 'School League', type: 'course@1', rankingType: 'points', timeZone: 'UTC', joinPolicy: 'open', unlisted: false } });
+  const zip = await zipOf(legacyPackage('Sum again'));
+  const ids: string[] = [];
+  for (const [i, slug] of ['sum', 'sum-2'].entries()) {
+    const series = await admin.call(ops.createSeries, { params: { idOrSlug: LEAGUE }, body: { slug: `week-${i + 1}`, name: `Week ${i + 1}` } });
+    const { problem } = await packagedProblem(admin, { slug: `league-${slug}`, name: `League ${slug}`, type: 'standard-io@1' }, zip, `${slug}.zip`);
+    await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: problem.id, slug, maxPoints: 10 } });
+    ids.push(series.id);
+  }
+  for (const p of who) await admin.call(ops.createGrant, { body: { userId: p.id, roleId: cup.participantRole, activityId: act.id } });
+  return { week2: ids[1]! };
+}
+
 /** Submits to `sum` over the API and waits until the submission is judged. */
-export async function submitAndJudge(p: Person, code: string, fileName = 'sum.py'): Promise<SubmissionDetail> {
-  const s = await p.api.call(ops.submit, { params: { idOrSlug: CUP, problemSlug: 'sum' }, form: codeForm(code, fileName) });
+export async function submitAndJudge(p: Person, code: string, fileName = 'sum.py', where = { activity: CUP, problem: 'sum' }): Promise<SubmissionDetail> {
+  const s = await p.api.call(ops.submit, { params: { idOrSlug: where.activity, problemSlug: where.problem }, form: codeForm(code, fileName) });
   const end = Date.now() + 90_000;
   while (Date.now() < end) {
-    const d = await p.api.call(ops.getOwnSubmission, { params: { idOrSlug: CUP, id: s.id } });
+    const d = await p.api.call(ops.getOwnSubmission, { params: { idOrSlug: where.activity, id: s.id } });
     if (d.state === 'completed' || d.state === 'failed') return d;
     await new Promise((r) => setTimeout(r, 100));
   }
