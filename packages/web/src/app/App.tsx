@@ -9,6 +9,9 @@ import { RequireAuth } from './RequireAuth';
 // each page is its own chunk, so the first load carries only the frame and the page it shows
 const SignIn = lazy(() => import('../pages/auth/SignIn'));
 const Activities = lazy(() => import('../pages/activities/ActivitiesPage'));
+const Register = lazy(() => import('../pages/auth/Register'));
+const Account = lazy(() => import('../pages/account/AccountPage'));
+const Standings = lazy(() => import('../pages/standings/StandingsPage'));
 
 function NotFound() {
   const t = useT();
@@ -32,6 +35,11 @@ export function App() {
           <Route element={<Layout />}>
             <Route path="/sign-in" element={<SignIn />} />
             <Route path="/" element={guarded(<Activities />)} />
+            <Route path="/register" element={<Register />} />
+            <Route path="/account" element={guarded(<Account />)} />
+            <Route path="/a/:activity">
+              <Route path="standings" element={guarded(<Standings />)} />
+            </Route>
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>

@@ -15,7 +15,8 @@ export function formatInZone(iso: string | number | Date, timeZone: string, lang
  */
 export function Time({ iso, timeZone }: { iso: string; timeZone: string }) {
   const { lang } = useI18n();
-  const own = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'medium', timeZoneName: 'short' }).format(new Date(iso));
+  // timeStyle long names the zone; dateStyle and timeZoneName together are a RangeError
+  const own = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'long' }).format(new Date(iso));
   return (
     <time dateTime={iso} title={own}>
       {formatInZone(iso, timeZone, lang)}
