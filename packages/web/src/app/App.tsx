@@ -12,6 +12,9 @@ const Activities = lazy(() => import('../pages/activities/ActivitiesPage'));
 const ActivityLayout = lazy(() => import('../pages/activity/ActivityLayout'));
 const ActivityHome = lazy(() => import('../pages/activity/ActivityHome'));
 const ProblemPage = lazy(() => import('../pages/problem/ProblemPage'));
+const Register = lazy(() => import('../pages/auth/Register'));
+const Account = lazy(() => import('../pages/account/AccountPage'));
+const Standings = lazy(() => import('../pages/standings/StandingsPage'));
 
 function NotFound() {
   const t = useT();
@@ -35,9 +38,12 @@ export function App() {
           <Route element={<Layout />}>
             <Route path="/sign-in" element={<SignIn />} />
             <Route path="/" element={guarded(<Activities />)} />
+            <Route path="/register" element={<Register />} />
+            <Route path="/account" element={guarded(<Account />)} />
             <Route path="/a/:activity" element={guarded(<ActivityLayout />)}>
               <Route index element={<ActivityHome />} />
               <Route path="p/:problem" element={<ProblemPage />} />
+              <Route path="standings" element={<Standings />} />
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>
