@@ -79,7 +79,7 @@ export default function ActivityHome() {
   usePageTitle(activity.name);
   return (
     <section className="activity-home">
-      <h1 className="page-title">{t('problems.title')}</h1>
+      <h1>{t('problems.title')}</h1>
       {seriesError ? <ErrorBox error={seriesError} /> : null}
       {!series ? !seriesError && <Loading /> : series.length === 0 ? <p>{t('series.none')}</p> : series.map((s) => <SeriesSection key={s.id} slug={activity.slug} s={s} timeZone={activity.timeZone} />)}
     </section>

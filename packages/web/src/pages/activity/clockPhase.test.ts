@@ -18,6 +18,8 @@ describe('the contest clock', () => {
     expect(clockState([contest], T0 + 240 * 60_000).frozen).toBe(true);
     expect(clockState([contest], T0 + 310 * 60_000)).toEqual({ phase: { kind: 'ended' }, frozen: true });
     expect(clockState([contest], T0 + 360 * 60_000).frozen).toBe(false);
+    // a series opened by hand, without dates, freezes all the same
+    expect(clockState([{ rankingFreezeAt: at(-5) }], T0)).toEqual({ phase: { kind: 'none' }, frozen: true });
   });
 
   it('follows the series ending first among those running, and the next start between series', () => {

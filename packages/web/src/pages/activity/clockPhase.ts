@@ -39,7 +39,7 @@ function frozenAt(w: Window, now: number): boolean {
 
 /** The clock at `now` (ms, server time) over the windows; the one that ends first wins among those running. */
 export function clockState(windows: Window[], now: number): ClockState {
-  const frozen = windows.some((w) => time(w.startDate) !== undefined && (time(w.startDate) ?? 0) <= now && frozenAt(w, now));
+  const frozen = windows.some((w) => frozenAt(w, now));
   const live = windows.filter((w) => running(w, now));
   if (live.length) {
     const ends = live.map((w) => time(w.endDate)).filter((e): e is number => e !== undefined);
