@@ -71,8 +71,9 @@ function ClockFace({ state, now, timeZone }: { state: ClockState; now: number; t
 }
 
 /**
- * The contest clock (`ready` once the windows it follows are known): time to start, time left, or ended, and a frozen ranking, on the server's
- * time (never the browser's), ticking with the app's one timer.
+ * The contest clock: time to start, time left, or ended, and a frozen ranking, on the server's
+ * time (never the browser's), ticking with the app's one timer. `ready` once the windows it
+ * follows are known.
  */
 export function ContestClock({ activity, series, ready }: { activity: ParticipantActivity; series: ParticipantSeries[] | undefined; ready: boolean }) {
   const t = useT();
