@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockState, phaseKey } from './clockPhase';
+import { awaitingOpening, clockState, phaseKey } from './clockPhase';
 
 const T0 = Date.parse('2026-11-24T10:00:00.000Z');
 const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
@@ -36,5 +36,19 @@ describe('the contest clock', () => {
     expect(phaseKey(paused.phase)).toBe('paused');
     expect(clockState([{}], T0).phase).toEqual({ kind: 'none' });
     expect(clockState([], T0).phase).toEqual({ kind: 'none' });
+  });
+});
+
+describe('waiting for a series to open', () => {
+  const now = T0 + 5000;
+  it('asks again while a series that started a moment ago still withholds its problems', () => {
+    expect(awaitingOpening([{ startDate: at(0) }], now)).toBe(true);
+    // opened: its problems are there
+    expect(awaitingOpening([{ startDate: at(0), problems: [] }], now)).toBe(false);
+    // not started, paused, or started long ago (withheld on purpose): no point asking
+    expect(awaitingOpening([{ startDate: at(1) }], now)).toBe(false);
+    expect(awaitingOpening([{ startDate: at(0), pausedAt: at(0) }], now)).toBe(false);
+    expect(awaitingOpening([{ startDate: at(-5) }], now)).toBe(false);
+    expect(awaitingOpening(undefined, now)).toBe(false);
   });
 });

@@ -57,3 +57,17 @@ export function clockState(windows: Window[], now: number): ClockState {
 export function phaseKey(p: Phase): string {
   return p.kind === 'running' && p.paused ? 'paused' : p.kind;
 }
+
+/** How long after a start the list is asked again while the server has not opened that series yet. */
+const OPENING_GRACE_MS = 60_000;
+
+/**
+ * A series whose start passed a moment ago but whose problems are still withheld: the server's
+ * scheduler opens it within a second or two, and its event may be lost with a socket that is down.
+ */
+export function awaitingOpening(list: (Window & { problems?: unknown[] | undefined })[] | undefined, now: number): boolean {
+  return !!list?.some((s) => {
+    const start = s.startDate ? Date.parse(s.startDate) : NaN;
+    return !s.problems && !s.pausedAt && start <= now && now - start < OPENING_GRACE_MS;
+  });
+}
