@@ -29,7 +29,7 @@ describe('activity pages in a browser', () => {
 
   beforeAll(async () => {
     // a loaded machine (two cores, other suites) can take a while to start the server and its runner
-    judge = await startJudgeUp({ uidBase: RUNNER_UID_BASE, startTimeoutMs: 150_000 });
+    judge = await startJudgeUp({ runnerUidBase: RUNNER_UID_BASE, startTimeoutMs: 150_000 });
     chromium = await openBrowser();
     admin = await judge.admin();
     sumId = await sumProblem(admin, 'sum');
