@@ -9,6 +9,8 @@ import { RequireAuth } from './RequireAuth';
 // each page is its own chunk, so the first load carries only the frame and the page it shows
 const SignIn = lazy(() => import('../pages/auth/SignIn'));
 const Activities = lazy(() => import('../pages/activities/ActivitiesPage'));
+const Submissions = lazy(() => import('../pages/submissions/SubmissionsPage'));
+const Submission = lazy(() => import('../pages/submissions/SubmissionPage'));
 
 function NotFound() {
   const t = useT();
@@ -32,6 +34,8 @@ export function App() {
           <Route element={<Layout />}>
             <Route path="/sign-in" element={<SignIn />} />
             <Route path="/" element={guarded(<Activities />)} />
+            <Route path="/a/:activity/submissions" element={guarded(<Submissions />)} />
+            <Route path="/a/:activity/submissions/:id" element={guarded(<Submission />)} />
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>

@@ -2,10 +2,12 @@ import { appMessages } from '../app/messages';
 import { activitiesMessages } from '../pages/activities/messages';
 import { authMessages } from '../pages/auth/messages';
 import { submitMessages } from '../pages/submit/messages';
+import { submissionsMessages } from '../pages/submissions/messages';
+import { verdictMessages } from '../components/verdict-messages';
 import type { Lang } from './define';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
-const PARTS = [appMessages, authMessages, activitiesMessages, submitMessages] as const;
+const PARTS = [appMessages, authMessages, activitiesMessages, submitMessages, submissionsMessages, verdictMessages] as const;
 
 type Part = (typeof PARTS)[number];
 type KeysOf<P> = P extends { en: infer E } ? keyof E & string : never;
