@@ -2,7 +2,8 @@ import type { ParticipantProblem } from '@judge/contract';
 import { fileUrl } from '../../api/client';
 import { VerdictBadge } from '../../components/Verdict';
 import { useT } from '../../i18n/I18n';
-import { SHOWN_CHARS, useFileText, type TestResult } from './files';
+import { type TestResult } from './details';
+import { SHOWN_CHARS, useFileText } from './files';
 
 /**
  * Failed sample tests in full: their input and expected output (the problem's public sample files,

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { VerdictBadge } from '../../components/Verdict';
 import { useT } from '../../i18n/I18n';
 import { Time } from '../../i18n/time';
-import { formatMemory, formatMs, peaks, type Details } from './files';
+import { formatMemory, formatMs, peaks, type Details } from './details';
 import { languageOf, scoreText } from './SubmissionRows';
 import { useActivityZone } from './useActivityZone';
 

@@ -1,6 +1,6 @@
 import { VerdictBadge } from '../../components/Verdict';
 import { useT } from '../../i18n/I18n';
-import { formatMemory, formatMs, type Details } from './files';
+import { formatMemory, formatMs, type Details } from './details';
 
 /** One row per test that ran: its verdict, CPU time and memory (when the activity shows the details). */
 export function TestResults({ details }: { details: Details }) {
