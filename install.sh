@@ -4,15 +4,19 @@
 # (python3, make, g++) for better-sqlite3, which builds from source.
 #   --languages all|ID,ID...  also install (as root, with apt-get) the Debian packages of these
 #                             languages of config/languages.json (`judge-runner languages install`)
+#   --browser                 also install (as root, with apt-get) Debian's chromium, which the
+#                             browser tests drive; a judge serving students does not need it
 set -euo pipefail
 cd "$(dirname "$0")"
 
 languages=""
+browser=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --languages) languages="${2:?--languages needs all or a list of language ids}"; shift 2 ;;
     --languages=*) languages="${1#--languages=}"; shift ;;
-    *) echo "install.sh: unknown option $1 (usage: ./install.sh [--languages all|ID,ID...])" >&2; exit 2 ;;
+    --browser) browser=1; shift ;;
+    *) echo "install.sh: unknown option $1 (usage: ./install.sh [--languages all|ID,ID...] [--browser])" >&2; exit 2 ;;
   esac
 done
 
@@ -46,6 +50,16 @@ if ! command -v bwrap >/dev/null 2>&1; then
     apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null
   else
     echo "install.sh: bubblewrap (bwrap) is missing: judge-runner cannot sandbox without it (apt-get install bubblewrap)" >&2
+  fi
+fi
+
+if [ -n "$browser" ] && ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "install.sh: installing chromium for the browser tests"
+    apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+  else
+    echo "install.sh: --browser needs root and apt-get to install chromium (or install it yourself: apt-get install chromium)" >&2
+    exit 1
   fi
 fi
 

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -133,5 +133,30 @@ describe('judge serve', () => {
     const r = judge(['serve', '--help']);
     expect(r.status).toBe(0);
     for (const v of ['JUDGE_PORT', 'JUDGE_PUBLIC_URL', 'JUDGE_LIMITS_UPLOAD_BYTES', 'JUDGE_AUTH_LOCKOUT_MINUTES', 'JUDGE_SOCKET_PING_SECONDS']) expect(r.stdout).toContain(v);
+  });
+});
+
+describe('judge serve on every interface', () => {
+  it("prints the machine's network addresses for students' browsers, and this machine's own", async () => {
+    const d = join(tempDir(), 'data');
+    expect(judge(['init', '--data-dir', d], { JUDGE_ADMIN_PASSWORD: 'a-good-password' }).status).toBe(0);
+    const child = spawn(JUDGE, ['serve', '--data-dir', d, '--port', '0', '--host', '0.0.0.0'], { env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
+    children.push(child);
+    const line = await new Promise<string>((resolve, reject) => {
+      let err = '';
+      child.stderr!.on('data', (b: Buffer) => {
+        err += b.toString();
+        const m = /^Open .*$/m.exec(err);
+        if (m) resolve(m[0]);
+      });
+      child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+    });
+    const port = /:(\d+)\/ (?:in|on)/.exec(line)![1];
+    const own = Object.values(networkInterfaces()).flatMap((l) => l ?? []).filter((a) => a.family === 'IPv4' && !a.internal && !a.address.startsWith('169.254.'));
+    for (const a of own) expect(line).toContain(`http://${a.address}:${port}/`);
+    expect(line).toContain(`http://127.0.0.1:${port}/`);
+    expect(line).not.toContain('0.0.0.0');
+    // the printed address answers
+    expect((await fetch(`http://${own[0]?.address ?? '127.0.0.1'}:${port}/api/v1/health`)).status).toBe(200);
   });
 });

@@ -17,6 +17,7 @@ import { EventHub } from './events/hub.js';
 import { Api } from './http/api.js';
 import { clientAddress, type RequestState } from './http/context.js';
 import { authenticate, edge, rateLimit } from './http/middleware.js';
+import { webApp } from './http/web-app.js';
 import { AccessService, accessRoutes } from './modules/access/index.js';
 import { AccountService, accountRoutes } from './modules/account/index.js';
 import { ActivitiesService, activitiesRoutes } from './modules/activities/index.js';
@@ -190,7 +191,7 @@ function createApi(deps: Deps, services: Services): Api {
   return api;
 }
 
-/** The HTTP server: the edge (request ids, problem+json, log line), authentication, the rate limit, then the API. */
+/** The HTTP server: the edge (request ids, problem+json, log line), authentication, the rate limit, the API, then the web app for what the API did not answer. */
 function createHttpServer(deps: Deps, api: Api): Server {
   const { config, log, sessions, clock } = deps;
   const koa = new Koa<RequestState>({ proxy: config.trustProxy });
@@ -200,6 +201,7 @@ function createHttpServer(deps: Deps, api: Api): Server {
   koa.use(rateLimit(config.limits.requestsPerMinute));
   koa.use(api.routes());
   koa.use(api.allowedMethods());
+  koa.use(webApp(config.web.dir, log));
   return createServer(koa.callback());
 }
 

@@ -48,6 +48,10 @@ export const ConfigSchema = z.strictObject({
     maxMemoryMib: z.number().positive(),
     maxOutputMib: z.number().positive(),
   }),
+  /** The built web app served at `/`; relative to the installation folder unless absolute. */
+  web: z.strictObject({
+    dir: z.string().min(1),
+  }),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -155,7 +159,11 @@ export function loadConfig(dataDir: string, overrides: ConfigOverrides = {}, env
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
-  const config = { ...parsed.data, languages: resolve(installationDir(), parsed.data.languages) };
+  const config = {
+    ...parsed.data,
+    languages: resolve(installationDir(), parsed.data.languages),
+    web: { ...parsed.data.web, dir: resolve(installationDir(), parsed.data.web.dir) },
+  };
   try {
     languageIndex(config.languages);
   } catch (e) {

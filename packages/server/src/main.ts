@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pino from 'pino';
 import { packageVersion, startApp, NotInitialised } from './app.js';
+import { browserHint } from './browser-urls.js';
 import { ConfigError, loadConfig, settingsTable, type ConfigOverrides } from './config.js';
 import { DataDirInUse, DataDirUnwritable } from './datadir.js';
 import { initDataDir } from './init.js';
@@ -96,6 +97,7 @@ program
     const logger = pino({ level: config.logLevel, redact: { paths: ['*.password', '*.token', '*.authorization', '*.cookie'], censor: '[secret]' } });
     const app = await startApp({ dataDir: dir, config, logger });
     console.error(`judge ${packageVersion()} serving ${app.url}/api/v1 from ${dir}`);
+    console.error(browserHint({ host: config.host, port: app.port, publicUrl: config.publicUrl }));
     const stop = (signal: string) => {
       logger.info({ signal }, 'shutting down');
       void app.close().then(() => process.exit(0));
@@ -131,6 +133,7 @@ program
     const logger = pino({ level: config.logLevel, redact: { paths: ['*.password', '*.token', '*.authorization', '*.cookie'], censor: '[secret]' } });
     const app = await startApp({ dataDir: dir, config, logger });
     console.error(`judge ${packageVersion()} serving ${app.url}/api/v1 from ${dir}`);
+    console.error(browserHint({ host: config.host, port: app.port, publicUrl: config.publicUrl }));
     let runner: LocalRunner | undefined;
     if (o.runner) {
       const local = startLocalRunner({ dataDir: dir, serverUrl: app.url, languages: config.languages, ...(o.runnerUidBase ? { uidBase: o.runnerUidBase } : {}), runners: app.services.runners, log: (l) => console.error(l) });

@@ -15,9 +15,13 @@ export function sendBlob(ctx: Ctx, blobs: BlobSource, f: { sha256: string; sizeB
   ctx.set('ETag', etag);
   ctx.set('Cache-Control', 'private, max-age=31536000, immutable');
   ctx.set('Accept-Ranges', 'bytes');
-  ctx.set('Content-Disposition', `attachment; filename="${f.name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(f.name)}`);
-  // stored bytes are whatever somebody uploaded: never let a browser run them on this origin
-  ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+  const pdf = f.mimeType === 'application/pdf';
+  // a PDF statement is shown inside the web app; anything else is saved, never opened on this origin
+  ctx.set('Content-Disposition', `${pdf ? 'inline' : 'attachment'}; filename="${f.name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(f.name)}`);
+  // Stored bytes are whatever somebody uploaded: never let a browser run them on this origin. A PDF
+  // goes to the browser's own viewer (nosniff holds it to that type), which runs nothing on this
+  // origin; a sandbox would leave it an empty frame in Safari. Only this origin's pages may frame it.
+  ctx.set('Content-Security-Policy', pdf ? "default-src 'none'; frame-ancestors 'self'" : "default-src 'none'; frame-ancestors 'self'; sandbox");
   const inm = ctx.get('if-none-match');
   if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
     ctx.status = 304;
