@@ -31,6 +31,8 @@ export interface JudgeUpOptions {
   runner?: boolean;
   /** More JUDGE_* settings for the server. */
   env?: Record<string, string>;
+  /** The local runner's sandbox uid base (default BROWSER_RUNNER_UID_BASE): test files running at once each need their own. */
+  runnerUidBase?: number;
   /** How long to wait for the server and its runner (default 60 s). */
   startTimeoutMs?: number;
 }
@@ -68,7 +70,7 @@ interface Launch {
 function launch(dataDir: string, port: number, opts: JudgeUpOptions, log: { text: string }): Promise<Launch> {
   const args = ['up', '--data-dir', dataDir, '--port', String(port), '--host', '127.0.0.1'];
   if (opts.runner === false) args.push('--no-runner');
-  else args.push('--runner-uid-base', String(BROWSER_RUNNER_UID_BASE));
+  else args.push('--runner-uid-base', String(opts.runnerUidBase ?? BROWSER_RUNNER_UID_BASE));
   const env: Record<string, string> = { ...(process.env as Record<string, string>), ...TEST_ENV, ...opts.env, JUDGE_ADMIN_PASSWORD: ADMIN_PASSWORD };
   if (opts.webDir) env.JUDGE_WEB_DIR = opts.webDir;
   const child = spawn(JUDGE, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
