@@ -32,9 +32,11 @@ export default function SignIn() {
     setError(null);
     try {
       await call(ops.login, { query: remember ? { useCookies: 'true' } : { useSessionCookies: 'true' }, body: { email: login.trim(), password } });
-      // the socket and every screen start over with the new session
-      qc.clear();
-      await qc.fetchQuery({ queryKey: keys.account, queryFn: () => call(ops.getAccount) });
+      // every screen starts over with the new session; the account query itself stays (set, not
+      // removed), so that its observers hear of the new account: the event socket opens on it
+      const account = await call(ops.getAccount);
+      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== keys.account[0] });
+      qc.setQueryData(keys.account, account);
       navigate(next, { replace: true });
     } catch (err) {
       if (isProblem(err, 401)) setError(t('auth.failed'));
