@@ -23,7 +23,8 @@ export function languageOf(s: SubmissionSummary, languages?: LanguageChoice[]): 
  * Submissions as a table: when, (problem), language, verdict or state (live), score, a link to
  * each. On a phone the table becomes one card per submission (submissions.css).
  */
-export function SubmissionRows({ items, activity, timeZone, withProblem, caption }: { items: SubmissionSummary[]; activity: string; timeZone: string; withProblem: boolean; caption: string }) {
+export function SubmissionRows(props: { items: SubmissionSummary[]; activity: string; timeZone: string; withProblem: boolean; caption: string; languages?: LanguageChoice[] }) {
+  const { items, activity, timeZone, withProblem, caption, languages } = props;
   const { t, lang } = useI18n();
   return (
     <table className="submissions-table">
@@ -47,7 +48,7 @@ export function SubmissionRows({ items, activity, timeZone, withProblem, caption
               <Time iso={s.submittedAt} timeZone={timeZone} />
             </td>
             {withProblem && <td data-label={t('submissions.col.problem')}>{s.problemName}</td>}
-            <td data-label={t('submissions.col.language')}>{languageOf(s)}</td>
+            <td data-label={t('submissions.col.language')}>{languageOf(s, languages)}</td>
             <td data-label={t('submissions.col.result')}>
               <VerdictBadge of={s} />
               {s.excluded && <span className="badge">{t('verdict.excluded')}</span>}

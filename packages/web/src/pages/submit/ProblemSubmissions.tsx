@@ -23,7 +23,7 @@ export function ProblemSubmissions({ activity, problem }: { activity: string; pr
       {q.isPending && <Loading />}
       {q.isError && <ErrorBox error={q.error} />}
       {q.data && q.data.items.length === 0 && <p className="muted">{t('submit.mine.none')}</p>}
-      {q.data && q.data.items.length > 0 && <SubmissionRows items={q.data.items} activity={activity} timeZone={zone} withProblem={false} caption={t('submit.mine.title')} />}
+      {q.data && q.data.items.length > 0 && <SubmissionRows items={q.data.items} activity={activity} timeZone={zone} withProblem={false} caption={t('submit.mine.title')} languages={problem.allowedLanguages} />}
       {q.data && q.data.total > q.data.items.length && <Link to={`/a/${encodeURIComponent(activity)}/submissions`}>{t('submit.mine.all')}</Link>}
     </section>
   );
