@@ -9,7 +9,7 @@ export function TestResults({ details }: { details: Details }) {
   return (
     <section aria-labelledby="tests-title">
       <h2 id="tests-title">{t('submission.tests')}</h2>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="tests-title">
         <table className="tests-table">
           <thead>
             <tr>

@@ -1,9 +1,11 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
-import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import { bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, keymap, lineNumbers } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
 import { grammarFor } from './grammars';
+import { highlightStyle } from './highlight';
+import './editor.css';
 
 export interface CodeEditorProps {
   value: string;
@@ -23,7 +25,7 @@ const theme = EditorView.theme({
   '&.cm-focused': { outline: '3px solid var(--focus)', outlineOffset: '2px' },
   '.cm-scroller': { fontFamily: 'var(--mono)', lineHeight: '1.5', minHeight: '12rem', maxHeight: '70vh' },
   '.cm-gutters': { background: 'var(--bg-soft)', color: 'var(--muted)', borderRight: '1px solid var(--border)' },
-  '.cm-activeLine': { background: 'color-mix(in srgb, var(--accent) 7%, transparent)' },
+  '.cm-activeLine': { background: 'var(--bg-soft)' },
   '.cm-content': { caretColor: 'var(--fg)' },
 });
 
@@ -35,7 +37,7 @@ function baseExtensions(props: CodeEditorProps, onDoc: (v: string) => void): Ext
     indentOnInput(),
     bracketMatching(),
     highlightActiveLine(),
-    syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+    syntaxHighlighting(highlightStyle),
     // Tab indents, as programmers expect; Escape then Tab (or Ctrl-M) moves focus on, CodeMirror's own way out
     keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
     EditorView.lineWrapping,
