@@ -23,14 +23,18 @@ export interface CodeEditorProps {
 const theme = EditorView.theme({
   '&': { border: '1px solid var(--border)', borderRadius: '6px', background: 'var(--bg)', color: 'var(--fg)', fontSize: '0.95rem' },
   '&.cm-focused': { outline: '3px solid var(--focus)', outlineOffset: '2px' },
-  '.cm-scroller': { fontFamily: 'var(--mono)', lineHeight: '1.5', minHeight: '12rem', maxHeight: '70vh' },
+  '.cm-scroller': { fontFamily: 'var(--mono)', maxHeight: '70vh' },
   '.cm-gutters': { background: 'var(--bg-soft)', color: 'var(--muted)', borderRight: '1px solid var(--border)' },
   '.cm-activeLine': { background: 'var(--bg-soft)' },
   '.cm-content': { caretColor: 'var(--fg)' },
 });
 
+// room to write in; a read-only source is as tall as its text
+const writingRoom = EditorView.theme({ '.cm-scroller': { minHeight: '12rem' } });
+
 function baseExtensions(props: CodeEditorProps, onDoc: (v: string) => void): Extension[] {
   return [
+    props.readOnly ? [] : writingRoom,
     lineNumbers(),
     history(),
     drawSelection(),
