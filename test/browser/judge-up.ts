@@ -29,6 +29,8 @@ export interface JudgeUpOptions {
   webDir?: string;
   /** Start the local runner (default true); without it nothing is judged. */
   runner?: boolean;
+  /** The local runner's first sandbox uid (default BROWSER_RUNNER_UID_BASE), for test files that run beside each other. */
+  runnerUidBase?: number;
   /** More JUDGE_* settings for the server. */
   env?: Record<string, string>;
   /** The local runner's sandbox uid base (default BROWSER_RUNNER_UID_BASE): test files running at once each need their own. */

@@ -9,6 +9,9 @@ import { RequireAuth } from './RequireAuth';
 // each page is its own chunk, so the first load carries only the frame and the page it shows
 const SignIn = lazy(() => import('../pages/auth/SignIn'));
 const Activities = lazy(() => import('../pages/activities/ActivitiesPage'));
+const ActivityLayout = lazy(() => import('../pages/activity/ActivityLayout'));
+const ActivityHome = lazy(() => import('../pages/activity/ActivityHome'));
+const ProblemPage = lazy(() => import('../pages/problem/ProblemPage'));
 const Submissions = lazy(() => import('../pages/submissions/SubmissionsPage'));
 const Submission = lazy(() => import('../pages/submissions/SubmissionPage'));
 
@@ -34,8 +37,12 @@ export function App() {
           <Route element={<Layout />}>
             <Route path="/sign-in" element={<SignIn />} />
             <Route path="/" element={guarded(<Activities />)} />
-            <Route path="/a/:activity/submissions" element={guarded(<Submissions />)} />
-            <Route path="/a/:activity/submissions/:id" element={guarded(<Submission />)} />
+            <Route path="/a/:activity" element={guarded(<ActivityLayout />)}>
+              <Route index element={<ActivityHome />} />
+              <Route path="p/:problem" element={<ProblemPage />} />
+              <Route path="submissions" element={<Submissions />} />
+              <Route path="submissions/:id" element={<Submission />} />
+            </Route>
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>

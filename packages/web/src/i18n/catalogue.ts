@@ -1,5 +1,7 @@
 import { appMessages } from '../app/messages';
 import { activitiesMessages } from '../pages/activities/messages';
+import { activityMessages } from '../pages/activity/messages';
+import { problemMessages } from '../pages/problem/messages';
 import { authMessages } from '../pages/auth/messages';
 import { submitMessages } from '../pages/submit/messages';
 import { submissionsMessages } from '../pages/submissions/messages';
@@ -7,7 +9,7 @@ import { verdictMessages } from '../components/verdict-messages';
 import type { Lang } from './define';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
-const PARTS = [appMessages, authMessages, activitiesMessages, submitMessages, submissionsMessages, verdictMessages] as const;
+const PARTS = [appMessages, authMessages, activitiesMessages, submitMessages, activityMessages, problemMessages, submissionsMessages, verdictMessages] as const;
 
 type Part = (typeof PARTS)[number];
 type KeysOf<P> = P extends { en: infer E } ? keyof E & string : never;
