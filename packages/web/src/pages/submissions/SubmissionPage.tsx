@@ -46,7 +46,7 @@ function SubmissionView({ activity, s }: { activity: string; s: SubmissionDetail
       <p className="muted">
         <Link to={`/a/${encodeURIComponent(activity)}/submissions`}>{t('submissions.title')}</Link>
       </p>
-      <h1>{t('submission.title', { problem: s.problemName })}</h1>
+      <h1 className="page-title">{t('submission.title', { problem: s.problemName })}</h1>
       <SubmissionFacts activity={activity} s={s} details={details} language={language?.name} />
       {compile && <CompileOutput file={compile} open={s.verdict === 'CE'} />}
       {details && <TestResults details={details} />}

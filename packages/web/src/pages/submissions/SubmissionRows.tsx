@@ -21,47 +21,55 @@ export function languageOf(s: SubmissionSummary, languages?: LanguageChoice[]): 
 
 /**
  * Submissions as a table: when, (problem), language, verdict or state (live), score, a link to
- * each. On a phone the table becomes one card per submission (submissions.css).
+ * each. Where it is narrow (a phone, a side column) each submission becomes a card (submissions.css).
  */
 export function SubmissionRows(props: { items: SubmissionSummary[]; activity: string; timeZone: string; withProblem: boolean; caption: string; languages?: LanguageChoice[] }) {
-  const { items, activity, timeZone, withProblem, caption, languages } = props;
+  const { t } = useI18n();
+  return (
+    <div className="submissions-wrap">
+      <table className="submissions-table">
+        <caption className="visually-hidden">{props.caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('submissions.col.time')}</th>
+            {props.withProblem && <th scope="col">{t('submissions.col.problem')}</th>}
+            <th scope="col">{t('submissions.col.language')}</th>
+            <th scope="col">{t('submissions.col.result')}</th>
+            <th scope="col">{t('submissions.col.score')}</th>
+            <th scope="col">
+              <span className="visually-hidden">{t('submissions.col.link')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.items.map((s) => (
+            <SubmissionRow key={s.id} s={s} {...props} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function SubmissionRow({ s, activity, timeZone, withProblem, languages }: { s: SubmissionSummary; activity: string; timeZone: string; withProblem: boolean; languages?: LanguageChoice[] }) {
   const { t, lang } = useI18n();
   return (
-    <table className="submissions-table">
-      <caption className="visually-hidden">{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{t('submissions.col.time')}</th>
-          {withProblem && <th scope="col">{t('submissions.col.problem')}</th>}
-          <th scope="col">{t('submissions.col.language')}</th>
-          <th scope="col">{t('submissions.col.result')}</th>
-          <th scope="col">{t('submissions.col.score')}</th>
-          <th scope="col">
-            <span className="visually-hidden">{t('submissions.col.link')}</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {items.map((s) => (
-          <tr key={s.id} data-submission={s.id} data-state={s.state} data-verdict={s.verdict ?? ''}>
-            <td data-label={t('submissions.col.time')}>
-              <Time iso={s.submittedAt} timeZone={timeZone} />
-            </td>
-            {withProblem && <td data-label={t('submissions.col.problem')}>{s.problemName}</td>}
-            <td data-label={t('submissions.col.language')}>{languageOf(s, languages)}</td>
-            <td data-label={t('submissions.col.result')}>
-              <VerdictBadge of={s} />
-              {s.excluded && <span className="badge">{t('verdict.excluded')}</span>}
-            </td>
-            <td data-label={t('submissions.col.score')}>{scoreText(s)}</td>
-            <td>
-              <Link to={submissionPath(activity, s.id)} aria-label={t('submissions.open', { time: formatInZone(s.submittedAt, timeZone, lang, false), problem: s.problemName })}>
-                {t('submit.mine.details')}
-              </Link>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <tr data-submission={s.id} data-state={s.state} data-verdict={s.verdict ?? ''}>
+      <td data-label={t('submissions.col.time')}>
+        <Time iso={s.submittedAt} timeZone={timeZone} />
+      </td>
+      {withProblem && <td data-label={t('submissions.col.problem')}>{s.problemName}</td>}
+      <td data-label={t('submissions.col.language')}>{languageOf(s, languages)}</td>
+      <td data-label={t('submissions.col.result')}>
+        <VerdictBadge of={s} />
+        {s.excluded && <span className="badge">{t('verdict.excluded')}</span>}
+      </td>
+      <td data-label={t('submissions.col.score')}>{scoreText(s)}</td>
+      <td>
+        <Link to={submissionPath(activity, s.id)} aria-label={t('submissions.open', { time: formatInZone(s.submittedAt, timeZone, lang, false), problem: s.problemName })}>
+          {t('submit.mine.details')}
+        </Link>
+      </td>
+    </tr>
   );
 }

@@ -29,7 +29,7 @@ export default function SubmissionsPage() {
   });
   return (
     <section className="submissions-page">
-      <h1>{t('submissions.title')}</h1>
+      <h1 className="page-title">{t('submissions.title')}</h1>
       {q.isPending && <Loading />}
       {q.isError && <ErrorBox error={q.error} />}
       {q.data && q.data.items.length === 0 && (

@@ -1,6 +1,7 @@
 import type { ParticipantProblem } from '@judge/contract';
 import { ops } from '@judge/sdk/browser';
 import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
 import { Link } from 'react-router';
 import { call } from '../../api/client';
 import { ErrorBox, Loading } from '../../components/Status';
@@ -13,13 +14,14 @@ import { problemSubmissionsKey } from './useSubmitForm';
 export function ProblemSubmissions({ activity, problem }: { activity: string; problem: ParticipantProblem }) {
   const t = useT();
   const zone = useActivityZone(activity);
+  const titleId = useId();
   const q = useQuery({
     queryKey: problemSubmissionsKey(activity, problem.id),
     queryFn: () => call(ops.listOwnSubmissions, { params: { idOrSlug: activity }, query: { seriesProblemId: problem.id, pageSize: 10 } }),
   });
   return (
-    <section className="problem-submissions" aria-labelledby="mine-title">
-      <h3 id="mine-title">{t('submit.mine.title')}</h3>
+    <section className="problem-submissions" aria-labelledby={titleId}>
+      <h3 id={titleId}>{t('submit.mine.title')}</h3>
       {q.isPending && <Loading />}
       {q.isError && <ErrorBox error={q.error} />}
       {q.data && q.data.items.length === 0 && <p className="muted">{t('submit.mine.none')}</p>}

@@ -12,14 +12,16 @@ import { useSubmitForm, type SubmitForm } from './useSubmitForm';
 import { NotifyButton, useVerdictNotifications } from './VerdictNotifier';
 import './submit.css';
 
-/** Sends a solution to a problem, and lists what the reader sent there with its verdicts, live. */
+/**
+ * Sends a solution to a problem, and lists what the reader sent there with its verdicts, live.
+ * The page that holds it gives it its heading.
+ */
 export function SubmitPanel({ activity, problem }: { activity: string; problem: ParticipantProblem }) {
   const t = useT();
   useVerdictNotifications();
   const closed = closedReason(problem);
   return (
-    <section className="submit-panel" aria-labelledby="submit-title">
-      <h2 id="submit-title">{t('submit.title')}</h2>
+    <div className="submit-panel">
       {closed ? (
         <p className="notice" role="status">
           {t(closed.key)}
@@ -29,7 +31,7 @@ export function SubmitPanel({ activity, problem }: { activity: string; problem: 
       )}
       <ProblemSubmissions activity={activity} problem={problem} />
       <NotifyButton />
-    </section>
+    </div>
   );
 }
 
