@@ -13,7 +13,7 @@ export function SubmissionFacts({ activity, s, details, language }: { activity: 
   const zone = useActivityZone(activity);
   const peak = details ? peaks(details) : {};
   return (
-    <dl className="facts" aria-live="polite">
+    <dl className="submission-facts" aria-live="polite">
       <div>
         <dt>{t('submissions.col.problem')}</dt>
         <dd>

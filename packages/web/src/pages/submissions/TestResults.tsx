@@ -27,7 +27,7 @@ export function TestResults({ details }: { details: Details }) {
                   {r.counted === false && <span className="muted"> {t('submission.notCounted')}</span>}
                 </th>
                 <td>
-                  <VerdictBadge of={{ verdict: r.verdict, state: 'completed' }} />
+                  <VerdictBadge of={{ verdict: r.verdict, state: 'completed' }} showCode={false} />
                 </td>
                 <td>{r.cpuMs !== undefined ? formatMs(r.cpuMs) : '—'}</td>
                 <td>{typeof r.memoryBytes === 'number' ? formatMemory(r.memoryBytes) : '—'}</td>
