@@ -123,6 +123,15 @@ describe('submitting and watching the verdict arrive', () => {
     await page.locator('.submit-form .cm-content').waitFor();
     expect(await page.locator('.submit-form .cm-content').textContent()).toContain('// my draft');
 
+    // Tab indents inside the editor; Escape then Tab leaves it, as the hint under it says
+    await page.locator('.submit-form .cm-content').click();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<boolean>(`document.activeElement.classList.contains('cm-content')`)).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<boolean>(`document.activeElement.classList.contains('cm-content')`)).toBe(false);
+    expect(await page.locator('.submit-form .editor-field').textContent()).toContain('press Esc, then Tab');
+
     await page.locator('input[type=file]').setInputFiles({ name: 'big.cpp', mimeType: 'text/plain', buffer: Buffer.alloc(MAX_UPLOAD + 1, 'x') });
     const refusal = page.locator('.submit-notices .refusal');
     await refusal.waitFor();
