@@ -1,5 +1,5 @@
 import type { SubmissionState } from '@judge/contract';
-import type { MessageKey } from '../i18n/catalogue';
+import type { MessageKey, Params } from '../i18n/catalogue';
 import { useT } from '../i18n/I18n';
 import './verdict.css';
 
@@ -29,13 +29,20 @@ export function isPending(j: Judged): boolean {
   return !j.verdict && (j.state === 'queued' || j.state === 'running');
 }
 
-/** A result in words: the verdict's, else the state's ("Running: test 3 of 10"). */
+/** The message that says a result: the verdict's, else the state's ("Running: test 3 of 10"). */
+export function verdictMessage(j: Judged): { key: MessageKey; params?: Params } {
+  if (j.verdict) return (KNOWN as readonly string[]).includes(j.verdict) ? { key: `verdict.${j.verdict}` as MessageKey } : { key: 'verdict.other', params: { code: j.verdict } };
+  // the runner reports tests done; the one being run is the next
+  if (j.state === 'running' && j.progress && j.progress.total > 0) return { key: 'verdict.state.progress', params: { done: Math.min(j.progress.done + 1, j.progress.total), total: j.progress.total } };
+  return { key: `verdict.state.${j.state ?? 'completed'}` as MessageKey };
+}
+
+/** A result in words, in the reader's language. */
 export function useVerdictWords(): (j: Judged) => string {
   const t = useT();
   return (j) => {
-    if (j.verdict) return (KNOWN as readonly string[]).includes(j.verdict) ? t(`verdict.${j.verdict}` as MessageKey) : t('verdict.other', { code: j.verdict });
-    if (j.state === 'running' && j.progress && j.progress.total > 0) return t('verdict.state.progress', { done: Math.min(j.progress.done + 1, j.progress.total), total: j.progress.total });
-    return t(`verdict.state.${j.state ?? 'completed'}` as MessageKey);
+    const m = verdictMessage(j);
+    return t(m.key, m.params);
   };
 }
 
