@@ -54,7 +54,9 @@ describe('submitting and watching the verdict arrive', () => {
 
     await pasteCode(page, CORRECT_CPP);
     const queuedMs = await submitAndSeeQueued(page);
-    expect(queuedMs, 'the submission is listed soon after the click').toBeLessThan(2000);
+    // the issue asks for 300 ms; on loopback it takes about 120 ms (the click, the upload, the
+    // listing seeded from the 201): the bound leaves room for a loaded machine, not for a refetch loop
+    expect(queuedMs, 'the submission is listed soon after the click').toBeLessThan(1000);
     await expect.poll(() => rows(page).first().getAttribute('data-state')).toMatch(/queued|running|completed/);
     // the verdict arrives through the socket: nothing reloads the page
     await rows(page).first().locator('[data-verdict=AC]').waitFor({ timeout: VERDICT_MS });
