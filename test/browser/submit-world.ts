@@ -18,6 +18,8 @@ export const SUM_PACKAGE = {
 
 export const CORRECT_CPP = '#include <iostream>\nint main() {\n  long long a, b;\n  std::cin >> a >> b;\n  std::cout << a + b << "\\n";\n}\n';
 export const WRONG_PY = 'a, b = map(int, input().split())\nprint(a + b + 1)\n';
+/** Right, but slow enough (0.6 s a test) for the runner to report its progress while it runs. */
+export const SLOW_PY = 'import time\ntime.sleep(0.6)\na, b = map(int, input().split())\nprint(a + b)\n';
 export const BROKEN_CPP = 'int main( {\n  return 0;\n}\n';
 /** Small, so that a file over it is cheap to make. */
 export const MAX_UPLOAD = 20_000;

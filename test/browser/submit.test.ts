@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkA11y, openBrowser, pageProblems, PHONE, screenshot, startJudgeUp, type OpenedBrowser, type RunningJudge, type Viewport } from './harness.js';
-import { BROKEN_CPP, CORRECT_CPP, MAX_UPLOAD, pasteCode, signIn, submitWorld, WRONG_PY, type SubmitWorld } from './submit-world.js';
+import { BROKEN_CPP, CORRECT_CPP, MAX_UPLOAD, pasteCode, signIn, SLOW_PY, submitWorld, WRONG_PY, type SubmitWorld } from './submit-world.js';
 
 /**
  * Submitting from the problem page and watching the verdict arrive, in Debian's Chromium against a
@@ -70,8 +70,15 @@ describe('submitting and watching the verdict arrive', () => {
     return page;
   }
 
-  it('at desktop width: pasted C++ is accepted and a wrong Python file is not, live; a compile error shows its compiler output', async () => {
+  it('at desktop width: pasted C++ is accepted and a wrong Python file is not, live; a slow one shows the test it is on; a compile error shows its compiler output', async () => {
     const page = await flow({ width: 1280, height: 800 }, 'desk');
+
+    // while it runs, the runner's progress shows as the test being run, pushed by the socket
+    await page.locator('.language-select').selectOption('python3');
+    await pasteCode(page, SLOW_PY);
+    await submitAndSeeQueued(page);
+    await expect.poll(() => rows(page).first().textContent(), { timeout: VERDICT_MS, interval: 50 }).toMatch(/Running: test [1-3] of 3/);
+    await rows(page).first().locator('[data-verdict=AC]').waitFor({ timeout: VERDICT_MS });
 
     await pasteCode(page, BROKEN_CPP);
     await page.locator('.language-select').selectOption('cpp');
