@@ -27,7 +27,8 @@ export function SubmitPanel({ activity, problem }: { activity: string; problem: 
           {t(closed.key)}
         </p>
       ) : (
-        <SubmitFormView activity={activity} problem={problem} />
+        // keyed by the problem: moving to another problem's page must not carry this one's draft over
+        <SubmitFormView key={`${activity}/${problem.slug}`} activity={activity} problem={problem} />
       )}
       <ProblemSubmissions activity={activity} problem={problem} />
       <NotifyButton />
