@@ -9,7 +9,7 @@ const JUDGE = fileURLToPath(new URL('../../bin/judge', import.meta.url));
 
 /**
  * Sandbox uids of the browser tests' local runner. The end-to-end tests hold fixed ranges in
- * 60000-61799 and the sandbox tests draw from 62000 up; two slots from here collide with neither.
+ * 60000-61799 and the sandbox tests draw from 63000 up; two slots from here collide with neither.
  */
 export const BROWSER_RUNNER_UID_BASE = 61850;
 
@@ -29,14 +29,16 @@ export interface JudgeUpOptions {
   webDir?: string;
   /** Start the local runner (default true); without it nothing is judged. */
   runner?: boolean;
-  /** The local runner's first sandbox uid (default BROWSER_RUNNER_UID_BASE), for test files that run beside each other. */
-  runnerUidBase?: number;
   /** More JUDGE_* settings for the server. */
   env?: Record<string, string>;
-  /** The local runner's sandbox uid base (default BROWSER_RUNNER_UID_BASE): test files running at once each need their own. */
-  runnerUidBase?: number;
   /** How long to wait for the server and its runner (default 60 s). */
   startTimeoutMs?: number;
+  /**
+   * First sandbox uid of the local runner (two slots). Browser test files run two at a time, so
+   * each file passes its own: 61850 (serve), 62300, 62500, 62700, 62900 (free of the sandbox
+   * tests, which draw from 63000 up).
+   */
+  uidBase?: number;
 }
 
 export interface RunningJudge {
@@ -72,7 +74,7 @@ interface Launch {
 function launch(dataDir: string, port: number, opts: JudgeUpOptions, log: { text: string }): Promise<Launch> {
   const args = ['up', '--data-dir', dataDir, '--port', String(port), '--host', '127.0.0.1'];
   if (opts.runner === false) args.push('--no-runner');
-  else args.push('--runner-uid-base', String(opts.runnerUidBase ?? BROWSER_RUNNER_UID_BASE));
+  else args.push('--runner-uid-base', String(opts.uidBase ?? BROWSER_RUNNER_UID_BASE));
   const env: Record<string, string> = { ...(process.env as Record<string, string>), ...TEST_ENV, ...opts.env, JUDGE_ADMIN_PASSWORD: ADMIN_PASSWORD };
   if (opts.webDir) env.JUDGE_WEB_DIR = opts.webDir;
   const child = spawn(JUDGE, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
