@@ -149,6 +149,20 @@ describe('judgectl for organisers', () => {
     expect(await problemSlugs()).toEqual(before);
   });
 
+  it('imports a package whose statement is LaTeX: the server converts it, judgectl sends no statement of its own', async () => {
+    const dir = join(work, 'climb');
+    writeTree(dir, { ...legacyPackage('Climb'), 'problem_statement/problem.en.tex': '\\problemname{Climb}\nGo up $n$ steps.\n', 'problem_statement/problem.en.pdf': '%PDF-1.4\n' });
+    const r = await ok('problems', 'import', dir, '--slug', 'climb');
+    const [item, ...more] = await admin.call(ops.getProblemVersionContent, { params: { problemId: r.problem.id, versionId: r.version.id } });
+    expect(more).toEqual([]);
+    expect([item!.name, item!.language, item!.format]).toEqual(['statement.en.html', 'en', 'html']);
+    const html = Buffer.from(await admin.call(ops.downloadFile, { params: { id: item!.fileId } })).toString('utf8');
+    expect(html).toContain('<h1>Climb</h1>');
+    expect(html).toContain('class="katex"');
+    const shown = await ctl('problems', 'import', dir, '--slug', 'climb-again');
+    expect(shown.stdout).toMatch(/statement\s*│\s*statement\.en\.html\s*│/);
+  });
+
   it('shows a judged submission and the standings', async () => {
     const [, ann] = readFileSync(join(work, 'pupils-credentials.csv'), 'utf8').trim().split(/\r\n/);
     const [username, password] = ann!.split(',');

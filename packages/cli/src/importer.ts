@@ -13,9 +13,12 @@ export interface ImportOptions {
 export interface Imported {
   problem: Problem;
   version: ProblemVersion;
-  /** Statement files taken from the package; empty when one was generated. */
+  /** The version's statements the server took from the package (`statement.en.html`, ...); empty when one was generated. */
   statements: string[];
 }
+
+/** The names the server gives a version's statements. */
+const STATEMENT_FILE = /^statement(\.[^./]+)?\.(md|html|pdf)$/;
 
 /** The markdown statement of a package that brings none. */
 export function generatedStatement(name: string): string {
@@ -23,8 +26,8 @@ export function generatedStatement(name: string): string {
 }
 
 /**
- * Imports one ICPC problem package: creates the problem, uploads the package and its statements
- * (or a generated one) and creates the first version. A failure after the problem was created
+ * Imports one ICPC problem package: creates the problem, uploads the package (the server takes its
+ * statements from it; a generated one goes along when it has none) and creates the first version. A failure after the problem was created
  * deletes it again, so a broken package leaves no problem behind.
  */
 export async function importProblem(client: JudgeClient, source: string | LocalPackage, o: ImportOptions = {}): Promise<Imported> {
@@ -35,21 +38,14 @@ export async function importProblem(client: JudgeClient, source: string | LocalP
   const problem = await client.call(ops.createProblem, { body: { slug, name, type: o.type ?? 'standard-io@1' } });
   try {
     const packageFile = await upload(client, `${slug}.zip`, pkg.zip, 'application/zip', `${slug}.zip`);
-    const statements = [];
-    if (pkg.statements.length) {
-      for (const s of pkg.statements) {
-        const f = await upload(client, s.name, s.bytes, s.mimeType);
-        statements.push({ fileId: f.id, ...(s.language ? { language: s.language } : {}) });
-      }
-    } else {
-      const f = await client.upload('statement.md', generatedStatement(name), 'text/markdown');
-      statements.push({ fileId: f.id });
-    }
+    // the server reads the package's own statements (converting LaTeX, keeping PDF); only a package without any gets one from here
+    const statements = pkg.statements.length ? [] : [{ fileId: (await client.upload('statement.md', generatedStatement(name), 'text/markdown')).id }];
     const version = await client.call(ops.createProblemVersion, {
       params: { problemId: problem.id },
-      body: { note: `imported by judgectl from ${pkg.source}`, statements, package: { fileId: packageFile.id } },
+      body: { note: `imported by judgectl from ${pkg.source}`, ...(statements.length ? { statements } : {}), package: { fileId: packageFile.id } },
     });
-    return { problem: { ...problem, currentVersion: version.version, versionCount: 1 }, version, statements: pkg.statements.map((s) => s.name) };
+    const taken = pkg.statements.length ? version.files.filter((f) => STATEMENT_FILE.test(f.name)).map((f) => f.name) : [];
+    return { problem: { ...problem, currentVersion: version.version, versionCount: 1 }, version, statements: taken };
   } catch (e) {
     try {
       await client.call(ops.deleteProblem, { params: { id: problem.id } });

@@ -68,6 +68,7 @@ export const ERROR_CODES = {
   'file.missing': 422,
   'package.invalid': 422,
   'version.statements.empty': 422,
+  'version.statement.latex': 422,
   'version.file.isStatement': 422,
   'version.file.isPackage': 422,
   'version.foreign': 422,

@@ -122,7 +122,7 @@ function runDirs(): string[] {
 }
 
 const sandboxed = describe.skipIf(!hasBwrap);
-const uidBase = 62000 + Math.floor(Math.random() * 1000) * 2; // below 65534 (nobody); above the fixed ranges of the end-to-end tests (60000-61999)
+const uidBase = 63000 + Math.floor(Math.random() * 1000) * 2; // below 65534 (nobody); above the fixed ranges of the end-to-end and browser tests (60000-62999)
 
 // one sandbox (two slots) and every program built once for the whole file
 beforeAll(async () => {

@@ -2,4 +2,4 @@
 export { ApiClient, problemOf, sha256Hex, type ClientOptions, type CallInput } from './client.js';
 export { ApiProblem, Unreachable } from './problem.js';
 export { LiveSocket, backoffMs, BACKOFF_START_MS, BACKOFF_MAX_MS, type LiveFrame, type LiveState, type LiveSocketOptions } from './live-socket.js';
-export { ops } from '@judge/contract';
+export { ops } from './op-table.js';

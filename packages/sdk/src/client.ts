@@ -1,4 +1,5 @@
-import { fillPath, ops, type Operation, type OperationInput, type OperationOutput, type TokenResponse } from '@judge/contract';
+import { fillPath, type Operation, type OperationInput, type OperationOutput, type TokenResponse } from '@judge/contract';
+import { ops } from './op-table.js';
 import { ApiProblem, Unreachable } from './problem.js';
 
 export interface ClientOptions {

@@ -429,10 +429,10 @@ describe('problem versions and packages', () => {
     });
 
     it('GET content answers the statements of a version with language, bytes and hash', async () => {
-      expect(await content(author.c, p.id, v1.id)).toEqual([{ name: 'statement.md', fileId: statement.id, sha256: statement.sha256, sizeBytes: statement.sizeBytes }]);
+      expect(await content(author.c, p.id, v1.id)).toEqual([{ name: 'statement.md', format: 'markdown', fileId: statement.id, sha256: statement.sha256, sizeBytes: statement.sizeBytes }]);
       expect(await content(librarian.c, p.id, v2.id)).toEqual([
-        { name: 'statement.en.md', language: 'en', fileId: english.id, sha256: english.sha256, sizeBytes: english.sizeBytes },
-        { name: 'statement.md', fileId: statement.id, sha256: statement.sha256, sizeBytes: statement.sizeBytes },
+        { name: 'statement.en.md', language: 'en', format: 'markdown', fileId: english.id, sha256: english.sha256, sizeBytes: english.sizeBytes },
+        { name: 'statement.md', format: 'markdown', fileId: statement.id, sha256: statement.sha256, sizeBytes: statement.sizeBytes },
       ]);
     });
 

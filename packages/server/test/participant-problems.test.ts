@@ -40,7 +40,7 @@ describe('participant: series and problems', () => {
         type: 'standard-io@1',
         seriesId: s.id,
         seriesSlug: s.slug,
-        statements: [{ name: 'statement.en.md', language: 'en', fileId: statement.id, sha256: statement.sha256, sizeBytes: statement.sizeBytes }],
+        statements: [{ name: 'statement.en.md', language: 'en', format: 'markdown', fileId: statement.id, sha256: statement.sha256, sizeBytes: statement.sizeBytes }],
         // the participant's files, samples included (the package's data/sample/ as files of their own, read at
         // upload); never the package, the manager's or the runner's files, nor the secret data
         attachments: [

@@ -20,8 +20,9 @@ export function problemsCommands(program: Command): void {
   sub(
     problems,
     'import <package>',
-    'Import an ICPC problem package (a directory or a .zip): creates the problem (standard-io@1), uploads the package and its statement ' +
-      '(problem_statement/ or statement/problem[.LANG].{md,pdf,html,tex}; a generated one when there is none) and creates the first version. ' +
+    'Import an ICPC problem package (a directory or a .zip): creates the problem (standard-io@1), uploads the package and creates the first version. ' +
+      'The server takes the statements from the package (problem_statement/ or statement/problem[.LANG].{md,tex,html,pdf}, LaTeX converted to HTML); ' +
+      'a generated one is sent when there is none. ' +
       'A package the server refuses leaves no problem behind.',
   )
     .option('--slug <slug>', 'the problem slug (default: the directory or zip name)')

@@ -152,7 +152,11 @@ export const createProblemVersion = defineOperation({
   path: '/problems/{problemId}/versions',
   tag: TAG,
   summary: 'Publish a new version: statements, files, props and an ICPC package; unchanged files carry forward',
-  description: 'A package is checked on arrival: a readable zip with problem.yaml and data/. A bad package is 422 package.invalid with the reason, and nothing is stored.',
+  description:
+    'A package is checked on arrival: a readable zip with problem.yaml and data/. A bad package is 422 package.invalid with the reason, and nothing is stored. ' +
+    'The package\'s statements (problem_statement/ or statement/, problem[.LANG].{md,tex,html,pdf}, one per language: md, then tex, html, pdf) become the version\'s statements, ' +
+    'LaTeX converted to HTML and HTML sanitized once, with the images they show as participant files statement/<file>; explicit statements win for their language. ' +
+    'A LaTeX statement whose structure cannot be read is 422 version.statement.latex, and nothing is stored.',
   auth: 'user',
   params: ProblemIdParam,
   body: CreateVersionRequest,
@@ -165,6 +169,7 @@ export const createProblemVersion = defineOperation({
     'file.missing',
     'package.invalid',
     'version.statements.empty',
+    'version.statement.latex',
     'version.file.duplicate',
     'version.file.isStatement',
     'version.file.isPackage',

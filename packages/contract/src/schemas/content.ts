@@ -118,9 +118,15 @@ export const CreateVersionRequest = z.object({
   package: z.object({ fileId: Uuid, samplesFileId: Uuid.optional() }).optional(),
 });
 
+export const StatementFormat = z.enum(['markdown', 'html', 'pdf']);
+
 export const ProblemVersionContentItem = z.object({
   name: z.string(),
   language: z.string().optional(),
+  format: StatementFormat.meta({
+    description:
+      'How to show the statement: markdown (Markdown with $..$ math, rendered by the client), html (a sanitized HTML fragment, LaTeX converted at upload, math already typeset by KaTeX as HTML and MathML; its images are /api/v1/files/{id} URLs), pdf (a PDF document)',
+  }),
   fileId: z.string(),
   sha256: z.string(),
   sizeBytes: z.number().int(),

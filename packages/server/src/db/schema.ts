@@ -238,7 +238,7 @@ export const problemVersionFiles = sqliteTable(
     name: text('name').notNull(),
     /** participant | manager | runner */
     scope: text('scope').notNull(),
-    /** statement | file | package | samples */
+    /** statement (sent) | packageStatement | statementImage | sample (from the package) | file | package | samples */
     role: text('role').notNull(),
     language: text('language'),
     fileId: text('file_id')

@@ -6,7 +6,7 @@ import { keys } from '../api/keys';
 import { useI18n } from '../i18n/I18n';
 import { LANGUAGES, type Lang } from '../i18n/define';
 import { useLive } from '../live/Live';
-import { useAccount, useInstance } from './session';
+import { forgetSessionData, useAccount, useInstance } from './session';
 
 function ConnectionIndicator() {
   const { t } = useI18n();
@@ -47,7 +47,7 @@ export function Layout() {
     try {
       await call(ops.logout);
     } finally {
-      qc.clear();
+      forgetSessionData(qc);
       qc.setQueryData(keys.account, null);
       navigate('/sign-in');
     }

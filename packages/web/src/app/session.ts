@@ -1,5 +1,5 @@
 import { ops } from '@judge/sdk/browser';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { call, isProblem } from '../api/client';
 import { keys } from '../api/keys';
 
@@ -27,4 +27,13 @@ export function useInstance() {
 /** Where sign-in returns to: a path of this app only, never another site. */
 export function safeNext(next: string | null): string {
   return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+}
+
+/**
+ * Drops what one session fetched, when another begins or it ends. The account and instance
+ * queries stay: the frame and the socket observe them, and an observer of a removed query would
+ * never hear of the new one.
+ */
+export function forgetSessionData(qc: QueryClient): void {
+  qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'account' && q.queryKey[0] !== 'instance' });
 }

@@ -13,7 +13,7 @@ import { canManage, canSeeActivity, visibleActivity, type ActivityRow } from '..
 import type { FilesService } from '../files/index.js';
 import { newestVersion, type VersionRow } from '../problems/index.js';
 import { judgeableLanguages, requiredTags } from '../runners/index.js';
-import { versionFiles } from '../problems/index.js';
+import { isStatementRole, statementItem, versionFiles } from '../problems/index.js';
 import { acceptsSubmissions, problemsVisible, type SeriesRow } from '../series/index.js';
 import { Standings, StandingsCache, standingOf, type Aggregate, type Standing } from './status.js';
 
@@ -84,7 +84,7 @@ type ListedTuple = [id: string, seriesId: string, slug: string, name: string | n
 
 /** Roles and the scope of problem-version files: the package is the runner's, even when its scope says otherwise. */
 const PACKAGE_ROLE = 'package';
-const STATEMENT_ROLE = 'statement';
+const STATEMENT_IMAGE_ROLE = 'statementImage';
 const PARTICIPANT_SCOPE = 'participant';
 
 /**
@@ -301,11 +301,10 @@ export class ParticipantService {
   /** The participant-scope files of a version: statements, and attachments (samples included, never the package). */
   private participantFiles(versionId: string): { statements: Statement[]; attachments: Attachment[] } {
     const rows = versionFiles(this.d.db, [versionId]).filter((f) => f.scope === PARTICIPANT_SCOPE && f.role !== PACKAGE_ROLE);
-    const statements = rows
-      .filter((f) => f.role === STATEMENT_ROLE)
-      .map((f) => compact({ name: f.name, language: f.language, fileId: f.fileId, sha256: f.sha256, sizeBytes: f.sizeBytes }) as Statement);
+    const statements = rows.filter((f) => isStatementRole(f.role)).map((f): Statement => statementItem(f));
+    // a statement's images are shown in it, not offered beside it
     const attachments = rows
-      .filter((f) => f.role !== STATEMENT_ROLE)
+      .filter((f) => !isStatementRole(f.role) && f.role !== STATEMENT_IMAGE_ROLE)
       .map((f): Attachment => ({ name: f.name, fileId: f.fileId, mimeType: f.mimeType, sizeBytes: f.sizeBytes, sha256: f.sha256 }));
     return { statements, attachments };
   }

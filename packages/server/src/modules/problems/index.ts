@@ -2,5 +2,6 @@
 export { ProblemsService } from './service.js';
 export { problemsRoutes } from './routes.js';
 export { newestVersion, readableProblem, type VersionRow } from './queries.js';
-export { versionFiles } from './views.js';
+export { versionFiles, statementItem } from './views.js';
+export { isStatementRole } from './version-files.js';
 export { storeComputedTimeLimit, type VersionCalibration } from './calibration.js';

@@ -22,6 +22,8 @@ import { findUserById } from '../users/index.js';
 import { needsCalibration, type VersionCalibration } from './calibration.js';
 import { inspectPackage, type PackageSummary } from './package.js';
 import { packageSamples } from './samples.js';
+import { readStatements, storeStatements } from './statement-files.js';
+import { checkVersionRequest, NOTHING_MADE, nextFiles, PACKAGE_NAME, type MadeFiles, type PlannedFile } from './version-files.js';
 import {
   attachedCount,
   canReadProblem,
@@ -51,15 +53,6 @@ export interface ProblemsListQuery {
   includeArchived?: boolean | undefined;
 }
 
-/** A file row of a version being planned: carried from the previous version or named by the request. */
-interface PlannedFile {
-  name: string;
-  scope: string;
-  role: 'statement' | 'file' | 'package' | 'samples' | 'sample';
-  language: string | null;
-  fileId: string;
-}
-
 /** What a download of a package needs to know. */
 export interface PackageDownload {
   sha256: string;
@@ -71,12 +64,6 @@ export interface PackageDownload {
 const SLUG_MAX = 64;
 const NAME_MAX = 200;
 const COPY_SUFFIX = ' (copy)';
-const PACKAGE_NAME = 'package.zip';
-const SAMPLES_NAME = 'samples.zip';
-/** Names the statements of a version take; explicit files may not use them. */
-const STATEMENT_NAME = /^statement(\.[^.]+)?\.md$/i;
-
-const statementName = (language: string | undefined) => (language ? `statement.${language}.md` : 'statement.md');
 const likePattern = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export class ProblemsService {
@@ -302,16 +289,18 @@ export class ProblemsService {
     this.planVersion(problemId, input);
     let inspected: PackageSummary | undefined;
     let calibrate = false;
-    let samples: PlannedFile[] = [];
-    if (input.package) {
-      const path = this.files.blobs.pathOf(fileRows.get(input.package.fileId)!.sha256);
+    const path = input.package ? this.files.blobs.pathOf(fileRows.get(input.package.fileId)!.sha256) : undefined;
+    if (path) {
       inspected = await inspectPackage(path);
       calibrate = !!this.calibration && (await needsCalibration(inspected, path));
-      samples = await this.storeSamples(actor, path);
     }
+    const statements = await readStatements(this.files, actor, path, input.statements);
+    // nothing is refused past this point but what the transaction checks again
+    const made: MadeFiles = { ...NOTHING_MADE, ...(await storeStatements(this.files, actor, statements)) };
+    if (path) made.samples = await this.storeSamples(actor, path);
     return this.d.tx.run((out) => {
       const p = this.writableForVersions(actor, problemId);
-      const plan = this.planVersion(p.id, input, samples);
+      const plan = this.planVersion(p.id, input, made);
       const row = this.insertVersion(p.id, (plan.previous?.version ?? 0) + 1, actor, {
         note: input.note ?? null,
         props: input.props !== undefined ? input.props : (plan.previous?.props ?? null),
@@ -364,14 +353,14 @@ export class ProblemsService {
   }
 
   /** The previous version and the files of the next one; refuses unknown removals and an empty first version. */
-  private planVersion(problemId: string, input: VersionInput, samples: PlannedFile[] = []): { previous: VersionRow | undefined; files: PlannedFile[] } {
+  private planVersion(problemId: string, input: VersionInput, made: MadeFiles = NOTHING_MADE): { previous: VersionRow | undefined; files: PlannedFile[] } {
     const previous = newestVersion(this.d.db, problemId);
     if (!previous && !input.package && !input.statements?.length) {
       throw ApiError.of('validation_failed', 'The first version of a problem needs a package or at least one statement', {
         package: ['a package or statements are required for the first version'],
       });
     }
-    return { previous, files: nextFiles(previous ? this.filesOf(previous.id) : [], input, samples) };
+    return { previous, files: nextFiles(previous ? this.filesOf(previous.id) : [], input, made) };
   }
 
   private filesOf(versionId: string): PlannedFile[] {
@@ -430,54 +419,3 @@ export class ProblemsService {
 }
 
 const slugTakenError = (slug: string) => ApiError.of('problem.slug.taken', `A problem with the slug ${slug} exists`, { slug: ['is taken'] });
-
-/** Refusals that depend on the request alone. */
-function checkVersionRequest(input: VersionInput): void {
-  if (input.statements && input.statements.length === 0) {
-    throw ApiError.of('version.statements.empty', 'statements, when given, must name at least one statement', { statements: ['must not be empty'] });
-  }
-  for (const [i, f] of (input.files ?? []).entries()) {
-    if (STATEMENT_NAME.test(f.name)) {
-      throw ApiError.of('version.file.isStatement', `${f.name} is a statement name; send statements in statements`, { [`files[${i}].name`]: ['is a statement name'] });
-    }
-    if ([PACKAGE_NAME, SAMPLES_NAME].includes(f.name.toLowerCase())) {
-      throw ApiError.of('version.file.isPackage', `${f.name} is reserved for the package; send it in package`, { [`files[${i}].name`]: ['is reserved for the package'] });
-    }
-  }
-  const names = [...(input.statements ?? []).map((s) => statementName(s.language)), ...(input.files ?? []).map((f) => f.name)];
-  const repeated = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
-  if (repeated.length) throw ApiError.of('version.file.duplicate', `The version would hold more than one file named ${repeated.join(', ')}`);
-}
-
-/**
- * The files of the next version: the previous version's files not replaced by name, not removed and
- * (when a new package comes) not the old package and samples, then what the request names.
- */
-function nextFiles(previous: PlannedFile[], input: VersionInput, samples: PlannedFile[]): PlannedFile[] {
-  const known = new Set(previous.map((f) => f.name));
-  const unknown = (input.removedFiles ?? []).filter((name) => !known.has(name));
-  if (unknown.length) {
-    throw ApiError.of('validation_failed', `removedFiles names files the previous version does not hold: ${unknown.join(', ')}`, {
-      removedFiles: unknown.map((name) => `no file named ${name}`),
-    });
-  }
-  const removed = new Set(input.removedFiles ?? []);
-  if (input.package) removed.add(PACKAGE_NAME).add(SAMPLES_NAME);
-  const next = new Map<string, PlannedFile>();
-  // the samples come from the package: a new one brings its own, and removing it takes them along
-  const samplesGo = !!input.package || removed.has(PACKAGE_NAME);
-  for (const f of previous) if (!removed.has(f.name) && !(samplesGo && f.role === 'sample')) next.set(f.name, f);
-  for (const s of input.statements ?? []) {
-    const name = statementName(s.language);
-    next.set(name, { name, scope: 'participant', role: 'statement', language: s.language ?? null, fileId: s.fileId });
-  }
-  for (const f of input.files ?? []) next.set(f.name, { name: f.name, scope: f.scope, role: 'file', language: null, fileId: f.fileId });
-  if (input.package) {
-    next.set(PACKAGE_NAME, { name: PACKAGE_NAME, scope: 'runner', role: 'package', language: null, fileId: input.package.fileId });
-    for (const s of samples) next.set(s.name, s);
-    if (input.package.samplesFileId) {
-      next.set(SAMPLES_NAME, { name: SAMPLES_NAME, scope: 'participant', role: 'samples', language: null, fileId: input.package.samplesFileId });
-    }
-  }
-  return [...next.values()];
-}

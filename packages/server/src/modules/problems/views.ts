@@ -7,6 +7,8 @@ import { files, problemShares, problemVersionFiles, problemVersions, seriesProbl
 import { compact } from '../../util.js';
 import { displayName } from '../users/index.js';
 import type { ProblemRow, VersionRow } from './queries.js';
+import { formatOfName } from './statements/convert.js';
+import { isStatementRole } from './version-files.js';
 
 export type ContentItem = z.infer<typeof ProblemVersionContentItem>;
 
@@ -159,8 +161,13 @@ export function versionRowsOf(db: Db, problemId: string): VersionRow[] {
 /** The statements of one version, as content items. */
 export function statementsOf(db: Db, versionId: string): ContentItem[] {
   return versionFiles(db, [versionId])
-    .filter((f) => f.role === 'statement')
-    .map((f) => compact({ name: f.name, language: f.language, fileId: f.fileId, sha256: f.sha256, sizeBytes: f.sizeBytes }) as ContentItem);
+    .filter((f) => isStatementRole(f.role))
+    .map((f) => statementItem(f));
+}
+
+/** A statement file as a content item, with the format its name says. */
+export function statementItem(f: { name: string; language: string | null; fileId: string; sha256: string; sizeBytes: number }): ContentItem {
+  return compact({ name: f.name, language: f.language, format: formatOfName(f.name), fileId: f.fileId, sha256: f.sha256, sizeBytes: f.sizeBytes }) as ContentItem;
 }
 
 /** The package of one version, if it has one. */

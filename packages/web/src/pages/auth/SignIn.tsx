@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { call, isProblem } from '../../api/client';
 import { keys } from '../../api/keys';
-import { safeNext, useAccount, useInstance } from '../../app/session';
+import { forgetSessionData, safeNext, useAccount, useInstance } from '../../app/session';
 import { ErrorBox } from '../../components/Status';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useT } from '../../i18n/I18n';
@@ -32,11 +32,11 @@ export default function SignIn() {
     setError(null);
     try {
       await call(ops.login, { query: remember ? { useCookies: 'true' } : { useSessionCookies: 'true' }, body: { email: login.trim(), password } });
-      // every screen starts over with the new session; the account query itself stays (set, not
-      // removed), so that its observers hear of the new account: the event socket opens on it
-      const account = await call(ops.getAccount);
-      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== keys.account[0] });
-      qc.setQueryData(keys.account, account);
+      const me = await call(ops.getAccount);
+      // every screen starts over with the new session; the account query keeps its observers
+      // (the frame and the socket watch it), so it is set rather than removed
+      forgetSessionData(qc);
+      qc.setQueryData(keys.account, me);
       navigate(next, { replace: true });
     } catch (err) {
       if (isProblem(err, 401)) setError(t('auth.failed'));
@@ -51,7 +51,7 @@ export default function SignIn() {
   return (
     <section className="narrow card">
       <h1>{t('auth.signIn.title')}</h1>
-      {params.get('next') && <p className="notice">{t('auth.continue')}</p>}
+      {next !== '/' && <p className="notice">{t('auth.continue')}</p>}
       <form onSubmit={(e) => void submit(e)} className="form">
         <label>
           {t('auth.login')}

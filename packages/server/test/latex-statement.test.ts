@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { LatexStatementError, prepareLatex, type StatementSource } from '../src/modules/problems/statements/latex.js';
+import { resolveImage } from '../src/modules/problems/statements/images.js';
+
+/**
+ * The LaTeX converter on what problemtools statements hold: each construct a statement author
+ * relies on comes out as the HTML a browser shows for it. The package and HTTP side is in
+ * package-statements.test.ts.
+ */
+
+const FILES = new Set(['problem_statement/pic.png', 'problem_statement/photo.jpg', 'problem_statement/plot.svg', 'problem_statement/sub/deep.png']);
+
+function html(text: string, siblings: Record<string, string> = {}): string {
+  const source: StatementSource = {
+    text,
+    sibling: (name) => siblings[name],
+    image: (ref) => resolveImage('problem_statement', ref, (p) => FILES.has(p)),
+  };
+  return prepareLatex(source).render((path) => `/api/v1/files/${path.slice(path.lastIndexOf('/') + 1)}`);
+}
+
+const squeeze = (s: string) => s.replace(/\s+/g, ' ');
+
+describe('LaTeX statements as HTML', () => {
+  it('makes \\problemname the title and sections headings', () => {
+    expect(squeeze(html('\\problemname{Hello}\n\\section*{Input}\nOne line.\n\\subsection*{Limits}\nSmall.'))).toBe(
+      '<h1>Hello</h1> <h2>Input</h2> One line. <h3>Limits</h3> Small.',
+    );
+  });
+
+  it('typesets inline and display math with KaTeX, as HTML and MathML', () => {
+    for (const [tex, display] of [
+      ['$a \\cdot b$', false],
+      ['\\(a \\cdot b\\)', false],
+      ['$$a \\cdot b$$', true],
+      ['\\[a \\cdot b\\]', true],
+      ['\\begin{equation*}a \\cdot b\\end{equation*}', true],
+      ['\\begin{align*}a &= b \\\\ c &= d\\end{align*}', true],
+    ] as const) {
+      const out = html(tex);
+      expect(out).toContain('<math xmlns="http://www.w3.org/1998/Math/MathML"');
+      expect(out).toContain('class="katex-html"');
+      expect({ tex, display: out.includes('katex-display') }).toEqual({ tex, display });
+    }
+    expect(html('$a \\cdot b$')).toContain('⋅');
+  });
+
+  it('expands the macros the statement defines, in text and in math', () => {
+    const out = html('\\newcommand{\\name}{Alice}\\newcommand{\\dist}[1]{d(#1)}\nHello \\name, compute $\\dist{x}$.');
+    expect(out).toContain('Hello Alice, compute');
+    expect(out).toContain('<annotation encoding="application/x-tex">d(x)</annotation>');
+    expect(out).not.toContain('newcommand');
+  });
+
+  it('shows \\illustration as a figure and \\includegraphics as an image, trying the usual extensions', () => {
+    expect(html('\\illustration{0.4}{pic.png}{A \\emph{nice} picture}')).toBe(
+      '<figure class="illustration"><img alt="A nice picture" src="/api/v1/files/pic.png"><figcaption>A <em class="emph">nice</em> picture</figcaption></figure>',
+    );
+    expect(squeeze(html('\\begin{figure}\\centering\\includegraphics[width=0.5\\textwidth]{photo}\\caption{A photo}\\end{figure}'))).toBe(
+      '<figure><img alt="" src="/api/v1/files/photo.jpg"><figcaption>A photo</figcaption></figure>',
+    );
+    expect(html('\\includegraphics{plot}')).toContain('src="/api/v1/files/plot.svg"');
+    expect(html('\\includegraphics{sub/deep}')).toContain('src="/api/v1/files/deep.png"');
+  });
+
+  it('shows no image outside the statement directory, nor one that is missing; the text stays', () => {
+    for (const ref of ['../secret.png', '/etc/passwd', 'sub/../../x.png', 'missing', 'https://example.com/x.png', 'javascript:alert(1)']) {
+      const out = html(`Before \\includegraphics{${ref}} after`);
+      expect({ ref, out: squeeze(out) }).toEqual({ ref, out: 'Before after' });
+    }
+  });
+
+  it('converts lists, tables, text styles, verbatim, links and footnotes', () => {
+    const out = squeeze(
+      html(
+        [
+          '\\begin{itemize}\\item one \\item two\\end{itemize}',
+          '\\begin{enumerate}\\item first\\end{enumerate}',
+          '\\begin{description}\\item[Term] meaning\\end{description}',
+          '\\begin{tabular}{|l|r|}\\hline a & b \\\\ c & d \\end{tabular}',
+          '\\emph{e} \\textbf{b} \\textit{i} \\texttt{t} \\underline{u}',
+          '\\begin{verbatim}\nx < y && z\n\\end{verbatim}',
+          '\\url{https://icpc.global} \\href{https://kattis.com}{Kattis}',
+          'Text\\footnote{A note.} more.',
+        ].join('\n\n'),
+      ),
+    );
+    expect(out).toMatch(/<ul[^>]*><li><p>one\s*<\/p><\/li><li><p>two<\/p><\/li><\/ul>/);
+    expect(out).toMatch(/<ol[^>]*><li><p>first<\/p><\/li><\/ol>/);
+    expect(out).toContain('<dl><dt>Term</dt><dd> meaning</dd></dl>');
+    expect(out).toMatch(/<table class="tabular"><tbody><tr><td>\s*a\s*<\/td><td>\s*b\s*<\/td>.*<td>\s*c\s*<\/td><td>\s*d\s*<\/td><\/tr><\/tbody><\/table>/);
+    expect(out).toContain('<em class="emph">e</em>');
+    expect(out).toContain('<b class="textbf">b</b>');
+    expect(out).toMatch(/<i class="textit">i<\/i>/);
+    expect(out).toContain('<span class="texttt">t</span>');
+    expect(out).toContain('<u class="underline">u</u>');
+    expect(out).toContain('<pre class="verbatim"> x &#x3C; y &#x26;&#x26; z </pre>');
+    expect(out).toContain('<a class="url" href="https://icpc.global">https://icpc.global</a>');
+    expect(out).toContain('<a class="href" href="https://kattis.com">Kattis</a>');
+    expect(out).toMatch(/Text<sup class="footnote-ref">\[1\]<\/sup> more\..*<ol class="footnotes"><li>A note\.<\/li><\/ol>$/);
+  });
+
+  it("turns TeX's quotes, ties and dashes into typography", () => {
+    expect(html("``quoted'' a~b 1--2 yes---no \\ldots")).toBe('“quoted” a\u00a0b 1–2 yes—no …');
+    expect(html('50\\% of \\$5 \\& \\{x\\}')).toBe('50% of $5 &#x26; {x}');
+  });
+
+  it('drops the sample tables (the app shows the samples itself)', () => {
+    const out = html('Before.\n\\sampletable{Sample Input 1}{1.in}{Sample Output 1}{1.ans}\n\\nextsample\n\\sampletableinteractive{Read}{Sample Interaction}{Write}{1.interaction}\nAfter.');
+    expect(squeeze(out).trim()).toBe('Before. After.');
+  });
+
+  it('keeps a listing as preformatted text', () => {
+    expect(html('\\begin{lstlisting}\nint x = {1};\n  y < 2;\n\\end{lstlisting}')).toBe('<pre class="verbatim">int x = {1};\n  y &#x3C; 2;\n</pre>');
+  });
+
+  it('inlines \\input and \\include of the same directory only', () => {
+    const siblings = { 'part.tex': 'from part, \\input{nested}', 'nested.tex': 'nested', 'other.tex': 'other' };
+    expect(squeeze(html('A \\input{part} B \\include{other.tex} C \\input{../part} D \\input{missing} E', siblings))).toBe('A from part, nested B other C D E');
+  });
+
+  it('keeps the text of a macro it does not know, and never fails on one', () => {
+    const out = html('\\fancybox{kept text} and \\weird[opt]{more}');
+    expect(out).toContain('kept text');
+    expect(out).toContain('more');
+  });
+
+  it('leaves nothing active: script URLs dropped, raw HTML shown as text', () => {
+    const out = html('\\href{javascript:alert(1)}{x} \\url{javascript:alert(2)} <script>alert(3)</script> $\\href{javascript:alert(4)}{y}$');
+    expect(out).not.toMatch(/<[^>]*(?:href|src)="?\s*javascript:/i);
+    expect(out).not.toMatch(/<script/i);
+    expect(out).toContain('&#x3C;script>alert(3)&#x3C;/script>');
+  });
+
+  it('refuses a statement whose structure cannot be read', () => {
+    for (const broken of ['\\begin{itemize}\\item x', 'x \\end{enumerate}', 'a { b', 'a } b', 'cost $x', '\\[ x', 'x \\)']) {
+      expect(() => html(broken), broken).toThrow(LatexStatementError);
+    }
+  });
+});
