@@ -1,4 +1,5 @@
 import { ops, type Activity } from '@judge/contract';
+import { crc32, deflateSync } from 'node:zlib';
 import { JudgeClient } from '@judge/sdk';
 import { zipOf } from '../../packages/server/test/zips.js';
 
@@ -10,18 +11,26 @@ import { zipOf } from '../../packages/server/test/zips.js';
 
 export const JOIN_PASSWORD = 'lab-room-42';
 
-export const STATEMENT_EN = [
-  '# Sum of two',
+/** The English statement: LaTeX as ICPC packages hold it, converted to HTML by the server at upload. */
+export const STATEMENT_EN = String.raw`\problemname{Sum of two}
+\illustration{0.3}{pic.png}{Two piles of stones}
+Given integers $a$ and $b$, print $a + b$. Squares stay non-negative: $x^2 \ge 0$.
+$$\sum_{i=1}^{n} i = \frac{n(n+1)}{2}$$
+\section*{Input}
+One line with $a$ and $b$.
+\section*{Output}
+Their sum.
+`;
+
+/** The German one in Markdown with math, rendered in the browser; its raw HTML must stay text. */
+export const STATEMENT_DE = [
+  '# Summe zweier Zahlen',
   '',
-  'Given integers $a$ and $b$, print $a + b$. Squares stay non-negative: $x^2 \\ge 0$.',
+  'Gegeben sind ganze Zahlen $a$ und $b$; gib $a + b$ aus.',
   '',
-  '$$\\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}$$',
-  '',
-  'Raw <b>HTML</b> <script>window.statementScriptRan = true</script> is shown as text.',
+  'Rohes <b>HTML</b> <script>window.statementScriptRan = true</script> bleibt Text.',
   '',
 ].join('\n');
-
-export const STATEMENT_DE = ['# Summe zweier Zahlen', '', 'Gegeben sind ganze Zahlen $a$ und $b$; gib $a + b$ aus.', ''].join('\n');
 
 export const SAMPLE_IN = '1 2\n';
 export const SAMPLE_ANS = '3\n';
@@ -48,10 +57,36 @@ export async function participant(admin: JudgeClient, baseUrl: string, username:
   return { username: issued.username, password: issued.password, client };
 }
 
-/** A problem whose first version is a package zip with one sample, and Markdown statements in English and German. */
+/** A PNG of width × height in two colours, made here so the statement's image is a real one. */
+export function png(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), body.length + 4);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const rows: number[] = [];
+  for (let y = 0; y < height; y++) {
+    rows.push(0);
+    for (let x = 0; x < width; x++) rows.push(...(x < width / 2 ? [200, 60, 40] : [40, 90, 200]));
+  }
+  const signature = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
+  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.from(rows))), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A problem from a package zip: a sample, limits, and its statements in problem_statement/ (LaTeX with an image, and Markdown). */
 export async function sumProblem(admin: JudgeClient, slug: string): Promise<string> {
   const zip = await zipOf({
     'problem.yaml': 'name: Sum\nlimits:\n  time_limit: 2\n  memory: 256\n',
+    'problem_statement/problem.en.tex': STATEMENT_EN,
+    'problem_statement/problem.de.md': STATEMENT_DE,
+    'problem_statement/pic.png': png(120, 60),
     'data/sample/1.in': SAMPLE_IN,
     'data/sample/1.ans': SAMPLE_ANS,
     'data/secret/1.in': '5 5\n',
@@ -59,12 +94,7 @@ export async function sumProblem(admin: JudgeClient, slug: string): Promise<stri
   });
   const problem = await admin.call(ops.createProblem, { body: { slug, name: 'Sum', type: 'standard-io@1' } });
   const pkg = await admin.upload(`${slug}.zip`, zip, 'application/zip');
-  const en = await admin.upload('problem.en.md', Buffer.from(STATEMENT_EN), 'text/markdown');
-  const de = await admin.upload('problem.de.md', Buffer.from(STATEMENT_DE), 'text/markdown');
-  await admin.call(ops.createProblemVersion, {
-    params: { problemId: problem.id },
-    body: { package: { fileId: pkg.id }, statements: [{ fileId: en.id, language: 'en' }, { fileId: de.id, language: 'de' }] },
-  });
+  await admin.call(ops.createProblemVersion, { params: { problemId: problem.id }, body: { package: { fileId: pkg.id } } });
   return problem.id;
 }
 
