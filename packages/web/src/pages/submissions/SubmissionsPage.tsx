@@ -8,6 +8,7 @@ import { usePageTitle } from '../../components/usePageTitle';
 import { useT } from '../../i18n/I18n';
 import { useVerdictNotifications } from '../submit/VerdictNotifier';
 import { SubmissionRows } from './SubmissionRows';
+import { useKnownLanguages } from './knownLanguages';
 import { useActivityZone } from './useActivityZone';
 import './submissions.css';
 
@@ -22,6 +23,7 @@ export default function SubmissionsPage() {
   const [search, setSearch] = useSearchParams();
   const page = Math.max(1, Number(search.get('page')) || 1);
   const zone = useActivityZone(activity);
+  const languages = useKnownLanguages(activity);
   const q = useQuery({
     queryKey: [...keys.submissions(activity), 'page', page],
     queryFn: () => call(ops.listOwnSubmissions, { params: { idOrSlug: activity }, query: { page, pageSize: PAGE_SIZE } }),
@@ -37,7 +39,7 @@ export default function SubmissionsPage() {
           {t('submissions.none')} <Link to={`/a/${encodeURIComponent(activity)}`}>{t('submissions.toProblems')}</Link>
         </p>
       )}
-      {q.data && q.data.items.length > 0 && <SubmissionRows items={q.data.items} activity={activity} timeZone={zone} withProblem caption={t('submissions.title')} />}
+      {q.data && q.data.items.length > 0 && <SubmissionRows items={q.data.items} activity={activity} timeZone={zone} withProblem caption={t('submissions.title')} languages={languages} />}
       {q.data && <Pager page={page} pages={Math.ceil(q.data.total / PAGE_SIZE)} go={(p) => setSearch(p > 1 ? { page: String(p) } : {})} />}
     </section>
   );
