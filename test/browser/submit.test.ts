@@ -144,7 +144,7 @@ describe('submitting and watching the verdict arrive', () => {
     await page.locator('input[type=file]').setInputFiles({ name: 'big.cpp', mimeType: 'text/plain', buffer: Buffer.alloc(MAX_UPLOAD + 1, 'x') });
     const refusal = page.locator('.submit-notices .refusal');
     await refusal.waitFor();
-    expect(await refusal.textContent()).toContain('big.cpp is too large');
+    expect(await refusal.textContent()).toContain('big.cpp is too large (20001 B); each file may be at most 20000 B');
     expect(await page.locator('.submit-form button[type=submit]').isDisabled()).toBe(true);
     await screenshot(page, 'submit-too-large');
     await page.getByRole('button', { name: 'Write in the editor instead' }).click();

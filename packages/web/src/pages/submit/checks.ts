@@ -37,13 +37,19 @@ export function noticesBefore(p: Limits, s: Pending): Notice[] {
   const out: Notice[] = [];
   const max = p.maxUploadBytes;
   if (s.files.length > p.maxAttachments) out.push({ key: 'submit.refuse.tooMany', params: { count: p.maxAttachments }, blocking: true });
-  for (const f of s.files) if (f.size > max) out.push({ key: 'submit.refuse.fileTooLarge', params: { name: f.name, size: bytes(f.size), max: bytes(max) }, blocking: true });
-  if (!s.files.length && s.codeBytes > max) out.push({ key: 'submit.refuse.codeTooLarge', params: { size: bytes(s.codeBytes), max: bytes(max) }, blocking: true });
+  for (const f of s.files) if (f.size > max) out.push({ key: 'submit.refuse.fileTooLarge', params: { name: f.name, ...sizes(f.size, max) }, blocking: true });
+  if (!s.files.length && s.codeBytes > max) out.push({ key: 'submit.refuse.codeTooLarge', params: sizes(s.codeBytes, max), blocking: true });
   if (!p.allowedLanguages.some((l) => l.id === s.language)) out.push({ key: 'submit.refuse.pickLanguage', blocking: true });
   if (s.files.length && !guessLanguage(s.files.map((f) => f.name), p.allowedLanguages)) {
     out.push({ key: 'submit.hint.noMatch', params: { allowed: p.allowedLanguages.map((l) => l.name).join(', ') }, blocking: false });
   }
   return out;
+}
+
+/** A size over a limit and the limit, exact where rounding would make them read the same. */
+function sizes(size: number, max: number): { size: string; max: string } {
+  const [a, b] = [bytes(size), bytes(max)];
+  return a === b ? { size: `${size} B`, max: `${max} B` } : { size: a, max: b };
 }
 
 /** A size as people read it: 812 B, 64 KiB, 1.5 MiB. */

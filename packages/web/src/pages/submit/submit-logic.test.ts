@@ -47,6 +47,8 @@ describe('refusals before sending', () => {
     expect(none).toEqual([]);
     const big = noticesBefore(open, { files: [{ name: 'a.cpp', size: 1001 }], codeBytes: 0, language: 'cpp' });
     expect(big).toEqual([{ key: 'submit.refuse.fileTooLarge', params: { name: 'a.cpp', size: '1001 B', max: '1000 B' }, blocking: true }]);
+    const just = noticesBefore({ ...open, maxUploadBytes: 20_000 }, { files: [{ name: 'b.cpp', size: 20_001 }], codeBytes: 0, language: 'cpp' });
+    expect(just[0]?.params).toEqual({ name: 'b.cpp', size: '20001 B', max: '20000 B' });
     const many = noticesBefore(open, { files: ['a.cpp', 'b.cpp', 'c.cpp'].map((name) => ({ name, size: 1 })), codeBytes: 0, language: 'cpp' });
     expect(many.map((n) => n.key)).toEqual(['submit.refuse.tooMany']);
     expect(noticesBefore(open, { files: [], codeBytes: 2000, language: 'cpp' }).map((n) => n.key)).toEqual(['submit.refuse.codeTooLarge']);
