@@ -14,6 +14,7 @@ import { useFileText } from './files';
 import { SampleFailures } from './SampleFailures';
 import { SourceFiles } from './SourceFiles';
 import { SubmissionFacts } from './SubmissionFacts';
+import { usePendingRefetch } from './pendingRefetch';
 import { TestResults } from './TestResults';
 import './submissions.css';
 
@@ -22,7 +23,8 @@ export default function SubmissionPage() {
   const t = useT();
   const { activity = '', id = '' } = useParams();
   useVerdictNotifications();
-  const q = useQuery({ queryKey: keys.submission(activity, id), queryFn: () => call(ops.getOwnSubmission, { params: { idOrSlug: activity, id } }) });
+  const refetchInterval = usePendingRefetch((d: SubmissionDetail) => [d]);
+  const q = useQuery({ queryKey: keys.submission(activity, id), queryFn: () => call(ops.getOwnSubmission, { params: { idOrSlug: activity, id } }), refetchInterval });
   usePageTitle(q.data ? t('submission.title', { problem: q.data.problemName }) : t('submission.titlePlain'));
   if (q.isPending) return <Loading />;
   if (q.isError) return <ErrorBox error={q.error} />;

@@ -1,3 +1,4 @@
+import type { SubmissionSummary } from '@judge/contract';
 import { ops } from '@judge/sdk/browser';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -9,6 +10,7 @@ import { useT } from '../../i18n/I18n';
 import { useVerdictNotifications } from '../submit/VerdictNotifier';
 import { SubmissionRows } from './SubmissionRows';
 import { useKnownLanguages } from './knownLanguages';
+import { usePendingRefetch } from './pendingRefetch';
 import { useActivityZone } from './useActivityZone';
 import './submissions.css';
 
@@ -24,10 +26,12 @@ export default function SubmissionsPage() {
   const page = Math.max(1, Number(search.get('page')) || 1);
   const zone = useActivityZone(activity);
   const languages = useKnownLanguages(activity);
+  const refetchInterval = usePendingRefetch((d: { items: SubmissionSummary[] }) => d.items);
   const q = useQuery({
     queryKey: [...keys.submissions(activity), 'page', page],
     queryFn: () => call(ops.listOwnSubmissions, { params: { idOrSlug: activity }, query: { page, pageSize: PAGE_SIZE } }),
     placeholderData: keepPreviousData,
+    refetchInterval,
   });
   return (
     <section className="submissions-page">

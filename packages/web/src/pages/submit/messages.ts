@@ -56,6 +56,7 @@ export const submitMessages = defineMessages({
     'submit.mine.none': 'You have not submitted anything here yet.',
     'submit.mine.details': 'Details',
     'submit.mine.all': 'All your submissions',
+    'submit.mine.latest': 'Your latest submission: {result}',
   },
   de: {
     'submit.title': 'Einreichen',
@@ -112,5 +113,6 @@ export const submitMessages = defineMessages({
     'submit.mine.none': 'Du hast hier noch nichts eingereicht.',
     'submit.mine.details': 'Details',
     'submit.mine.all': 'Alle deine Einreichungen',
+    'submit.mine.latest': 'Deine neueste Einreichung: {result}',
   },
 });
