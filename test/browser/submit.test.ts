@@ -171,4 +171,18 @@ describe('submitting and watching the verdict arrive', () => {
     expect(pageProblems(page, { allowStatus: [401] })).toEqual([]);
     await page.context().close();
   }, 300_000);
+  it('after the server restarts under an open page, the page reconnects and verdicts arrive live again', async () => {
+    const page = await chromium.newPage();
+    await openProblem(page, { width: 1280, height: 800 }, 'restarter');
+    // the socket is cut: the page says live updates are off, then reconnects on its backoff
+    await judge.stop();
+    await page.locator('.live-off').waitFor({ timeout: 30_000 });
+    await judge.restart();
+    await page.locator('.live-off').waitFor({ state: 'detached', timeout: 60_000 });
+    await pasteCode(page, CORRECT_CPP);
+    await submitAndSeeQueued(page);
+    await rows(page).first().locator('[data-verdict=AC]').waitFor({ timeout: VERDICT_MS });
+    expect(pageProblems(page, { allowStatus: [401] }).filter((p) => !/ERR_CONNECTION_REFUSED|WebSocket/.test(p))).toEqual([]);
+    await page.context().close();
+  }, 180_000);
 });
