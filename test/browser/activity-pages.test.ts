@@ -28,7 +28,7 @@ describe('activity pages in a browser', () => {
   let sumId: string;
 
   beforeAll(async () => {
-    judge = await startJudgeUp({ uidBase: RUNNER_UID_BASE });
+    judge = await startJudgeUp({ runnerUidBase: RUNNER_UID_BASE });
     chromium = await openBrowser();
     admin = await judge.admin();
     sumId = await sumProblem(admin, 'sum');

@@ -31,14 +31,14 @@ export interface JudgeUpOptions {
   runner?: boolean;
   /** More JUDGE_* settings for the server. */
   env?: Record<string, string>;
+  /**
+   * First sandbox uid of the local runner (two slots; default BROWSER_RUNNER_UID_BASE). Browser
+   * test files run two at a time, so each passes its own: 61850 (serve), 62300, 62500, 62700, 62900
+   * (free of the sandbox tests, which draw from 63000 up).
+   */
+  runnerUidBase?: number;
   /** How long to wait for the server and its runner (default 60 s). */
   startTimeoutMs?: number;
-  /**
-   * First sandbox uid of the local runner (two slots). Browser test files run two at a time, so
-   * each file passes its own: 61850 (serve), 62300, 62500, 62700, 62900 (free of the sandbox
-   * tests, which draw from 63000 up).
-   */
-  uidBase?: number;
 }
 
 export interface RunningJudge {
@@ -74,7 +74,7 @@ interface Launch {
 function launch(dataDir: string, port: number, opts: JudgeUpOptions, log: { text: string }): Promise<Launch> {
   const args = ['up', '--data-dir', dataDir, '--port', String(port), '--host', '127.0.0.1'];
   if (opts.runner === false) args.push('--no-runner');
-  else args.push('--runner-uid-base', String(opts.uidBase ?? BROWSER_RUNNER_UID_BASE));
+  else args.push('--runner-uid-base', String(opts.runnerUidBase ?? BROWSER_RUNNER_UID_BASE));
   const env: Record<string, string> = { ...(process.env as Record<string, string>), ...TEST_ENV, ...opts.env, JUDGE_ADMIN_PASSWORD: ADMIN_PASSWORD };
   if (opts.webDir) env.JUDGE_WEB_DIR = opts.webDir;
   const child = spawn(JUDGE, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -19,7 +19,7 @@ describe('submitting and watching the verdict arrive', () => {
   let world: SubmitWorld;
 
   beforeAll(async () => {
-    judge = await startJudgeUp({ uidBase: 62500 });
+    judge = await startJudgeUp({ runnerUidBase: 62500 });
     world = await submitWorld(judge);
     chromium = await openBrowser();
   }, 120_000);

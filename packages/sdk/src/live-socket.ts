@@ -20,6 +20,10 @@ export interface LiveSocketOptions {
   onUnauthorized?(): void;
   /** The WebSocket constructor (the browser's by default). */
   WebSocketImpl?: typeof WebSocket;
+  /** The first wait before reconnecting (1 s by default; shorter in tests). */
+  backoffStartMs?: number;
+  /** The longest wait before reconnecting (30 s by default). */
+  backoffMaxMs?: number;
 }
 
 /** The close code the server sends after `sessionExpired`. */
@@ -28,8 +32,8 @@ export const BACKOFF_START_MS = 1000;
 export const BACKOFF_MAX_MS = 30_000;
 
 /** The wait before reconnect attempt `n` (0-based): 1 s doubling to 30 s. */
-export function backoffMs(attempt: number): number {
-  return Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** Math.min(attempt, 15));
+export function backoffMs(attempt: number, startMs = BACKOFF_START_MS, maxMs = BACKOFF_MAX_MS): number {
+  return Math.min(maxMs, startMs * 2 ** Math.min(attempt, 15));
 }
 
 export class LiveSocket {
@@ -94,6 +98,9 @@ export class LiveSocket {
       if (typeof f?.type !== 'string' || f.type === 'ping') return;
       this.opts.onFrame({ type: f.type, data: f.data && typeof f.data === 'object' ? f.data : {} });
     };
+    // a failed connection is followed by close, which decides what next; without a listener,
+    // WebSocket implementations built on an EventEmitter (ws in Node) throw the error instead
+    ws.onerror = () => {};
     ws.onclose = (ev) => {
       if (this.socket !== ws) return;
       this.socket = undefined;
@@ -101,6 +108,8 @@ export class LiveSocket {
       // a refused handshake looks like any lost connection; the page learns from its next REST call
       // whether the session is gone, while an ended session says so and must not be retried
       if (ev.code === SESSION_ENDED) {
+        // ended for good: neither the backoff nor retryNow may knock again with a dead session
+        this.stopped = true;
         this.setState('closed', false);
         this.opts.onUnauthorized?.();
         return;
@@ -111,7 +120,7 @@ export class LiveSocket {
 
   private scheduleReconnect(): void {
     this.setState('closed', false);
-    const wait = backoffMs(this.attempt++);
+    const wait = backoffMs(this.attempt++, this.opts.backoffStartMs, this.opts.backoffMaxMs);
     this.timer = setTimeout(() => this.connect(), wait);
   }
 }

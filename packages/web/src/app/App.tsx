@@ -14,6 +14,9 @@ const ActivityHome = lazy(() => import('../pages/activity/ActivityHome'));
 const ProblemPage = lazy(() => import('../pages/problem/ProblemPage'));
 const Submissions = lazy(() => import('../pages/submissions/SubmissionsPage'));
 const Submission = lazy(() => import('../pages/submissions/SubmissionPage'));
+const Register = lazy(() => import('../pages/auth/Register'));
+const Account = lazy(() => import('../pages/account/AccountPage'));
+const Standings = lazy(() => import('../pages/standings/StandingsPage'));
 
 function NotFound() {
   const t = useT();
@@ -37,11 +40,14 @@ export function App() {
           <Route element={<Layout />}>
             <Route path="/sign-in" element={<SignIn />} />
             <Route path="/" element={guarded(<Activities />)} />
+            <Route path="/register" element={<Register />} />
+            <Route path="/account" element={guarded(<Account />)} />
             <Route path="/a/:activity" element={guarded(<ActivityLayout />)}>
               <Route index element={<ActivityHome />} />
               <Route path="p/:problem" element={<ProblemPage />} />
               <Route path="submissions" element={<Submissions />} />
               <Route path="submissions/:id" element={<Submission />} />
+              <Route path="standings" element={<Standings />} />
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>

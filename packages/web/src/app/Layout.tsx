@@ -1,20 +1,32 @@
 import { ops } from '@judge/sdk/browser';
-import { useQueryClient } from '@tanstack/react-query';
-import { Link, NavLink, Outlet, useNavigate } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Link, NavLink, Outlet } from 'react-router';
 import { call } from '../api/client';
-import { keys } from '../api/keys';
 import { useI18n } from '../i18n/I18n';
 import { LANGUAGES, type Lang } from '../i18n/define';
 import { useLive } from '../live/Live';
-import { forgetSessionData, useAccount, useInstance } from './session';
+import { useAccount, useInstance } from './session';
 
+/** How long the first connection may take before the page says live updates are off. */
+const FIRST_CONNECT_GRACE_MS = 3000;
+
+/**
+ * Says so while live updates are off (the socket lost and reconnecting, or not up in time at the
+ * start); the first connect of a page load is not worth a flash of warning.
+ */
 function ConnectionIndicator() {
   const { t } = useI18n();
   const { state } = useLive();
-  if (state === 'open') return null;
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    if (state === 'open') return setSettled(true);
+    const timer = setTimeout(() => setSettled(true), FIRST_CONNECT_GRACE_MS);
+    return () => clearTimeout(timer);
+  }, [state]);
+  if (state === 'open' || !settled) return null;
   return (
-    <p className="live-off" role="status" aria-live="polite">
-      <span className="dot" aria-hidden="true" /> {state === 'connecting' ? t('app.live.connecting') : t('app.live.off')}
+    <p className="live-off" role="status" aria-live="polite" data-live={state}>
+      <span className="dot" aria-hidden="true" /> {t('app.live.off')}
     </p>
   );
 }
@@ -40,17 +52,12 @@ export function Layout() {
   const { t } = useI18n();
   const account = useAccount();
   const instance = useInstance();
-  const qc = useQueryClient();
-  const navigate = useNavigate();
 
   async function signOut() {
-    try {
-      await call(ops.logout);
-    } finally {
-      forgetSessionData(qc);
-      qc.setQueryData(keys.account, null);
-      navigate('/sign-in');
-    }
+    await call(ops.logout).catch(() => undefined);
+    // a fresh page rather than a route change: nothing of this user stays in memory (a lab PC is
+    // shared), and no guarded page lingers to ask to come back to after the next sign-in
+    window.location.assign('/sign-in');
   }
 
   return (

@@ -1,4 +1,5 @@
 import { ops } from '@judge/sdk/browser';
+import type { Account } from '@judge/contract';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { call, isProblem } from '../api/client';
 import { keys } from '../api/keys';
@@ -30,10 +31,11 @@ export function safeNext(next: string | null): string {
 }
 
 /**
- * Drops what one session fetched, when another begins or it ends. The account and instance
- * queries stay: the frame and the socket observe them, and an observer of a removed query would
- * never hear of the new one.
+ * A new session, or none: every screen's data goes, so nothing of the previous user shows, and the
+ * account is set in place. Not clear(): the frame (Layout, the live socket) keeps observing the
+ * account and instance queries, and would go on watching the removed ones, blind to the change.
  */
-export function forgetSessionData(qc: QueryClient): void {
-  qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'account' && q.queryKey[0] !== 'instance' });
+export function startOver(qc: QueryClient, account: Account | null): void {
+  qc.removeQueries({ predicate: (q) => q.queryKey[0] !== keys.account[0] && q.queryKey[0] !== keys.instance[0] });
+  qc.setQueryData(keys.account, account);
 }

@@ -15,8 +15,8 @@ export function formatInZone(iso: string | number | Date, timeZone: string, lang
  */
 export function Time({ iso, timeZone }: { iso: string; timeZone: string }) {
   const { lang } = useI18n();
-  // dateStyle and timeStyle cannot be combined with timeZoneName: the fields are spelled out
-  const own = new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short' }).format(new Date(iso));
+  // timeStyle long names the zone; dateStyle and timeZoneName together are a RangeError
+  const own = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'long' }).format(new Date(iso));
   return (
     <time dateTime={iso} title={own}>
       {formatInZone(iso, timeZone, lang)}

@@ -3,8 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { call, isProblem } from '../../api/client';
-import { keys } from '../../api/keys';
-import { forgetSessionData, safeNext, useAccount, useInstance } from '../../app/session';
+import { safeNext, startOver, useAccount, useInstance } from '../../app/session';
 import { ErrorBox } from '../../components/Status';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useT } from '../../i18n/I18n';
@@ -32,11 +31,8 @@ export default function SignIn() {
     setError(null);
     try {
       await call(ops.login, { query: remember ? { useCookies: 'true' } : { useSessionCookies: 'true' }, body: { email: login.trim(), password } });
-      const me = await call(ops.getAccount);
-      // every screen starts over with the new session; the account query keeps its observers
-      // (the frame and the socket watch it), so it is set rather than removed
-      forgetSessionData(qc);
-      qc.setQueryData(keys.account, me);
+      // the socket and every screen start over with the new session
+      startOver(qc, await call(ops.getAccount));
       navigate(next, { replace: true });
     } catch (err) {
       if (isProblem(err, 401)) setError(t('auth.failed'));
@@ -51,7 +47,7 @@ export default function SignIn() {
   return (
     <section className="narrow card">
       <h1>{t('auth.signIn.title')}</h1>
-      {next !== '/' && <p className="notice">{t('auth.continue')}</p>}
+      {params.get('next') && <p className="notice">{t('auth.continue')}</p>}
       <form onSubmit={(e) => void submit(e)} className="form">
         <label>
           {t('auth.login')}

@@ -1,0 +1,116 @@
+import { ops } from '@judge/sdk/browser';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { call, isProblem } from '../../api/client';
+import { safeNext, startOver, useAccount, useInstance } from '../../app/session';
+import { ErrorBox, Loading } from '../../components/Status';
+import { usePageTitle } from '../../components/usePageTitle';
+import { useT } from '../../i18n/I18n';
+import { Field, fieldErrors } from './Field';
+
+type T = ReturnType<typeof useT>;
+interface Form {
+  email: string;
+  username: string;
+  password: string;
+  repeat: string;
+}
+
+/** The server's refusal as messages per field, or what to show above the form. */
+function refusal(t: T, err: unknown): { fields: Record<string, string[]>; general: unknown } {
+  if (isProblem(err, undefined, 'user.email.taken')) return { fields: fieldErrors(undefined, { email: t('register.taken.email') }), general: null };
+  if (isProblem(err, undefined, 'user.username.taken')) return { fields: fieldErrors(undefined, { username: t('register.taken.username') }), general: null };
+  if (isProblem(err, undefined, 'registration.closed')) return { fields: {}, general: t('register.closed') };
+  if (isProblem(err, 422)) return { fields: fieldErrors(err.errors), general: err.errors ? null : err };
+  return { fields: {}, general: err };
+}
+
+/** Creates the account, then signs in with it; returns whether it waits for an administrator's approval. */
+async function registerAndSignIn(f: Form, requireApproval: boolean): Promise<boolean> {
+  const username = f.username.trim();
+  await call(ops.register, { body: { email: f.email.trim(), password: f.password, ...(username ? { username } : {}) } });
+  await call(ops.login, { query: { useCookies: 'true' }, body: { email: f.email.trim(), password: f.password } });
+  return requireApproval;
+}
+
+function RegisterForm({ onDone }: { onDone(approval: boolean): void }) {
+  const t = useT();
+  const instance = useInstance();
+  const [f, setF] = useState<Form>({ email: '', username: '', password: '', repeat: '' });
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [general, setGeneral] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const set = (k: keyof Form) => (e: React.ChangeEvent<HTMLInputElement>) => setF({ ...f, [k]: e.target.value });
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setGeneral(null);
+    if (f.password !== f.repeat) return setErrors({ repeat: [t('register.mismatch')] });
+    setErrors({});
+    setBusy(true);
+    try {
+      onDone(await registerAndSignIn(f, !!instance.data?.requireApproval));
+    } catch (err) {
+      const r = refusal(t, err);
+      setErrors(r.fields);
+      setGeneral(r.general);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void submit(e)} className="form" noValidate>
+      <Field label={t('register.email')} name="email" type="email" autoComplete="email" required value={f.email} onChange={set('email')} errors={errors.email} autoFocus />
+      <Field label={t('register.username')} name="username" autoComplete="username" value={f.username} onChange={set('username')} hint={t('register.usernameHint')} errors={errors.username} />
+      <Field label={t('register.password')} name="password" type="password" autoComplete="new-password" required value={f.password} onChange={set('password')} hint={t('register.passwordHint')} errors={errors.password} />
+      <Field label={t('register.repeat')} name="repeat" type="password" autoComplete="new-password" required value={f.repeat} onChange={set('repeat')} errors={errors.repeat} />
+      {general !== null && (typeof general === 'string' ? <div className="error-box" role="alert">{general}</div> : <ErrorBox error={general} />)}
+      <button type="submit" className="primary" disabled={busy}>
+        {busy ? t('register.busy') : t('register.submit')}
+      </button>
+    </form>
+  );
+}
+
+/** Self-registration, when the instance takes it; the new account is signed in at once. */
+export default function Register() {
+  const t = useT();
+  usePageTitle(t('register.title'));
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const account = useAccount();
+  const instance = useInstance();
+  const [approval, setApproval] = useState(false);
+
+  async function done(needsApproval: boolean) {
+    // said before the account arrives, which would otherwise send the page straight on
+    setApproval(needsApproval);
+    startOver(qc, await call(ops.getAccount));
+    if (!needsApproval) navigate(next, { replace: true });
+  }
+
+  if (approval) {
+    return (
+      <section className="narrow card">
+        <h1>{t('register.title')}</h1>
+        <p className="notice" role="status">{t('register.approval')}</p>
+        <Link to={next}>{t('register.continue')}</Link>
+      </section>
+    );
+  }
+  if (account.data) return <Navigate to={next} replace />;
+  if (instance.isPending) return <Loading />;
+  return (
+    <section className="narrow card">
+      <h1>{t('register.title')}</h1>
+      {instance.data?.localRegistrationEnabled === false ? <p className="notice">{t('register.closed')}</p> : <RegisterForm onDone={(a) => void done(a)} />}
+      <p>
+        {t('register.haveAccount')} <Link to={`/sign-in${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}>{t('register.signIn')}</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,77 @@
+import type { ParticipantSeries } from '@judge/contract';
+import { ops } from '@judge/sdk/browser';
+import { useQuery } from '@tanstack/react-query';
+import { useParams, useSearchParams } from 'react-router';
+import { call } from '../../api/client';
+import { keys } from '../../api/keys';
+import { useAccount } from '../../app/session';
+import { ErrorBox, Loading } from '../../components/Status';
+import { usePageTitle } from '../../components/usePageTitle';
+import { useT } from '../../i18n/I18n';
+import { centreInRegion, StandingsTable } from './StandingsTable';
+import './standings.css';
+
+function SeriesPicker({ series, value, onChange }: { series: ParticipantSeries[]; value: string; onChange(id: string): void }) {
+  const t = useT();
+  return (
+    <label className="series-picker">
+      {t('standings.series')}
+      <select value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">{t('standings.allSeries')}</option>
+        {series.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The activity's ranking as the server computes it, refetched whenever the socket says it changed. */
+export default function StandingsPage() {
+  const t = useT();
+  const slug = useParams().activity ?? '';
+  const [params, setParams] = useSearchParams();
+  const seriesId = params.get('series') ?? undefined;
+  const account = useAccount();
+  const activity = useQuery({ queryKey: keys.activity(slug), queryFn: () => call(ops.getActivity, { params: { idOrSlug: slug } }) });
+  const series = useQuery({ queryKey: keys.series(slug), queryFn: () => call(ops.listActivitySeries, { params: { idOrSlug: slug } }) });
+  const ranking = useQuery({
+    queryKey: keys.ranking(slug, seriesId),
+    queryFn: () => call(ops.getRanking, { params: { idOrSlug: slug }, query: seriesId ? { seriesId } : {} }),
+  });
+  usePageTitle(activity.data ? `${t('standings.title')} · ${activity.data.name}` : t('standings.title'));
+
+  const ownId = account.data?.userId;
+  const own = ranking.data?.rows.some((r) => r.userId === ownId);
+  const pick = (id: string) => setParams(id ? { series: id } : {}, { replace: true });
+
+  return (
+    <section className="standings-page">
+      <div className="standings-bar">
+        <h1>{t('standings.title')}</h1>
+        {(series.data?.length ?? 0) > 1 && <SeriesPicker series={series.data!} value={seriesId ?? ''} onChange={pick} />}
+        {own && (
+          <button type="button" onClick={() => centreInRegion(document.querySelector<HTMLElement>('.standings tr.own'))}>
+            {t('standings.showMine')}
+          </button>
+        )}
+      </div>
+      {ranking.data?.frozen && (
+        <p className="frozen-banner" role="status">
+          {t('standings.frozen')}
+        </p>
+      )}
+      {ranking.isPending && <Loading />}
+      {ranking.isError && <ErrorBox error={ranking.error} />}
+      {ranking.data && ranking.data.rows.length === 0 && <p>{t('standings.empty')}</p>}
+      {ranking.data && ranking.data.rows.length > 0 && (
+        <>
+          <StandingsTable ranking={ranking.data} ownUserId={ownId} caption={t('standings.caption', { activity: activity.data?.name ?? slug })} />
+          <p className="muted legend">{t(ranking.data.rankingType === 'icpc' ? 'standings.legend.icpc' : 'standings.legend.points')}</p>
+        </>
+      )}
+    </section>
+  );
+}

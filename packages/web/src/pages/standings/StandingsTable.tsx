@@ -1,0 +1,82 @@
+import type { Ranking } from '@judge/contract';
+import { useEffect, useMemo, useRef } from 'react';
+import { useT } from '../../i18n/I18n';
+import { columnsOf, firstSolvers } from './model';
+import { Row } from './Row';
+
+/** Scrolls the table's own region (never the page) so the row sits in its middle. */
+export function centreInRegion(row: HTMLElement | null): void {
+  const region = row?.closest<HTMLElement>('.standings-region');
+  if (!row || !region) return;
+  const target = row.offsetTop - region.clientHeight / 2 + row.offsetHeight / 2;
+  region.scrollTop = Math.max(0, target);
+}
+
+function Head({ ranking }: { ranking: Ranking }) {
+  const t = useT();
+  const columns = useMemo(() => columnsOf(ranking.problems), [ranking.problems]);
+  return (
+    <thead>
+      <tr>
+        <th scope="col" className="rank" title={t('standings.rank')}>
+          <span aria-hidden="true">#</span>
+          <span className="visually-hidden">{t('standings.rank')}</span>
+        </th>
+        <th scope="col" className="who">
+          {t('standings.participant')}
+        </th>
+        {ranking.rankingType === 'icpc' ? (
+          <>
+            <th scope="col" className="total">
+              {t('standings.solved')}
+            </th>
+            <th scope="col" className="total" title={t('standings.penaltyHint')}>
+              {t('standings.penalty')}
+            </th>
+          </>
+        ) : (
+          <th scope="col" className="total">
+            {t('standings.points')}
+          </th>
+        )}
+        {columns.map((c) => (
+          <th key={c.id} scope="col" className="problem" title={c.name}>
+            <span aria-hidden="true">{c.label}</span>
+            <span className="visually-hidden">{c.label === c.name ? c.name : `${c.label}: ${c.name}`}</span>
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/**
+ * The standings table in a region of its own that scrolls both ways: the header and the rank and
+ * name columns stay put, and the reader's own row sticks to the top or bottom edge when scrolled
+ * away, so it is always in view.
+ */
+export function StandingsTable({ ranking, ownUserId, caption }: { ranking: Ranking; ownUserId: string | undefined; caption: string }) {
+  const columns = useMemo(() => columnsOf(ranking.problems), [ranking.problems]);
+  const firsts = useMemo(() => firstSolvers(ranking), [ranking]);
+  const ownRef = useRef<HTMLTableRowElement>(null);
+  const ownRank = ranking.rows.find((r) => r.userId === ownUserId)?.rank;
+  const kind = ranking.rankingType;
+
+  // on the first render and whenever the reader's place changes, bring their row to the middle
+  useEffect(() => centreInRegion(ownRef.current), [ownRank, ranking.rows.length]);
+
+  return (
+    <div className="standings-region" role="region" aria-label={caption} tabIndex={0}>
+      <table className={`standings ${kind}`}>
+        <caption className="visually-hidden">{caption}</caption>
+        <Head ranking={ranking} />
+        <tbody>
+          {ranking.rows.map((row) => {
+            const own = row.userId === ownUserId;
+            return <Row key={row.userId} row={row} columns={columns} kind={kind} own={own} firsts={firsts.get(row.userId) ?? ''} rowRef={own ? ownRef : undefined} />;
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
