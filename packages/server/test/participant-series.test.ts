@@ -101,6 +101,19 @@ describe('participant: series and problems', () => {
       expect(await problemOf(pupil.c, a, 'excluded')).toMatchObject({ status: 'partial', bestScore: 2, maxScore: 10, attempts: 2 });
     });
 
+    it('tells participants when the ranking freezes and is revealed, so their contest clock can say it is frozen', async () => {
+      const a = await activity();
+      const frozen = await series(a, { startDate: inMinutes(-60), endDate: inMinutes(60), rankingFreezeAt: inMinutes(0), rankingRevealAt: inMinutes(120) });
+      const plain = await series(a, { startDate: inMinutes(-60), endDate: inMinutes(60) });
+      const pupil = await participantOf(a);
+      const list = await listOf(pupil.c, a);
+      expect(seriesIn(list, frozen)).toMatchObject({ rankingFreezeAt: frozen.rankingFreezeAt, rankingRevealAt: frozen.rankingRevealAt });
+      expect(Date.parse(seriesIn(list, frozen).rankingFreezeAt!)).toBe(Date.parse(frozen.rankingFreezeAt!));
+      // a series without a freeze names none
+      expect(seriesIn(list, plain)).not.toHaveProperty('rankingFreezeAt');
+      expect(seriesIn(list, plain)).not.toHaveProperty('rankingRevealAt');
+    });
+
     it('shows managers the problems of every series, opened or not', async () => {
       const a = await activity();
       const later = await series(a, { startDate: inMinutes(60), revealProblemCount: false });

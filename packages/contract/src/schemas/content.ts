@@ -387,6 +387,10 @@ export const ParticipantSeries = z.object({
   pausedAt: Timestamp.optional(),
   rankingVisibleFrom: Timestamp.optional(),
   rankingVisibleTo: Timestamp.optional(),
+  rankingFreezeAt: Timestamp.optional().meta({
+    description: 'From then on the ranking hides new results from participants, until rankingRevealAt (extension: contest clocks show the freeze)',
+  }),
+  rankingRevealAt: Timestamp.optional().meta({ description: 'When a frozen ranking shows every result again (extension)' }),
   problemCount: z.number().int().optional(),
   problems: z.array(ParticipantProblemSummary).optional(),
 });

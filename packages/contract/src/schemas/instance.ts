@@ -24,6 +24,9 @@ export const Health = z.object({
   version: z.string(),
   maintenance: z.enum(['draining', 'closed']).optional(),
   localRunner: LocalRunnerHealth.optional(),
+  serverTime: Timestamp.meta({
+    description: "The server's clock when it answered, with milliseconds: clients measure their own clock's offset from it (contest clocks must not trust the browser's) (extension)",
+  }),
 });
 export type Health = z.infer<typeof Health>;
 

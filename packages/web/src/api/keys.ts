@@ -14,6 +14,8 @@ export const keys = {
   submission: (slug: string, id: string) => ['submission', slug, id] as const,
   ranking: (slug: string, seriesId?: string) => ['ranking', slug, seriesId ?? 'all'] as const,
   file: (fileId: string) => ['file', fileId] as const,
+  /** A statement's or sample's text by its content hash: the same bytes never need fetching twice. */
+  fileText: (sha256: string) => ['fileText', sha256] as const,
 };
 
 export type KeyFamily = 'account' | 'instance' | 'sessions' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking';

@@ -9,6 +9,11 @@ import { RequireAuth } from './RequireAuth';
 // each page is its own chunk, so the first load carries only the frame and the page it shows
 const SignIn = lazy(() => import('../pages/auth/SignIn'));
 const Activities = lazy(() => import('../pages/activities/ActivitiesPage'));
+const ActivityLayout = lazy(() => import('../pages/activity/ActivityLayout'));
+const ActivityHome = lazy(() => import('../pages/activity/ActivityHome'));
+const ProblemPage = lazy(() => import('../pages/problem/ProblemPage'));
+const Submissions = lazy(() => import('../pages/submissions/SubmissionsPage'));
+const Submission = lazy(() => import('../pages/submissions/SubmissionPage'));
 const Register = lazy(() => import('../pages/auth/Register'));
 const Account = lazy(() => import('../pages/account/AccountPage'));
 const Standings = lazy(() => import('../pages/standings/StandingsPage'));
@@ -37,8 +42,12 @@ export function App() {
             <Route path="/" element={guarded(<Activities />)} />
             <Route path="/register" element={<Register />} />
             <Route path="/account" element={guarded(<Account />)} />
-            <Route path="/a/:activity">
-              <Route path="standings" element={guarded(<Standings />)} />
+            <Route path="/a/:activity" element={guarded(<ActivityLayout />)}>
+              <Route index element={<ActivityHome />} />
+              <Route path="p/:problem" element={<ProblemPage />} />
+              <Route path="submissions" element={<Submissions />} />
+              <Route path="submissions/:id" element={<Submission />} />
+              <Route path="standings" element={<Standings />} />
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>

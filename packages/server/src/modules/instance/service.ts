@@ -36,9 +36,9 @@ export class InstanceService {
     this.localRunner = state;
   }
 
-  /** Liveness, and the local runner when this server supervises one. */
+  /** Liveness, the server's clock (clients align contest clocks to it), and the local runner when this server supervises one. */
   health(version: string): Health {
-    return { status: 'ok', version, ...(this.localRunner ? { localRunner: this.localRunner() } : {}) };
+    return { status: 'ok', version, serverTime: iso(this.d.clock.now()), ...(this.localRunner ? { localRunner: this.localRunner() } : {}) };
   }
 
   /** The stored switches, with defaults for what was never set. */

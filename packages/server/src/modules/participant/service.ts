@@ -42,12 +42,27 @@ interface ListedAssignment {
 /** What the series list reads of a series. */
 type ListedSeries = Pick<
   SeriesRow,
-  'id' | 'slug' | 'name' | 'order' | 'startDate' | 'endDate' | 'isOpen' | 'openedAt' | 'pausedAt' | 'hideProblemsWhilePaused' | 'revealProblemCount' | 'rankingVisibleFrom' | 'rankingVisibleTo'
+  | 'id'
+  | 'slug'
+  | 'name'
+  | 'order'
+  | 'startDate'
+  | 'endDate'
+  | 'isOpen'
+  | 'openedAt'
+  | 'pausedAt'
+  | 'hideProblemsWhilePaused'
+  | 'revealProblemCount'
+  | 'rankingVisibleFrom'
+  | 'rankingVisibleTo'
+  | 'rankingFreezeAt'
+  | 'rankingRevealAt'
 >;
-type SeriesTuple = [string, string, string, number, string | null, string | null, number, string | null, string | null, number, number, string | null, string | null];
+type Instant = string | null;
+type SeriesTuple = [string, string, string, number, Instant, Instant, number, Instant, Instant, number, number, Instant, Instant, Instant, Instant];
 type VisibilityOfProblems = Pick<SeriesRow, 'openedAt' | 'isOpen' | 'pausedAt' | 'hideProblemsWhilePaused'>;
 
-const listedSeries = ([id, slug, name, order, startDate, endDate, isOpen, openedAt, pausedAt, hide, reveal, from, to]: SeriesTuple): ListedSeries => ({
+const listedSeries = ([id, slug, name, order, startDate, endDate, isOpen, openedAt, pausedAt, hide, reveal, from, to, freezeAt, revealAt]: SeriesTuple): ListedSeries => ({
   id,
   slug,
   name,
@@ -61,6 +76,8 @@ const listedSeries = ([id, slug, name, order, startDate, endDate, isOpen, opened
   revealProblemCount: reveal === 1,
   rankingVisibleFrom: from,
   rankingVisibleTo: to,
+  rankingFreezeAt: freezeAt,
+  rankingRevealAt: revealAt,
 });
 
 type ListedTuple = [id: string, seriesId: string, slug: string, name: string | null, problemName: string, order: number, maxPoints: number | null];
@@ -110,7 +127,7 @@ export class ParticipantService {
     this.seriesOfActivity = d.sqlite
       .prepare<[string], SeriesTuple>(
         `SELECT id, slug, name, "order", start_date, end_date, is_open, opened_at, paused_at, hide_problems_while_paused, reveal_problem_count,
-                ranking_visible_from, ranking_visible_to
+                ranking_visible_from, ranking_visible_to, ranking_freeze_at, ranking_reveal_at
          FROM series WHERE activity_id = ? ORDER BY "order", id`,
       )
       .raw(true);
@@ -205,6 +222,8 @@ export class ParticipantService {
         pausedAt: s.pausedAt,
         rankingVisibleFrom: s.rankingVisibleFrom,
         rankingVisibleTo: s.rankingVisibleTo,
+        rankingFreezeAt: s.rankingFreezeAt,
+        rankingRevealAt: s.rankingRevealAt,
         problemCount: showing || s.revealProblemCount ? assigned.length : null,
         problems,
       }) as ParticipantSeries;

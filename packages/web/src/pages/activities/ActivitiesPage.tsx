@@ -1,3 +1,4 @@
+import type { ParticipantActivity } from '@judge/contract';
 import { ops } from '@judge/sdk/browser';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -7,11 +8,51 @@ import { ErrorBox, Loading } from '../../components/Status';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useT } from '../../i18n/I18n';
 import { Time } from '../../i18n/time';
+import { JoinBox } from '../activity/JoinBox';
+import '../activity/activity.css';
 
-type State = 'ongoing' | 'upcoming' | 'finished';
+type State = ParticipantActivity['state'];
 const ORDER: State[] = ['ongoing', 'upcoming', 'finished'];
 
-/** The activities the signed-in user can see, grouped as running, upcoming and finished. */
+function Times({ a }: { a: ParticipantActivity }) {
+  const t = useT();
+  if (!a.startDate && !a.endDate) return null;
+  return (
+    <dl className="times">
+      {a.startDate && (
+        <div>
+          <dt>{a.state === 'upcoming' ? t('activities.starts') : t('activities.started')}</dt>
+          <dd>
+            <Time iso={a.startDate} timeZone={a.timeZone} />
+          </dd>
+        </div>
+      )}
+      {a.endDate && (
+        <div>
+          <dt>{a.state === 'finished' ? t('activities.ended') : t('activities.ends')}</dt>
+          <dd>
+            <Time iso={a.endDate} timeZone={a.timeZone} />
+          </dd>
+        </div>
+      )}
+    </dl>
+  );
+}
+
+function ActivityCard({ a }: { a: ParticipantActivity }) {
+  const t = useT();
+  return (
+    <li className="card activity-card">
+      <h3>
+        <Link to={`/a/${encodeURIComponent(a.slug)}`}>{a.name}</Link>
+      </h3>
+      <Times a={a} />
+      {a.enrolled ? <span className="badge joined">{t('activities.joined')}</span> : a.canManage ? <span className="badge">{t('activities.managing')}</span> : <JoinBox activity={a} compact />}
+    </li>
+  );
+}
+
+/** The activities the signed-in user can see, grouped as running, upcoming and finished, each joinable by its policy. */
 export default function ActivitiesPage() {
   const t = useT();
   usePageTitle(t('activities.title'));
@@ -31,16 +72,7 @@ export default function ActivitiesPage() {
             <h2 id={`activities-${state}`}>{t(`activities.state.${state}`)}</h2>
             <ul className="cards">
               {group.map((a) => (
-                <li key={a.id} className="card">
-                  <h3>
-                    <Link to={`/a/${encodeURIComponent(a.slug)}`}>{a.name}</Link>
-                  </h3>
-                  <p className="muted">
-                    {a.startDate && state === 'upcoming' && <>{t('activities.starts')} <Time iso={a.startDate} timeZone={a.timeZone} /></>}
-                    {a.endDate && state !== 'upcoming' && <>{t('activities.ends')} <Time iso={a.endDate} timeZone={a.timeZone} /></>}
-                  </p>
-                  {a.enrolled && <span className="badge">{t('activities.joined')}</span>}
-                </li>
+                <ActivityCard key={a.id} a={a} />
               ))}
             </ul>
           </section>

@@ -10,6 +10,9 @@ export const activitiesMessages = defineMessages({
     'activities.starts': 'Starts',
     'activities.ends': 'Ends',
     'activities.joined': 'Joined',
+    'activities.started': 'Started',
+    'activities.ended': 'Ended',
+    'activities.managing': 'You manage this',
   },
   de: {
     'activities.title': 'Aktivitäten',
@@ -20,5 +23,8 @@ export const activitiesMessages = defineMessages({
     'activities.starts': 'Beginnt',
     'activities.ends': 'Endet',
     'activities.joined': 'Beigetreten',
+    'activities.started': 'Begonnen',
+    'activities.ended': 'Beendet',
+    'activities.managing': 'Von dir verwaltet',
   },
 });

@@ -1,0 +1,78 @@
+import type { ParticipantProblem } from '@judge/contract';
+import { ops } from '@judge/sdk/browser';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useOutletContext, useParams } from 'react-router';
+import { call } from '../../api/client';
+import { keys } from '../../api/keys';
+import { ErrorBox, Loading } from '../../components/Status';
+import { usePageTitle } from '../../components/usePageTitle';
+import { useT } from '../../i18n/I18n';
+import type { ActivityContext } from '../activity/ActivityLayout';
+import { letterOf } from '../activity/letters';
+import { SubmitPanel } from '../submit/SubmitPanel';
+import { ProblemFacts } from './ProblemFacts';
+import { Samples } from './Samples';
+import { Statement } from './Statement';
+import './problem.css';
+
+function useLetter(problem: ParticipantProblem | undefined): string | undefined {
+  const { series } = useOutletContext<ActivityContext>();
+  const inSeries = series?.find((s) => s.id === problem?.seriesId)?.problems;
+  return problem && inSeries ? letterOf(inSeries, problem.id) : undefined;
+}
+
+function Heading({ problem, letter }: { problem: ParticipantProblem; letter: string | undefined }) {
+  const t = useT();
+  const score = problem.bestScore !== undefined && problem.maxScore !== undefined ? ` ${t('problems.score', { score: problem.bestScore, max: problem.maxScore })}` : '';
+  return (
+    <div className="problem-heading">
+      <h1>
+        {letter && <span className="letter">{letter}</span>} {problem.name}
+      </h1>
+      <span className={`status status-${problem.status}`}>
+        {t(`problems.status.${problem.status}`)}
+        {problem.status === 'partial' || problem.status === 'solved' ? score : ''}
+      </span>
+    </div>
+  );
+}
+
+/** A problem as a participant works on it: the statement on the left, samples, limits and the submit form on the right. */
+export default function ProblemPage() {
+  const t = useT();
+  const { activity } = useOutletContext<ActivityContext>();
+  const { problem: problemSlug = '' } = useParams();
+  const q = useQuery({
+    queryKey: keys.problem(activity.slug, problemSlug),
+    queryFn: () => call(ops.getActivityProblem, { params: { idOrSlug: activity.slug, problemSlug } }),
+  });
+  const letter = useLetter(q.data);
+  usePageTitle(q.data ? `${letter ? `${letter}. ` : ''}${q.data.name}` : undefined);
+  if (q.isPending) return <Loading />;
+  if (q.isError)
+    return (
+      <>
+        <ErrorBox error={q.error} />
+        <Link to={`/a/${encodeURIComponent(activity.slug)}`}>{t('problem.back')}</Link>
+      </>
+    );
+  const problem = q.data;
+  return (
+    <article className="problem-page">
+      <Heading problem={problem} letter={letter} />
+      <div className="problem-columns">
+        <div className="problem-main">
+          <Statement statements={problem.statements} />
+        </div>
+        <aside className="problem-side" aria-label={t('problem.side')}>
+          <ProblemFacts problem={problem} />
+          <Samples files={problem.attachments} />
+          <section className="submit card" aria-labelledby="submit-title">
+            <h2 id="submit-title">{t('problem.submit')}</h2>
+            <SubmitPanel activity={activity.slug} problem={problem} />
+          </section>
+        </aside>
+      </div>
+    </article>
+  );
+}
