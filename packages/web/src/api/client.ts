@@ -1,4 +1,3 @@
-import './jitless';
 import { ApiClient, ApiProblem, type CallInput } from '@judge/sdk/browser';
 import type { Operation, OperationOutput } from '@judge/contract';
 
