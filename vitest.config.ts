@@ -7,7 +7,7 @@ const src = (p: string) => fileURLToPath(new URL(`./packages/${p}/src/index.ts`,
 export default defineConfig({
   resolve: {
     // tests run against the sources, so a stale build can never hide a failure
-    alias: { '@judge/contract': src('contract'), '@judge/sdk': src('sdk'), '@judge/server': src('server'), '@judge/runner': src('runner'), '@judge/problem-package': src('problem-package') },
+    alias: { '@judge/sdk/browser': fileURLToPath(new URL('./packages/sdk/src/browser.ts', import.meta.url)), '@judge/contract': src('contract'), '@judge/sdk': src('sdk'), '@judge/server': src('server'), '@judge/runner': src('runner'), '@judge/problem-package': src('problem-package') },
   },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'packages/web/src/**/*.test.ts'],

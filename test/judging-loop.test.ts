@@ -147,6 +147,8 @@ describe('the judging loop', () => {
     await expect(runner.download(held.packageFileId, '0'.repeat(64))).rejects.toBeInstanceOf(ChecksumMismatch);
 
     await runner.progress(held, 1, 3);
+    // ...and of the progress, as the test being run
+    expect((await socket.next('submissionStateChanged')).data).toMatchObject({ submission: { id: submitted.id, state: 'running', progress: { done: 1, total: 3 } } });
     const renewed = await runner.renew(held, 120);
     expect(Date.parse(renewed.leaseExpiresAt)).toBeGreaterThan(Date.parse(held.leaseExpiresAt));
 

@@ -92,7 +92,7 @@ export const EVENTS = {
   submissionStateChanged: {
     audience: 'participant',
     description:
-      "The author's submission was queued, claimed by a runner, finished or cancelled; to its author only. The submission is the participant projection (score rescaled to the assignment's maxPoints).",
+      "The author's submission was queued, claimed by a runner, judged further (the runner reported progress: the submission's progress), finished or cancelled; to its author only. The submission is the participant projection (score rescaled to the assignment's maxPoints).",
     data: z.object({ activityId: z.string(), submission: SubmissionSummary }),
   },
   problemStatusChanged: {
@@ -135,7 +135,7 @@ export const EVENTS = {
   },
   submissionChanged: {
     audience: 'manager',
-    description: 'A submission was made, claimed, judged, rejudged, cancelled, excluded or counted again; to holders of submission:read:all in its activity',
+    description: 'A submission was made, claimed, judged further (runner progress), judged, rejudged, cancelled, excluded or counted again; to holders of submission:read:all in its activity',
     data: z.object({ activityId: z.string(), submission: SubmissionSummary }),
   },
   runnerChanged: {

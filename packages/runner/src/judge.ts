@@ -152,6 +152,7 @@ function finish(evaluation: Evaluation, runs: Map<string, TestRun>, log: Log, la
     const feedback = r?.feedback ?? t.outcome.reason;
     if (feedback) d.feedback = trim(feedback, FEEDBACK_DETAIL);
     if (t.test.fullFeedback) d.fullFeedback = true;
+    if (t.test.fullFeedback && t.outcome.verdict !== 'AC' && r?.output !== undefined) d.output = r.output;
     if (!t.counted) d.counted = false;
     return d;
   });

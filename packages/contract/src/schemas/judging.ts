@@ -41,6 +41,10 @@ export const SubmissionSummary = z.object({
   maxScore: z.number().optional(),
   attempts: z.number().int(),
   excluded: z.boolean(),
+  progress: z
+    .object({ done: z.number().int(), total: z.number().int() })
+    .optional()
+    .meta({ description: 'While the newest attempt runs: the test cases judged so far of all, as the runner last reported (extension)' }),
 });
 export type SubmissionSummary = z.infer<typeof SubmissionSummary>;
 

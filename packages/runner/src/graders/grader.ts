@@ -72,6 +72,8 @@ export interface TestRun {
   feedback?: string;
   /** Longer text for the log (validator stderr, judge message). */
   logText?: string;
+  /** The start of what the program wrote, kept for tests the format reveals (samples) only. */
+  output?: string;
 }
 
 export const STATUS_VERDICT: Record<Exclude<RunStatus, 'ok'>, TestOutcome['verdict']> = { tle: 'TLE', wall: 'TLE', mle: 'MLE', ole: 'OLE', re: 'RTE' };

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { runCommand } from '../languages.js';
 import type { TestCase } from '../problem/types.js';
@@ -62,7 +63,28 @@ export async function gradeStandard(ctx: GradeContext, program: Program, test: T
   const io = { argv: [...cmd.argv, ...test.args], stdin: { path: test.input }, stdout: { path: out }, stderr: { path: err } };
   const session = sessionOf(ctx, program, spec);
   const run = await withTestFiles(program.box, test, () => (session ? session.run(io) : sandbox.run({ ...spec, ...io })));
-  if (run.status !== 'ok') return withStderr({ outcome: { verdict: STATUS_VERDICT[run.status] }, run, feedback: runFeedback(run) });
+  const output = test.fullFeedback ? await outputPrefix(out) : undefined;
+  if (run.status !== 'ok') return withStderr({ outcome: { verdict: STATUS_VERDICT[run.status] }, run, feedback: runFeedback(run), ...(output !== undefined ? { output } : {}) });
   const checked = await validate(ctx, test, out, kept);
-  return withStderr({ ...checked, run });
+  return withStderr({ ...checked, run, ...(output !== undefined ? { output } : {}) });
+}
+
+/** How much of a revealed test's output the details keep: enough to see what went wrong on a sample. */
+export const OUTPUT_PREFIX_BYTES = 64 * 1024;
+
+/** The first OUTPUT_PREFIX_BYTES of what the program wrote (none when it wrote no file), as text. */
+async function outputPrefix(file: string): Promise<string | undefined> {
+  let fd: fs.promises.FileHandle;
+  try {
+    fd = await fs.promises.open(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const buf = Buffer.alloc(OUTPUT_PREFIX_BYTES);
+    const { bytesRead } = await fd.read(buf, 0, OUTPUT_PREFIX_BYTES, 0);
+    return new TextDecoder('utf-8', { fatal: false }).decode(buf.subarray(0, bytesRead));
+  } finally {
+    await fd.close();
+  }
 }

@@ -70,6 +70,11 @@ export interface TestDetail {
   fullFeedback?: boolean;
   /** False when the test ran only because every test was asked for (it does not count). */
   counted?: false;
+  /**
+   * The start (64 KiB) of what the program wrote, on a failed test the format reveals (samples):
+   * with the sample's input and answer, which participants have anyway, it shows what went wrong.
+   */
+  output?: string;
 }
 
 /** The `details` attachment: JSON-able. */

@@ -60,6 +60,10 @@ class ProtocolRunner {
     return ProtocolRunner.post(this.j, `/runner/jobs/${job.jobId}/report`, { leaseToken: job.leaseToken, ...body }, this.token);
   }
 
+  progress(job: ClaimedJob, body: { done?: number; total?: number }): Promise<unknown> {
+    return ProtocolRunner.post(this.j, `/runner/jobs/${job.jobId}/progress`, { leaseToken: job.leaseToken, ...body }, this.token);
+  }
+
   /** Claims the next job and reports a verdict with a score of 1 (AC) or 0 (anything else). */
   async judge(verdict: string, files: Record<string, string> = {}): Promise<ClaimedJob> {
     const job = await this.claim();

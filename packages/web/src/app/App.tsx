@@ -12,6 +12,8 @@ const Activities = lazy(() => import('../pages/activities/ActivitiesPage'));
 const ActivityLayout = lazy(() => import('../pages/activity/ActivityLayout'));
 const ActivityHome = lazy(() => import('../pages/activity/ActivityHome'));
 const ProblemPage = lazy(() => import('../pages/problem/ProblemPage'));
+const Submissions = lazy(() => import('../pages/submissions/SubmissionsPage'));
+const Submission = lazy(() => import('../pages/submissions/SubmissionPage'));
 const Register = lazy(() => import('../pages/auth/Register'));
 const Account = lazy(() => import('../pages/account/AccountPage'));
 const Standings = lazy(() => import('../pages/standings/StandingsPage'));
@@ -43,6 +45,8 @@ export function App() {
             <Route path="/a/:activity" element={guarded(<ActivityLayout />)}>
               <Route index element={<ActivityHome />} />
               <Route path="p/:problem" element={<ProblemPage />} />
+              <Route path="submissions" element={<Submissions />} />
+              <Route path="submissions/:id" element={<Submission />} />
               <Route path="standings" element={<Standings />} />
             </Route>
             <Route path="*" element={<NotFound />} />

@@ -4,13 +4,27 @@ import { activityMessages } from '../pages/activity/messages';
 import { problemMessages } from '../pages/problem/messages';
 import { authMessages } from '../pages/auth/messages';
 import { submitMessages } from '../pages/submit/messages';
+import { submissionsMessages } from '../pages/submissions/messages';
+import { verdictMessages } from '../components/verdict-messages';
 import { standingsMessages } from '../pages/standings/messages';
 import { accountMessages } from '../pages/account/messages';
 import { registerMessages } from '../pages/auth/register-messages';
 import type { Lang } from './define';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
-const PARTS = [appMessages, authMessages, activitiesMessages, submitMessages, activityMessages, problemMessages, standingsMessages, accountMessages, registerMessages] as const;
+const PARTS = [
+  appMessages,
+  authMessages,
+  activitiesMessages,
+  submitMessages,
+  activityMessages,
+  problemMessages,
+  submissionsMessages,
+  verdictMessages,
+  standingsMessages,
+  accountMessages,
+  registerMessages,
+] as const;
 
 type Part = (typeof PARTS)[number];
 type KeysOf<P> = P extends { en: infer E } ? keyof E & string : never;

@@ -180,11 +180,13 @@ export class JobsService {
   }
 
   progress(runner: RunnerActor, jobId: string, body: { leaseToken: string; done?: number; total?: number }): void {
-    this.d.tx.run(() => {
+    this.d.tx.run((out) => {
       const j = requireHeld(this.job.get(jobId), runner.runnerId, body.leaseToken, 'job');
       const expires = extendedLease(j.leaseExpiresAt, this.d.clock.now(), leaseSeconds(undefined));
       this.q('UPDATE attempts SET lease_expires_at = ?, progress_done = coalesce(?, progress_done), progress_total = coalesce(?, progress_total) WHERE id = ?')
         .run(expires, body.done ?? null, body.total ?? null, jobId);
+      // a bare lease renewal through progress tells nobody anything
+      if (body.done !== undefined || body.total !== undefined) this.outcome.progressed(j.submissionId, out);
     });
   }
 

@@ -85,6 +85,17 @@ export class SubmissionOutcome {
     out.then(() => this.ranking.submissionChanged(activityId, userId, assignmentId));
   }
 
+  /**
+   * A runner reported progress on the submission's running attempt: the author and the managers
+   * hear of it (the summary carries `progress`); nothing that counts changed, so no caches move.
+   */
+  progressed(submissionId: string, out: Outbox): void {
+    if (!this.bus.listening) return;
+    const row = this.byId.get(submissionId);
+    if (!row || row.state !== 'running') return;
+    this.announce(row, out, { stateChanged: true, resultChanged: false });
+  }
+
   /** The submission's state and result as its newest attempt's. */
   private derive(submissionId: string): void {
     const n = this.newest.get(submissionId);

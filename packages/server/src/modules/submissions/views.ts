@@ -33,6 +33,8 @@ export interface SubmissionRow {
   ipAddress: string | null;
   sessionId: string | null;
   deviceId: string | null;
+  progressDone: number | null;
+  progressTotal: number | null;
 }
 
 /** The columns of SubmissionRow; callers add WHERE, ORDER BY and LIMIT. */
@@ -43,7 +45,9 @@ export const SUBMISSION_SELECT = `
          s.user_id AS userId, u.username, u.first_name AS firstName, u.last_name AS lastName,
          s.submitted_at AS submittedAt, s.props, s.state, s.verdict, s.score, s.max_score AS maxScore, s.attempts,
          s.excluded, s.excluded_at AS excludedAt, s.excluded_by AS excludedBy, s.exclusion_reason AS exclusionReason,
-         s.ip_address AS ipAddress, s.session_id AS sessionId, s.device_id AS deviceId
+         s.ip_address AS ipAddress, s.session_id AS sessionId, s.device_id AS deviceId,
+         CASE WHEN s.state = 'running' THEN (SELECT progress_done FROM attempts WHERE submission_id = s.id ORDER BY attempt DESC LIMIT 1) END AS progressDone,
+         CASE WHEN s.state = 'running' THEN (SELECT progress_total FROM attempts WHERE submission_id = s.id ORDER BY attempt DESC LIMIT 1) END AS progressTotal
   FROM submissions s
   JOIN activities a ON a.id = s.activity_id
   JOIN series se ON se.id = s.series_id
@@ -81,6 +85,8 @@ export function toSummary(r: SubmissionRow): SubmissionSummary {
     ...rescaled(r.score, r.maxScore, r.maxPoints),
     attempts: r.attempts,
     excluded: r.excluded === 1,
+    // only while running: a finished attempt's last report would read as "test k of n" forever
+    progress: r.state === 'running' && r.progressTotal !== null ? { done: r.progressDone ?? 0, total: r.progressTotal } : null,
   }) as SubmissionSummary;
 }
 

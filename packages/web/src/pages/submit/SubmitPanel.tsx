@@ -1,56 +1,117 @@
 import type { ParticipantProblem } from '@judge/contract';
-import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { api } from '../../api/client';
+import { useId } from 'react';
+import { Link } from 'react-router';
 import { ErrorBox } from '../../components/Status';
 import { useT } from '../../i18n/I18n';
+import { closedReason, type Notice } from './checks';
+import type { Refusal } from './errors';
+import { ChosenFiles, FilePicker } from './FilePicker';
+import { LazyEditor } from './LazyEditor';
+import { ProblemSubmissions } from './ProblemSubmissions';
+import { useSubmitForm, type SubmitForm } from './useSubmitForm';
+import { NotifyButton, useVerdictNotifications } from './VerdictNotifier';
+import './submit.css';
 
-/** Sends a solution to a problem: code typed or pasted, in one of the languages allowed there. */
+/**
+ * Sends a solution to a problem, and lists what the reader sent there with its verdicts, live.
+ * The page that holds it gives it its heading.
+ */
 export function SubmitPanel({ activity, problem }: { activity: string; problem: ParticipantProblem }) {
   const t = useT();
-  const qc = useQueryClient();
-  const [language, setLanguage] = useState(problem.allowedLanguages[0]?.id ?? '');
-  const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-
-  if (!problem.canSubmit) return <p className="notice">{t('submit.closed')}</p>;
-
-  async function send(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const ext = problem.allowedLanguages.find((l) => l.id === language)?.extensions[0] ?? 'txt';
-      await api.submit(activity, problem.slug, [{ name: `solution.${ext.replace(/^\./, '')}`, bytes: code }], { language });
-      void qc.invalidateQueries({ queryKey: ['submissions'] });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  }
-
+  useVerdictNotifications();
+  const closed = closedReason(problem);
   return (
-    <form className="form" onSubmit={(e) => void send(e)} aria-label={t('submit.title')}>
-      <label>
-        {t('submit.language')}
-        <select value={language} onChange={(e) => setLanguage(e.target.value)}>
-          {problem.allowedLanguages.map((l) => (
-            <option key={l.id} value={l.id}>
-              {l.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        {t('submit.code')}
-        <textarea rows={14} spellCheck={false} value={code} onChange={(e) => setCode(e.target.value)} />
-      </label>
-      {error !== null && <ErrorBox error={error} />}
-      <button type="submit" className="primary" disabled={busy || !code.trim()}>
-        {busy ? t('submit.sending') : t('submit.send')}
-      </button>
+    <div className="submit-panel">
+      {closed ? (
+        <p className="notice" role="status">
+          {t(closed.key)}
+        </p>
+      ) : (
+        // keyed by the problem: moving to another problem's page must not carry this one's draft over
+        <SubmitFormView key={`${activity}/${problem.slug}`} activity={activity} problem={problem} />
+      )}
+      <ProblemSubmissions activity={activity} problem={problem} />
+      <NotifyButton />
+    </div>
+  );
+}
+
+function SubmitFormView({ activity, problem }: { activity: string; problem: ParticipantProblem }) {
+  const t = useT();
+  const f = useSubmitForm(activity, problem);
+  const keysHint = useId();
+  const chosenLanguage = problem.allowedLanguages.find((l) => l.id === f.language);
+  return (
+    <form className="form submit-form" onSubmit={(e) => (e.preventDefault(), void f.send())} aria-label={t('submit.title')}>
+      <LanguagePicker problem={problem} form={f} />
+      {f.files.length ? (
+        <ChosenFiles files={f.files} onChange={f.setFiles} />
+      ) : (
+        <div className="editor-field">
+          <span className="field-label">
+            {t('submit.code')}
+          </span>
+          <LazyEditor value={f.code} onChange={f.setCode} language={chosenLanguage} label={t('submit.editorLabel')} describedBy={keysHint} />
+          <p id={keysHint} className="muted small">
+            {t('submit.editorKeys')} {t('submit.draftKept')}
+          </p>
+        </div>
+      )}
+      <FilePicker files={f.files} max={problem.maxAttachments} maxBytes={problem.maxUploadBytes} onChange={f.setFiles} />
+      <Notices notices={f.notices} refusal={f.refusal} />
+      {f.failure !== null && <ErrorBox error={f.failure} />}
+      <div className="submit-actions">
+        <button type="submit" className="primary" disabled={f.busy || f.blocked} aria-disabled={f.busy || f.blocked}>
+          {f.busy ? t('submit.sending') : t('submit.send')}
+        </button>
+        {problem.submissionsLeft !== undefined && <span className="muted">{t('submit.left', { count: problem.submissionsLeft })}</span>}
+      </div>
+      <p role="status" aria-live="polite" className="submit-sent">
+        {f.sent && (
+          <>
+            {t('submit.sent')} <Link to={`/a/${encodeURIComponent(activity)}/submissions/${encodeURIComponent(f.sent.id)}`}>{t('submit.mine.details')}</Link>
+          </>
+        )}
+      </p>
     </form>
+  );
+}
+
+function LanguagePicker({ problem, form }: { problem: ParticipantProblem; form: SubmitForm }) {
+  const t = useT();
+  const guessed = problem.allowedLanguages.find((l) => l.id === form.guessed);
+  return (
+    <label>
+      {t('submit.language')}
+      <select value={form.language} onChange={(e) => form.setLanguage(e.target.value)} className="language-select">
+        {problem.allowedLanguages.map((l) => (
+          <option key={l.id} value={l.id}>
+            {l.name}
+          </option>
+        ))}
+      </select>
+      {guessed && <span className="muted small">{t('submit.files.guessed', { name: guessed.name })}</span>}
+    </label>
+  );
+}
+
+/** What holds the form back (before sending) and why the server refused it (after), in words. */
+function Notices({ notices, refusal }: { notices: Notice[]; refusal: Refusal | null }) {
+  const t = useT();
+  if (!notices.length && !refusal) return null;
+  return (
+    <div className="submit-notices" role="alert">
+      {notices.map((n) => (
+        <p key={`${n.key}${JSON.stringify(n.params ?? {})}`} className={n.blocking ? 'refusal' : 'hint'}>
+          {t(n.key, n.params)}
+        </p>
+      ))}
+      {refusal && (
+        <p className="refusal" data-refusal={refusal.key}>
+          {t(refusal.key, refusal.params)}
+          {refusal.detail && <span className="muted refusal-detail"> ({refusal.detail})</span>}
+        </p>
+      )}
+    </div>
   );
 }

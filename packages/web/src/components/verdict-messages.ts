@@ -1,0 +1,43 @@
+import { defineMessages } from '../i18n/define';
+
+/** Verdicts and judging states in words (the runner's ICPC judgement ids, CONTRACT §6). */
+export const verdictMessages = defineMessages({
+  en: {
+    'verdict.AC': 'Accepted',
+    'verdict.WA': 'Wrong answer',
+    'verdict.TLE': 'Time limit exceeded',
+    'verdict.MLE': 'Memory limit exceeded',
+    'verdict.OLE': 'Output limit exceeded',
+    'verdict.RTE': 'Run-time error',
+    'verdict.CE': 'Compilation error',
+    'verdict.JE': 'Judging error',
+    'verdict.PA': 'Partially accepted',
+    'verdict.other': 'Verdict {code}',
+    'verdict.state.queued': 'Queued',
+    'verdict.state.running': 'Running',
+    'verdict.state.progress': 'Running: test {done} of {total}',
+    'verdict.state.completed': 'Judged',
+    'verdict.state.failed': 'Could not be judged',
+    'verdict.state.cancelled': 'Cancelled',
+    'verdict.excluded': 'excluded',
+  },
+  de: {
+    'verdict.AC': 'Akzeptiert',
+    'verdict.WA': 'Falsche Antwort',
+    'verdict.TLE': 'Zeitlimit überschritten',
+    'verdict.MLE': 'Speicherlimit überschritten',
+    'verdict.OLE': 'Ausgabelimit überschritten',
+    'verdict.RTE': 'Laufzeitfehler',
+    'verdict.CE': 'Kompilierfehler',
+    'verdict.JE': 'Fehler beim Bewerten',
+    'verdict.PA': 'Teilweise akzeptiert',
+    'verdict.other': 'Urteil {code}',
+    'verdict.state.queued': 'In der Warteschlange',
+    'verdict.state.running': 'Wird bewertet',
+    'verdict.state.progress': 'Wird bewertet: Test {done} von {total}',
+    'verdict.state.completed': 'Bewertet',
+    'verdict.state.failed': 'Konnte nicht bewertet werden',
+    'verdict.state.cancelled': 'Abgebrochen',
+    'verdict.excluded': 'ausgeschlossen',
+  },
+});

@@ -1,0 +1,66 @@
+import type { SubmissionSummary } from '@judge/contract';
+import { ops } from '@judge/sdk/browser';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { call } from '../../api/client';
+import { keys } from '../../api/keys';
+import { ErrorBox, Loading } from '../../components/Status';
+import { usePageTitle } from '../../components/usePageTitle';
+import { useT } from '../../i18n/I18n';
+import { useVerdictNotifications } from '../submit/VerdictNotifier';
+import { SubmissionRows } from './SubmissionRows';
+import { useKnownLanguages } from './knownLanguages';
+import { usePendingRefetch } from './pendingRefetch';
+import { useActivityZone } from './useActivityZone';
+import './submissions.css';
+
+const PAGE_SIZE = 25;
+
+/** The reader's own submissions in an activity, newest first, a page at a time; verdicts arrive live. */
+export default function SubmissionsPage() {
+  const t = useT();
+  usePageTitle(t('submissions.title'));
+  useVerdictNotifications();
+  const { activity = '' } = useParams();
+  const [search, setSearch] = useSearchParams();
+  const page = Math.max(1, Number(search.get('page')) || 1);
+  const zone = useActivityZone(activity);
+  const languages = useKnownLanguages(activity);
+  const refetchInterval = usePendingRefetch((d: { items: SubmissionSummary[] }) => d.items);
+  const q = useQuery({
+    queryKey: [...keys.submissions(activity), 'page', page],
+    queryFn: () => call(ops.listOwnSubmissions, { params: { idOrSlug: activity }, query: { page, pageSize: PAGE_SIZE } }),
+    placeholderData: keepPreviousData,
+    refetchInterval,
+  });
+  return (
+    <section className="submissions-page">
+      <h1 className="page-title">{t('submissions.title')}</h1>
+      {q.isPending && <Loading />}
+      {q.isError && <ErrorBox error={q.error} />}
+      {q.data && q.data.items.length === 0 && (
+        <p>
+          {t('submissions.none')} <Link to={`/a/${encodeURIComponent(activity)}`}>{t('submissions.toProblems')}</Link>
+        </p>
+      )}
+      {q.data && q.data.items.length > 0 && <SubmissionRows items={q.data.items} activity={activity} timeZone={zone} withProblem caption={t('submissions.title')} languages={languages} />}
+      {q.data && <Pager page={page} pages={Math.ceil(q.data.total / PAGE_SIZE)} go={(p) => setSearch(p > 1 ? { page: String(p) } : {})} />}
+    </section>
+  );
+}
+
+function Pager({ page, pages, go }: { page: number; pages: number; go(page: number): void }) {
+  const t = useT();
+  if (pages <= 1) return null;
+  return (
+    <nav className="pager" aria-label={t('submissions.pages')}>
+      <button type="button" onClick={() => go(page - 1)} disabled={page <= 1}>
+        {t('submissions.newer')}
+      </button>
+      <span>{t('submissions.pageOf', { page, pages })}</span>
+      <button type="button" onClick={() => go(page + 1)} disabled={page >= pages}>
+        {t('submissions.older')}
+      </button>
+    </nav>
+  );
+}
