@@ -5,6 +5,11 @@ import { InstanceSettings } from './schemas/instance.js';
 import { Activity, Problem, ProblemStatus } from './schemas/content.js';
 import { Runner, SubmissionSummary } from './schemas/judging.js';
 import { Timestamp } from './wire.js';
+import { Question } from './schemas/questions.js';
+import { Printout } from './schemas/printouts.js';
+
+/** A printout as events tell it: `claimedByMe` depends on who reads it, so the event leaves it out. */
+const PrintoutSignal = Printout.omit({ claimedByMe: true });
 
 /** The series as `seriesChanged` tells it: `problems` only with `opened`, never anyone's status. */
 const SeriesSignal = z.object({
@@ -147,6 +152,37 @@ export const EVENTS = {
     audience: 'core',
     description: 'The instance settings changed; to every signed-in session',
     data: z.object({ instance: InstanceSettings }),
+  },
+  questionChanged: {
+    audience: 'manager',
+    description: 'A question was asked, answered, published, withdrawn or deleted, or an announcement made or deleted; to holders of question:read:all in its activity',
+    data: z.union([z.object({ activityId: z.string(), question: Question }), z.object({ activityId: z.string(), deletedId: z.string() })]),
+  },
+  questionAnswered: {
+    audience: 'participant',
+    description: 'A question was answered; to its asker, and to every member who may read questions when it is published. `isRead` is the asker\'s.',
+    data: z.object({ activityId: z.string(), question: Question }),
+  },
+  questionPublished: {
+    audience: 'participant',
+    description:
+      'A question was published or withdrawn. Published: the question to every member who may read questions. Withdrawn: the question to its asker, `withdrawnId` to the other members, who can no longer read it.',
+    data: z.union([z.object({ activityId: z.string(), question: Question }), z.object({ activityId: z.string(), withdrawnId: z.string() })]),
+  },
+  announcementPublished: {
+    audience: 'participant',
+    description: 'An announcement was made; to every member of the activity',
+    data: z.object({ activityId: z.string(), question: Question }),
+  },
+  printoutStateChanged: {
+    audience: 'participant',
+    description: "The recipient's own printout request was taken, handed back or resolved; to its requester only",
+    data: z.object({ activityId: z.string(), printout: PrintoutSignal }),
+  },
+  printoutChanged: {
+    audience: 'manager',
+    description: 'A printout was requested, taken, handed back or resolved; only to holders of printout:manage in its activity',
+    data: z.object({ activityId: z.string(), printout: PrintoutSignal }),
   },
 } as const satisfies Record<string, { audience: 'core' | 'participant' | 'manager'; description: string; data: z.ZodType }>;
 

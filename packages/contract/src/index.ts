@@ -13,6 +13,8 @@ export * from './schemas/instance.js';
 export * from './schemas/content.js';
 export * from './schemas/judging.js';
 export * from './schemas/forms.js';
+export * from './schemas/questions.js';
+export * from './schemas/printouts.js';
 export { ops, OPERATIONS } from './operations/index.js';
 
 /** The API version written into openapi.json and events.json. */

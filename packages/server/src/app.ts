@@ -27,6 +27,7 @@ import { InstanceService, instanceRoutes } from './modules/instance/index.js';
 import { Judging, judgingRoutes } from './modules/judging/index.js';
 import { ParticipantService, participantRoutes } from './modules/participant/index.js';
 import { ProblemsService, problemsRoutes } from './modules/problems/index.js';
+import { QuestionsService, questionsRoutes } from './modules/questions/index.js';
 import { RankingService, rankingRoutes } from './modules/ranking/index.js';
 import { RunnersService, runnerRoutes } from './modules/runners/index.js';
 import { SeriesService, seriesRoutes } from './modules/series/index.js';
@@ -103,6 +104,8 @@ function createServices(deps: Deps, blobs: BlobStore) {
     jobs: judging.jobs,
     trials: judging.trials,
     runners: new RunnersService(deps, judging.forRunners),
+    // contest day
+    questions: new QuestionsService(deps),
   };
 }
 
@@ -188,6 +191,7 @@ function createApi(deps: Deps, services: Services): Api {
   submissionsRoutes(api, services.submissions, services.files.blobs.incomingDir);
   judgingRoutes(api, services.jobs, services.trials, services.files);
   runnerRoutes(api, services.runners, services.files, config.limits.uploadBytes);
+  questionsRoutes(api, services.questions);
   return api;
 }
 

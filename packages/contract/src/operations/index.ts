@@ -10,6 +10,8 @@ import * as series from './series.js';
 import * as submissions from './submissions.js';
 import * as runner from './runner.js';
 import * as runners from './runners.js';
+import * as questions from './questions.js';
+//IMPORT_PRINTOUTS
 
 /** Every operation of the API, keyed by operation id. */
 export const ops = {
@@ -24,6 +26,8 @@ export const ops = {
   ...submissions,
   ...runner,
   ...runners,
+  ...questions,
+  //PRINTOUTS
 } as const;
 
 export const OPERATIONS: readonly Operation[] = Object.values(ops);

@@ -559,3 +559,93 @@ export const trials = sqliteTable(
   },
   (t) => [index('trials_queue').on(t.state, t.createdAt), index('trials_creator').on(t.createdBy, t.state), index('trials_lease').on(t.state, t.leaseExpiresAt)],
 );
+
+// ---- contest day: questions, announcements, printouts ----
+
+/** A participant's question or a manager's announcement (`kind`), about the activity, a series or an assignment. */
+export const questions = sqliteTable(
+  'questions',
+  {
+    id: text('id').primaryKey(),
+    activityId: text('activity_id')
+      .notNull()
+      .references(() => activities.id, { onDelete: 'cascade' }),
+    /** question | announcement */
+    kind: text('kind').notNull(),
+    topic: text('topic').notNull(),
+    body: text('body').notNull(),
+    authorUserId: text('author_user_id').references(() => users.id, { onDelete: 'set null' }),
+    seriesId: text('series_id').references(() => series.id, { onDelete: 'set null' }),
+    seriesProblemId: text('series_problem_id').references(() => seriesProblems.id, { onDelete: 'set null' }),
+    answerBody: text('answer_body'),
+    answerUserId: text('answer_user_id').references(() => users.id, { onDelete: 'set null' }),
+    answeredAt: ts('answered_at'),
+    isPublished: bool('is_published').notNull().default(false),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('questions_activity').on(t.activityId, t.createdAt), index('questions_author').on(t.authorUserId)],
+);
+
+/** Who marked which question read: the participant's unread badge. */
+export const questionReads = sqliteTable(
+  'question_reads',
+  {
+    questionId: text('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    readAt: ts('read_at').notNull(),
+  },
+  (t) => [uniqueIndex('question_reads_pk').on(t.questionId, t.userId), index('question_reads_user').on(t.userId)],
+);
+
+/** The canned answers staff pick from; one row, absent until an administrator edits them. */
+export const cannedAnswers = sqliteTable('canned_answers', {
+  id: integer('id').primaryKey(),
+  answers: text('answers', { mode: 'json' }).$type<string[]>().notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});
+
+/**
+ * A request to print. `source` is the text printed, cleared when it is disposed of; `print_*`
+ * record what the configured printing command did with its PDF.
+ */
+export const printouts = sqliteTable(
+  'printouts',
+  {
+    id: text('id').primaryKey(),
+    activityId: text('activity_id')
+      .notNull()
+      .references(() => activities.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    fileName: text('file_name').notNull(),
+    source: text('source'),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    submissionId: text('submission_id').references(() => submissions.id, { onDelete: 'set null' }),
+    seriesProblemId: text('series_problem_id').references(() => seriesProblems.id, { onDelete: 'set null' }),
+    /** queued | claimed | resolved */
+    state: text('state').notNull().default('queued'),
+    requestedAt: ts('requested_at').notNull(),
+    claimedByUserId: text('claimed_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    claimedAt: ts('claimed_at'),
+    resolvedByUserId: text('resolved_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    resolvedAt: ts('resolved_at'),
+    note: text('note'),
+    sourceDisposedAt: ts('source_disposed_at'),
+    printStartedAt: ts('print_started_at'),
+    printFinishedAt: ts('print_finished_at'),
+    printExitCode: integer('print_exit_code'),
+    printOutput: text('print_output'),
+  },
+  (t) => [
+    index('printouts_activity').on(t.activityId, t.state, t.requestedAt),
+    index('printouts_user').on(t.userId, t.activityId),
+    index('printouts_disposal').on(t.resolvedAt).where(sql`source_disposed_at is null`),
+  ],
+);

@@ -1,0 +1,3 @@
+/** Questions and announcements: asking, answering, publishing, reading, and the canned answers. */
+export { QuestionsService } from './service.js';
+export { questionsRoutes } from './routes.js';
