@@ -122,4 +122,13 @@ export const ops = {
   markQuestionRead: { id: 'markQuestionRead', method: 'POST', path: '/activities/{idOrSlug}/questions/{id}/read', status: 204 },
   setCannedAnswers: { id: 'setCannedAnswers', method: 'PUT', path: '/instance/canned-answers', status: 200 },
   setQuestionPublished: { id: 'setQuestionPublished', method: 'POST', path: '/questions/{id}/published', status: 200 },
+  claimPrintout: { id: 'claimPrintout', method: 'POST', path: '/printouts/{id}/claim', status: 200 },
+  getPrintout: { id: 'getPrintout', method: 'GET', path: '/printouts/{id}', status: 200 },
+  getPrintoutPdf: { id: 'getPrintoutPdf', method: 'GET', path: '/printouts/{id}/pdf', status: 200, response: 'binary' },
+  listOwnPrintouts: { id: 'listOwnPrintouts', method: 'GET', path: '/activities/{idOrSlug}/printouts', status: 200 },
+  listPrintoutActivities: { id: 'listPrintoutActivities', method: 'GET', path: '/printouts/activities', status: 200 },
+  listPrintouts: { id: 'listPrintouts', method: 'GET', path: '/printouts', status: 200 },
+  releasePrintout: { id: 'releasePrintout', method: 'POST', path: '/printouts/{id}/release', status: 200 },
+  requestPrintout: { id: 'requestPrintout', method: 'POST', path: '/activities/{idOrSlug}/printouts', status: 201 },
+  resolvePrintout: { id: 'resolvePrintout', method: 'POST', path: '/printouts/{id}/resolve', status: 200 },
 } as unknown as typeof ContractOps;

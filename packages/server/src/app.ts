@@ -26,6 +26,7 @@ import { IdentityService, identityRoutes } from './modules/identity/index.js';
 import { InstanceService, instanceRoutes } from './modules/instance/index.js';
 import { Judging, judgingRoutes } from './modules/judging/index.js';
 import { ParticipantService, participantRoutes } from './modules/participant/index.js';
+import { PrintoutsService, printoutsRoutes } from './modules/printouts/index.js';
 import { ProblemsService, problemsRoutes } from './modules/problems/index.js';
 import { QuestionsService, questionsRoutes } from './modules/questions/index.js';
 import { RankingService, rankingRoutes } from './modules/ranking/index.js';
@@ -106,6 +107,7 @@ function createServices(deps: Deps, blobs: BlobStore) {
     runners: new RunnersService(deps, judging.forRunners),
     // contest day
     questions: new QuestionsService(deps),
+    printouts: new PrintoutsService(deps, files),
   };
 }
 
@@ -192,6 +194,7 @@ function createApi(deps: Deps, services: Services): Api {
   judgingRoutes(api, services.jobs, services.trials, services.files);
   runnerRoutes(api, services.runners, services.files, config.limits.uploadBytes);
   questionsRoutes(api, services.questions);
+  printoutsRoutes(api, services.printouts);
   return api;
 }
 
@@ -238,6 +241,8 @@ async function shutdown(parts: {
   for (const w of Object.values(parts.workers)) w.stop();
   // long polls answer 204 now rather than wait out their time on a closing server
   parts.services.judging.close();
+  // a printout being printed finishes and is recorded before the database closes
+  await Promise.all(parts.services.printouts.printing);
   await parts.hub.close();
   await new Promise<void>((r) => {
     parts.server.close(() => r());

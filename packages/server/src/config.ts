@@ -48,6 +48,13 @@ export const ConfigSchema = z.strictObject({
     maxMemoryMib: z.number().positive(),
     maxOutputMib: z.number().positive(),
   }),
+  /**
+   * Printouts: `command` (run by /bin/sh, e.g. `lp -d hall-a`) gets each requested printout's PDF on
+   * its standard input; empty: nothing is printed, staff print from the queue themselves.
+   */
+  printing: z.strictObject({
+    command: z.string(),
+  }),
   /** The built web app served at `/`; relative to the installation folder unless absolute. */
   web: z.strictObject({
     dir: z.string().min(1),

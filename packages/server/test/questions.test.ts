@@ -90,7 +90,7 @@ describe('reading, answering and publishing', () => {
     const [m, a, b, o] = await barrier(admin, [streams.mgr, streams.alice, streams.bob, streams.outsider]);
     expect(types(m!)).toEqual(['questionChanged']);
     expect(m![0]!.data).toMatchObject({ activityId: act.id, question: { id: q.id, authorName: 'alice' } });
-    expect([a, b, o].map(types)).toEqual([[], [], []]);
+    expect([a!, b!, o!].map(types)).toEqual([[], [], []]);
   });
 
   it('participants see their own and nobody else\'s unpublished questions; staff see all', async () => {

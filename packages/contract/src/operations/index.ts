@@ -11,7 +11,7 @@ import * as submissions from './submissions.js';
 import * as runner from './runner.js';
 import * as runners from './runners.js';
 import * as questions from './questions.js';
-//IMPORT_PRINTOUTS
+import * as printouts from './printouts.js';
 
 /** Every operation of the API, keyed by operation id. */
 export const ops = {
@@ -27,7 +27,7 @@ export const ops = {
   ...runner,
   ...runners,
   ...questions,
-  //PRINTOUTS
+  ...printouts,
 } as const;
 
 export const OPERATIONS: readonly Operation[] = Object.values(ops);

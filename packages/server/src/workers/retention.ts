@@ -7,12 +7,14 @@ import { IntervalWorker, type WorkerDeps } from './interval.js';
 
 const HOUR = 3_600_000;
 const KEEP_ENDED_SESSIONS_DAYS = 90;
+/** A resolved printout's source is kept this long, for a reprint or a dispute, then dropped (CONTRACT §7). */
+const KEEP_PRINTOUT_SOURCE_DAYS = 7;
 
-type Removed = { secrets: number; sessions: number; uploads: number };
+type Removed = { secrets: number; sessions: number; uploads: number; printoutSources: number };
 
 /**
- * Removes what nobody can use any more: lapsed secrets, sessions ended long ago, and upload
- * leftovers of requests that died half way. `tick(now)` is what tests call.
+ * Removes what nobody can use any more: lapsed secrets, sessions ended long ago, upload
+ * leftovers of requests that died half way, and the sources of printouts resolved a week ago. `tick(now)` is what tests call.
  */
 export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps> {
   /** Without a log of the server's, failures go to standard error. */
@@ -36,6 +38,9 @@ export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps
     const sessions = this.sqlite
       .prepare('DELETE FROM sessions WHERE (ended_at IS NOT NULL AND ended_at <= @cutoff) OR (ended_at IS NULL AND expires_at <= @cutoff)')
       .run({ cutoff }).changes;
+    const printoutSources = this.sqlite
+      .prepare('UPDATE printouts SET source = NULL, source_disposed_at = @now WHERE source_disposed_at IS NULL AND resolved_at <= @cutoff')
+      .run({ now: iso(now), cutoff: iso(new Date(now.getTime() - KEEP_PRINTOUT_SOURCE_DAYS * 24 * HOUR)) }).changes;
     let uploads = 0;
     for (const name of await readdir(this.incomingDir).catch(() => [] as string[])) {
       const p = join(this.incomingDir, name);
@@ -45,6 +50,6 @@ export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps
         uploads++;
       }
     }
-    return { secrets, sessions, uploads };
+    return { secrets, sessions, uploads, printoutSources };
   }
 }

@@ -1,0 +1,3 @@
+/** Printouts: requests, the staff's queue, the PDF and the printing command. */
+export { PrintoutsService } from './service.js';
+export { printoutsRoutes } from './routes.js';
