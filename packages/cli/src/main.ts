@@ -1,7 +1,9 @@
 import { CommanderError, Command } from 'commander';
 import { activitiesCommands } from './commands/activities.js';
 import { contestCommands } from './commands/contest.js';
+import { printoutsCommands } from './commands/printouts.js';
 import { problemsCommands } from './commands/problems.js';
+import { questionsCommands } from './commands/questions.js';
 import { rankingCommand } from './commands/ranking.js';
 import { runnersCommands } from './commands/runners.js';
 import { assignCommand, seriesCommands } from './commands/series.js';
@@ -25,6 +27,8 @@ runnersCommands(program);
 submissionsCommands(program);
 rankingCommand(program);
 contestCommands(program);
+questionsCommands(program);
+printoutsCommands(program);
 
 program.parseAsync().catch((e: unknown) => {
   if ((e as { name?: string }).name === 'ExitPromptError') process.exit(130);

@@ -8,7 +8,7 @@ import { CliError } from '../errors.js';
 import { emit, type JsonOption } from '../output.js';
 import { sub } from './common.js';
 
-async function readPassword(file: string | undefined): Promise<string> {
+export async function readPassword(file: string | undefined): Promise<string> {
   if (file) return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
   if (process.env.JUDGECTL_PASSWORD) return process.env.JUDGECTL_PASSWORD;
   if (!process.stdin.isTTY) throw new CliError('no password: give --password-file FILE or JUDGECTL_PASSWORD, or run on a terminal');
