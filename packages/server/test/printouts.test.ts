@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type Activity, type Printout } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { refusedWith, sendJson } from './expect.js';
 import { TestJudge, type Party } from './harness.js';
 import { barrier, open, types } from './support/socket.js';
@@ -60,6 +60,15 @@ async function pdfText(bytes: ArrayBuffer | Buffer): Promise<{ pages: number; te
   return { pages: doc.numPages, text: squash(text) };
 }
 
+/** The fill colours the first page paints text with: the highlighting. */
+async function pdfColours(bytes: Buffer): Promise<Set<string>> {
+  const doc = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl: FONTS }).promise;
+  const list = await (await doc.getPage(1)).getOperatorList();
+  const out = new Set<string>();
+  list.fnArray.forEach((fn, i) => fn === OPS.setFillRGBColor && out.add(String(list.argsArray[i]![0])));
+  return out;
+}
+
 beforeAll(async () => {
   j = await TestJudge.start({ config: { printing: { command: `cat > '${OUT}'; echo sent to the printer` } } });
   admin = await j.admin();
@@ -73,7 +82,10 @@ beforeAll(async () => {
   outsider = await party('outsider');
   await admin.call(ops.updateUser, { params: { id: alice.u.id }, body: { tags: ['team-7'] } });
 });
-afterAll(() => j.stop());
+afterAll(async () => {
+  await j.stop();
+  rmSync(printed, { recursive: true, force: true });
+});
 
 describe('requests', () => {
   it('a participant asks to print a file: 201, queued, printed through the configured command', async () => {
@@ -91,6 +103,9 @@ describe('requests', () => {
     expect(text).toContain(`${zoned} (Europe/Warsaw)`);
     expect(text).toContain('Page 1 of 1');
     for (const [i, line] of SOURCE.split('\n').entries()) expect(text).toContain(squash(`${i + 1} ${line}`));
+    // keywords, strings and comments each in their colour, line numbers in grey
+    const colours = await pdfColours(readFileSync(OUT));
+    for (const c of ['#0033b3', '#a31515', '#008000', '#888888']) expect(colours).toContain(c);
   });
 
   it('a long source runs over pages, each numbered of the whole', async () => {
@@ -114,6 +129,9 @@ describe('requests', () => {
     }
     await refused(alice.c.call(ops.requestPrintout, { params: { idOrSlug: act.slug }, body: { submissionId: '0190a0a0-0000-7000-8000-000000000000' } }), 404, 'not_found');
     await refused(ask(outsider), 404, 'not_found');
+    // an activity open to all: a non-member sees it but may not print there
+    const openAct = await admin.call(ops.createActivity, { body: { slug: 'open-print', name: 'Open', type: 'contest@1', rankingType: 'icpc', timeZone: 'UTC', joinPolicy: 'open', unlisted: false, modules: { printouts: true } } });
+    await refused(outsider.c.call(ops.requestPrintout, { params: { idOrSlug: openAct.slug }, body: { fileName: 'a.c', source: 'x' } }), 403, 'forbidden');
     await admin.call(ops.updateActivity, { params: { idOrSlug: act.slug }, body: { slug: act.slug, modules: { printouts: false } } });
     await refused(ask(alice), 403, 'printouts.disabled');
     await refused(alice.c.call(ops.listOwnPrintouts, { params: { idOrSlug: act.slug } }), 403, 'printouts.disabled');

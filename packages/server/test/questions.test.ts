@@ -74,6 +74,13 @@ describe('asking', () => {
     await refused(ask(outsider, 'x'), 404, 'not_found');
     await refused(own(outsider), 404, 'not_found');
   });
+
+  it('a non-member of an activity open to all may see it but not ask or read its questions', async () => {
+    const openAct = await admin.call(ops.createActivity, { body: { slug: 'open-qa', name: 'Open', type: 'contest@1', rankingType: 'icpc', timeZone: 'UTC', joinPolicy: 'open', unlisted: false } });
+    await outsider.c.call(ops.getActivity, { params: { idOrSlug: openAct.slug } });
+    await refused(outsider.c.call(ops.askQuestion, { params: { idOrSlug: openAct.slug }, body: { topic: 'x', body: 'y' } }), 403, 'forbidden');
+    await refused(outsider.c.call(ops.listOwnQuestions, { params: { idOrSlug: openAct.slug } }), 403, 'forbidden');
+  });
 });
 
 describe('reading, answering and publishing', () => {
