@@ -160,7 +160,8 @@ export const EVENTS = {
   },
   questionAnswered: {
     audience: 'participant',
-    description: 'A question was answered; to its asker, and to every member who may read questions when it is published. `isRead` is the asker\'s.',
+    description:
+      'A question was answered. Unpublished: to its asker, as the asker reads it. Published: to every member who may read questions, the asker included, without naming the asker.',
     data: z.object({ activityId: z.string(), question: Question }),
   },
   questionPublished: {

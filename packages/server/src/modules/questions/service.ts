@@ -198,9 +198,12 @@ export class QuestionsService {
       this.st('UPDATE questions SET answer_body = ?, answer_user_id = ?, answered_at = ?, is_published = ? WHERE id = ?').run(body.body, actor.userId, iso(this.d.clock.now()), published, id);
       const after = this.row(id, actor.userId)!;
       out.emit(event('questionChanged', { activityId: a.id, question: toQuestion(after, true) }, staff(a.id)));
-      const forAsker = this.row(id, after.author_user_id ?? '')!;
-      if (after.author_user_id) out.emit(event('questionAnswered', { activityId: a.id, question: toQuestion(forAsker, true) }, { kind: 'users', userIds: [after.author_user_id] }));
+      // published: one frame for every reader, the asker among them; else the asker's own view
       if (published) out.emit(event('questionAnswered', { activityId: a.id, question: toQuestion({ ...after, is_read: 0 }, false) }, readers(a.id, after.author_user_id)));
+      else if (after.author_user_id) {
+        const forAsker = this.row(id, after.author_user_id)!;
+        out.emit(event('questionAnswered', { activityId: a.id, question: toQuestion(forAsker, true) }, { kind: 'users', userIds: [after.author_user_id] }));
+      }
       if (published && !q.is_published) out.emit(event('questionPublished', { activityId: a.id, question: toQuestion({ ...after, is_read: 0 }, false) }, readers(a.id, after.author_user_id)));
       return this.view(after, actor.userId);
     });
