@@ -88,6 +88,9 @@ describe('judgectl on contest day: questions, announcements, printouts', () => {
     expect(r.stdout).toContain('Announced to day: Fix');
     const seen = (await alice.call(ops.listOwnQuestions, { params: { idOrSlug: act.slug }, query: { kind: 'announcement' } })).items;
     expect(seen).toMatchObject([{ topic: 'Fix', body: 'Problem C was fixed.', seriesName: 'Main' }]);
+    const unknown = await ctl('announce', 'day', 'About nothing.', '--problem', 'zz');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('activity day has no problem zz');
   });
 
   it('questions list --watch prints a question asked after it started, with a bell', async () => {
