@@ -120,6 +120,12 @@ describe('a participant through a whole contest in the browser', () => {
     const w = viewport.width;
     const who = await participant(admin, judge.url, `flow-${w}`);
     const page = await chromium.newPage(viewport, { permissions: ['clipboard-read', 'clipboard-write'], locale: 'en-GB' });
+    await page.goto(`${judge.url}/no/such/page`);
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor(WAIT);
+    await look(page, 'not-found', w);
+    await page.goto(`${judge.url}/sign-in`);
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor(WAIT);
+    await look(page, 'sign-in', w);
     await signIn(page, judge.url, who, '/');
     await joinAndRead(page, w);
     const standings = await page.context().newPage();
