@@ -106,7 +106,10 @@ export const EVENTS = {
     audience: 'participant',
     description:
       "The author's submission was queued, claimed by a runner, judged further (the runner reported progress: the submission's progress), finished or cancelled; to its author only. The submission is the participant projection (score rescaled to the assignment's maxPoints).",
-    data: z.object({ activityId: z.string(), submission: SubmissionSummary }),
+    data: z.object({
+      activityId: z.string(),
+      submission: SubmissionSummary.extend({ problemId: z.string().meta({ description: "seriesProblemId again, as the peer's participant summary names it" }) }),
+    }),
   },
   problemStatusChanged: {
     audience: 'participant',
@@ -139,6 +142,11 @@ export const EVENTS = {
           score: z.number().optional(),
           maxScore: z.number().optional(),
           excluded: z.boolean(),
+          id: z.string().meta({ description: "The submission id again, as the peer's ContestantResult names it" }),
+          contestantId: z.string().meta({ description: 'The userId again (peer name)' }),
+          seriesId: z.string(),
+          problemSlug: z.string(),
+          points: z.number().optional().meta({ description: 'The score again (peer name): rescaled to the assignment maxPoints when it has them' }),
         })
         .optional(),
     }),

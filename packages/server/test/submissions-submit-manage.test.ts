@@ -53,7 +53,8 @@ describe('submissions', () => {
       const managerSocket = await listen(j, manager.u);
       const s = await submit(author.c, t.slug, codeForm('x'));
       const [a, o, m] = await w.barrier([authorSocket, otherSocket, managerSocket]);
-      expect(only(a!, 'submissionStateChanged')).toEqual([{ activityId: act.id, submission: s }]);
+      // the author's copy also names the assignment problemId, as the peer's summary does
+      expect(only(a!, 'submissionStateChanged')).toEqual([{ activityId: act.id, submission: { ...s, problemId: t.id } }]);
       expect(only(a!, 'submissionChanged')).toEqual([]);
       expect(o!.filter((f) => f.type.startsWith('submission'))).toEqual([]);
       expect(only(m!, 'submissionChanged')).toEqual([{ activityId: act.id, submission: s }]);

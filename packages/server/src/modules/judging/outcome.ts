@@ -107,7 +107,8 @@ export class SubmissionOutcome {
   private announce(row: SubmissionRow, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): void {
     const submission = toSummary(row);
     const author = { kind: 'users' as const, userIds: [row.userId] };
-    if (opts.stateChanged) out.emit(event('submissionStateChanged', { activityId: row.activityId, submission }, author));
+    // problemId: the assignment, as the peer's participant summary names it
+    if (opts.stateChanged) out.emit(event('submissionStateChanged', { activityId: row.activityId, submission: { ...submission, problemId: row.seriesProblemId } }, author));
     out.emit(event('submissionChanged', { activityId: row.activityId, submission }, { kind: 'permission', key: 'submission:read:all', activityId: row.activityId }));
     if (opts.resultChanged) {
       const standing = standingOf(this.standings.ofAssignment(row.userId, row.activityId, row.seriesProblemId), row.maxPoints);
