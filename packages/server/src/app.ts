@@ -265,7 +265,13 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   const services = createServices(deps, new BlobStore(paths.files, paths.uploads));
   const api = createApi(deps, services);
   const server = createHttpServer(deps, api, services);
-  hub = new EventHub(deps, { ...config.socket, publicUrl: config.publicUrl, trustProxy: config.trustProxy });
+  const maintenance = services.instance.maintenance;
+  hub = new EventHub(deps, {
+    ...config.socket,
+    publicUrl: config.publicUrl,
+    trustProxy: config.trustProxy,
+    admits: (userId) => maintenance.level !== 'closed' || deps.permissions.isAdministrator(userId),
+  });
   hub.attach(server);
   const workers = startWorkers(deps, services, paths);
   const parts = { workers, services, hub, server, dbh, lock, log, closeLog };

@@ -7,7 +7,7 @@ import type { EventStream, JudgeClient } from '@judge/sdk';
 import { refusedWith } from './expect.js';
 import { ADMIN_PASSWORD, raw, TestJudge } from './harness.js';
 import { codeForm } from './support/forms.js';
-import { barrier, open as openStream, types } from './support/socket.js';
+import { barrier, handshake, open as openStream, types } from './support/socket.js';
 import { act, admin, alice, j, manager, open, participant, refused, runner, submit, task, useSubmissionWorld, w } from './support/submissions.js';
 
 /**
@@ -79,6 +79,11 @@ describe('maintenance', () => {
     expect(await fresh.call(ops.getMaintenance)).toMatchObject({ level: 'closed', reason: 'upgrading the judge' });
     expect(await fresh.call(ops.getAccount)).toMatchObject({ username: 'admin' });
 
+    // a new socket only for administrators; the ones already open stay, to hear of the reopening
+    const origin = new URL(j.url).origin;
+    expect(await handshake(j, { cookie: `judge_session=${pupil.c.cookie}`, origin })).toMatchObject({ status: 503, body: { code: 'server.maintenance' } });
+    expect(await handshake(j, { cookie: `judge_session=${adminCookie.cookie}`, origin })).toEqual({ status: 101 });
+
     // setting the same level again tells nobody; the change itself was told once to everyone
     await setLevel(admin, 'closed');
     await toldOnce(streams, 'closed');
@@ -87,6 +92,7 @@ describe('maintenance', () => {
     await toldOnce(streams, 'open');
     expect((await health(j.url)).maintenance).toBeUndefined();
     expect(await alice.c.call(ops.getAccount)).toMatchObject({ username: alice.u.username });
+    expect(await handshake(j, { cookie: `judge_session=${pupil.c.cookie}`, origin })).toEqual({ status: 101 });
     for (const s of streams) s.close();
   });
 
