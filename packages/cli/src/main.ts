@@ -1,6 +1,7 @@
 import { CommanderError, Command } from 'commander';
 import { activitiesCommands } from './commands/activities.js';
 import { contestCommands } from './commands/contest.js';
+import { broadcastCommand, maintenanceCommand } from './commands/maintenance.js';
 import { problemsCommands } from './commands/problems.js';
 import { rankingCommand } from './commands/ranking.js';
 import { runnersCommands } from './commands/runners.js';
@@ -25,6 +26,8 @@ runnersCommands(program);
 submissionsCommands(program);
 rankingCommand(program);
 contestCommands(program);
+maintenanceCommand(program);
+broadcastCommand(program);
 
 program.parseAsync().catch((e: unknown) => {
   if ((e as { name?: string }).name === 'ExitPromptError') process.exit(130);

@@ -112,4 +112,7 @@ export const ops = {
   listRunners: { id: 'listRunners', method: 'GET', path: '/runners', status: 200 },
   revokeRunner: { id: 'revokeRunner', method: 'POST', path: '/runners/{id}/revoke', status: 200 },
   setRunnerTags: { id: 'setRunnerTags', method: 'POST', path: '/runners/{id}/tags', status: 200 },
+  getMaintenance: { id: 'getMaintenance', method: 'GET', path: '/admin/maintenance', status: 200 },
+  sendSystemMessage: { id: 'sendSystemMessage', method: 'POST', path: '/admin/system-message', status: 204 },
+  setMaintenance: { id: 'setMaintenance', method: 'PUT', path: '/admin/maintenance', status: 200 },
 } as unknown as typeof ContractOps;
