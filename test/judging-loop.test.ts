@@ -137,7 +137,7 @@ describe('the judging loop', () => {
     expect((await socket.next('submissionStateChanged')).data).toMatchObject({ activityId: c.activity.id, submission: { id: submitted.id, state: 'queued' } });
     expect((await socket.next('submissionStateChanged')).data).toMatchObject({ submission: { id: submitted.id, state: 'running' } });
     // (the submission itself already moved the problem off untouched; it is not solved before the verdict)
-    expect((await socket.next('problemStatusChanged')).data).toMatchObject({ problemId: c.assignmentId, status: 'attempted' });
+    expect((await socket.next('problemStatusChanged')).data).toMatchObject({ problem: { id: c.assignmentId, status: 'attempted' } });
 
     // the runner fetches what it judges, checked against the SHA-256 the job names
     const pkg = await runner.download(held.packageFileId, held.packageSha256);
@@ -171,10 +171,7 @@ describe('the judging loop', () => {
     expect((await socket.next('problemStatusChanged')).data).toMatchObject({
       activityId: c.activity.id,
       seriesId: c.seriesId,
-      problemId: c.assignmentId,
-      problemSlug: 'sum',
-      status: 'solved',
-      attempts: 1,
+      problem: { id: c.assignmentId, slug: 'sum', name: expect.any(String), order: expect.any(Number), status: 'solved', attempts: 1 },
     });
 
     // ...over REST: the list, and the detail with the attachment the activity shows participants

@@ -120,6 +120,12 @@ describe('a participant through a whole contest in the browser', () => {
     const w = viewport.width;
     const who = await participant(admin, judge.url, `flow-${w}`);
     const page = await chromium.newPage(viewport, { permissions: ['clipboard-read', 'clipboard-write'], locale: 'en-GB' });
+    await page.goto(`${judge.url}/no/such/page`);
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor(WAIT);
+    await look(page, 'not-found', w);
+    await page.goto(`${judge.url}/sign-in`);
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor(WAIT);
+    await look(page, 'sign-in', w);
     await signIn(page, judge.url, who, '/');
     await joinAndRead(page, w);
     const standings = await page.context().newPage();
@@ -139,4 +145,18 @@ describe('a participant through a whole contest in the browser', () => {
   it('at desktop width, with the server restarted under the open page at the end', () => wholeContest(DESKTOP, true), 300_000);
 
   it('at phone width', () => wholeContest(PHONE, false), 300_000);
+
+  it('on a 1080p projector: the standings and a problem read well and pass axe', async () => {
+    const who = await participant(admin, judge.url, 'projector');
+    await who.client.call(ops.enrol, { params: { idOrSlug: 'final' }, body: {} });
+    const page = await chromium.newPage({ width: 1920, height: 1080 });
+    await signIn(page, judge.url, who, '/a/final/standings');
+    await page.locator('.standings tbody tr').first().waitFor(WAIT);
+    await look(page, 'projector-standings', 1920);
+    await page.goto(`${judge.url}/a/final/p/sum`);
+    await page.getByRole('region', { name: 'Statement' }).getByRole('heading', { name: 'Sum of two' }).waitFor(WAIT);
+    await look(page, 'projector-problem', 1920);
+    expect(pageProblems(page, { allowStatus: [401] }).filter((p) => !AXE_EVAL.test(p))).toEqual([]);
+    await page.context().close();
+  }, 120_000);
 });

@@ -3,15 +3,12 @@ import { JudgeClient } from '@judge/sdk';
 import type { Page } from 'playwright-core';
 import { packagedProblem } from '../../packages/server/test/support/packaged-problem.js';
 import { zipOf } from '../../packages/server/test/zips.js';
+import { SUM_PACKAGE as E2E_SUM_PACKAGE } from '../one-problem-contest.js';
 import type { RunningJudge } from './harness.js';
 
-/** What the submit pages' browser tests judge: a + b with one sample and two secret tests. */
+/** What the submit pages' browser tests judge: the end-to-end tests' a + b with a second secret test, so progress has steps to show. */
 export const SUM_PACKAGE = {
-  'problem.yaml': 'name: Sum\n',
-  'data/sample/1.in': '1 2\n',
-  'data/sample/1.ans': '3\n',
-  'data/secret/1.in': '5 5\n',
-  'data/secret/1.ans': '10\n',
+  ...E2E_SUM_PACKAGE,
   'data/secret/2.in': '100 1\n',
   'data/secret/2.ans': '101\n',
 };

@@ -2,6 +2,7 @@ import { CommanderError, Command } from 'commander';
 import { activitiesCommands } from './commands/activities.js';
 import { contestCommands } from './commands/contest.js';
 import { printoutsCommands } from './commands/printouts.js';
+import { broadcastCommand, maintenanceCommand } from './commands/maintenance.js';
 import { problemsCommands } from './commands/problems.js';
 import { questionsCommands } from './commands/questions.js';
 import { rankingCommand } from './commands/ranking.js';
@@ -29,6 +30,8 @@ rankingCommand(program);
 contestCommands(program);
 questionsCommands(program);
 printoutsCommands(program);
+maintenanceCommand(program);
+broadcastCommand(program);
 
 program.parseAsync().catch((e: unknown) => {
   if ((e as { name?: string }).name === 'ExitPromptError') process.exit(130);

@@ -89,6 +89,7 @@ export const ERROR_CODES = {
   'json.tooDeep': 422,
   rate_limited: 429,
   'server.maintenance': 503,
+  'server.draining': 503,
   internal: 500,
   'storage.full': 507,
 } as const satisfies Record<string, number>;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Grant, Role } from './schemas/roles.js';
 import { ManagedUser } from './schemas/users.js';
-import { InstanceSettings } from './schemas/instance.js';
-import { Activity, Problem, ProblemStatus } from './schemas/content.js';
+import { InstanceSettings, MaintenanceState, SystemMessageType } from './schemas/instance.js';
+import { Activity, ParticipantProblemSummary, Problem } from './schemas/content.js';
 import { Runner, SubmissionSummary } from './schemas/judging.js';
 import { Timestamp } from './wire.js';
 import { Question } from './schemas/questions.js';
@@ -11,7 +11,10 @@ import { Printout } from './schemas/printouts.js';
 /** A printout as events tell it: `claimedByMe` depends on who reads it, so the event leaves it out. */
 const PrintoutSignal = Printout.omit({ claimedByMe: true });
 
-/** The series as `seriesChanged` tells it: `problems` only with `opened`, never anyone's status. */
+/**
+ * The series as `seriesChanged` tells it: `problems` only with `opened` (inside the series, as the
+ * peer's client reads them), never anyone's status: one frame goes to every member, who refetches.
+ */
 const SeriesSignal = z.object({
   id: z.string(),
   slug: z.string(),
@@ -21,6 +24,7 @@ const SeriesSignal = z.object({
   endDate: Timestamp.optional(),
   isOpen: z.boolean(),
   pausedAt: Timestamp.optional(),
+  problems: z.array(z.object({ id: z.string(), slug: z.string(), name: z.string(), order: z.number().int() })).optional(),
 });
 
 /**
@@ -28,6 +32,16 @@ const SeriesSignal = z.object({
  * `events.json` is generated from this list.
  */
 export const EVENTS = {
+  systemMessage: {
+    audience: 'core',
+    description: "An administrator's broadcast (POST /admin/system-message); to every signed-in session",
+    data: z.object({ type: SystemMessageType, message: z.string() }),
+  },
+  maintenanceChanged: {
+    audience: 'core',
+    description: 'The maintenance level changed (open, draining, closed); to every signed-in session, once per change',
+    data: z.object({ maintenance: MaintenanceState }),
+  },
   sessionExpired: {
     audience: 'core',
     description: 'The session ended (logout, block, password change, ended by an administrator); the socket closes after it',
@@ -71,12 +85,11 @@ export const EVENTS = {
   seriesChanged: {
     audience: 'participant',
     description:
-      'A series opened, closed, paused, resumed or was rescheduled; to the members of its published activity. `opened` carries the problems withheld until then.',
+      'A series opened, closed, paused, resumed or was rescheduled; to the members of its published activity. `opened` carries the problems withheld until then in `series.problems`.',
     data: z.object({
       activityId: z.string(),
       change: z.enum(['opened', 'closed', 'paused', 'resumed', 'rescheduled']),
       series: SeriesSignal,
-      problems: z.array(z.object({ id: z.string(), slug: z.string(), name: z.string(), order: z.number().int() })).optional(),
     }),
   },
   activityChanged: {
@@ -98,20 +111,20 @@ export const EVENTS = {
     audience: 'participant',
     description:
       "The author's submission was queued, claimed by a runner, judged further (the runner reported progress: the submission's progress), finished or cancelled; to its author only. The submission is the participant projection (score rescaled to the assignment's maxPoints).",
-    data: z.object({ activityId: z.string(), submission: SubmissionSummary }),
+    data: z.object({
+      activityId: z.string(),
+      submission: SubmissionSummary.extend({ problemId: z.string().meta({ description: "seriesProblemId again, as the peer's participant summary names it" }) }),
+    }),
   },
   problemStatusChanged: {
     audience: 'participant',
-    description: "The author's standing on a problem changed (a result arrived, a submission was excluded or counted again); to the author only",
+    description:
+      "The author's standing on a problem changed (a result arrived, a submission was excluded or counted again); to the author only. " +
+      '`problem` is the problem as the series list shows it to the author (the peer\'s shape); `seriesId` says which series holds it.',
     data: z.object({
       activityId: z.string(),
       seriesId: z.string(),
-      problemId: z.string().meta({ description: 'The assignment id' }),
-      problemSlug: z.string(),
-      status: ProblemStatus,
-      bestScore: z.number().optional(),
-      maxScore: z.number().optional(),
-      attempts: z.number().int(),
+      problem: ParticipantProblemSummary.meta({ description: 'id is the assignment id' }),
     }),
   },
   rankingChanged: {
@@ -134,6 +147,11 @@ export const EVENTS = {
           score: z.number().optional(),
           maxScore: z.number().optional(),
           excluded: z.boolean(),
+          id: z.string().meta({ description: "The submission id again, as the peer's ContestantResult names it" }),
+          contestantId: z.string().meta({ description: 'The userId again (peer name)' }),
+          seriesId: z.string(),
+          problemSlug: z.string(),
+          points: z.number().optional().meta({ description: 'The score again (peer name): rescaled to the assignment maxPoints when it has them' }),
         })
         .optional(),
     }),

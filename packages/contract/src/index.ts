@@ -5,6 +5,7 @@ export * from './permissions.js';
 export * from './operation.js';
 export * from './events.js';
 export * from './openapi.js';
+export type { JudgeTestDetail } from './details.js';
 export * from './schemas/identity.js';
 export * from './schemas/users.js';
 export * from './schemas/roles.js';

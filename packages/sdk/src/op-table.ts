@@ -131,4 +131,7 @@ export const ops = {
   releasePrintout: { id: 'releasePrintout', method: 'POST', path: '/printouts/{id}/release', status: 200 },
   requestPrintout: { id: 'requestPrintout', method: 'POST', path: '/activities/{idOrSlug}/printouts', status: 201 },
   resolvePrintout: { id: 'resolvePrintout', method: 'POST', path: '/printouts/{id}/resolve', status: 200 },
+  getMaintenance: { id: 'getMaintenance', method: 'GET', path: '/admin/maintenance', status: 200 },
+  sendSystemMessage: { id: 'sendSystemMessage', method: 'POST', path: '/admin/system-message', status: 204 },
+  setMaintenance: { id: 'setMaintenance', method: 'PUT', path: '/admin/maintenance', status: 200 },
 } as unknown as typeof ContractOps;

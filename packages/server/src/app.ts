@@ -23,7 +23,7 @@ import { AccountService, accountRoutes } from './modules/account/index.js';
 import { ActivitiesService, activitiesRoutes } from './modules/activities/index.js';
 import { BlobStore, FilesService, filesRoutes } from './modules/files/index.js';
 import { IdentityService, identityRoutes } from './modules/identity/index.js';
-import { InstanceService, instanceRoutes } from './modules/instance/index.js';
+import { InstanceService, instanceRoutes, maintenanceGate } from './modules/instance/index.js';
 import { Judging, judgingRoutes } from './modules/judging/index.js';
 import { ParticipantService, participantRoutes } from './modules/participant/index.js';
 import { PrintoutsService, printoutsRoutes } from './modules/printouts/index.js';
@@ -199,12 +199,13 @@ function createApi(deps: Deps, services: Services): Api {
 }
 
 /** The HTTP server: the edge (request ids, problem+json, log line), authentication, the rate limit, the API, then the web app for what the API did not answer. */
-function createHttpServer(deps: Deps, api: Api): Server {
+function createHttpServer(deps: Deps, api: Api, services: Services): Server {
   const { config, log, sessions, clock } = deps;
   const koa = new Koa<RequestState>({ proxy: config.trustProxy });
   koa.silent = true;
   koa.use(edge(log, config.publicUrl.startsWith('https:')));
   koa.use(authenticate(sessions, clock));
+  koa.use(maintenanceGate(services.instance.maintenance, deps.permissions));
   koa.use(rateLimit(config.limits.requestsPerMinute));
   koa.use(api.routes());
   koa.use(api.allowedMethods());
@@ -272,8 +273,14 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   const deps = createDeps(opts, dbh, log, (id) => hub?.connections(id) ?? 0);
   const services = createServices(deps, new BlobStore(paths.files, paths.uploads));
   const api = createApi(deps, services);
-  const server = createHttpServer(deps, api);
-  hub = new EventHub(deps, { ...config.socket, publicUrl: config.publicUrl, trustProxy: config.trustProxy });
+  const server = createHttpServer(deps, api, services);
+  const maintenance = services.instance.maintenance;
+  hub = new EventHub(deps, {
+    ...config.socket,
+    publicUrl: config.publicUrl,
+    trustProxy: config.trustProxy,
+    admits: (userId) => maintenance.level !== 'closed' || deps.permissions.isAdministrator(userId),
+  });
   hub.attach(server);
   const workers = startWorkers(deps, services, paths);
   const parts = { workers, services, hub, server, dbh, lock, log, closeLog };

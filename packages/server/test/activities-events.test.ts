@@ -122,9 +122,9 @@ describe('activities: the managers side', () => {
         elsewhere: [],
         user: [],
       });
-      const opened = got.participant.find((f) => f.type === 'seriesChanged')!.data as { change: string; series: { id: string; isOpen: boolean }; problems: { id: string; name: string }[] };
+      const opened = got.participant.find((f) => f.type === 'seriesChanged')!.data as { change: string; series: { id: string; isOpen: boolean; problems: { id: string; name: string }[] } };
       expect(opened).toMatchObject({ activityId: a.id, change: 'opened', series: { id: s, isOpen: true } });
-      expect(opened.problems.map((p) => [p.id, p.name])).toEqual([[task.id, 'Task A']]);
+      expect(opened.series.problems.map((p) => [p.id, p.name])).toEqual([[task.id, 'Task A']]);
     });
 
     it('deleting tells those who could see it, judged before the grants went', async () => {

@@ -104,7 +104,23 @@ describe('rankingChanged events', () => {
     const id = f.submit(a, A, P, { minutes: 15, verdict: 'AC', score: 1, maxScore: 1 });
     announce(id);
     let got = await heard();
-    const result = { submissionId: id, userId: P.u.id, problemId: A.id, submittedAt: at(15), state: 'completed', verdict: 'AC', score: 50, maxScore: 50, excluded: false };
+    const result = {
+      submissionId: id,
+      userId: P.u.id,
+      problemId: A.id,
+      submittedAt: at(15),
+      state: 'completed',
+      verdict: 'AC',
+      score: 50,
+      maxScore: 50,
+      excluded: false,
+      // the peer's ContestantResult names for the same
+      id,
+      contestantId: P.u.id,
+      seriesId: open.id,
+      problemSlug: A.slug,
+      points: 50,
+    };
     for (const k of ['M', 'P', 'Q'] as const) expect(got[k]).toEqual([{ activityId: a.id, change: 'result', seriesId: open.id, result }]);
     for (const k of ['PB', 'U'] as const) expect(got[k]).toEqual([]);
 
@@ -112,7 +128,7 @@ describe('rankingChanged events', () => {
     const late = f.submit(a, B, P, { minutes: 15, state: 'queued' });
     announce(late);
     got = await heard();
-    expect(got.M).toEqual([{ activityId: a.id, change: 'result', seriesId: frozen.id, result: { submissionId: late, userId: P.u.id, problemId: B.id, submittedAt: at(15), state: 'queued', excluded: false } }]);
+    expect(got.M).toEqual([{ activityId: a.id, change: 'result', seriesId: frozen.id, result: { submissionId: late, userId: P.u.id, problemId: B.id, submittedAt: at(15), state: 'queued', excluded: false, id: late, contestantId: P.u.id, seriesId: frozen.id, problemSlug: B.slug } }]);
     for (const k of ['P', 'Q'] as const) expect(got[k]).toEqual([{ activityId: a.id, change: 'result', seriesId: frozen.id }]);
     for (const k of ['PB', 'U'] as const) expect(got[k]).toEqual([]);
 

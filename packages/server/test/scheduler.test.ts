@@ -111,8 +111,16 @@ describe('the series scheduler', () => {
     expect(only(got.P, 'seriesChanged')[0]).toEqual({
       activityId: a.id,
       change: 'opened',
-      series: { id: s.id, slug: s.slug, name: 'Week', order: 1, startDate: t(10), endDate: t(20), isOpen: true },
-      problems: [{ id: withProblem.problems[0]!.id, slug: withProblem.problems[0]!.slug, name: 'Hidden until opened', order: 1 }],
+      series: {
+        id: s.id,
+        slug: s.slug,
+        name: 'Week',
+        order: 1,
+        startDate: t(10),
+        endDate: t(20),
+        isOpen: true,
+        problems: [{ id: withProblem.problems[0]!.id, slug: withProblem.problems[0]!.slug, name: 'Hidden until opened', order: 1 }],
+      },
     });
 
     expect(tick(19.99)).toEqual([]);
@@ -125,6 +133,7 @@ describe('the series scheduler', () => {
     got = await heard();
     toldOnce(got, a.id, s.id, 'closed');
     expect(only(got.P, 'seriesChanged')[0]).not.toHaveProperty('problems');
+    expect((only(got.P, 'seriesChanged')[0] as { series: object }).series).not.toHaveProperty('problems');
   });
 
   it('handles many series and activities in one tick, each once', async () => {

@@ -73,8 +73,7 @@ describe('POST /activities/{idOrSlug}/series', () => {
     expect(only(got.P, 'seriesChanged')[0]).toEqual({
       activityId: a.id,
       change: 'opened',
-      series: { id: first.id, slug: 'week-1', name: 'Week 1', order: 1, isOpen: true },
-      problems: [],
+      series: { id: first.id, slug: 'week-1', name: 'Week 1', order: 1, isOpen: true, problems: [] },
     });
     expect(only(got.M, 'managerSeriesChanged')).toEqual([
       { activityId: a.id, seriesId: first.id },

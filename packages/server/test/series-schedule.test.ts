@@ -204,7 +204,7 @@ describe('POST /series/{seriesId}/pause and /resume', () => {
     // paused before it ever opened: the resume is its first opening, which carries the problems
     expect((await resume(M.c, early.id, false)).isOpen).toBe(true);
     const got = await heard();
-    expect(only(got.P, 'seriesChanged')).toEqual([expect.objectContaining({ change: 'opened', problems: [] })]);
+    expect(only(got.P, 'seriesChanged')).toEqual([expect.objectContaining({ change: 'opened', series: expect.objectContaining({ problems: [] }) })]);
   });
 
   it('pauses and resumes silently for members of an unpublished activity', async () => {

@@ -53,7 +53,8 @@ describe('submissions', () => {
       const managerSocket = await listen(j, manager.u);
       const s = await submit(author.c, t.slug, codeForm('x'));
       const [a, o, m] = await w.barrier([authorSocket, otherSocket, managerSocket]);
-      expect(only(a!, 'submissionStateChanged')).toEqual([{ activityId: act.id, submission: s }]);
+      // the author's copy also names the assignment problemId, as the peer's summary does
+      expect(only(a!, 'submissionStateChanged')).toEqual([{ activityId: act.id, submission: { ...s, problemId: t.id } }]);
       expect(only(a!, 'submissionChanged')).toEqual([]);
       expect(o!.filter((f) => f.type.startsWith('submission'))).toEqual([]);
       expect(only(m!, 'submissionChanged')).toEqual([{ activityId: act.id, submission: s }]);
@@ -341,12 +342,12 @@ describe('submissions', () => {
       const d = await manager.c.call(ops.setSubmissionExcluded, { params: { id: first.id }, body: { excluded: true, reason: 'copied' } });
       expect(d).toMatchObject({ excluded: true, excludedAt: expect.any(String), excludedBy: manager.u.id, exclusionReason: 'copied' });
       const status = await sock.next('problemStatusChanged');
-      expect(status.data).toMatchObject({ activityId: act.id, problemId: t.id, status: 'attempted' });
+      expect(status.data).toMatchObject({ activityId: act.id, problem: { id: t.id, status: 'attempted' } });
       const back = await manager.c.call(ops.setSubmissionExcluded, { params: { id: first.id }, body: { excluded: false } });
       expect(back.excluded).toBe(false);
       expect(back.excludedAt).toBeUndefined();
       expect(back.exclusionReason).toBeUndefined();
-      expect((await sock.next('problemStatusChanged')).data).toMatchObject({ status: 'solved', bestScore: 50, maxScore: 50 });
+      expect((await sock.next('problemStatusChanged')).data).toMatchObject({ problem: { status: 'solved', bestScore: 50, maxScore: 50 } });
       sock.close();
       const before = snapshot();
       const res = await raw(`${j.url}/api/v1/submissions/${first.id}/excluded`, { method: 'POST', token: manager.c.accessToken, headers: { 'content-type': 'application/json' }, body: '{"excluded":"yes"}' });

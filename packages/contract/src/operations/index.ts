@@ -1,5 +1,6 @@
 import type { Operation } from '../operation.js';
 import * as access from './access.js';
+import * as admin from './admin.js';
 import * as core from './core.js';
 import * as files from './files.js';
 import * as identity from './identity.js';
@@ -28,6 +29,7 @@ export const ops = {
   ...runners,
   ...questions,
   ...printouts,
+  ...admin,
 } as const;
 
 export const OPERATIONS: readonly Operation[] = Object.values(ops);

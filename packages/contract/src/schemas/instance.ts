@@ -19,6 +19,34 @@ export const LocalRunnerHealth = z
   .meta({ description: 'The local runner of `judge up` (extension)' });
 export type LocalRunnerHealth = z.infer<typeof LocalRunnerHealth>;
 
+/** open: serving; draining: no new submissions, judging goes on; closed: only health and administrators (extension). */
+export const MaintenanceLevel = z.enum(['open', 'draining', 'closed']);
+export type MaintenanceLevel = z.infer<typeof MaintenanceLevel>;
+
+/** The maintenance level as `maintenanceChanged` and the administrators' API tell it (the peer's shape). */
+export const MaintenanceState = z
+  .object({
+    level: MaintenanceLevel,
+    since: Timestamp.optional().meta({ description: 'When this level was entered; absent while open' }),
+    reason: z.string().optional().meta({ description: "The administrator's note, shown to users" }),
+  })
+  .meta({ description: 'The maintenance level (extension)' });
+export type MaintenanceState = z.infer<typeof MaintenanceState>;
+
+export const SetMaintenanceRequest = z.object({
+  level: MaintenanceLevel,
+  reason: z.string().trim().max(500).optional().meta({ description: 'Shown to users while the level lasts; ignored for open' }),
+});
+
+/** The kinds of broadcast the existing client of this interface renders (success, info, warning, error). */
+export const SystemMessageType = z.enum(['success', 'info', 'warning', 'error']);
+export type SystemMessageType = z.infer<typeof SystemMessageType>;
+
+export const SystemMessageRequest = z.object({
+  type: SystemMessageType.default('info'),
+  text: z.string().trim().min(1).max(2000),
+});
+
 export const Health = z.object({
   status: z.literal('ok'),
   version: z.string(),

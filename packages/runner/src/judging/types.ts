@@ -2,6 +2,7 @@ import type { LimitFigures } from '@judge/problem-package';
 import type { CompileCache } from '../compile/cache.js';
 import type { LanguageTable } from '../languages.js';
 import type { JudgeSandbox } from '../problem/programs.js';
+import type { JudgeTestDetail } from '@judge/contract';
 import type { ProblemSpec, Verdict } from '../problem/types.js';
 import type { GroupResult } from '../problem/scoring.js';
 
@@ -55,27 +56,8 @@ export interface JudgeInput {
   onProgress?: (done: number, total: number) => void;
 }
 
-export interface TestDetail {
-  test: string;
-  group: string;
-  verdict: Verdict;
-  cpuMs?: number;
-  wallMs?: number;
-  memoryBytes?: number | null;
-  score?: number;
-  maxScore?: number | null;
-  /** Validator or runtime feedback, trimmed. */
-  feedback?: string;
-  /** The format reveals this test's data after a failure (samples by default). */
-  fullFeedback?: boolean;
-  /** False when the test ran only because every test was asked for (it does not count). */
-  counted?: false;
-  /**
-   * The start (64 KiB) of what the program wrote, on a failed test the format reveals (samples):
-   * with the sample's input and answer, which participants have anyway, it shows what went wrong.
-   */
-  output?: string;
-}
+/** One test of the details attachment, with the runner's own verdicts. */
+export type TestDetail = JudgeTestDetail<Verdict>;
 
 /** The `details` attachment: JSON-able. */
 export interface JudgeDetails {

@@ -14,6 +14,8 @@ export interface HubOptions {
   maxBufferedBytes: number;
   publicUrl: string;
   trustProxy: boolean;
+  /** Whether this user may open a socket now: false while the installation is closed to them. */
+  admits?(userId: string): boolean;
 }
 
 interface SessionSockets {
@@ -72,10 +74,10 @@ export class EventHub {
     return n;
   }
 
-  private refuse(socket: Duplex, status: number, code: string, detail: string): void {
+  private refuse(socket: Duplex, status: number, code: string, detail: string, headers = ''): void {
     const body = JSON.stringify({ type: 'about:blank', title: statusTitle(status), status, detail, code });
     socket.end(
-      `HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}Connection: close\r\n\r\n${body}`,
     );
   }
 
@@ -95,6 +97,10 @@ export class EventHub {
     if (!actor) return this.refuse(socket, 401, 'unauthenticated', 'The socket needs a signed-in session cookie');
     if (!originMatches(req.headers.origin, undefined, this.expectedOrigin(req))) {
       return this.refuse(socket, 403, 'csrf.origin', 'The socket must be opened from the same origin');
+    }
+    // sockets already open stay open: they are how clients hear that maintenance is over
+    if (this.opts.admits && !this.opts.admits(actor.userId)) {
+      return this.refuse(socket, 503, 'server.maintenance', 'The installation is closed for maintenance; try again later', 'Retry-After: 30\r\n');
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       let entry = this.bySession.get(actor.sessionId);

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { Actor } from '../auth/permissions.js';
 import type { RunnerActor } from '../auth/runner-tokens.js';
 import { ApiError, ERROR_CODES, unauthenticated, type ErrorCode } from '@judge/contract';
-import { originMatches } from '../auth/origin.js';
+import { unsafeRequestAllowed } from '../auth/origin.js';
 import { wireJson } from '../util.js';
 import { expectedOrigin, type Ctx, type RequestState } from './context.js';
 import { zodErrors } from './middleware.js';
@@ -164,7 +164,7 @@ export class Api {
       }
       if (actor?.via === 'cookie' && UNSAFE.has(ctx.method)) {
         const expected = expectedOrigin(ctx as Ctx, this.opts.publicUrl);
-        if (!originMatches(ctx.get('origin') || undefined, ctx.get('referer') || undefined, expected)) {
+        if (!unsafeRequestAllowed(ctx.get('origin') || undefined, ctx.get('referer') || undefined, ctx.get('sec-fetch-site') || undefined, expected)) {
           throw ApiError.of('csrf.origin', `A cookie-authenticated ${ctx.method} must come from ${expected}`);
         }
       }
@@ -207,7 +207,11 @@ export class Api {
     let query: unknown;
     if (op.query) {
       const raw: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(ctx.query)) raw[k] = Array.isArray(v) ? v[v.length - 1] : v;
+      for (const [k, v] of Object.entries(ctx.query)) {
+        const value = Array.isArray(v) ? v[v.length - 1] : v;
+        // `state=` from a form's empty choice means no filter (CONTRACT §2), for every filter alike
+        if (value !== '') raw[k] = value;
+      }
       const r = op.query.safeParse(raw);
       if (!r.success) throw ApiError.of('validation_failed', 'The query has invalid parameters', zodErrors(r.error));
       query = r.data;

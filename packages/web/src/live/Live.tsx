@@ -44,7 +44,7 @@ export function LiveProvider({ signedIn, children }: { signedIn: boolean; childr
           void qc.invalidateQueries({ queryKey: keys.account });
           return;
         }
-        for (const family of staleFamilies(frame.type)) void qc.invalidateQueries({ queryKey: [family] });
+        for (const family of staleFamilies(frame.type, frame.data)) void qc.invalidateQueries({ queryKey: [family] });
         for (const l of listeners.current) l(frame);
       },
       onState(s, reconnected) {

@@ -19,6 +19,10 @@ const STALE: Record<string, KeyFamily[]> = {
   grantChanged: ['activities', 'activity'],
 };
 
-export function staleFamilies(type: string): KeyFamily[] {
+/** A runner's progress report changes only the submission's own line ("test k of n"). */
+const PROGRESS: KeyFamily[] = ['submissions', 'submission'];
+
+export function staleFamilies(type: string, data?: Record<string, unknown>): KeyFamily[] {
+  if (type === 'submissionStateChanged' && (data?.submission as { progress?: unknown } | undefined)?.progress) return PROGRESS;
   return STALE[type] ?? [];
 }

@@ -6,7 +6,7 @@ import { users } from '../../db/schema.js';
 import { ApiError, unauthenticated } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { addSeconds, iso, newId } from '../../util.js';
-import type { InstanceService } from '../instance/index.js';
+import { admitSignIn, type InstanceService } from '../instance/index.js';
 import { emailKey, emailTaken, findUserById, findUserByLogin, usernameKey, usernameTaken } from '../users/index.js';
 import { announceUser } from '../users/index.js';
 
@@ -83,6 +83,7 @@ export class IdentityService {
     const settings = this.instance.settings();
     if (current.expiresAt && current.expiresAt <= iso(now)) throw new LoginRefused('NotAllowed');
     if (settings.requireConfirmedEmail && !current.emailConfirmed) throw new LoginRefused('NotAllowed');
+    admitSignIn(this.instance.maintenance, this.d.permissions, current.id);
     return this.d.tx.run(() => {
       this.d.db.update(users).set({ failedLogins: 0, lockedUntil: null, lastSeenAt: iso(now) }).where(eq(users.id, current.id)).run();
       return this.d.sessions.open(current.id, kind, client, now);
@@ -112,7 +113,12 @@ export class IdentityService {
   }
 
   refresh(refreshToken: string): TokenResponse {
-    const result = this.d.tx.run((out) => this.d.sessions.refresh(refreshToken, this.d.clock.now(), out));
+    const result = this.d.tx.run((out) => {
+      const r = this.d.sessions.refresh(refreshToken, this.d.clock.now(), out);
+      // refused before commit: the token is not rotated away
+      if (r) admitSignIn(this.instance.maintenance, this.d.permissions, r.userId);
+      return r;
+    });
     if (!result) throw unauthenticated('The refresh token is not valid');
     return this.tokenResponse(result);
   }

@@ -1,4 +1,4 @@
-import type { Health, InstanceSettings, LocalRunnerHealth } from '@judge/contract';
+import type { Health, InstanceSettings, LocalRunnerHealth, SystemMessageType } from '@judge/contract';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Actor } from '../../auth/permissions.js';
@@ -6,6 +6,7 @@ import { instanceSettings } from '../../db/schema.js';
 import { event } from '../../events/bus.js';
 import type { Deps } from '../../services.js';
 import { iso } from '../../util.js';
+import { Maintenance } from './maintenance.js';
 
 /** The switches stored today; documents, logos, theme and providers arrive with their own issues. */
 const Stored = z.object({
@@ -28,8 +29,11 @@ const ROW = 1;
 
 export class InstanceService {
   private localRunner: (() => LocalRunnerHealth) | undefined;
+  readonly maintenance: Maintenance;
 
-  constructor(private readonly d: Deps) {}
+  constructor(private readonly d: Deps) {
+    this.maintenance = new Maintenance(d);
+  }
 
   /** `judge up` tells where the state of its local runner is read (health shows it). */
   watchLocalRunner(state: () => LocalRunnerHealth): void {
@@ -38,7 +42,21 @@ export class InstanceService {
 
   /** Liveness, the server's clock (clients align contest clocks to it), and the local runner when this server supervises one. */
   health(version: string): Health {
-    return { status: 'ok', version, serverTime: iso(this.d.clock.now()), ...(this.localRunner ? { localRunner: this.localRunner() } : {}) };
+    const level = this.maintenance.level;
+    return {
+      status: 'ok',
+      version,
+      ...(level !== 'open' ? { maintenance: level } : {}),
+      serverTime: iso(this.d.clock.now()),
+      ...(this.localRunner ? { localRunner: this.localRunner() } : {}),
+    };
+  }
+
+  /** An administrator's broadcast to every signed-in session; nothing is stored. */
+  broadcast(actor: Actor, type: SystemMessageType, message: string): void {
+    this.d.permissions.require(actor, 'system:administrator');
+    this.d.tx.run((out) => out.emit(event('systemMessage', { type, message }, { kind: 'signedIn' })));
+    this.d.log.info({ type, by: actor.userId }, 'system message sent');
   }
 
   /** The stored switches, with defaults for what was never set. */

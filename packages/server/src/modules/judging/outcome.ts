@@ -31,6 +31,7 @@ export class SubmissionOutcome {
   private readonly store: Database.Statement<[string, string | null, number | null, number | null, number, string]>;
   private readonly byId: Rows<[string], SubmissionRow>;
   private readonly keys: Database.Statement<[string], [string, string, string]>;
+  private readonly order: Database.Statement<[string], number>;
   private readonly standings: Standings;
   private readonly bus: Deps['bus'];
 
@@ -49,6 +50,7 @@ export class SubmissionOutcome {
     this.byId = literalRows(d.sqlite.prepare<[string], SubmissionRow>(`${SUBMISSION_SELECT} WHERE s.id = ?`));
     this.keys = d.sqlite.prepare<[string], [string, string, string]>('SELECT activity_id, user_id, series_problem_id FROM submissions WHERE id = ?').raw(true);
     this.standings = new Standings(d.sqlite);
+    this.order = d.sqlite.prepare<[string], number>('SELECT "order" FROM series_problems WHERE id = ?').pluck();
   }
 
   row(submissionId: string): SubmissionRow | undefined {
@@ -105,14 +107,20 @@ export class SubmissionOutcome {
   private announce(row: SubmissionRow, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): void {
     const submission = toSummary(row);
     const author = { kind: 'users' as const, userIds: [row.userId] };
-    if (opts.stateChanged) out.emit(event('submissionStateChanged', { activityId: row.activityId, submission }, author));
+    // problemId: the assignment, as the peer's participant summary names it
+    if (opts.stateChanged) out.emit(event('submissionStateChanged', { activityId: row.activityId, submission: { ...submission, problemId: row.seriesProblemId } }, author));
     out.emit(event('submissionChanged', { activityId: row.activityId, submission }, { kind: 'permission', key: 'submission:read:all', activityId: row.activityId }));
     if (opts.resultChanged) {
       const standing = standingOf(this.standings.ofAssignment(row.userId, row.activityId, row.seriesProblemId), row.maxPoints);
       out.emit(
         event(
           'problemStatusChanged',
-          { activityId: row.activityId, seriesId: row.seriesId, problemId: row.seriesProblemId, problemSlug: row.problemSlug, ...standing },
+          {
+            activityId: row.activityId,
+            seriesId: row.seriesId,
+            // the problem as the author's series list shows it
+            problem: { id: row.seriesProblemId, slug: row.problemSlug, name: row.problemName, order: this.order.get(row.seriesProblemId) ?? 0, ...standing },
+          },
           author,
         ),
       );

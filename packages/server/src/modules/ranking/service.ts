@@ -23,6 +23,7 @@ interface ResultRow {
   activityId: string;
   seriesId: string;
   problemId: string;
+  problemSlug: string;
   submittedAt: string;
   state: string;
   verdict: string | null;
@@ -54,7 +55,7 @@ export class RankingService {
   constructor(private readonly d: Deps) {
     this.q = new RankingQueries(d.sqlite);
     this.resultRow = literalRows(d.sqlite.prepare<[string], ResultRow>(
-      `SELECT s.id, s.user_id AS userId, s.activity_id AS activityId, s.series_id AS seriesId, s.series_problem_id AS problemId,
+      `SELECT s.id, s.user_id AS userId, s.activity_id AS activityId, s.series_id AS seriesId, s.series_problem_id AS problemId, sp.slug AS problemSlug,
               s.submitted_at AS submittedAt, s.state, s.verdict, s.score, s.max_score AS maxScore, s.excluded, sp.max_points AS maxPoints,
               se.start_date AS startDate, se.ranking_freeze_at AS rankingFreezeAt, se.ranking_reveal_at AS rankingRevealAt,
               se.ranking_visible_from AS rankingVisibleFrom, se.ranking_visible_to AS rankingVisibleTo,
@@ -195,6 +196,7 @@ export class RankingService {
       compact({ kind: 'permission' as const, key: 'ranking:read' as const, activityId: r.activityId, alsoRequires: narrow, ...extra }) as Audience;
 
     const base = { activityId: r.activityId, change: 'result' as const, seriesId: r.seriesId };
+    const shown = rescaled(r.score, r.maxScore, r.maxPoints);
     const result = compact({
       submissionId: r.id,
       userId: r.userId,
@@ -202,8 +204,14 @@ export class RankingService {
       submittedAt: r.submittedAt,
       state: r.state,
       verdict: r.verdict,
-      ...rescaled(r.score, r.maxScore, r.maxPoints),
+      ...shown,
       excluded: r.excluded === 1,
+      // the same under the names of the peer's ContestantResult, which its client reads
+      id: r.id,
+      contestantId: r.userId,
+      seriesId: r.seriesId,
+      problemSlug: r.problemSlug,
+      points: shown.score,
     }) as ResultData;
     if (!hidden) return [event('rankingChanged', { ...base, result }, audience({ alsoUsers: author() }))];
     const out = [event('rankingChanged', { ...base, result }, audience({ alsoRequires: [...narrow, 'ranking:read:unfrozen'] }))];

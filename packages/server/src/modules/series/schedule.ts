@@ -48,7 +48,7 @@ export function announceSeries(d: Deps, a: ActivityRow, s: SeriesRow, change: Se
   if (!a.publishedAt) return;
   const data: EventData<'seriesChanged'> = { activityId: a.id, change, series: signal(s) };
   if (change === 'opened') {
-    data.problems = d.db
+    data.series.problems = d.db
       .select({ id: seriesProblems.id, slug: seriesProblems.slug, name: seriesProblems.name, problemName: problems.name, order: seriesProblems.order })
       .from(seriesProblems)
       .innerJoin(problems, eq(problems.id, seriesProblems.problemId))

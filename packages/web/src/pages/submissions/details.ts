@@ -1,18 +1,7 @@
-/** What the runner's `details` attachment holds, as far as these pages read it. */
-export interface TestResult {
-  test: string;
-  group: string;
-  verdict: string;
-  cpuMs?: number;
-  wallMs?: number;
-  memoryBytes?: number | null;
-  score?: number;
-  maxScore?: number | null;
-  feedback?: string;
-  fullFeedback?: boolean;
-  counted?: false;
-  output?: string;
-}
+import type { JudgeTestDetail } from '@judge/contract';
+
+/** One test of the runner's `details` attachment. */
+export type TestResult = JudgeTestDetail;
 
 export interface Details {
   verdict?: string;

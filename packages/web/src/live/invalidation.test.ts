@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { staleFamilies } from './invalidation';
+
+describe('what an event makes stale', () => {
+  it('refetches the problem (its submissions left) when a submission changes state, but only its own line for a progress report', () => {
+    expect(staleFamilies('submissionStateChanged', { submission: { state: 'completed' } })).toContain('problem');
+    expect(staleFamilies('submissionStateChanged', { submission: { state: 'running', progress: { done: 1, total: 3 } } })).toEqual(['submissions', 'submission']);
+  });
+
+  it('refetches the standings on a ranking change and nothing for an event it does not know', () => {
+    expect(staleFamilies('rankingChanged', {})).toEqual(['ranking']);
+    expect(staleFamilies('somethingNew', {})).toEqual([]);
+  });
+});
