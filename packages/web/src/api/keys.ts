@@ -16,6 +16,9 @@ export const keys = {
   file: (fileId: string) => ['file', fileId] as const,
   /** A statement's or sample's text by its content hash: the same bytes never need fetching twice. */
   fileText: (sha256: string) => ['fileText', sha256] as const,
+  questions: (slug: string) => ['questions', slug] as const,
+  printouts: (slug: string) => ['printouts', slug] as const,
+  health: ['health'] as const,
 };
 
-export type KeyFamily = 'account' | 'instance' | 'sessions' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking';
+export type KeyFamily = 'account' | 'instance' | 'sessions' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking' | 'questions' | 'printouts' | 'health';

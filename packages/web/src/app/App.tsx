@@ -17,6 +17,8 @@ const Submission = lazy(() => import('../pages/submissions/SubmissionPage'));
 const Register = lazy(() => import('../pages/auth/Register'));
 const Account = lazy(() => import('../pages/account/AccountPage'));
 const Standings = lazy(() => import('../pages/standings/StandingsPage'));
+const Questions = lazy(() => import('../pages/questions/QuestionsPage'));
+const Printouts = lazy(() => import('../pages/printouts/PrintoutsPage'));
 
 function NotFound() {
   const t = useT();
@@ -48,6 +50,8 @@ export function App() {
               <Route path="submissions" element={<Submissions />} />
               <Route path="submissions/:id" element={<Submission />} />
               <Route path="standings" element={<Standings />} />
+              <Route path="questions" element={<Questions />} />
+              <Route path="printouts" element={<Printouts />} />
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>

@@ -5,6 +5,7 @@ import { call } from '../api/client';
 import { useI18n } from '../i18n/I18n';
 import { LANGUAGES, type Lang } from '../i18n/define';
 import { useLive } from '../live/Live';
+import { Banners } from './Banners';
 import { useAccount, useInstance } from './session';
 
 /** How long the first connection may take before the page says live updates are off. */
@@ -85,6 +86,7 @@ export function Layout() {
         </div>
       </header>
       {account.data && <ConnectionIndicator />}
+      <Banners />
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>

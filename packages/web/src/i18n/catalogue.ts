@@ -9,6 +9,9 @@ import { verdictMessages } from '../components/verdict-messages';
 import { standingsMessages } from '../pages/standings/messages';
 import { accountMessages } from '../pages/account/messages';
 import { registerMessages } from '../pages/auth/register-messages';
+import { bannerMessages } from '../app/banner-messages';
+import { questionsMessages } from '../pages/questions/messages';
+import { printoutsMessages } from '../pages/printouts/messages';
 import type { Lang } from './define';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
@@ -24,6 +27,9 @@ const PARTS = [
   standingsMessages,
   accountMessages,
   registerMessages,
+  bannerMessages,
+  questionsMessages,
+  printoutsMessages,
 ] as const;
 
 type Part = (typeof PARTS)[number];

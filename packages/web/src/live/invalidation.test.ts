@@ -11,4 +11,10 @@ describe('what an event makes stale', () => {
     expect(staleFamilies('rankingChanged', {})).toEqual(['ranking']);
     expect(staleFamilies('somethingNew', {})).toEqual([]);
   });
+
+  it('refetches the questions on an answer, a publication or an announcement, the own printouts on their state, and the maintenance level on its change', () => {
+    for (const type of ['questionAnswered', 'questionPublished', 'announcementPublished']) expect(staleFamilies(type, {})).toEqual(['questions']);
+    expect(staleFamilies('printoutStateChanged', {})).toEqual(['printouts']);
+    expect(staleFamilies('maintenanceChanged', {})).toEqual(['health']);
+  });
 });

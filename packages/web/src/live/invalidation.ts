@@ -17,6 +17,11 @@ const STALE: Record<string, KeyFamily[]> = {
   instanceChanged: ['instance'],
   userChanged: ['account'],
   grantChanged: ['activities', 'activity'],
+  questionAnswered: ['questions'],
+  questionPublished: ['questions'],
+  announcementPublished: ['questions'],
+  printoutStateChanged: ['printouts'],
+  maintenanceChanged: ['health'],
 };
 
 /** A runner's progress report changes only the submission's own line ("test k of n"). */

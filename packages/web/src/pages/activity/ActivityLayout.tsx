@@ -7,6 +7,7 @@ import { useT } from '../../i18n/I18n';
 import { ContestClock } from './ContestClock';
 import { JoinBox } from './JoinBox';
 import { problemQuery } from '../problem/query';
+import { QuestionsNews, QuestionsTab } from '../questions/QuestionsTab';
 import { mayBrowse, useActivity, useSeries } from './queries';
 import './activity.css';
 
@@ -18,9 +19,9 @@ export interface ActivityContext {
   seriesError: unknown;
 }
 
-function Tabs({ slug }: { slug: string }) {
+function Tabs({ activity }: { activity: ParticipantActivity }) {
   const t = useT();
-  const base = `/a/${encodeURIComponent(slug)}`;
+  const base = `/a/${encodeURIComponent(activity.slug)}`;
   return (
     <nav className="activity-tabs" aria-label={t('activity.tabs')}>
       <NavLink to={base} end>
@@ -28,6 +29,8 @@ function Tabs({ slug }: { slug: string }) {
       </NavLink>
       <NavLink to={`${base}/submissions`}>{t('activity.tab.submissions')}</NavLink>
       <NavLink to={`${base}/standings`}>{t('activity.tab.standings')}</NavLink>
+      {activity.modules.questions && <QuestionsTab activity={activity} />}
+      {activity.modules.printouts && <NavLink to={`${base}/printouts`}>{t('activity.tab.printouts')}</NavLink>}
     </nav>
   );
 }
@@ -66,7 +69,8 @@ export default function ActivityLayout() {
       </header>
       {browse ? (
         <>
-          <Tabs slug={activity.slug} />
+          <Tabs activity={activity} />
+          {activity.modules.questions && <QuestionsNews activity={activity} />}
           <Suspense fallback={<Loading />}>
             <Outlet context={{ activity, series: series.data, seriesError: series.error } satisfies ActivityContext} />
           </Suspense>

@@ -11,6 +11,7 @@ import { ProblemFacts } from './ProblemFacts';
 import { problemQuery } from './query';
 import { Samples } from './Samples';
 import { Statement } from './Statement';
+import { AskAboutProblem } from '../questions/AskAboutProblem';
 import './problem.css';
 
 function useLetter(problem: ParticipantProblem | undefined): string | undefined {
@@ -61,6 +62,7 @@ export default function ProblemPage() {
         </div>
         <aside className="problem-side" aria-label={t('problem.side')}>
           <ProblemFacts problem={problem} />
+          {activity.modules.questions && <AskAboutProblem activity={activity.slug} problemId={problem.id} />}
           <Samples files={problem.attachments} />
           <section className="submit card" aria-labelledby="submit-title">
             <h2 id="submit-title">{t('problem.submit')}</h2>

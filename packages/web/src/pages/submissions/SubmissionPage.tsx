@@ -1,7 +1,9 @@
 import type { SubmissionDetail } from '@judge/contract';
 import { ops } from '@judge/sdk/browser';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { Link, useOutletContext, useParams } from 'react-router';
+import type { ActivityContext } from '../activity/ActivityLayout';
+import { PrintSubmission } from '../printouts/PrintSubmission';
 import { call } from '../../api/client';
 import { keys } from '../../api/keys';
 import { ErrorBox, Loading } from '../../components/Status';
@@ -33,6 +35,7 @@ export default function SubmissionPage() {
 
 function SubmissionView({ activity, s }: { activity: string; s: SubmissionDetail }) {
   const t = useT();
+  const printable = useOutletContext<ActivityContext>().activity.modules.printouts;
   const problem = useQuery({
     queryKey: keys.problem(activity, s.problemSlug),
     queryFn: () => call(ops.getActivityProblem, { params: { idOrSlug: activity, problemSlug: s.problemSlug } }),
@@ -50,6 +53,7 @@ function SubmissionView({ activity, s }: { activity: string; s: SubmissionDetail
       </p>
       <h1 className="page-title">{t('submission.title', { problem: s.problemName })}</h1>
       <SubmissionFacts activity={activity} s={s} details={details} language={language?.name} />
+      {printable && <PrintSubmission activity={activity} submissionId={s.id} />}
       {compile && <CompileOutput file={compile} open={s.verdict === 'CE'} />}
       {details && <TestResults details={details} />}
       {details && <SampleFailures tests={details.tests} problem={problem.data} />}

@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import { ErrorBox } from '../../components/Status';
 import { useT } from '../../i18n/I18n';
+import { useMaintenance } from '../../app/maintenance';
 import { closedReason, type Notice } from './checks';
 import type { Refusal } from './errors';
 import { ChosenFiles, FilePicker } from './FilePicker';
@@ -20,8 +21,14 @@ export function SubmitPanel({ activity, problem }: { activity: string; problem: 
   const t = useT();
   useVerdictNotifications();
   const closed = closedReason(problem);
+  const paused = useMaintenance() !== 'open';
   return (
     <div className="submit-panel">
+      {paused && !closed && (
+        <p className="notice submit-paused" role="status">
+          {t('submit.paused')}
+        </p>
+      )}
       {closed ? (
         <p className="notice" role="status">
           {t(closed.key)}

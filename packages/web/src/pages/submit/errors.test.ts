@@ -40,3 +40,10 @@ describe("the server's submit refusals in words", () => {
     expect(refusalOf(new Error('network down'), limits)).toBeNull();
   });
 });
+
+describe('a submission refused for maintenance', () => {
+  it('says that submissions are paused (draining) or the judge is closed, and that the code is worth keeping', () => {
+    expect(said(503, { code: 'server.draining', detail: 'draining' }, 30).text).toBe('Refused: submissions are paused for maintenance. Keep your code and send it again when they reopen.');
+    expect(said(503, { code: 'server.maintenance' }, 30).text).toContain('closed for maintenance');
+  });
+});

@@ -22,6 +22,8 @@ const BY_CODE: Record<string, MessageKey> = {
   unsupported_media_type: 'submit.error.invalid',
   not_found: 'submit.error.notFound',
   forbidden: 'submit.error.forbidden',
+  'server.draining': 'submit.error.paused',
+  'server.maintenance': 'submit.error.maintenance',
 };
 
 /** A refused submission in words, from the server's problem document; null: not a refusal (unreachable, a bug). */

@@ -6,6 +6,7 @@ import { keys } from '../../api/keys';
 import { noticesBefore, type Notice } from './checks';
 import { lastLanguage, loadDraft, rememberLanguage, saveDraft } from './draft';
 import { refusalOf, type Refusal } from './errors';
+import { hintMaintenance } from '../../api/maintenanceHint';
 import { guessLanguage, pastedFileName } from './languages';
 
 /** The query key of the author's submissions to one problem (in the `submissions` family the socket refreshes). */
@@ -80,6 +81,7 @@ export function useSubmitForm(activity: string, problem: ParticipantProblem) {
       setSent(s);
       setFilesState([]);
     } catch (e) {
+      hintMaintenance(e);
       const r = refusalOf(e, problem);
       if (r) setRefusal(r);
       else setFailure(e);
