@@ -26,7 +26,8 @@ function OwnPrintouts({ items, timeZone }: { items: Printout[]; timeZone: string
   const t = useT();
   if (!items.length) return <p className="muted">{t('printouts.none')}</p>;
   return (
-    <div className="table-scroll">
+    // focusable so that a keyboard can scroll it sideways on a phone
+    <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="printouts-mine">
       <table className="printouts-table">
         <thead>
           <tr>
