@@ -62,7 +62,7 @@ describe('contest day in the browser: questions, announcements, printouts, broad
   }
 
   /** Asks from the problem page; the question is listed as waiting for its answer. */
-  async function askFromProblem(page: Page, topic: string, w: number): Promise<void> {
+  async function askFromProblem(page: Page, topic: string): Promise<void> {
     await page.getByRole('link', { name: 'Ask about this problem' }).click();
     await page.getByRole('heading', { level: 1, name: 'Questions and announcements' }).waitFor(WAIT);
     expect(await page.locator('select[name=about]').inputValue()).toMatch(/^p:/);
@@ -73,11 +73,11 @@ describe('contest day in the browser: questions, announcements, printouts, broad
     const item = page.locator('.question-item', { hasText: topic });
     await item.waitFor(WAIT);
     expect(await item.textContent()).toContain('Not answered yet');
-    await look(page, `question-asked-${w}`);
+    await look(page, 'question-asked');
   }
 
   /** The jury answers while the participant reads the problem: the news and the badge come live, the answer is on the Questions tab. */
-  async function answerArrivesLive(page: Page, topic: string, w: number): Promise<void> {
+  async function answerArrivesLive(page: Page, topic: string): Promise<void> {
     await page.getByRole('link', { name: 'Problems', exact: true }).click();
     await page.getByRole('link', { name: /Sum/ }).first().click();
     await page.locator('.submit-form').waitFor(WAIT);
@@ -85,28 +85,28 @@ describe('contest day in the browser: questions, announcements, printouts, broad
     await admin.call(ops.answerQuestion, { params: { id: q.id }, body: { body: 'Yes, down to -1000.' } });
     await page.locator('.questions-news', { hasText: `New answer to “${topic}”` }).waitFor(WAIT);
     await page.locator('.questions-tab .unread-badge[data-unread="1"]').waitFor(WAIT);
-    await look(page, `answer-badge-${w}`);
+    await look(page, 'answer-badge');
     await page.locator('.questions-tab').click();
     await page.locator('.question-item .question-answer', { hasText: 'Yes, down to -1000.' }).waitFor(WAIT);
     // shown is read: the badge goes
     await page.locator('.questions-tab .unread-badge').waitFor({ state: 'detached', ...WAIT });
   }
 
-  async function announcementArrivesLive(page: Page, topic: string, w: number): Promise<void> {
+  async function announcementArrivesLive(page: Page, topic: string): Promise<void> {
     await admin.call(ops.createAnnouncement, { params: { idOrSlug: world.act.slug }, body: { topic, body: 'The statement of Sum was fixed: read it again.' } });
     await page.locator('.question-item.kind-announcement', { hasText: topic }).waitFor(WAIT);
     await page.locator('.questions-news', { hasText: `New announcement: ${topic}` }).waitFor(WAIT);
-    await look(page, `announcement-${w}`);
+    await look(page, 'announcement');
   }
 
   /** A submission and a typed file are asked to print; their states follow the staff's claim and resolve live. */
-  async function printoutsFollowStaff(page: Page, who: Person, w: number): Promise<void> {
+  async function printoutsFollowStaff(page: Page, who: Person): Promise<void> {
     const s = await who.client.submit(world.act.slug, world.problemSlug, [{ name: 'sum.cpp', bytes: CORRECT_CPP }], { language: 'cpp' });
     await page.locator('.activity-tabs').getByRole('link', { name: 'Submissions' }).click();
     await page.locator(`a[href$="/submissions/${s.id}"]`).first().click();
     await page.getByRole('button', { name: 'Print this submission' }).click();
     await page.getByText('The printout of this submission is queued.').waitFor(WAIT);
-    await look(page, `print-submission-${w}`);
+    await look(page, 'print-submission');
     await page.getByRole('link', { name: 'See your printouts' }).click();
     await page.locator('input[name=fileName]').fill('notes.txt');
     await page.locator('textarea[name=source]').fill('line one\nline two\n');
@@ -123,7 +123,7 @@ describe('contest day in the browser: questions, announcements, printouts, broad
     expect(await cell.textContent()).toContain('Being printed');
     await admin.call(ops.resolvePrintout, { params: { id: notes.id }, body: {} });
     await expect.poll(() => cell.getAttribute('data-state'), WAIT).toBe('resolved');
-    await look(page, `printouts-${w}`);
+    await look(page, 'printouts');
   }
 
   async function broadcastShows(page: Page, w: number): Promise<void> {
@@ -132,13 +132,13 @@ describe('contest day in the browser: questions, announcements, printouts, broad
     const banner = page.locator('.banner[data-broadcast=warning]', { hasText: text });
     await banner.waitFor(WAIT);
     expect(await banner.textContent()).toContain('Warning:');
-    await look(page, `broadcast-${w}`);
+    await look(page, 'broadcast');
     await banner.getByRole('button', { name: /Dismiss/ }).click();
     await banner.waitFor({ state: 'detached', ...WAIT });
   }
 
   /** Draining: the banner and the submit panel say submissions are paused, and a submission sent anyway is refused in words. */
-  async function drainingPausesSubmissions(page: Page, w: number): Promise<void> {
+  async function drainingPausesSubmissions(page: Page): Promise<void> {
     await page.locator('.activity-tabs').getByRole('link', { name: 'Problems', exact: true }).click();
     await page.getByRole('link', { name: /Sum/ }).first().click();
     await page.locator('.submit-form .cm-content').waitFor(WAIT);
@@ -152,7 +152,7 @@ describe('contest day in the browser: questions, announcements, printouts, broad
       const refusal = page.locator('[data-refusal="submit.error.paused"]');
       await refusal.waitFor(WAIT);
       expect(await refusal.textContent()).toContain('Refused: submissions are paused for maintenance.');
-      await look(page, `draining-${w}`);
+      await look(page, 'draining');
     } finally {
       await admin.call(ops.setMaintenance, { body: { level: 'open' } });
     }
@@ -167,12 +167,12 @@ describe('contest day in the browser: questions, announcements, printouts, broad
     await page.locator('.submit-form').waitFor(WAIT);
     await checkA11y(page, `the problem page with the ask link (${w})`);
     const topic = `Negative input? (${w})`;
-    await askFromProblem(page, topic, w);
-    await answerArrivesLive(page, topic, w);
-    await announcementArrivesLive(page, `Statement fixed (${w})`, w);
-    await printoutsFollowStaff(page, who, w);
+    await askFromProblem(page, topic);
+    await answerArrivesLive(page, topic);
+    await announcementArrivesLive(page, `Statement fixed (${w})`);
+    await printoutsFollowStaff(page, who);
     await broadcastShows(page, w);
-    await drainingPausesSubmissions(page, w);
+    await drainingPausesSubmissions(page);
     // 401: the sign-in page asking who is there; 503: the refusal the test asked for
     expect(pageProblems(page, { allowStatus: [401, 503] }).filter((p) => !AXE_EVAL.test(p))).toEqual([]);
     await page.context().close();

@@ -11,13 +11,12 @@ import { useOwnPrintouts } from './queries';
 import { RequestForm } from './RequestForm';
 import './printouts.css';
 
-function StateCell({ p, timeZone }: { p: Printout; timeZone: string }) {
+function StateCell({ p }: { p: Printout }) {
   const t = useT();
   return (
     <td data-state={p.state}>
       <span className={`printout-state state-${p.state}`}>{t(`printouts.state.${p.state}`)}</span>
       {p.state === 'claimed' && p.claimedByName && <span className="muted"> {t('printouts.claimedBy', { name: p.claimedByName })}</span>}
-      {p.state === 'resolved' && p.resolvedAt && <span className="muted"> · <Time iso={p.resolvedAt} timeZone={timeZone} /></span>}
     </td>
   );
 }
@@ -46,7 +45,7 @@ function OwnPrintouts({ items, timeZone }: { items: Printout[]; timeZone: string
               <td>
                 <Time iso={p.requestedAt} timeZone={timeZone} />
               </td>
-              <StateCell p={p} timeZone={timeZone} />
+              <StateCell p={p} />
             </tr>
           ))}
         </tbody>

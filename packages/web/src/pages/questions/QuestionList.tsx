@@ -46,7 +46,7 @@ function Item({ q, mine, timeZone }: { q: Question; mine: boolean; timeZone: str
         </p>
         <h3 id={`q-${q.id}`}>{q.topic}</h3>
         <p className="muted small">
-          {t('questions.aboutShort')} <About q={q} /> · <Time iso={q.createdAt} timeZone={timeZone} />
+          <About q={q} /> · <Time iso={q.createdAt} timeZone={timeZone} />
         </p>
         <p className="question-text">{q.body}</p>
         {q.kind === 'question' && <Answer q={q} timeZone={timeZone} />}
