@@ -137,7 +137,10 @@ describe('contest day in the browser: questions, announcements, printouts, broad
     await banner.waitFor({ state: 'detached', ...WAIT });
   }
 
-  /** Draining: the banner and the submit panel say submissions are paused, and a submission sent anyway is refused in words. */
+  /**
+ * Draining: the banner and the submit panel say submissions are paused, and a submission sent
+ * anyway is refused in words; closed: the banner says the judge is closed. Open again: it goes.
+ */
   async function drainingPausesSubmissions(page: Page): Promise<void> {
     await page.locator('.activity-tabs').getByRole('link', { name: 'Problems', exact: true }).click();
     await page.getByRole('link', { name: /Sum/ }).first().click();
@@ -145,7 +148,7 @@ describe('contest day in the browser: questions, announcements, printouts, broad
     await admin.call(ops.setMaintenance, { body: { level: 'draining', reason: 'Runner upgrade' } });
     try {
       await page.locator('.banner[data-maintenance=draining]', { hasText: 'Submissions are paused' }).waitFor(WAIT);
-      await page.locator('.submit-paused').waitFor(WAIT);
+      await page.locator('.submit-paused[data-maintenance=draining]', { hasText: 'Submissions are paused' }).waitFor(WAIT);
       await page.locator('.language-select').selectOption('cpp');
       await pasteCode(page, CORRECT_CPP);
       await page.locator('.submit-form button[type=submit]').click();
@@ -153,6 +156,11 @@ describe('contest day in the browser: questions, announcements, printouts, broad
       await refusal.waitFor(WAIT);
       expect(await refusal.textContent()).toContain('Refused: submissions are paused for maintenance.');
       await look(page, 'draining');
+      // closed: the banner says so (the page's own requests are refused meanwhile)
+      await admin.call(ops.setMaintenance, { body: { level: 'closed' } });
+      await page.locator('.banner[data-maintenance=closed]', { hasText: 'The judge is closed for maintenance' }).waitFor(WAIT);
+      await page.locator('.submit-paused[data-maintenance=closed]').waitFor(WAIT);
+      await screenshot(page, 'contest-closed');
     } finally {
       await admin.call(ops.setMaintenance, { body: { level: 'open' } });
     }

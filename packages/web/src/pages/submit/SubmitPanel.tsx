@@ -21,12 +21,12 @@ export function SubmitPanel({ activity, problem }: { activity: string; problem: 
   const t = useT();
   useVerdictNotifications();
   const closed = closedReason(problem);
-  const paused = useMaintenance() !== 'open';
+  const maintenance = useMaintenance();
   return (
     <div className="submit-panel">
-      {paused && !closed && (
-        <p className="notice submit-paused" role="status">
-          {t('submit.paused')}
+      {maintenance !== 'open' && !closed && (
+        <p className="notice submit-paused" role="status" data-maintenance={maintenance}>
+          {t(maintenance === 'closed' ? 'submit.pausedClosed' : 'submit.paused')}
         </p>
       )}
       {closed ? (
