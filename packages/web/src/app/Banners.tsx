@@ -2,6 +2,7 @@ import type { MaintenanceState, SystemMessageType } from '@judge/contract';
 import { useState } from 'react';
 import { useT } from '../i18n/I18n';
 import { useLiveFrames } from '../live/Live';
+import { broadcastOf } from './broadcast';
 import { useMaintenance } from './maintenance';
 import './banners.css';
 
@@ -50,8 +51,8 @@ export function Banners() {
   const t = useT();
   const [broadcasts, setBroadcasts] = useState<Broadcast[]>([]);
   useLiveFrames('systemMessage', (d) => {
-    const text = typeof d.message === 'string' ? d.message : '';
-    if (text) setBroadcasts((list) => [...list, { id: ++nextId, type: (d.type as SystemMessageType) ?? 'info', text }]);
+    const b = broadcastOf(d);
+    if (b) setBroadcasts((list) => [...list, { id: ++nextId, ...b }]);
   });
   return (
     <section className="banners" aria-label={t('banner.region')} aria-live="polite">
