@@ -16,6 +16,13 @@ export const keys = {
   file: (fileId: string) => ['file', fileId] as const,
   /** A statement's or sample's text by its content hash: the same bytes never need fetching twice. */
   fileText: (sha256: string) => ['fileText', sha256] as const,
+  /** The caller's permissions, system-wide ('system') or in one activity. */
+  permissions: (activityId?: string) => ['permissions', activityId ?? 'system'] as const,
+  staffQuestions: (filters: Record<string, unknown>) => ['staffQuestions', filters] as const,
+  staffPrintouts: (filters: Record<string, unknown>) => ['staffPrintouts', filters] as const,
+  printoutActivities: ['printoutActivities'] as const,
+  cannedAnswers: ['cannedAnswers'] as const,
 };
 
-export type KeyFamily = 'account' | 'instance' | 'sessions' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking';
+export type KeyFamily = 'account' | 'instance' | 'sessions' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking'
+  | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities';

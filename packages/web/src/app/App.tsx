@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { BrowserRouter, Link, Route, Routes } from 'react-router';
+import { BrowserRouter, Link, Navigate, Route, Routes } from 'react-router';
 import { Loading } from '../components/Status';
 import { usePageTitle } from '../components/usePageTitle';
 import { useT } from '../i18n/I18n';
@@ -17,6 +17,10 @@ const Submission = lazy(() => import('../pages/submissions/SubmissionPage'));
 const Register = lazy(() => import('../pages/auth/Register'));
 const Account = lazy(() => import('../pages/account/AccountPage'));
 const Standings = lazy(() => import('../pages/standings/StandingsPage'));
+const StaffLayout = lazy(() => import('../pages/staff/StaffLayout'));
+const StaffQuestions = lazy(() => import('../pages/staff/questions/QuestionsPage'));
+const StaffAnnounce = lazy(() => import('../pages/staff/AnnouncePage'));
+const StaffPrintouts = lazy(() => import('../pages/staff/printouts/PrintoutsPage'));
 
 function NotFound() {
   const t = useT();
@@ -48,6 +52,12 @@ export function App() {
               <Route path="submissions" element={<Submissions />} />
               <Route path="submissions/:id" element={<Submission />} />
               <Route path="standings" element={<Standings />} />
+            </Route>
+            <Route path="/staff" element={guarded(<StaffLayout />)}>
+              <Route index element={<Navigate to="questions" replace />} />
+              <Route path="questions" element={<StaffQuestions />} />
+              <Route path="announce" element={<StaffAnnounce />} />
+              <Route path="printouts" element={<StaffPrintouts />} />
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>

@@ -6,6 +6,7 @@ import { useI18n } from '../i18n/I18n';
 import { LANGUAGES, type Lang } from '../i18n/define';
 import { useLive } from '../live/Live';
 import { useAccount, useInstance } from './session';
+import { StaffNavLink } from './StaffNavLink';
 
 /** How long the first connection may take before the page says live updates are off. */
 const FIRST_CONNECT_GRACE_MS = 3000;
@@ -72,6 +73,7 @@ export function Layout() {
         <nav aria-label={t('app.mainNav')}>
           {account.data && <NavLink to="/">{t('app.activities')}</NavLink>}
           {account.data && <NavLink to="/account">{t('app.account')}</NavLink>}
+          {account.data && <StaffNavLink />}
         </nav>
         <div className="header-tools">
           <LanguageSwitch />

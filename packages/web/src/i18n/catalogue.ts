@@ -9,6 +9,7 @@ import { verdictMessages } from '../components/verdict-messages';
 import { standingsMessages } from '../pages/standings/messages';
 import { accountMessages } from '../pages/account/messages';
 import { registerMessages } from '../pages/auth/register-messages';
+import { staffMessages } from '../pages/staff/messages';
 import type { Lang } from './define';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
@@ -24,6 +25,7 @@ const PARTS = [
   standingsMessages,
   accountMessages,
   registerMessages,
+  staffMessages,
 ] as const;
 
 type Part = (typeof PARTS)[number];

@@ -16,7 +16,11 @@ const STALE: Record<string, KeyFamily[]> = {
   rankingChanged: ['ranking'],
   instanceChanged: ['instance'],
   userChanged: ['account'],
-  grantChanged: ['activities', 'activity'],
+  grantChanged: ['activities', 'activity', 'permissions', 'printoutActivities'],
+  // the staff pages: the queues, and what the caller may do there (a grant or a role changed)
+  questionChanged: ['staffQuestions'],
+  printoutChanged: ['staffPrintouts'],
+  roleChanged: ['permissions', 'activities', 'printoutActivities'],
 };
 
 /** A runner's progress report changes only the submission's own line ("test k of n"). */
