@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { BrowserRouter, Link, Navigate, Route, Routes } from 'react-router';
+import { BrowserRouter, Link, Route, Routes } from 'react-router';
 import { Loading } from '../components/Status';
 import { usePageTitle } from '../components/usePageTitle';
 import { useT } from '../i18n/I18n';
@@ -54,7 +54,6 @@ export function App() {
               <Route path="standings" element={<Standings />} />
             </Route>
             <Route path="/staff" element={guarded(<StaffLayout />)}>
-              <Route index element={<Navigate to="questions" replace />} />
               <Route path="questions" element={<StaffQuestions />} />
               <Route path="announce" element={<StaffAnnounce />} />
               <Route path="printouts" element={<StaffPrintouts />} />

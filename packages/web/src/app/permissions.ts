@@ -52,6 +52,8 @@ export interface StaffAccess {
   any: boolean;
   /** The activities where the caller may work questions and announcements. */
   managed: ParticipantActivity[];
+  /** Whether some activity's printouts are the caller's to handle. */
+  printouts: boolean;
 }
 
 /**
@@ -66,9 +68,11 @@ export function useStaffAccess(): StaffAccess {
   const printouts = usePrintoutActivities(signedIn);
   const systemStaff = STAFF_KEYS.some((k) => system.data?.has(k));
   const managed = (activities.data?.items ?? []).filter((a) => systemStaff || a.canManage);
+  const printoutStaff = (printouts.data?.length ?? 0) > 0;
   return {
     pending: account.isPending || (signedIn && (system.isPending || activities.isPending || printouts.isPending)),
-    any: systemStaff || managed.length > 0 || (printouts.data?.length ?? 0) > 0,
+    any: systemStaff || managed.length > 0 || printoutStaff,
     managed,
+    printouts: printoutStaff,
   };
 }

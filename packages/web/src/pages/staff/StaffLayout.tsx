@@ -1,4 +1,4 @@
-import { Link, NavLink, Outlet } from 'react-router';
+import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { useStaffAccess } from '../../app/permissions';
 import { Loading } from '../../components/Status';
 import { usePageTitle } from '../../components/usePageTitle';
@@ -26,14 +26,18 @@ function NotStaff() {
 export default function StaffLayout() {
   const t = useT();
   const staff = useStaffAccess();
+  const { pathname } = useLocation();
   if (staff.pending) return <Loading />;
   if (!staff.any) return <NotStaff />;
+  const questions = staff.managed.length > 0;
+  // /staff itself opens the first page the reader has work on
+  if (pathname.replace(/\/$/, '') === '/staff') return <Navigate to={questions ? '/staff/questions' : '/staff/printouts'} replace />;
   return (
     <div className="staff">
       <nav className="staff-tabs" aria-label={t('staff.nav.label')}>
-        <NavLink to="/staff/questions">{t('staff.nav.questions')}</NavLink>
-        <NavLink to="/staff/announce">{t('staff.nav.announce')}</NavLink>
-        <NavLink to="/staff/printouts">{t('staff.nav.printouts')}</NavLink>
+        {questions && <NavLink to="/staff/questions">{t('staff.nav.questions')}</NavLink>}
+        {questions && <NavLink to="/staff/announce">{t('staff.nav.announce')}</NavLink>}
+        {staff.printouts && <NavLink to="/staff/printouts">{t('staff.nav.printouts')}</NavLink>}
       </nav>
       <Outlet />
     </div>

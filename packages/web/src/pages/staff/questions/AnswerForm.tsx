@@ -13,11 +13,23 @@ function useCannedAnswers() {
   return useQuery({ queryKey: keys.cannedAnswers, queryFn: () => call(ops.getCannedAnswers), staleTime: 5 * 60_000 });
 }
 
+/** The answer form; for an answered question behind a button, so the queue stays short. */
+export function AnswerPanel({ question: q, mayPublish }: { question: Question; mayPublish: boolean }) {
+  const t = useT();
+  const [open, setOpen] = useState(!q.answer);
+  if (open) return <AnswerForm question={q} mayPublish={mayPublish} />;
+  return (
+    <button type="button" className="link-button" aria-expanded={false} onClick={() => setOpen(true)}>
+      {t('staff.q.changeAnswer')}
+    </button>
+  );
+}
+
 /**
  * Answers a question (or changes the answer): typed, or a canned answer put in the box to send as
  * it is or edit first; sent alone or published with it in one step.
  */
-export function AnswerForm({ question: q, mayPublish }: { question: Question; mayPublish: boolean }) {
+function AnswerForm({ question: q, mayPublish }: { question: Question; mayPublish: boolean }) {
   const t = useT();
   const id = useId();
   const canned = useCannedAnswers();

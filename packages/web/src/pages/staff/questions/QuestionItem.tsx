@@ -2,7 +2,7 @@ import type { Question } from '@judge/contract';
 import { useMay } from '../../../app/permissions';
 import { useT } from '../../../i18n/I18n';
 import { Time } from '../../../i18n/time';
-import { AnswerForm } from './AnswerForm';
+import { AnswerPanel } from './AnswerForm';
 import { DeleteButton, PublishButton } from './QuestionActions';
 
 const STATE_LABEL = {
@@ -15,12 +15,12 @@ const STATE_LABEL = {
 const localZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** What a question is about: the problem, else the series, else the whole activity. */
-function about(q: Question): string {
-  return q.problemName ?? q.seriesName ?? q.activitySlug;
+function about(q: Question, activityName: string | undefined): string {
+  return q.problemName ?? q.seriesName ?? activityName ?? q.activitySlug;
 }
 
 /** One question or announcement of the queue, with what the reader may do to it. */
-export function QuestionItem({ question: q, timeZone = localZone }: { question: Question; timeZone?: string }) {
+export function QuestionItem({ question: q, timeZone = localZone, activityName }: { question: Question; timeZone?: string; activityName?: string }) {
   const t = useT();
   const mayAnswer = useMay(q.activityId, 'question:answer');
   const mayPublish = useMay(q.activityId, 'question:publish');
@@ -37,7 +37,7 @@ export function QuestionItem({ question: q, timeZone = localZone }: { question: 
       <p className="question-meta">
         {isQuestion ? t('staff.q.askedBy', { who: q.authorName ?? '?' }) : t('staff.q.announcedBy', { who: q.authorName ?? '?' })}
         {' · '}
-        {t('staff.q.about', { what: about(q) })}
+        {t('staff.q.about', { what: about(q, activityName) })}
         {' · '}
         <Time iso={q.createdAt} timeZone={timeZone} />
       </p>
@@ -52,7 +52,7 @@ export function QuestionItem({ question: q, timeZone = localZone }: { question: 
         {isQuestion && mayPublish && q.answer && <PublishButton question={q} />}
         {(isQuestion ? mayAnswer : mayAnnounce) && <DeleteButton question={q} />}
       </div>
-      {isQuestion && mayAnswer && <AnswerForm question={q} mayPublish={!!mayPublish} />}
+      {isQuestion && mayAnswer && <AnswerPanel question={q} mayPublish={!!mayPublish} />}
     </li>
   );
 }

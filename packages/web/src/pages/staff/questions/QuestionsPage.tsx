@@ -36,7 +36,7 @@ export default function QuestionsPage() {
   const unanswered = useUnansweredCount(query.activityId);
   const announcement = useQueueAnnouncer();
   usePageTitle(unanswered === undefined || unanswered === 0 ? t('staff.q.title') : t('staff.q.titleCount', { count: unanswered }));
-  const zones = new Map(managed.map((a) => [a.id, a.timeZone]));
+  const byId = new Map(managed.map((a) => [a.id, a]));
   return (
     <section className="staff-questions">
       <h1 className="page-title">{t('staff.q.title')}</h1>
@@ -51,7 +51,7 @@ export default function QuestionsPage() {
       {list.data && list.data.items.length > 0 && (
         <ol className="question-list">
           {list.data.items.map((q) => (
-            <QuestionItem key={q.id} question={q} timeZone={zones.get(q.activityId)} />
+            <QuestionItem key={q.id} question={q} timeZone={byId.get(q.activityId)?.timeZone} activityName={byId.get(q.activityId)?.name} />
           ))}
         </ol>
       )}
