@@ -162,6 +162,41 @@ describe('staff pages in the browser', () => {
     await page.context().close();
   }, 120_000);
 
+  it('gives a manager of one activity its questions only, and a printout handler only the printouts', async () => {
+    const now = await serverNow(admin);
+    await contest(admin, { slug: 'other-cup', name: 'Other cup', joinPolicy: 'open', startsAt: now - MINUTE, endsAt: now + 120 * MINUTE });
+    const desk = await admin.call(ops.getActivity, { params: { idOrSlug: DESK } });
+    const roles = await admin.call(ops.listRoles, { query: {} });
+    const manager = roles.find((r) => r.builtInKey === 'manager')!;
+    const printer = await admin.call(ops.createRole, { body: { name: 'Printer', permissions: ['printout:manage', 'activity:read'] } });
+    const meg = await participant(admin, judge.url, 'meg');
+    const pat = await participant(admin, judge.url, 'pat');
+    const megUser = await meg.client.call(ops.getAccount);
+    const patUser = await pat.client.call(ops.getAccount);
+    await admin.call(ops.createGrant, { body: { userId: megUser.userId, roleId: manager.id, activityId: desk.id } });
+    await admin.call(ops.createGrant, { body: { userId: patUser.userId, roleId: printer.id, activityId: desk.id } });
+
+    const megPage = await chromium.newPage();
+    await signInThroughPage(megPage, judge.url, meg, '/staff');
+    await megPage.waitForURL('**/staff/questions');
+    await megPage.locator('[data-question]').first().waitFor();
+    const tabs = megPage.getByRole('navigation', { name: 'Staff pages' }).getByRole('link');
+    expect(await tabs.allTextContents()).toEqual(['Questions', 'Announce']);
+    // the activity filter lists what she manages, not every activity she could join
+    expect(await megPage.getByLabel('Activity').locator('option').allTextContents()).toEqual(['All activities', 'Help desk cup']);
+    expect(scriptProblems(megPage)).toEqual([]);
+    await megPage.context().close();
+
+    const patPage = await chromium.newPage();
+    await signInThroughPage(patPage, judge.url, pat, '/');
+    await staffLink(patPage).click();
+    await patPage.waitForURL('**/staff/printouts');
+    await patPage.getByRole('heading', { name: 'Printouts', level: 1 }).waitFor();
+    expect(await patPage.getByRole('navigation', { name: 'Staff pages' }).getByRole('link').allTextContents()).toEqual(['Printouts']);
+    expect(scriptProblems(patPage)).toEqual([]);
+    await patPage.context().close();
+  }, 120_000);
+
   it('fits a 360 px phone', async () => {
     for (const path of ['/staff/questions', '/staff/announce', '/staff/printouts?state=all']) {
       const page = await adminOn(path, PHONE);
