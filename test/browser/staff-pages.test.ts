@@ -158,6 +158,8 @@ describe('staff pages in the browser', () => {
     expect(own.items.find((p) => p.id === asked.id)).toMatchObject({ state: 'resolved' });
     await page.getByLabel('State').selectOption('resolved');
     await page.locator(`[data-printout="${asked.id}"]`).waitFor();
+    // done: no longer marked as in the reader's hands
+    expect(await page.locator(`[data-printout="${asked.id}"] .badge`).textContent()).toBe('Resolved');
     expect(scriptProblems(page)).toEqual([]);
     await page.context().close();
   }, 120_000);

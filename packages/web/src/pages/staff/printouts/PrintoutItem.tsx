@@ -14,10 +14,12 @@ export function PrintoutItem({ printout: p }: { printout: Printout }) {
   const activities = useAllActivities();
   const zone = activities.data?.items.find((a) => a.id === p.activityId)?.timeZone ?? localZone;
   const headingId = `p-${p.id}`;
+  // claimedByMe stays true once resolved: "yours" matters only while it is in hand
+  const mine = p.state === 'claimed' && p.claimedByMe;
   return (
-    <li className={`card printout ${p.state}${p.claimedByMe ? ' mine' : ''}`} data-printout={p.id} aria-labelledby={headingId}>
+    <li className={`card printout ${p.state}${mine ? ' mine' : ''}`} data-printout={p.id} aria-labelledby={headingId}>
       <header>
-        <span className={`badge ${p.state}`}>{p.claimedByMe ? t('staff.p.claimedByMe') : t(STATE_LABEL[p.state])}</span>
+        <span className={`badge ${p.state}`}>{mine ? t('staff.p.claimedByMe') : t(STATE_LABEL[p.state])}</span>
         <h2 id={headingId}>{p.title || p.fileName}</h2>
       </header>
       <dl className="printout-facts">
