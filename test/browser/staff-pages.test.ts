@@ -52,6 +52,8 @@ describe('staff pages in the browser', () => {
     await signInThroughPage(page, judge.url, ann, '/');
     await page.getByRole('link', { name: 'Help desk cup' }).first().waitFor();
     expect(await staffLink(page).count()).toBe(0);
+    // finding out that she is no staff costs her pages no refused request
+    expect(pageProblems(page, { allowStatus: [401] }).filter((p) => !/blocked eval/.test(p))).toEqual([]);
     await page.goto(`${judge.url}/staff/questions`);
     await page.getByRole('heading', { name: 'For staff only' }).waitFor();
     expect(await page.getByRole('alert').textContent()).toContain('Your account holds no staff permission');
