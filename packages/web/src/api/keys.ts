@@ -19,6 +19,15 @@ export const keys = {
   questions: (slug: string) => ['questions', slug] as const,
   printouts: (slug: string) => ['printouts', slug] as const,
   health: ['health'] as const,
+  /** The caller's permissions, system-wide ('system') or in one activity. */
+  permissions: (activityId?: string) => ['permissions', activityId ?? 'system'] as const,
+  staffQuestions: (filters: Record<string, unknown>) => ['staffQuestions', filters] as const,
+  staffPrintouts: (filters: Record<string, unknown>) => ['staffPrintouts', filters] as const,
+  printoutActivities: ['printoutActivities'] as const,
+  cannedAnswers: ['cannedAnswers'] as const,
 };
 
-export type KeyFamily = 'account' | 'instance' | 'sessions' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking' | 'questions' | 'printouts' | 'health';
+export type KeyFamily =
+  | 'account' | 'instance' | 'sessions' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking'
+  | 'questions' | 'printouts' | 'health'
+  | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities';

@@ -19,6 +19,10 @@ const Account = lazy(() => import('../pages/account/AccountPage'));
 const Standings = lazy(() => import('../pages/standings/StandingsPage'));
 const Questions = lazy(() => import('../pages/questions/QuestionsPage'));
 const Printouts = lazy(() => import('../pages/printouts/PrintoutsPage'));
+const StaffLayout = lazy(() => import('../pages/staff/StaffLayout'));
+const StaffQuestions = lazy(() => import('../pages/staff/questions/QuestionsPage'));
+const StaffAnnounce = lazy(() => import('../pages/staff/AnnouncePage'));
+const StaffPrintouts = lazy(() => import('../pages/staff/printouts/PrintoutsPage'));
 
 function NotFound() {
   const t = useT();
@@ -52,6 +56,11 @@ export function App() {
               <Route path="standings" element={<Standings />} />
               <Route path="questions" element={<Questions />} />
               <Route path="printouts" element={<Printouts />} />
+            </Route>
+            <Route path="/staff" element={guarded(<StaffLayout />)}>
+              <Route path="questions" element={<StaffQuestions />} />
+              <Route path="announce" element={<StaffAnnounce />} />
+              <Route path="printouts" element={<StaffPrintouts />} />
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>

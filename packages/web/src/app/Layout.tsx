@@ -7,6 +7,7 @@ import { LANGUAGES, type Lang } from '../i18n/define';
 import { useLive } from '../live/Live';
 import { Banners } from './Banners';
 import { useAccount, useInstance } from './session';
+import { StaffNavLink } from './StaffNavLink';
 
 /** How long the first connection may take before the page says live updates are off. */
 const FIRST_CONNECT_GRACE_MS = 3000;
@@ -73,6 +74,7 @@ export function Layout() {
         <nav aria-label={t('app.mainNav')}>
           {account.data && <NavLink to="/">{t('app.activities')}</NavLink>}
           {account.data && <NavLink to="/account">{t('app.account')}</NavLink>}
+          {account.data && <StaffNavLink />}
         </nav>
         <div className="header-tools">
           <LanguageSwitch />

@@ -12,6 +12,7 @@ import { registerMessages } from '../pages/auth/register-messages';
 import { bannerMessages } from '../app/banner-messages';
 import { questionsMessages } from '../pages/questions/messages';
 import { printoutsMessages } from '../pages/printouts/messages';
+import { staffMessages } from '../pages/staff/messages';
 import type { Lang } from './define';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
@@ -30,6 +31,7 @@ const PARTS = [
   bannerMessages,
   questionsMessages,
   printoutsMessages,
+  staffMessages,
 ] as const;
 
 type Part = (typeof PARTS)[number];

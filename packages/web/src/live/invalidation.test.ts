@@ -17,4 +17,10 @@ describe('what an event makes stale', () => {
     expect(staleFamilies('printoutStateChanged', {})).toEqual(['printouts']);
     expect(staleFamilies('maintenanceChanged', {})).toEqual(['health']);
   });
+
+  it('refetches the staff queues on their events, and what the caller may do when a grant changes', () => {
+    expect(staleFamilies('questionChanged', {})).toEqual(['staffQuestions']);
+    expect(staleFamilies('printoutChanged', {})).toEqual(['staffPrintouts']);
+    expect(staleFamilies('grantChanged', {})).toContain('permissions');
+  });
 });

@@ -16,12 +16,16 @@ const STALE: Record<string, KeyFamily[]> = {
   rankingChanged: ['ranking'],
   instanceChanged: ['instance'],
   userChanged: ['account'],
-  grantChanged: ['activities', 'activity'],
   questionAnswered: ['questions'],
   questionPublished: ['questions'],
   announcementPublished: ['questions'],
   printoutStateChanged: ['printouts'],
   maintenanceChanged: ['health'],
+  grantChanged: ['activities', 'activity', 'permissions', 'printoutActivities'],
+  // the staff pages: the queues, and what the caller may do there (a grant or a role changed)
+  questionChanged: ['staffQuestions'],
+  printoutChanged: ['staffPrintouts'],
+  roleChanged: ['permissions', 'activities', 'printoutActivities'],
 };
 
 /** A runner's progress report changes only the submission's own line ("test k of n"). */

@@ -1,0 +1,78 @@
+import type { ParticipantActivity } from '@judge/contract';
+import { ops } from '@judge/sdk/browser';
+import { useQuery } from '@tanstack/react-query';
+import { call } from '../api/client';
+import { keys } from '../api/keys';
+import { useAccount } from './session';
+
+/** The permissions that make someone staff: what the staff pages let them do. */
+export const STAFF_KEYS = ['question:read:all', 'question:answer', 'question:publish', 'announcement:create', 'printout:manage'] as const;
+export type StaffKey = (typeof STAFF_KEYS)[number];
+
+/**
+ * What the signed-in user may do, system-wide or in one activity (`GET /permissions/mine`),
+ * cached a minute and refetched when a grant or role changes. It only decides what the pages
+ * offer; the server checks every request itself.
+ */
+export function useMyPermissions(activityId?: string) {
+  const account = useAccount();
+  return useQuery({
+    queryKey: keys.permissions(activityId),
+    queryFn: async () => new Set(await call(ops.myPermissions, { query: activityId ? { activityId } : {} })),
+    enabled: !!account.data,
+    staleTime: 60_000,
+  });
+}
+
+/** Whether the user holds key in the activity: true, false, or undefined while it is not known yet. */
+export function useMay(activityId: string | undefined, key: StaffKey): boolean | undefined {
+  const q = useMyPermissions(activityId);
+  return q.data?.has(key);
+}
+
+/** The activities the caller sees, every page of them (staff pickers list them by name). */
+export function useAllActivities(enabled = true) {
+  return useQuery({ queryKey: keys.activities, queryFn: () => call(ops.listActivities, { query: { pageSize: 200 } }), enabled, staleTime: 60_000 });
+}
+
+/** The activities whose printouts the caller may handle; none (not an error) for everybody else. */
+export function usePrintoutActivities(enabled = true) {
+  return useQuery({
+    queryKey: keys.printoutActivities,
+    queryFn: () => call(ops.listPrintoutActivities).catch(() => []),
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+export interface StaffAccess {
+  /** Still asking the server. */
+  pending: boolean;
+  /** Any staff permission anywhere: the Staff entry shows and /staff opens. */
+  any: boolean;
+  /** The activities where the caller may work questions and announcements. */
+  managed: ParticipantActivity[];
+  /** Whether some activity's printouts are the caller's to handle. */
+  printouts: boolean;
+}
+
+/**
+ * Whether the user is staff: a system-wide staff permission (the administrator), or managing some
+ * activity, or handling some activity's printouts (a role that gives only printout:manage).
+ */
+export function useStaffAccess(): StaffAccess {
+  const account = useAccount();
+  const signedIn = !!account.data;
+  const system = useMyPermissions();
+  const activities = useAllActivities(signedIn);
+  const printouts = usePrintoutActivities(signedIn);
+  const systemStaff = STAFF_KEYS.some((k) => system.data?.has(k));
+  const managed = (activities.data?.items ?? []).filter((a) => systemStaff || a.canManage);
+  const printoutStaff = (printouts.data?.length ?? 0) > 0;
+  return {
+    pending: account.isPending || (signedIn && (system.isPending || activities.isPending || printouts.isPending)),
+    any: systemStaff || managed.length > 0 || printoutStaff,
+    managed,
+    printouts: printoutStaff,
+  };
+}

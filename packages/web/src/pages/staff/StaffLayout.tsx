@@ -1,0 +1,45 @@
+import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { useStaffAccess } from '../../app/permissions';
+import { Loading } from '../../components/Status';
+import { usePageTitle } from '../../components/usePageTitle';
+import { useT } from '../../i18n/I18n';
+import './staff.css';
+
+/** Said in words to someone without any staff permission who opens a /staff address. */
+function NotStaff() {
+  const t = useT();
+  usePageTitle(t('staff.refused.title'));
+  return (
+    <section className="staff-refused">
+      <h1>{t('staff.refused.title')}</h1>
+      <p role="alert">{t('staff.refused.text')}</p>
+      <Link to="/">{t('staff.refused.home')}</Link>
+    </section>
+  );
+}
+
+/**
+ * The frame of the staff pages: their own navigation (questions, announcements, printouts), shown
+ * only to holders of a staff permission. The server refuses the requests of anybody else anyway;
+ * this keeps them from a page of errors.
+ */
+export default function StaffLayout() {
+  const t = useT();
+  const staff = useStaffAccess();
+  const { pathname } = useLocation();
+  if (staff.pending) return <Loading />;
+  if (!staff.any) return <NotStaff />;
+  const questions = staff.managed.length > 0;
+  // /staff itself opens the first page the reader has work on
+  if (pathname.replace(/\/$/, '') === '/staff') return <Navigate to={questions ? '/staff/questions' : '/staff/printouts'} replace />;
+  return (
+    <div className="staff">
+      <nav className="staff-tabs" aria-label={t('staff.nav.label')}>
+        {questions && <NavLink to="/staff/questions">{t('staff.nav.questions')}</NavLink>}
+        {questions && <NavLink to="/staff/announce">{t('staff.nav.announce')}</NavLink>}
+        {staff.printouts && <NavLink to="/staff/printouts">{t('staff.nav.printouts')}</NavLink>}
+      </nav>
+      <Outlet />
+    </div>
+  );
+}
