@@ -17,6 +17,8 @@ export const appMessages = defineMessages({
     'app.notFound.title': 'Page not found',
     'app.notFound.text': 'There is nothing at this address.',
     'app.notFound.home': 'Go to the activities',
+    'app.pages': 'Pages',
+    'app.pageOf': 'Page {page} of {pages}',
   },
   de: {
     'app.skipToContent': 'Zum Inhalt springen',
@@ -34,5 +36,7 @@ export const appMessages = defineMessages({
     'app.notFound.title': 'Seite nicht gefunden',
     'app.notFound.text': 'Unter dieser Adresse gibt es nichts.',
     'app.notFound.home': 'Zu den Aktivitäten',
+    'app.pages': 'Seiten',
+    'app.pageOf': 'Seite {page} von {pages}',
   },
 });

@@ -1,9 +1,10 @@
 import { ops } from '@judge/sdk/browser';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { call } from '../../api/client';
 import { keys } from '../../api/keys';
 import { ErrorBox } from '../../components/Status';
+import { useFormSend } from '../../components/useFormSend';
 import { useT } from '../../i18n/I18n';
 import { bytes } from '../submit/checks';
 import { PRINTOUT_SOURCE_MAX, printoutRefusal } from './limits';
@@ -40,28 +41,15 @@ export function RequestForm({ slug }: { slug: string }) {
   const t = useT();
   const qc = useQueryClient();
   const [d, setD] = useState<Draft>(EMPTY);
-  const [busy, setBusy] = useState(false);
-  const [sent, setSent] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, sent, error, submit } = useFormSend();
   const [tooLarge, setTooLarge] = useState(false);
   const set = (patch: Partial<Draft>) => setD((x) => ({ ...x, ...patch }));
 
-  async function send(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    setSent(false);
-    try {
-      await call(ops.requestPrintout, { params: { idOrSlug: slug }, body: { fileName: d.fileName, source: d.source, ...(d.title.trim() ? { title: d.title } : {}) } });
-      setD(EMPTY);
-      setSent(true);
-      await qc.invalidateQueries({ queryKey: keys.printouts(slug) });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const send = submit(async () => {
+    await call(ops.requestPrintout, { params: { idOrSlug: slug }, body: { fileName: d.fileName, source: d.source, ...(d.title.trim() ? { title: d.title } : {}) } });
+    setD(EMPTY);
+    await qc.invalidateQueries({ queryKey: keys.printouts(slug) });
+  });
 
   const refusal = printoutRefusal(error);
   return (

@@ -1,10 +1,11 @@
 import { ops } from '@judge/sdk/browser';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useOutletContext, useSearchParams } from 'react-router';
 import { call, isProblem } from '../../api/client';
 import { keys } from '../../api/keys';
 import { ErrorBox } from '../../components/Status';
+import { useFormSend } from '../../components/useFormSend';
 import { useT } from '../../i18n/I18n';
 import type { ActivityContext } from '../activity/ActivityLayout';
 import { parseSubject, subjectFields, subjectOptions, subjectValue } from './model';
@@ -42,31 +43,18 @@ export function AskForm({ slug }: { slug: string }) {
   const [about, setAbout] = useState(() => subjectValue(parseSubject(params.get('about'))));
   const [topic, setTopic] = useState('');
   const [body, setBody] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [sent, setSent] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, sent, error, submit } = useFormSend();
   const topicRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (params.get('about')) topicRef.current?.focus();
   }, [params]);
 
-  async function send(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    setSent(false);
-    try {
-      await call(ops.askQuestion, { params: { idOrSlug: slug }, body: { topic, body, ...subjectFields(parseSubject(about)) } });
-      setTopic('');
-      setBody('');
-      setSent(true);
-      await qc.invalidateQueries({ queryKey: keys.questions(slug) });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const send = submit(async () => {
+    await call(ops.askQuestion, { params: { idOrSlug: slug }, body: { topic, body, ...subjectFields(parseSubject(about)) } });
+    setTopic('');
+    setBody('');
+    await qc.invalidateQueries({ queryKey: keys.questions(slug) });
+  });
 
   const refusal = refusalKey(error);
   return (

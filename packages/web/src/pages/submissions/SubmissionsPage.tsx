@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { keys } from '../../api/keys';
+import { Pager } from '../../components/Pager';
 import { ErrorBox, Loading } from '../../components/Status';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useT } from '../../i18n/I18n';
@@ -44,23 +45,7 @@ export default function SubmissionsPage() {
         </p>
       )}
       {q.data && q.data.items.length > 0 && <SubmissionRows items={q.data.items} activity={activity} timeZone={zone} withProblem caption={t('submissions.title')} languages={languages} />}
-      {q.data && <Pager page={page} pages={Math.ceil(q.data.total / PAGE_SIZE)} go={(p) => setSearch(p > 1 ? { page: String(p) } : {})} />}
+      {q.data && <Pager page={page} pages={Math.ceil(q.data.total / PAGE_SIZE)} go={(p) => setSearch(p > 1 ? { page: String(p) } : {})} previous={t('submissions.newer')} next={t('submissions.older')} />}
     </section>
-  );
-}
-
-function Pager({ page, pages, go }: { page: number; pages: number; go(page: number): void }) {
-  const t = useT();
-  if (pages <= 1) return null;
-  return (
-    <nav className="pager" aria-label={t('submissions.pages')}>
-      <button type="button" onClick={() => go(page - 1)} disabled={page <= 1}>
-        {t('submissions.newer')}
-      </button>
-      <span>{t('submissions.pageOf', { page, pages })}</span>
-      <button type="button" onClick={() => go(page + 1)} disabled={page >= pages}>
-        {t('submissions.older')}
-      </button>
-    </nav>
   );
 }

@@ -1,4 +1,5 @@
 import { useT } from '../../../i18n/I18n';
+import { ActivitySelect } from '../ActivitySelect';
 
 /** The queue's state filter: what still needs doing (queued or claimed), one state, or everything. */
 export const STATE_CHOICES = ['open', 'queued', 'claimed', 'resolved', 'all'] as const;
@@ -23,17 +24,7 @@ export function PrintoutFilters({ activities, activity, state, set }: Props) {
   const t = useT();
   return (
     <form className="staff-filters" role="search" aria-label={t('staff.p.filters')} onSubmit={(e) => e.preventDefault()}>
-      <label>
-        {t('staff.activity')}
-        <select value={activity} onChange={(e) => set({ activity: e.target.value })}>
-          <option value="">{t('staff.allActivities')}</option>
-          {activities.map((a) => (
-            <option key={a.id} value={a.slug}>
-              {a.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ActivitySelect activities={activities} value={activity} onChange={(slug) => set({ activity: slug })} />
       <label>
         {t('staff.p.state')}
         <select value={state} onChange={(e) => set({ state: e.target.value as StateChoice })}>

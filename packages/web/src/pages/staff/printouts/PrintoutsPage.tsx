@@ -7,7 +7,7 @@ import { usePrintoutActivities } from '../../../app/permissions';
 import { ErrorBox, Loading } from '../../../components/Status';
 import { usePageTitle } from '../../../components/usePageTitle';
 import { useT } from '../../../i18n/I18n';
-import { Pager } from '../Pager';
+import { Pager } from '../../../components/Pager';
 import { PrintoutFilters, STATE_CHOICES, type StateChoice } from './PrintoutFilters';
 import { PrintoutItem } from './PrintoutItem';
 
@@ -55,7 +55,7 @@ export default function PrintoutsPage() {
           ))}
         </ol>
       )}
-      {list.data && <Pager page={page} pages={Math.ceil(list.data.total / PAGE_SIZE)} go={(p) => set({ page: p })} />}
+      {list.data && <Pager page={page} pages={Math.ceil(list.data.total / PAGE_SIZE)} go={(p) => set({ page: p })} previous={t('staff.previous')} next={t('staff.next')} />}
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import type { ParticipantActivity } from '@judge/contract';
 import { useEffect, useState } from 'react';
 import { useT } from '../../../i18n/I18n';
+import { ActivitySelect } from '../ActivitySelect';
 import { useActivitySeries } from '../useActivitySeries';
 import type { QuestionFilters } from './filters';
 
@@ -17,17 +18,7 @@ export function FilterBar({ filters, activities, set }: Props) {
   const change = (patch: Partial<QuestionFilters>) => set({ ...filters, ...patch, page: 1 });
   return (
     <form className="staff-filters" role="search" aria-label={t('staff.q.filters')} onSubmit={(e) => e.preventDefault()}>
-      <label>
-        {t('staff.activity')}
-        <select value={filters.activity} onChange={(e) => change({ activity: e.target.value, series: '' })}>
-          <option value="">{t('staff.allActivities')}</option>
-          {activities.map((a) => (
-            <option key={a.id} value={a.slug}>
-              {a.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ActivitySelect activities={activities} value={filters.activity} onChange={(slug) => change({ activity: slug, series: '' })} />
       <label>
         {t('staff.series')}
         <select value={filters.series} onChange={(e) => change({ series: e.target.value })} disabled={!filters.activity}>

@@ -8,7 +8,7 @@ import { useStaffAccess } from '../../../app/permissions';
 import { ErrorBox, Loading } from '../../../components/Status';
 import { usePageTitle } from '../../../components/usePageTitle';
 import { useT } from '../../../i18n/I18n';
-import { Pager } from '../Pager';
+import { Pager } from '../../../components/Pager';
 import { FilterBar } from './FilterBar';
 import { questionsQuery, readFilters, writeFilters, type QuestionFilters } from './filters';
 import { QuestionItem } from './QuestionItem';
@@ -55,7 +55,7 @@ export default function QuestionsPage() {
           ))}
         </ol>
       )}
-      {list.data && <Pager page={filters.page} pages={Math.ceil(list.data.total / PAGE_SIZE)} go={(page) => set({ ...filters, page })} />}
+      {list.data && <Pager page={filters.page} pages={Math.ceil(list.data.total / PAGE_SIZE)} go={(page) => set({ ...filters, page })} previous={t('staff.previous')} next={t('staff.next')} />}
     </section>
   );
 }
