@@ -82,6 +82,19 @@ describe('judgectl on contest day: questions, announcements, printouts', () => {
     expect(refused.status).toBe(1);
   });
 
+  it('questions canned lists the canned answers and replaces them; a participant may not', async () => {
+    const listed = await ctl('questions', 'canned');
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('3. Yes.');
+    const before = await json<{ answers: string[] }>('questions', 'canned');
+    const set = await json<{ answers: string[] }>('questions', 'canned', 'See the statement.', 'Yes.', 'No.');
+    expect(set.answers).toEqual(['See the statement.', 'Yes.', 'No.']);
+    expect((await admin.call(ops.getCannedAnswers)).answers).toEqual(set.answers);
+    await expect(alice.call(ops.setCannedAnswers, { body: { answers: ['Whatever.'] } })).rejects.toMatchObject({ status: 403 });
+    expect((await admin.call(ops.getCannedAnswers)).answers).toEqual(set.answers);
+    await admin.call(ops.setCannedAnswers, { body: { answers: before.answers } });
+  });
+
   it('announce reaches the activity, about a series', async () => {
     const r = await ctl('announce', 'day', 'Problem C was fixed.', '--series', 'main', '--topic', 'Fix');
     expect(r.status, r.stderr).toBe(0);

@@ -91,6 +91,13 @@ export function questionsCommands(program: Command): void {
       emit(o, q, () => `Answered "${clip(q.topic)}"${q.isPublished ? ' and published it' : ''}: ${q.answer?.body ?? ''}`);
     });
 
+  sub(questions, 'canned [answers...]', 'List the canned answers staff pick from; given ANSWERS, replace them with these, in this order')
+    .action(async (answers: string[], o: JsonOption) => {
+      const c = await api();
+      const now = answers.length ? await c.call(ops.setCannedAnswers, { body: { answers } }) : await c.call(ops.getCannedAnswers);
+      emit(o, now, () => `${answers.length ? 'The canned answers are now:\n' : ''}${now.answers.map((a, i) => `${i + 1}. ${a}`).join('\n')}`);
+    });
+
   sub(questions, 'publish <id>', 'Publish a question with its answer to every participant (--withdraw takes it back)')
     .option('--withdraw', 'unpublish it')
     .action(async (id: string, o: JsonOption & { withdraw?: boolean }) => {
