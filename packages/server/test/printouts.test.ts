@@ -32,11 +32,18 @@ const OUT = join(printed, 'out.pdf');
 const FONTS = join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts') + '/';
 const squash = (s: string) => s.replace(/\s+/g, ' ');
 
-const snapshot = () => JSON.stringify(j.app.deps.sqlite.prepare('SELECT * FROM printouts ORDER BY rowid').all());
+/**
+ * The printouts table once every print job has finished: the printing command runs in the
+ * background and writes its outcome when it ends, which is not what a refusal may change.
+ */
+async function snapshot(): Promise<string> {
+  await Promise.all(j.app.services.printouts.printing);
+  return JSON.stringify(j.app.deps.sqlite.prepare('SELECT * FROM printouts ORDER BY rowid').all());
+}
 async function refused(call: Promise<unknown>, status: number, code: string) {
-  const before = snapshot();
+  const before = await snapshot();
   await refusedWith(call, status, code);
-  expect(snapshot()).toBe(before);
+  expect(await snapshot()).toBe(before);
 }
 
 const SOURCE = ['#include <stdio.h>', 'int main(void) {', '  printf("hello %d\\n", 42); // greet', '  return 0;', '}'].join('\n');
@@ -122,10 +129,10 @@ describe('requests', () => {
   it('refuses bad input, outsiders, and a switched-off module, changing nothing', async () => {
     const token = (await j.signIn(alice.u)).accessToken;
     for (const body of [{}, { fileName: 'a.c' }, { fileName: 'a.c', source: '' }, { fileName: 'a.c', source: 'x'.repeat(256 * 1024 + 1) }, { submissionId: 'nope' }]) {
-      const before = snapshot();
+      const before = await snapshot();
       const res = await sendJson(j.url, 'POST', `/activities/${act.slug}/printouts`, token, body);
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 422, code: 'validation_failed' });
-      expect(snapshot()).toBe(before);
+      expect(await snapshot()).toBe(before);
     }
     await refused(alice.c.call(ops.requestPrintout, { params: { idOrSlug: act.slug }, body: { submissionId: '0190a0a0-0000-7000-8000-000000000000' } }), 404, 'not_found');
     await refused(ask(outsider), 404, 'not_found');
@@ -191,10 +198,10 @@ describe('the queue', () => {
     expect(await staff2.c.call(ops.releasePrintout, { params: { id: p.id } })).toMatchObject({ state: 'queued' });
     await all();
 
-    const before = snapshot();
+    const before = await snapshot();
     const bad = await sendJson(j.url, 'POST', `/printouts/${p.id}/resolve`, (await j.signIn(staff.u)).accessToken, { note: 5 });
     expect({ status: bad.status, code: bad.body.code }).toEqual({ status: 422, code: 'validation_failed' });
-    expect(snapshot()).toBe(before);
+    expect(await snapshot()).toBe(before);
     const resolved = await staff.c.call(ops.resolvePrintout, { params: { id: p.id }, body: { note: 'delivered to seat 7' } });
     expect(resolved).toMatchObject({ state: 'resolved', resolvedByName: 'runner-of-paper' });
     const [sf2, mf2, af2] = await all();
