@@ -23,7 +23,7 @@ function Tabs({ activity }: { activity: ParticipantActivity }) {
   const t = useT();
   const base = `/a/${encodeURIComponent(activity.slug)}`;
   return (
-    <nav className="activity-tabs" aria-label={t('activity.tabs')}>
+    <nav className="tabs activity-tabs" aria-label={t('activity.tabs')}>
       <NavLink to={base} end>
         {t('activity.tab.problems')}
       </NavLink>

@@ -34,7 +34,7 @@ export default function StaffLayout() {
   if (pathname.replace(/\/$/, '') === '/staff') return <Navigate to={questions ? '/staff/questions' : '/staff/printouts'} replace />;
   return (
     <div className="staff">
-      <nav className="staff-tabs" aria-label={t('staff.nav.label')}>
+      <nav className="tabs staff-tabs" aria-label={t('staff.nav.label')}>
         {questions && <NavLink to="/staff/questions">{t('staff.nav.questions')}</NavLink>}
         {questions && <NavLink to="/staff/announce">{t('staff.nav.announce')}</NavLink>}
         {staff.printouts && <NavLink to="/staff/printouts">{t('staff.nav.printouts')}</NavLink>}
