@@ -190,5 +190,12 @@ describe('judgectl for organisers', () => {
     expect(table.status).toBe(0);
     const annRow = table.stdout.split('\n').find((l) => l.includes('Ann Lee'));
     expect(annRow).toMatch(/│\s*1\s*│\s*Ann Lee\s*│\s*1\s*│\s*\d+\s*│\s*1\/\d+\s*│/);
+    // the final standings for a spreadsheet: a header, then one CSV record per participant
+    const csv = await ctl('ranking', 'spring', '--csv');
+    expect(csv.status).toBe(0);
+    const [head, annLine] = csv.stdout.split('\r\n');
+    expect(head).toBe('rank,userId,name,solved,penalty,a-plus-b,sum');
+    expect(annLine).toMatch(new RegExp(`^1,${standings.rows[0].userId},Ann Lee,1,\\d+,1/\\d+,$`));
+    expect((await ctl('ranking', 'spring', '--csv', '--json')).stderr).toMatch(/cannot be used with/);
   });
 });

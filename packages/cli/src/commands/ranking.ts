@@ -1,6 +1,7 @@
 import { ops, type Ranking, type RankingCell } from '@judge/contract';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { api } from '../client.js';
+import { csvLine } from '../csv.js';
 import { emit, table, type JsonOption } from '../output.js';
 import { resolveSeries } from '../resolve.js';
 import { sub } from './common.js';
@@ -36,13 +37,29 @@ export function rankingText(r: Ranking): string {
   return `${r.rows.length ? table(head, rows) : 'Nobody in the standings yet.'}\n${marks}${frozen}`;
 }
 
+/**
+ * The standings as CSV, one row per participant, for a spreadsheet or a gradebook: the cells as the
+ * table shows them, plus the user id, which names stay ambiguous without.
+ */
+export function rankingCsv(r: Ranking): string {
+  const icpc = r.rankingType === 'icpc';
+  const head = ['rank', 'userId', 'name', ...(icpc ? ['solved', 'penalty'] : ['points']), ...r.problems.map((p) => p.slug)];
+  const rows = r.rows.map((row) => {
+    const byProblem = new Map(row.cells.map((c) => [c.problemId, c]));
+    return [String(row.rank), row.userId, row.userName, ...(icpc ? [String(row.solved), String(row.penalty ?? 0)] : [String(row.points ?? 0)]), ...r.problems.map((p) => cellText(r, byProblem.get(p.id)))];
+  });
+  return [head, ...rows].map(csvLine).join('');
+}
+
 export function rankingCommand(program: Command): void {
   sub(program, 'ranking <activity>', 'Show the standings of an activity, as the server computes them for you')
     .option('--series <slug>', "only this series' own standings")
-    .action(async (activity: string, o: JsonOption & { series?: string }) => {
+    .addOption(new Option('--csv', 'print CSV (rank, userId, name, totals, one column per problem) for a spreadsheet').conflicts('json'))
+    .action(async (activity: string, o: JsonOption & { series?: string; csv?: boolean }) => {
       const c = await api();
       const seriesId = o.series ? (await resolveSeries(c, activity, o.series)).id : undefined;
       const r = await c.call(ops.getRanking, { params: { idOrSlug: activity }, query: seriesId ? { seriesId } : {} });
-      emit(o, r, () => rankingText(r));
+      if (o.csv) process.stdout.write(rankingCsv(r));
+      else emit(o, r, () => rankingText(r));
     });
 }

@@ -1,0 +1,3 @@
+import sys
+data = sys.stdin.read().split()
+print(data[1])
