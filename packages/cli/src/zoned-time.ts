@@ -3,6 +3,8 @@ import { InvalidArgumentError } from 'commander';
 
 const OFFSET = /([Zz]|[+-]\d{2}:?\d{2})$/;
 const ZONES = new Map<string, Intl.DateTimeFormat>();
+/** Zones that are UTC itself, not a place that happens to be at +00:00 today. */
+const UTC_NAMES = /^(Etc\/)?(UTC|UCT|GMT|Zulu|Universal)$/i;
 
 /**
  * An instant for an activity or series date. One with an offset is sent in UTC; one without is sent
@@ -16,9 +18,17 @@ export function zonedInstant(v: string): string {
   return OFFSET.test(s) ? r.data : s;
 }
 
-/** As zonedInstant, or `none` to clear the date (null on the wire). */
-export function zonedInstantOrNone(v: string): string | null {
-  return v.trim().toLowerCase() === 'none' ? null : zonedInstant(v);
+/**
+ * What an option parser answers for `none` (clear the value): commander turns a parser's null
+ * into an empty string, so the body-maker maps this to null instead.
+ */
+export const NONE = 'none';
+export type OrNone<T> = T | typeof NONE;
+export const noneToNull = <T>(v: OrNone<T> | undefined): T | null | undefined => (v === NONE ? null : v);
+
+/** As zonedInstant, or `none` to clear the date. */
+export function zonedInstantOrNone(v: string): OrNone<string> {
+  return v.trim().toLowerCase() === NONE ? NONE : zonedInstant(v);
 }
 
 function formatter(zone: string): Intl.DateTimeFormat {
@@ -55,7 +65,6 @@ export function inZone(iso: string | undefined | null, zone: string): string {
     return iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
   }
   const p = (t: Intl.DateTimeFormatPartTypes) => parts.find((x) => x.type === t)?.value ?? '';
-  const name = p('timeZoneName').replace(/^GMT/, '');
-  const offset = name === '' ? (zone === 'UTC' || zone === 'Etc/UTC' ? 'Z' : '+00:00') : name;
+  const offset = UTC_NAMES.test(zone) ? 'Z' : p('timeZoneName').replace(/^GMT/, '') || '+00:00';
   return `${p('year')}-${p('month')}-${p('day')} ${p('hour')}:${p('minute')}:${p('second')}${offset}`;
 }

@@ -4,7 +4,7 @@ import { api } from '../client.js';
 import { CliError } from '../errors.js';
 import { emit, type JsonOption } from '../output.js';
 import { resolveActivity } from '../resolve.js';
-import { zonedInstantOrNone } from '../zoned-time.js';
+import { NONE, noneToNull, zonedInstantOrNone, type OrNone } from '../zoned-time.js';
 import { activityFields } from './activities.js';
 import { positive, sub } from './common.js';
 
@@ -18,8 +18,8 @@ interface UpdateOptions extends JsonOption {
   type?: string;
   ranking?: 'icpc' | 'points';
   timeZone?: string;
-  start?: string | null;
-  end?: string | null;
+  start?: OrNone<string>;
+  end?: OrNone<string>;
   join?: 'open' | 'password' | 'closed';
   joinPassword?: string | false;
   unlisted?: boolean;
@@ -31,11 +31,11 @@ interface UpdateOptions extends JsonOption {
   showJudgeLog?: boolean;
   hideEndedProblems?: boolean;
   showGroupMembers?: boolean;
-  maxSubmissions?: number | null;
+  maxSubmissions?: OrNone<number>;
   maxUploadBytes?: number;
   maxAttachments?: number;
   runnerTags?: string[];
-  props?: Record<string, unknown> | null;
+  props?: OrNone<Record<string, unknown>>;
 }
 
 /** A byte count, with an optional K or M suffix (binary: 1K = 1024). */
@@ -48,11 +48,11 @@ function bytes(v: string): number {
   return n;
 }
 
-const positiveOrNone = (v: string) => (v.trim().toLowerCase() === 'none' ? null : positive(v));
+const positiveOrNone = (v: string): OrNone<number> => (v.trim().toLowerCase() === NONE ? NONE : positive(v));
 const tags = (v: string) => (v.trim().toLowerCase() === 'none' ? [] : v.split(',').map((t) => t.trim()).filter(Boolean));
 
-function json(v: string): Record<string, unknown> | null {
-  if (v.trim().toLowerCase() === 'none') return null;
+function json(v: string): OrNone<Record<string, unknown>> {
+  if (v.trim().toLowerCase() === NONE) return NONE;
   try {
     const parsed: unknown = JSON.parse(v);
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
@@ -112,8 +112,8 @@ function bodyOf(a: Activity, o: UpdateOptions): Body {
     type: o.type,
     rankingType: o.ranking,
     timeZone: o.timeZone,
-    startDate: o.start,
-    endDate: o.end,
+    startDate: noneToNull(o.start),
+    endDate: noneToNull(o.end),
     joinPolicy: o.join,
     joinPassword: o.joinPassword === false ? null : o.joinPassword,
     unlisted: o.unlisted,
@@ -122,11 +122,11 @@ function bodyOf(a: Activity, o: UpdateOptions): Body {
     attachmentVisibility: attachmentsAfter(a, o),
     hideEndedSeriesProblems: o.hideEndedProblems,
     showGroupMembers: o.showGroupMembers,
-    maxSubmissionsPerProblem: o.maxSubmissions,
+    maxSubmissionsPerProblem: noneToNull(o.maxSubmissions),
     maxUploadBytes: o.maxUploadBytes,
     maxAttachments: o.maxAttachments,
     runnerTags: o.runnerTags,
-    props: o.props,
+    props: noneToNull(o.props),
   };
   return { slug: a.slug, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) };
 }
