@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ops, type Activity } from '@judge/contract';
+import { ops } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { ADMIN_PASSWORD, TestJudge, type TestUser } from '../packages/server/test/harness.js';
 import { judgectlAs, type CtlSession } from './judgectl-child.js';
@@ -14,7 +14,6 @@ describe('judgectl activity members and managers', () => {
   let j: TestJudge;
   let admin: JudgeClient;
   let ctl: CtlSession;
-  let fall: Activity;
   let work: string;
   const users: Record<string, TestUser> = {};
   const sessions: CtlSession[] = [];
@@ -38,7 +37,7 @@ describe('judgectl activity members and managers', () => {
     work = mkdtempSync(join(tmpdir(), 'judgectl-members-'));
     ctl = await judgectlAs(j.url, 'admin', ADMIN_PASSWORD);
     sessions.push(ctl);
-    fall = await admin.call(ops.createActivity, { body: { slug: 'fall', name: 'Fall', type: 'contest@1', rankingType: 'icpc', timeZone: 'UTC' } });
+    await admin.call(ops.createActivity, { body: { slug: 'fall', name: 'Fall', type: 'contest@1', rankingType: 'icpc', timeZone: 'UTC' } });
     for (const name of ['ann', 'bob', 'cid', 'dan', 'eve', 'tom']) users[name] = await j.user(name, { firstName: name.toUpperCase() });
   });
   afterAll(async () => {
