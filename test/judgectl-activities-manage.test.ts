@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -7,7 +8,7 @@ import type { JudgeClient } from '@judge/sdk';
 import { ADMIN_PASSWORD, TestJudge, type TestUser } from '../packages/server/test/harness.js';
 import { codeForm } from '../packages/server/test/support/forms.js';
 import { legacyPackage } from '../packages/server/test/zips.js';
-import { judgectlAs, type CtlSession } from './judgectl-child.js';
+import { CTL, judgectlAs, type CtlSession } from './judgectl-child.js';
 
 // `judgectl activities update|show|delete` against a real server, each call a child process:
 // every setting an administrator changes, the dates in the activity's time zone, and refusals.
@@ -170,6 +171,31 @@ describe('judgectl activities update and delete', () => {
     expect(j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM series WHERE activity_id = ?').get(a.id)).toEqual({ n: 0 });
     const text = await ctl.run('activities', 'delete', (await make('scratch2')).slug, '--yes');
     expect(text.stdout).toBe('Deleted scratch2.\n');
+  });
+
+  it('asks on a terminal before deleting: no keeps the activity, yes deletes it', async () => {
+    // script(1) gives judgectl a terminal; the answer goes in once the question is on it
+    const onTerminal = (slug: string, answer: string) =>
+      new Promise<{ status: number; out: string }>((resolve) => {
+        const child = spawn('script', ['-qec', `${CTL} activities delete ${slug}`, '/dev/null'], { env: ctl.env });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          const had = out.includes('(y/N)');
+          out += d.toString('utf8');
+          if (!had && out.includes('(y/N)')) child.stdin.write(answer);
+        });
+        child.on('close', (code) => resolve({ status: code ?? 1, out }));
+      });
+    await make('asked');
+    const no = await onTerminal('asked', 'n\r');
+    expect(no.out).toMatch(/Delete asked \(asked\) with its 0 series/);
+    expect(no.out).toMatch(/asked was not deleted/);
+    expect(no.status).toBe(1);
+    expect((await stored('asked')).slug).toBe('asked');
+    const yes = await onTerminal('asked', 'y\r');
+    expect(yes.out, yes.out).toMatch(/Deleted asked\./);
+    expect(yes.status).toBe(0);
+    expect(await ctl.refused('activities', 'show', 'asked')).toMatch(/no activity asked that you manage/);
   });
 
   it('refuses to delete an activity that holds submissions, saying why', async () => {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 
 // The built launcher (`pnpm build` first): every call a child process, as typed in a terminal.
-const CTL = fileURLToPath(new URL('../bin/judgectl', import.meta.url));
+export const CTL = fileURLToPath(new URL('../bin/judgectl', import.meta.url));
 
 export interface Ran {
   status: number;
@@ -22,21 +22,25 @@ export interface CtlSession {
   ok<T = any>(...args: string[]): Promise<T>;
   /** Runs a command that must fail, and answers its standard error. */
   refused(...args: string[]): Promise<string>;
+  /** The environment its commands run with (its own config directory). */
+  env: NodeJS.ProcessEnv;
   close(): void;
 }
 
 export async function judgectlAs(server: string, username: string, password: string): Promise<CtlSession> {
   const home = mkdtempSync(join(tmpdir(), 'judgectl-as-'));
   writeFileSync(join(home, 'pw'), `${password}\n`);
+  const env = { ...process.env, JUDGECTL_CONFIG_DIR: home, JUDGECTL_PASSWORD: '' };
   const run = (...args: string[]) =>
     new Promise<Ran>((resolve) => {
-      const child = execFile(CTL, args, { encoding: 'utf8', env: { ...process.env, JUDGECTL_CONFIG_DIR: home, JUDGECTL_PASSWORD: '' } }, (err, stdout, stderr) =>
+      const child = execFile(CTL, args, { encoding: 'utf8', env }, (err, stdout, stderr) =>
         resolve({ status: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
       child.stdin?.end();
     });
   const session: CtlSession = {
     run,
+    env,
     async ok(...args) {
       const r = await run(...args, '--json');
       expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
