@@ -13,7 +13,8 @@ import { CTL, judgectlAs, type CtlSession } from './judgectl-child.js';
 // `judgectl activities update|show|delete` against a real server, each call a child process:
 // every setting an administrator changes, the dates in the activity's time zone, and refusals.
 
-describe('judgectl activities update and delete', () => {
+// each judgectl call is a Node process of its own: a dozen of them on a loaded machine outlast the default timeout
+describe('judgectl activities update and delete', { timeout: 120_000 }, () => {
   let j: TestJudge;
   let admin: JudgeClient;
   let ctl: CtlSession;

@@ -10,7 +10,8 @@ import { judgectlAs, type CtlSession } from './judgectl-child.js';
 // `judgectl activities members|enrol|remove|managers|grant-manager|revoke-manager` against a real
 // server, each call a child process: existing accounts in and out of an activity through grants.
 
-describe('judgectl activity members and managers', () => {
+// each judgectl call is a Node process of its own: a dozen of them on a loaded machine outlast the default timeout
+describe('judgectl activity members and managers', { timeout: 120_000 }, () => {
   let j: TestJudge;
   let admin: JudgeClient;
   let ctl: CtlSession;

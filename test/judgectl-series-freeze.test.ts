@@ -12,7 +12,8 @@ import { judgectlAs, type CtlSession } from './judgectl-child.js';
 // `judgectl series freeze|unfreeze|reveal` against a real server, each call a child process: what a
 // participant sees of the standings follows, and the dates show in the activity's time zone.
 
-describe('judgectl series freeze, unfreeze and reveal', () => {
+// each judgectl call is a Node process of its own: a dozen of them on a loaded machine outlast the default timeout
+describe('judgectl series freeze, unfreeze and reveal', { timeout: 120_000 }, () => {
   let j: TestJudge;
   let admin: JudgeClient;
   let ctl: CtlSession;
