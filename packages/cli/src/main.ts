@@ -1,5 +1,7 @@
 import { CommanderError, Command } from 'commander';
 import { activitiesCommands } from './commands/activities.js';
+import { activityMembersCommands } from './commands/activity-members.js';
+import { activitySettingsCommands } from './commands/activity-settings.js';
 import { contestCommands } from './commands/contest.js';
 import { printoutsCommands } from './commands/printouts.js';
 import { broadcastCommand, maintenanceCommand } from './commands/maintenance.js';
@@ -8,6 +10,7 @@ import { questionsCommands } from './commands/questions.js';
 import { rankingCommand } from './commands/ranking.js';
 import { runnersCommands } from './commands/runners.js';
 import { assignCommand, seriesCommands } from './commands/series.js';
+import { seriesStandingsCommands } from './commands/series-standings.js';
 import { sessionCommands } from './commands/session.js';
 import { submissionsCommands } from './commands/submissions.js';
 import { usersCommands } from './commands/users.js';
@@ -21,8 +24,10 @@ const program = new Command('judgectl')
 sessionCommands(program);
 usersCommands(program);
 problemsCommands(program);
-activitiesCommands(program);
-seriesCommands(program);
+const activities = activitiesCommands(program);
+activitySettingsCommands(activities);
+activityMembersCommands(activities);
+seriesStandingsCommands(seriesCommands(program));
 assignCommand(program);
 runnersCommands(program);
 submissionsCommands(program);
