@@ -8,6 +8,7 @@ import { event } from '../../events/bus.js';
 import { ApiError, notFound, validation } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
+import { placeDatesInZone } from '../../zoned-time.js';
 import { canManage, canSeeActivity, findActivity, managedActivity, managerAudience, requireNotArchived, type ActivityRow } from '../policy/index.js';
 import { readableProblem } from '../problems/index.js';
 import { announceSeries, reconcile, settleActivity, settleDue, type SeriesChange, type SeriesRow, type SeriesTransition } from './schedule.js';
@@ -55,7 +56,9 @@ const DATE_ORDER = [
 const slugKey = (slug: string) => slug.toLowerCase();
 const moved = (t: string | null | undefined, ms: number): string | null => (t ? new Date(Date.parse(t) + ms).toISOString() : null);
 
-function seriesPatchOf(input: CreateSeriesInput | UpdateSeriesInput): SeriesPatch {
+/** The members a body names, its local dates read in the activity's zone. */
+function seriesPatchOf(body: CreateSeriesInput | UpdateSeriesInput, timeZone: string): SeriesPatch {
+  const input = placeDatesInZone(body, SERIES_DATES, timeZone);
   const set: Record<string, unknown> = {};
   for (const k of SERIES_MEMBERS) if (input[k] !== undefined) set[k] = input[k];
   if (input.runnerTags !== undefined) set.runnerTags = [...new Set(input.runnerTags)];
@@ -231,7 +234,7 @@ export class SeriesService {
       const a = managedActivity(this.d, actor, idOrSlug);
       requireNotArchived(a);
       this.requireSeriesSlugFree(a.id, input.slug);
-      const set = seriesPatchOf(input);
+      const set = seriesPatchOf(input, a.timeZone);
       requireDatesInOrder({}, set);
       const last = this.d.db.select({ n: sql<number | null>`max(${series.order})` }).from(series).where(eq(series.activityId, a.id)).get()?.n ?? 0;
       const row = this.d.db
@@ -246,7 +249,7 @@ export class SeriesService {
   update(actor: Actor, seriesId: string, input: UpdateSeriesInput): Series {
     return this.d.tx.run((out) => {
       const { s, a } = this.seriesFor(actor, seriesId, 'activity:update');
-      const set = seriesPatchOf(input);
+      const set = seriesPatchOf(input, a.timeZone);
       if (input.slug !== undefined) {
         if (slugKey(input.slug) !== s.slugKey) this.requireSeriesSlugFree(a.id, input.slug, s.id);
         Object.assign(set, { slug: input.slug, slugKey: slugKey(input.slug) });
