@@ -25,9 +25,10 @@ export const InstantInput = z
 
 /**
  * A date of an activity (its own, its series'): an instant with `Z` or an offset, normalised to UTC
- * as InstantInput does, or a local date and time without an offset (`2026-11-23T19:52`, a date alone
- * meaning midnight) that the server reads in the activity's time zone. The local form comes out as
- * `YYYY-MM-DDTHH:mm:ss.sss` without a zone (see isLocalDateTime), for the server to place.
+ * as InstantInput does, or a local date and time without an offset (`2026-11-23T19:52`) that the
+ * server reads in the activity's time zone. The local form comes out as `YYYY-MM-DDTHH:mm:ss.sss`
+ * without a zone (see isLocalDateTime), for the server to place. A date alone stays midnight UTC, as
+ * InstantInput reads it, so that dates written before zones applied keep their meaning.
  */
 export const ActivityTimeInput = z
   .string()
@@ -35,11 +36,11 @@ export const ActivityTimeInput = z
   .refine((s) => inRange(Date.parse(withZone(s))), 'must be a date from year 0000 to 9999')
   .transform((s) => {
     const utc = new Date(Date.parse(withZone(s))).toISOString();
-    return hasOffset(s) ? utc : utc.slice(0, -1);
+    return hasOffset(s) || !hasTime(s) ? utc : utc.slice(0, -1);
   })
   .meta({
     description:
-      "RFC 3339 instant (`2026-11-23T18:52:00Z`, `2026-11-23T19:52:00+01:00`), or a local date and time without an offset (`2026-11-23T19:52:00`; a date alone is its midnight), read in the activity's `timeZone`: on create the zone given in the same request, on update the zone after the update. A local time that a daylight-saving change skips is moved forward by the gap (02:30 on the spring-forward night in Europe/Berlin is 03:30 CEST); one that occurs twice is the earlier (the first 02:30 of the autumn night, CEST), as Temporal's `compatible` disambiguation. Stored and answered in UTC.",
+      "RFC 3339 instant (`2026-11-23T18:52:00Z`, `2026-11-23T19:52:00+01:00`), or a local date and time without an offset (`2026-11-23T19:52:00`), read in the activity's `timeZone`: on create the zone given in the same request, on update the zone after the update. A local time that a daylight-saving change skips is moved forward by the gap (02:30 on the spring-forward night in Europe/Berlin is 03:30 CEST); one that occurs twice is the earlier (the first 02:30 of the autumn night, CEST), as Temporal's `compatible` disambiguation. A date alone (`2026-12-20`) is midnight UTC, as for every other instant. Stored and answered in UTC.",
     example: '2026-11-23T19:52:00',
   });
 
@@ -50,6 +51,7 @@ function wellFormed(s: string): boolean {
   return /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/.test(s) && realDay(s) && !Number.isNaN(Date.parse(withZone(s)));
 }
 
+const hasTime = (s: string) => /[Tt ]/.test(s);
 const hasOffset = (s: string) => /[Tt ].*([Zz]|[+-]\d{2}:?\d{2})$/.test(s);
 
 const inRange = (ms: number) => ms >= FIRST_INSTANT && ms <= LAST_INSTANT;

@@ -110,6 +110,11 @@ export class ActivitiesService {
   ) {
     // an activity document is read by whoever may see the activity
     files.addReadRule((actor, fileId) => this.documentReadable(actor.userId, fileId));
+    // a series moved the activity's own dates: members hear it as from an activity update
+    seriesService.onActivityMoved((before, after, out) => {
+      this.announceTimes(before, after, out);
+      this.announceUpdate(after, out);
+    });
   }
 
   // ---- lookups and announcements ----
@@ -160,6 +165,13 @@ export class ActivitiesService {
     return view;
   }
 
+  /** Participants hear of a new start or end (`activityTimesChanged`). */
+  private announceTimes(before: ActivityRow, row: ActivityRow, out: Outbox): void {
+    if (row.startDate === before.startDate && row.endDate === before.endDate) return;
+    const times = { activityId: row.id, ...(row.startDate ? { startDate: row.startDate } : {}), ...(row.endDate ? { endDate: row.endDate } : {}) };
+    out.emit(event('activityTimesChanged', times, participantAudience(row)));
+  }
+
   private saved(id: string, set: ActivityPatch): ActivityRow {
     return this.d.db.update(activities).set(set).where(eq(activities.id, id)).returning().get()!;
   }
@@ -194,10 +206,7 @@ export class ActivitiesService {
       const set = patchOf(placeDatesInZone(input, DATE_MEMBERS, input.timeZone ?? a.timeZone), a.modules);
       settle(a, set);
       const row = Object.keys(set).length ? this.saved(a.id, set) : a;
-      if (row.startDate !== a.startDate || row.endDate !== a.endDate) {
-        const times = { activityId: row.id, ...(row.startDate ? { startDate: row.startDate } : {}), ...(row.endDate ? { endDate: row.endDate } : {}) };
-        out.emit(event('activityTimesChanged', times, participantAudience(row)));
-      }
+      this.announceTimes(a, row, out);
       return this.announceUpdate(row, out);
     });
   }
