@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ops } from '@judge/contract';
 import { T0, at, only } from './series-fixtures.js';
-import { M, P, U, clock, create, heard, pause, resume, shift, update, useSeriesWorld, w, world } from './support/series.js';
+import { M, P, clock, create, heard, pause, resume, shift, update, useSeriesWorld, w, world } from './support/series.js';
 
 /**
  * The activity's own start and end follow its series (issue 15, README "Series and the activity's
