@@ -1,5 +1,6 @@
 import { CommanderError, Command } from 'commander';
 import { activitiesCommands } from './commands/activities.js';
+import { assignmentsCommands } from './commands/assignments.js';
 import { contestCommands } from './commands/contest.js';
 import { printoutsCommands } from './commands/printouts.js';
 import { broadcastCommand, maintenanceCommand } from './commands/maintenance.js';
@@ -25,6 +26,7 @@ problemsCommands(program);
 activitiesCommands(program);
 seriesCommands(program);
 assignCommand(program);
+assignmentsCommands(program);
 runnersCommands(program);
 submissionsCommands(program);
 rankingCommand(program);
