@@ -75,6 +75,8 @@ async function updatedBody(c: JudgeClient, a: SeriesProblem, o: UpdateOptions) {
   for (const k of o.clear ?? []) if (!['maxPoints', 'maxSubmissions'].includes(CLEARABLE[k]!)) delete config[CLEARABLE[k]!];
   let pinned: string | null | undefined;
   if (o.pin !== undefined && o.followNewest) throw new CliError('give --pin N or --follow-newest, not both');
+  const asked = ['slug', 'name', 'timeLimit', 'memory', 'languages', 'points', 'maxSubmissions', 'pin', 'followNewest', 'clear'] as const;
+  if (!asked.some((k) => o[k] !== undefined)) throw new CliError('nothing to change: give at least one option (`judgectl assignments update --help` lists them)');
   if (o.pin !== undefined) {
     const versions = await c.call(ops.listProblemVersions, { params: { problemId: a.problemId } });
     const v = versions.find((x) => x.version === o.pin);

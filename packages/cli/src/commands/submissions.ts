@@ -50,6 +50,29 @@ function submissionText(s: SubmissionDetail): string {
   ].join('\n');
 }
 
+/** Commands about the judging of submissions already made: a whole assignment again, a cancellation. */
+function judgingCommands(submissions: Command): void {
+  sub(submissions, 'rejudge-assignment <activity> <series> <problem>', "Judge every submission to an assignment again (a new attempt each)").action(
+    async (activity: string, series: string, problem: string, o: JsonOption) => {
+      const c = await api();
+      const { series: s, assignment } = await resolveAssignment(c, activity, series, problem);
+      const queued = await c.call(ops.rejudgeAssignment, { params: { assignmentId: assignment.id } });
+      emit(o, { assignmentId: assignment.id, queued }, () => `Queued ${plural(queued, 'submission')} of ${activity}/${s.slug}/${assignment.slug} for judging again.`);
+    },
+  );
+
+  sub(submissions, 'cancel <id>', 'Cancel the judging of a submission (its newest attempt, while queued or running)').action(async (id: string, o: JsonOption) => {
+    const c = await api();
+    const s0 = await c.call(ops.getSubmission, { params: { id: submissionId(id) } });
+    const a = attemptOf(s0);
+    if (a.state !== 'queued' && a.state !== 'running') {
+      throw new CliError(`attempt ${a.attempt} of ${s0.id} is already ${a.state}${a.verdict ? ` (${a.verdict})` : ''}: only a queued or running judging can be cancelled`);
+    }
+    const s = await c.call(ops.cancelAttempt, { params: { submissionId: s0.id, attemptId: a.id } });
+    emit(o, s, () => `Cancelled attempt ${a.attempt} of ${s.id} (it was ${a.state}).`);
+  });
+}
+
 export function submissionsCommands(program: Command): void {
   const submissions = program.command('submissions').description('Submissions of the activities you manage: list, show, source, log, rejudge, cancel, exclude');
 
@@ -112,26 +135,7 @@ export function submissionsCommands(program: Command): void {
     },
   );
 
-  sub(submissions, 'rejudge-assignment <activity> <series> <problem>', "Judge every submission to an assignment again (a new attempt each)").action(
-    async (activity: string, series: string, problem: string, o: JsonOption) => {
-      const c = await api();
-      const { series: s, assignment } = await resolveAssignment(c, activity, series, problem);
-      const queued = await c.call(ops.rejudgeAssignment, { params: { assignmentId: assignment.id } });
-      emit(o, { assignmentId: assignment.id, queued }, () => `Queued ${plural(queued, 'submission')} of ${activity}/${s.slug}/${assignment.slug} for judging again.`);
-    },
-  );
-
-  sub(submissions, 'cancel <id>', 'Cancel the judging of a submission (its newest attempt, while queued or running)').action(async (id: string, o: JsonOption) => {
-    const c = await api();
-    const s0 = await c.call(ops.getSubmission, { params: { id: submissionId(id) } });
-    const a = attemptOf(s0);
-    if (a.state !== 'queued' && a.state !== 'running') {
-      throw new CliError(`attempt ${a.attempt} of ${s0.id} is already ${a.state}${a.verdict ? ` (${a.verdict})` : ''}: only a queued or running judging can be cancelled`);
-    }
-    const s = await c.call(ops.cancelAttempt, { params: { submissionId: s0.id, attemptId: a.id } });
-    emit(o, s, () => `Cancelled attempt ${a.attempt} of ${s.id} (it was ${a.state}).`);
-  });
-
+  judgingCommands(submissions);
   submissionFilesCommands(submissions);
 
   sub(submissions, 'exclude <id>', 'Leave a submission out of the ranking, or count it again with --include')
