@@ -112,11 +112,11 @@ export function assignmentsCommands(program: Command): void {
   });
 
   sub(assignments, 'update <activity> <series> <problem>', "Change an assignment's limits, points, languages, submission cap or version; options not given keep their value")
-    .option('--time-limit <seconds>', "time limit per test, over the package's", amount)
-    .option('--memory <MiB>', "memory limit, over the package's", amount)
+    .option('--time-limit <seconds>', "time limit per test, instead of the package's", amount)
+    .option('--memory <MiB>', "memory limit, instead of the package's", amount)
     .option('--languages <ids>', 'the only languages allowed, comma-separated ICPC ids, e.g. c,cpp,python3')
     .option('--points <n>', 'points a full solution is worth', positive)
-    .option('--max-submissions <n>', "submissions a participant may make to it (over the activity's cap)", positive)
+    .option('--max-submissions <n>', "submissions a participant may make to it, instead of the activity's cap", positive)
     .option('--pin <version>', 'judge against this version of the problem', positive)
     .option('--follow-newest', 'judge against the newest version (undo --pin)')
     .option('--slug <slug>', 'a new slug in the activity')
