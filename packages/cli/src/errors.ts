@@ -5,9 +5,11 @@ export class CliError extends Error {
   override name = 'CliError';
 }
 
-/** A sign-in the server refused, said in words (the server's `detail` is a bare code such as Failed). */
+/**
+ * A sign-in the server refused, said in words: its `detail` is a bare code such as Failed (a rate
+ * limit, 429, already says in words how long to wait).
+ */
 function loginRefusal(e: ApiProblem): string | undefined {
-  if (e.status === 429) return `too many sign-in attempts: wait ${e.retryAfter ?? 60} s and try again`;
   if (e.status !== 401 || !['Failed', 'LockedOut', 'NotAllowed', 'RequiresTwoFactor'].includes(e.detail)) return undefined;
   const said = `${e.detail} (${e.status} ${e.code})`;
   if (e.detail === 'Failed') return `wrong username or password: ${said}`;
