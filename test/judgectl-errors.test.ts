@@ -54,7 +54,7 @@ describe('judgectl failures', () => {
     const human = await as.ctl('problems', 'delete', 'used');
     expect(human.status).toBe(1);
     expect(human.stderr).toMatch(/^judgectl: .*\(409 problem\.attached\)\n$/);
-  });
+  }, 60_000);
 
   it('prints its own failures in the same shape without a problem document', async () => {
     const notSignedIn = await nobody.failure('submissions', 'list');
@@ -70,7 +70,7 @@ describe('judgectl failures', () => {
     expect(JSON.parse(r.stderr)).toEqual({ error: { status: null, code: 'usage', detail: "unknown option '--bogus'" } });
     const missingOption = await nobody.failure('login', '--username', 'admin');
     expect(missingOption.error).toMatchObject({ code: 'usage', detail: expect.stringContaining("required option '--server <url>' not specified") });
-  });
+  }, 60_000);
 
   it('refuses an unknown verdict or state with the known ones, and takes a verdict in any case', async () => {
     const bad = await as.ctl('submissions', 'list', '--verdict', 'XYZ');
@@ -88,7 +88,7 @@ describe('judgectl failures', () => {
       expect(r.status, `${cmd} --state ${state}`).toBe(1);
       expect(r.stderr).toContain(`Allowed choices are ${known}.`);
     }
-  });
+  }, 60_000);
 
   it('says a refused sign-in in words: a wrong password, then the lock it leads to', async () => {
     const bob = await j.user('bob');
@@ -103,7 +103,7 @@ describe('judgectl failures', () => {
     expect(locked.stderr).toMatch(/the account is locked after too many wrong passwords .*wait for the lock to end/);
     const unknown = await nobody.ctl('login', '--server', j.url, '--username', 'nosuchuser', '--password-file', join(work, 'wrong'));
     expect(unknown.stderr).toContain('wrong username or password');
-  });
+  }, 60_000);
 
   it('marks required options in --help and documents the --json failure shape', async () => {
     const login = await nobody.ctl('login', '--help');
@@ -115,5 +115,5 @@ describe('judgectl failures', () => {
     const top = await nobody.ctl('--help');
     expect(top.stdout).toContain('{"error": {"status": 409, "code": "problem.attached", "detail": "...", "problem": {...}}}');
     expect(top.stdout).toContain('assignments');
-  });
+  }, 60_000);
 });

@@ -101,7 +101,7 @@ describe('judgectl manages judging: assignments, rejudging, cancelling, sources,
     expect(refused.error.code).toBe('refused');
     expect(refused.error.detail).toContain('no activity manage that you manage');
     expect(await assignment()).toEqual(before);
-  });
+  }, 120_000);
 
   it('assignments remove detaches a problem nobody submitted to, and refuses one with submissions', async () => {
     const series = (await admin.call(ops.listManagedSeries, { params: { idOrSlug: act.slug } }))[0]!;
@@ -115,7 +115,7 @@ describe('judgectl manages judging: assignments, rejudging, cancelling, sources,
     const busy = await as.admin.failure('assignments', 'remove', 'manage', 'main', 'sum');
     expect(busy.error).toMatchObject({ status: 409, code: 'assignment.hasSubmissions', problem: { code: 'assignment.hasSubmissions', status: 409 } });
     expect(await assignment()).toBeDefined();
-  });
+  }, 120_000);
 
   it('submissions show --tests, source and log show what the runner judged and stored', async () => {
     const s = await submit(SUM_PY, 'sum.py');
@@ -154,7 +154,7 @@ describe('judgectl manages judging: assignments, rejudging, cancelling, sources,
       expect(refused.error.problem).toBeDefined();
     }
     expect(existsSync(join(work, 'pupil', 'sum.py'))).toBe(false);
-  });
+  }, 120_000);
 
   it('submissions rejudge-assignment queues every submission again; a participant may not', async () => {
     const all = (await admin.call(ops.listSubmissions, { query: { activityId: act.id } })).items;
@@ -169,7 +169,7 @@ describe('judgectl manages judging: assignments, rejudging, cancelling, sources,
       const now = await Promise.all(all.map((s) => admin.call(ops.getSubmission, { params: { id: s.id } })));
       return now.every((d) => d.attempts === 2 && (d.state === 'completed' || d.state === 'failed')) ? true : undefined;
     }, 90_000);
-  });
+  }, 120_000);
 
   it('problems update uploads a new version the assignment follows; versions lists them; delete is refused while assigned', async () => {
     const dir = join(work, 'sum-v2');
@@ -200,7 +200,7 @@ describe('judgectl manages judging: assignments, rejudging, cancelling, sources,
     const del = await as.admin.ctl('problems', 'delete', 'spare');
     expect(del.stdout).toMatch(/Deleted the problem spare/);
     expect((await admin.call(ops.listProblems, { query: { search: 'spare' } })).total).toBe(0);
-  });
+  }, 120_000);
 
   it('submissions cancel cancels a queued judging, and refuses a finished one in words', async () => {
     const done = (await admin.call(ops.listSubmissions, { query: { activityId: act.id, state: 'completed' } })).items[0]!;
@@ -219,5 +219,5 @@ describe('judgectl manages judging: assignments, rejudging, cancelling, sources,
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(`Cancelled attempt 1 of ${queued.id} (it was queued).`);
     expect((await admin.call(ops.getSubmission, { params: { id: queued.id } })).state).toBe('cancelled');
-  });
+  }, 120_000);
 });
