@@ -67,7 +67,9 @@ export function enrolmentCodeCommands(runners: Command): void {
   });
 
   sub(codes, 'revoke <id>', 'Withdraw an enrolment code, so that no runner can enrol with it any more; ID is its id or a prefix of it (runners it enrolled stay)').action(
-    async (which: string, o: JsonOption) => {
+    async (which: string, _o: JsonOption, cmd: Command) => {
+      // `codes` takes --json too, and commander gives it to the parent wherever it is typed
+      const o = cmd.optsWithGlobals<JsonOption>();
       const code = await resolveCode(which);
       await (await api()).call(ops.revokeRunnerEnrolmentCode, { params: { id: code.id } });
       emit(o, { revoked: code.id }, () => `Withdrew the enrolment code ${code.id}${code.name ? ` (${code.name})` : ''}.`);
