@@ -4,7 +4,7 @@ import type { JudgeClient } from '@judge/sdk';
 import { ADMIN_PASSWORD } from './harness.js';
 import { listen, only } from './series-fixtures.js';
 import { barrier } from './support/socket.js';
-import { Runner, Bench, type Res } from './support/runner-bench.js';
+import { Runner, Bench } from './support/runner-bench.js';
 
 /**
  * Enrolment codes (extension of CONTRACT §8): an administrator makes a one-time code, and a runner
@@ -23,7 +23,7 @@ describe('runners: enrolment codes', () => {
   const make = (body: { name?: string; tags?: string[]; expiresInSeconds?: number; uses?: number } = {}, c: JudgeClient = b.admin) =>
     c.call(ops.createRunnerEnrolmentCode, { body });
   /** A registration with a code that must be refused (403 runner.enrolmentCode) and leave runners and codes as they were. */
-  const refusedCode = async (code: string, detail: RegExp, r = new Runner(b.j.url, b.uniq('lab'), ['standard-io@1'])): Promise<Res> => {
+  const refusedCode = async (code: string, detail: RegExp, r = new Runner(b.j.url, b.uniq('lab'), ['standard-io@1'])) => {
     const before = JSON.stringify(codes());
     const res = await b.refused(() => r.register({ enrolmentCode: code }), 403, 'runner.enrolmentCode');
     expect(res.body.detail).toMatch(detail);
