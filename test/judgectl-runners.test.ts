@@ -58,6 +58,11 @@ describe('runners in a lab: enrolment codes and the approve line', () => {
     // `start` registers again with what was saved: the code's name and tags, not the host's
     expect(JSON.parse(readFileSync(join(dir, 'runner.json'), 'utf8'))).toMatchObject({ server: j.url, name: 'lab-07', tags: ['lab', 'cpp'] });
 
+    // the same command again on that machine: already approved, the spent code does not matter
+    const twice = await runChild('sh', ['-c', `${line![1]} --config-dir ${dir}`], { PATH: `${BIN}:${process.env.PATH}` });
+    expect(twice.status, twice.stderr).toBe(0);
+    expect(twice.stdout).toMatch(/^Approved: start it/m);
+
     // the code is spent: another machine using it is refused and nothing is registered
     const before = await runnerCount();
     const again = await runner('register', '--server', j.url, '--code', line![3]!, '--config-dir', join(home, 'lab-08'));

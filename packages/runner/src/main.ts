@@ -130,7 +130,9 @@ program
     console.log(`Registered with ${o.server} as "${name}" (runner ${r.runnerId}).`);
     console.log(`Fingerprint: ${r.fingerprint}`);
     if (r.state === 'approved') {
-      console.log(o.code ? 'Approved by the enrolment code: no approval is needed. Start it with `judge-runner start`.' : 'Approved: start it with `judge-runner start`.');
+      // the server answers the name and tags only when the code approved it just now
+      const byCode = o.code && r.name !== undefined;
+      console.log(byCode ? 'Approved by the enrolment code: no approval is needed. Start it with `judge-runner start`.' : 'Approved: start it with `judge-runner start`.');
     } else if (approve) {
       console.log('Waiting for approval. An administrator compares the fingerprint above and runs:');
       console.log(`  ${approve}`);

@@ -64,7 +64,7 @@ describe('runners: enrolment codes', () => {
     await refusedCode(made.code, /already used 2 times/);
   });
 
-  it('approves a key that was waiting, and a key already approved does not spend the code', async () => {
+  it('approves a key that was waiting; a key already approved neither needs nor spends a code', async () => {
     const waiting = new Runner(b.j.url, 'waiting', ['standard-io@1']);
     expect((await waiting.register()).body.state).toBe('pendingApproval');
     const made = await make({ tags: ['late'] });
@@ -75,6 +75,11 @@ describe('runners: enrolment codes', () => {
     const again = await approved.register({ enrolmentCode: spare.code });
     expect(again.body).toEqual({ runnerId: approved.id, fingerprint: approved.fingerprint, state: 'approved' });
     expect((await b.admin.call(ops.listRunnerEnrolmentCodes, {})).items.find((c) => c.id === spare.id)?.used).toBe(0);
+    // the enrolment command run again on an enrolled machine: its spent code is not held against it
+    const rows = b.j.count('runners');
+    expect((await waiting.register({ enrolmentCode: made.code })).body).toEqual({ runnerId: waiting.id, fingerprint: waiting.fingerprint, state: 'approved' });
+    expect((await approved.register({ enrolmentCode: 'AAAAA-BBBBB-CCCCC-DDDDD' })).status).toBe(200);
+    expect(b.j.count('runners')).toBe(rows);
   });
 
   it('refuses an unknown, an expired and a withdrawn code, and registers nothing', async () => {

@@ -41,7 +41,7 @@ export const registerRunner = defineOperation({
   description:
     'A known key refreshes the name, version and problem types and keeps its identity, state and tags. ' +
     'With an enrolmentCode (extension) a new or waiting key is approved at once and takes the name and tags the code carries; ' +
-    'an unknown, withdrawn, expired or used-up code is 403 runner.enrolmentCode and registers nothing.',
+    'an unknown, withdrawn, expired or used-up code is 403 runner.enrolmentCode and registers nothing. An approved key needs no code: one sent is ignored.',
   auth: 'anonymous',
   body: RegisterRunnerRequest,
   response: RunnerRegistration,

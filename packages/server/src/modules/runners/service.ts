@@ -122,7 +122,7 @@ export class RunnersService {
   /**
    * Registers a key, or refreshes what a known key says of itself (a runner that restarted). An
    * enrolment code is checked before anything is written, so a refused one leaves no runner behind;
-   * it approves a new or waiting key and is spent, and a key already approved does not spend it.
+   * it approves a new or waiting key and is spent; a key already approved neither needs nor spends one.
    */
   register(body: RegisterBody, address: string): Registration {
     const key = decodeBase64(body.publicKey);
@@ -137,7 +137,8 @@ export class RunnersService {
       const now = iso(at);
       const known = this.byFingerprint(fingerprint);
       if (known?.state === 'revoked') throw ApiError.of('runner.revoked', 'This key was revoked; make a new key to register again');
-      const enrolment = body.enrolmentCode === undefined ? undefined : this.codes.check(body.enrolmentCode, at);
+      // an approved key needs no code: running the enrolment command twice must not fail on the spent code
+      const enrolment = body.enrolmentCode === undefined || known?.state === 'approved' ? undefined : this.codes.check(body.enrolmentCode, at);
       if (known) {
         this.q('UPDATE runners SET name = ?, problem_types = ?, version = coalesce(?, version), address = ?, last_seen_at = ? WHERE id = ?').run(
           body.name,
