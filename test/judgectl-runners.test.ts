@@ -1,16 +1,22 @@
 import { ops } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, TestJudge } from '../packages/server/test/harness.js';
+import { until } from '../packages/server/test/support/wait.js';
 import { BIN, JUDGE_RUNNER, judgectlIn, runChild } from './cli-child.js';
 
+/** This file's sandbox uids (a runner is started once). */
+const UID_BASE = 62800;
+
+// Every step is a child process, each a second or more on a busy machine: hence the long timeout.
 // Lab machines becoming runners, each step a child process exactly as typed in a terminal: the
 // administrator's judgectl and the lab machine's judge-runner, against a real server.
 
-describe('runners in a lab: enrolment codes and the approve line', () => {
+describe('runners in a lab: enrolment codes and the approve line', { timeout: 120_000 }, () => {
   let j: TestJudge;
   let admin: JudgeClient;
   let home: string;
@@ -31,7 +37,7 @@ describe('runners in a lab: enrolment codes and the approve line', () => {
     ctl = judgectlIn(home);
     writeFileSync(join(home, 'pw'), `${ADMIN_PASSWORD}\n`);
     expect((await ctl('login', '--server', j.url, '--username', 'admin', '--password-file', join(home, 'pw'))).status).toBe(0);
-  });
+    }, 60_000);
   afterAll(async () => {
     await j?.stop();
     rmSync(home, { recursive: true, force: true });
@@ -69,6 +75,25 @@ describe('runners in a lab: enrolment codes and the approve line', () => {
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/already used.*\(403 runner\.enrolmentCode\)/);
     expect(await runnerCount()).toBe(before);
+  });
+
+  it('a runner enrolled with a code starts judging under the name the code gave it', async () => {
+    const made = await ok('runners', 'add', '--name', 'lab-start');
+    const dir = join(home, 'lab-start');
+    expect((await runner('register', '--server', j.url, '--code', made.code, '--config-dir', dir)).status).toBe(0);
+    const child = spawn(JUDGE_RUNNER, ['start', '--config-dir', dir, '--uid-base', String(UID_BASE), '--slots', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const logs: string[] = [];
+    child.stdout.on('data', (d: Buffer) => logs.push(d.toString()));
+    child.stderr.on('data', (d: Buffer) => logs.push(d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await until('the runner judging', () => (logs.join('').includes('judging for') ? true : undefined), 30_000, 100);
+      const view = (await admin.call(ops.listRunners, { query: { search: 'lab-start' } })).items[0];
+      expect(view).toMatchObject({ name: 'lab-start', state: 'approved', isConnected: true });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited, logs.join('')).toBe(0);
   });
 
   it('runners add --json answers the code, the server and the commands; runners codes lists codes but never the code', async () => {

@@ -12,7 +12,7 @@ import { JUDGE_RUNNER, runChild } from './cli-child.js';
 const MAIN = fileURLToPath(new URL('../packages/runner/dist/main.js', import.meta.url));
 const hasAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
 
-describe('judge-runner install-service', () => {
+describe('judge-runner install-service', { timeout: 120_000 }, () => {
   let work: string;
   let cfg: string;
   const install = (...args: string[]) => runChild(JUDGE_RUNNER, ['install-service', '--config-dir', cfg, ...args]);
