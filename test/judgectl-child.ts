@@ -1,18 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { JUDGECTL, judgectlEnv, judgectlIn, type ChildResult } from './cli-child.js';
 
-// The built launcher (`pnpm build` first): every call a child process, as typed in a terminal.
-export const CTL = fileURLToPath(new URL('../bin/judgectl', import.meta.url));
-
-export interface Ran {
-  status: number;
-  stdout: string;
-  stderr: string;
-}
+export const CTL = JUDGECTL;
+export type Ran = ChildResult;
 
 /** judgectl signed in as one account, with a config directory of its own. */
 export interface CtlSession {
@@ -30,30 +23,15 @@ export interface CtlSession {
 export async function judgectlAs(server: string, username: string, password: string): Promise<CtlSession> {
   const home = mkdtempSync(join(tmpdir(), 'judgectl-as-'));
   writeFileSync(join(home, 'pw'), `${password}\n`);
-  const env = { ...process.env, JUDGECTL_CONFIG_DIR: home, JUDGECTL_PASSWORD: '' };
-  const run = (...args: string[]) =>
-    new Promise<Ran>((resolve) => {
-      const child = execFile(CTL, args, { encoding: 'utf8', env }, (err, stdout, stderr) =>
-        resolve({ status: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-      );
-      child.stdin?.end();
-    });
+  const { ctl, json, refused } = judgectlIn(home);
   const session: CtlSession = {
-    run,
-    env,
-    async ok(...args) {
-      const r = await run(...args, '--json');
-      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
-      return JSON.parse(r.stdout);
-    },
-    async refused(...args) {
-      const r = await run(...args);
-      expect(r.status, `${args.join(' ')} succeeded: ${r.stdout}`).toBe(1);
-      return r.stderr;
-    },
+    run: ctl,
+    env: { ...process.env, ...judgectlEnv(home) },
+    ok: json,
+    refused,
     close: () => rmSync(home, { recursive: true, force: true }),
   };
-  const login = await run('login', '--server', server, '--username', username, '--password-file', join(home, 'pw'));
+  const login = await ctl('login', '--server', server, '--username', username, '--password-file', join(home, 'pw'));
   expect(login.status, login.stderr).toBe(0);
   return session;
 }

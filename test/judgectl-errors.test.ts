@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type SubmissionSummary } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { ADMIN_PASSWORD, TestJudge } from '../packages/server/test/harness.js';
-import { judgectlIn } from './judgectl-process.js';
+import { judgectlIn } from './cli-child.js';
 
 /**
  * How judgectl fails, as child processes against a real server: with --json one JSON object on

@@ -8,7 +8,7 @@ import { ADMIN_PASSWORD, TestJudge } from '../packages/server/test/harness.js';
 import { codeForm } from '../packages/server/test/support/forms.js';
 import { until } from '../packages/server/test/support/wait.js';
 import { zipOf } from '../packages/server/test/zips.js';
-import { judgectlIn } from './judgectl-process.js';
+import { judgectlIn } from './cli-child.js';
 import { SUM_PACKAGE, oneProblemContest, settled } from './one-problem-contest.js';
 import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-process.js';
 

@@ -20,7 +20,7 @@ describe('runners in a lab: enrolment codes and the approve line', { timeout: 12
   let j: TestJudge;
   let admin: JudgeClient;
   let home: string;
-  let ctl: ReturnType<typeof judgectlIn>;
+  let ctl: ReturnType<typeof judgectlIn>['ctl'];
   const ok = async (...args: string[]) => {
     const r = await ctl(...args, '--json');
     expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
@@ -34,7 +34,7 @@ describe('runners in a lab: enrolment codes and the approve line', { timeout: 12
     j = await TestJudge.start();
     admin = await j.admin();
     home = mkdtempSync(join(tmpdir(), 'judgectl-runners-'));
-    ctl = judgectlIn(home);
+    ctl = judgectlIn(home).ctl;
     writeFileSync(join(home, 'pw'), `${ADMIN_PASSWORD}\n`);
     expect((await ctl('login', '--server', j.url, '--username', 'admin', '--password-file', join(home, 'pw'))).status).toBe(0);
     }, 60_000);
@@ -147,7 +147,7 @@ describe('runners in a lab: enrolment codes and the approve line', { timeout: 12
     const pupilHome = mkdtempSync(join(tmpdir(), 'judgectl-pupil-'));
     try {
       writeFileSync(join(pupilHome, 'pw'), `${pupil.password}\n`);
-      const asPupil = judgectlIn(pupilHome);
+      const asPupil = judgectlIn(pupilHome).ctl;
       expect((await asPupil('login', '--server', j.url, '--username', pupil.username, '--password-file', join(pupilHome, 'pw'))).status).toBe(0);
       for (const args of [['runners', 'add'], ['runners', 'codes']]) {
         const r = await asPupil(...args);
