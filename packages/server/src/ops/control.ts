@@ -14,7 +14,7 @@ import { setPassword } from './password.js';
  */
 export const CONTROL_SOCKET = 'control.sock';
 
-export type ControlRequest = { op: 'snapshot' } | { op: 'resetPassword'; username: string; password: string };
+export type ControlRequest = { op: 'ping' } | { op: 'snapshot' } | { op: 'resetPassword'; username: string; password: string };
 export type ControlReply = { ok: true; path?: string; userId?: string; username?: string; sessionsEnded?: number } | { ok: false; error: string };
 
 /** Where a snapshot goes: beside the uploads, whose leftovers the retention worker already removes after an hour. */
@@ -23,6 +23,7 @@ export function snapshotPath(incomingDir: string): string {
 }
 
 async function answer(deps: Deps, incomingDir: string, req: ControlRequest): Promise<ControlReply> {
+  if (req.op === 'ping') return { ok: true };
   if (req.op === 'snapshot') {
     const path = snapshotPath(incomingDir);
     // better-sqlite3 copies in steps between other work, and the server's own writes during the
