@@ -70,6 +70,8 @@ async function addEntry(pack: tar.Pack, s: Source, onBytes: (n: number) => void)
   let entry!: ReturnType<tar.Pack['entry']>;
   const done = new Promise<void>((ok, fail) => {
     entry = pack.entry({ name: s.name, size: s.size, mode: 0o600, mtime: new Date() }, (e) => (e ? fail(e) : ok()));
+    // a failed write (a full disk) also reaches the entry; the callback above reports it
+    entry.on('error', fail);
   });
   const input = createReadStream(s.path).pipe(tap);
   for await (const chunk of input) if (!entry.write(chunk as Buffer)) await new Promise<void>((r) => entry.once('drain', () => r()));
@@ -104,7 +106,8 @@ export async function backup(dir: string, file: string, o: { judgeVersion: strin
     const { sources, tables } = sourcesOf(dir, snapshot.path);
     const p: BackupProgress = { files: 0, totalFiles: sources.length, bytes: 0, totalBytes: sources.reduce((a, s) => a + s.size, 0) };
     const pack = tar.pack();
-    const out = createWriteStream(partial, { mode: 0o600 });
+    // opened here so that a folder that is missing or not writable is said before any work
+    const out = createWriteStream(partial, { fd: openSync(partial, 'w', 0o600) });
     const written = /\.(t?gz)$/.test(file) ? pipeline(pack, createGzip(), out) : pipeline(pack, out);
     const entries: Manifest['entries'] = [];
     try {

@@ -15,8 +15,10 @@ function guarded<A extends unknown[]>(fn: (...a: A) => Promise<void>): (...a: A)
     try {
       await fn(...a);
     } catch (e) {
-      if (!(e instanceof OpsError)) throw e;
-      console.error(`judge: ${e.message}`);
+      // a file that cannot be read or written (the archive's folder, a password file) is the
+      // operator's to fix: its message names the path, no stack needed
+      if (!(e instanceof OpsError) && !(e as NodeJS.ErrnoException).syscall) throw e;
+      console.error(`judge: ${(e as Error).message}`);
       process.exit(2);
     }
   };

@@ -45,6 +45,8 @@ export async function startControlSocket(deps: Deps, incomingDir: string): Promi
     conn.on('error', () => conn.destroy());
     conn.on('data', (d: Buffer) => {
       buf += d.toString();
+      // a request is one short line: anything longer is not one of ours
+      if (buf.length > 65_536) return void conn.destroy();
       if (!buf.includes('\n')) return;
       const line = buf.slice(0, buf.indexOf('\n'));
       buf = '';
