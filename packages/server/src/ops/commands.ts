@@ -41,7 +41,7 @@ function progressLine(): { show(p: BackupProgress): void; clear(): void } {
 export function registerOpsCommands(program: Command, judgeVersion: string): void {
   program
     .command('backup')
-    .description('Back up a data directory into one archive while the judge runs (a consistent copy of the database and the files it refers to)')
+    .description('Back up a data directory into one archive, also while the judge serves (a consistent copy of the database and the files it refers to)')
     .argument('<file>', 'the archive to write (gzip-compressed when it ends in .gz or .tgz); never overwritten')
     .option(...dataDirOption)
     .option('--json', 'print the summary as JSON')
