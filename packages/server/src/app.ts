@@ -34,6 +34,7 @@ import { RunnersService, runnerRoutes } from './modules/runners/index.js';
 import { SeriesService, seriesRoutes } from './modules/series/index.js';
 import { SubmissionsService, submissionsRoutes } from './modules/submissions/index.js';
 import { UsersService, usersRoutes } from './modules/users/index.js';
+import { startControlSocket } from './ops/control.js';
 import type { Deps } from './services.js';
 import { systemClock, type Clock } from './util.js';
 import { LeaseReaper } from './workers/lease-reaper.js';
@@ -236,6 +237,7 @@ async function shutdown(parts: {
   server: Server;
   dbh: { close(): void };
   lock: { release(): void };
+  control?: { close(): Promise<void> };
   log: Logger;
   closeLog(): Promise<void>;
 }) {
@@ -245,6 +247,7 @@ async function shutdown(parts: {
   // a printout being printed finishes and is recorded before the database closes
   await Promise.all(parts.services.printouts.printing);
   await parts.hub.close();
+  await parts.control?.close();
   await new Promise<void>((r) => {
     parts.server.close(() => r());
     parts.server.closeIdleConnections();
@@ -283,11 +286,13 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   });
   hub.attach(server);
   const workers = startWorkers(deps, services, paths);
-  const parts = { workers, services, hub, server, dbh, lock, log, closeLog };
+  const parts: Parameters<typeof shutdown>[0] = { workers, services, hub, server, dbh, lock, log, closeLog };
   await listen(server, config).catch(async (e: unknown) => {
     await shutdown(parts);
     throw e;
   });
+  // judge backup, doctor and reset-password reach the database through the server while it runs
+  parts.control = await startControlSocket(deps, paths.uploads);
   // the first ranking request of a running contest should not pay for loading its submissions
   setImmediate(() => {
     try {

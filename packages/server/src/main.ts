@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, settingsTable, type ConfigOverrides } from './
 import { DataDirInUse, DataDirUnwritable } from './datadir.js';
 import { initDataDir } from './init.js';
 import { startLocalRunner, type LocalRunner } from './local-runner.js';
+import { registerOpsCommands } from './ops/commands.js';
 import { generatePassword } from './util.js';
 
 const MIN_PASSWORD = 10;
@@ -155,6 +156,8 @@ program
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+
+registerOpsCommands(program, packageVersion());
 
 program.parseAsync().catch((e: unknown) => {
   if (e instanceof ConfigError || e instanceof DataDirInUse || e instanceof DataDirUnwritable || e instanceof NotInitialised) {
