@@ -22,12 +22,12 @@ export interface CtlFailure {
 }
 
 /**
- * Runs a command as a child process with these extra environment variables. Asynchronous on
+ * Runs a command as a child process with these extra environment variables (in `cwd`). Asynchronous on
  * purpose: the server under test runs in the test's process and must keep answering.
  */
-export function runChild(file: string, args: string[], env: Record<string, string> = {}): Promise<ChildResult> {
+export function runChild(file: string, args: string[], env: Record<string, string> = {}, cwd?: string): Promise<ChildResult> {
   return new Promise((resolve) => {
-    const child = execFile(file, args, { encoding: 'utf8', env: { ...process.env, ...env } }, (err, stdout, stderr) =>
+    const child = execFile(file, args, { encoding: 'utf8', env: { ...process.env, ...env }, ...(cwd ? { cwd } : {}) }, (err, stdout, stderr) =>
       resolve({ status: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
     child.stdin?.end();
