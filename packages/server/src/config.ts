@@ -17,6 +17,11 @@ export const ConfigSchema = z.strictObject({
   /** Believe X-Forwarded-For / X-Forwarded-Proto from a reverse proxy. */
   trustProxy: z.boolean(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  /** DATA_DIR/logs/judge.log is rotated at `maxFileBytes` into judge.log.1 … judge.log.<keepFiles>. */
+  logs: z.strictObject({
+    maxFileBytes: z.number().int().min(65536),
+    keepFiles: z.number().int().min(1).max(100),
+  }),
   /** The language table (extensions of submissions); relative to the installation folder unless absolute. */
   languages: z.string().min(1),
   limits: z.strictObject({
