@@ -31,10 +31,15 @@ function writer(app: JudgeApp, format: LogFormat) {
   };
 }
 
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
+const moreVerbose = (a: string, b: string) => (LEVELS.indexOf(a) < LEVELS.indexOf(b) ? a : b);
+
 function startRunner(app: JudgeApp, run: ServeRun, write: ReturnType<typeof writer>): { runner?: LocalRunner; state: () => LocalRunnerHealth } {
   const since = new Date().toISOString();
   if (!run.localRunner?.enabled) return { state: () => ({ state: 'notStarted', since, restarts: 0, reason: 'started with --no-runner' }) };
-  const log = app.deps.log;
+  // its lines reach the file at any level but silent, as they reached the terminal before the log
+  // file took them: what the runner said before an exit is what an administrator looks for
+  const log = app.deps.log.child({ source: 'local-runner' }, { level: run.config.logLevel === 'silent' ? 'silent' : moreVerbose(run.config.logLevel, 'info') });
   const runner = startLocalRunner({
     dataDir: run.dataDir,
     serverUrl: app.url,
@@ -42,9 +47,9 @@ function startRunner(app: JudgeApp, run: ServeRun, write: ReturnType<typeof writ
     ...(run.localRunner.uidBase ? { uidBase: run.localRunner.uidBase } : {}),
     runners: app.services.runners,
     // the runner's own lines are for the log; the terminal hears of its state from the summary
-    log: (line) => log.info({ source: 'local-runner' }, line),
+    log: (line) => log.info(line),
     notice: (line) => {
-      log.warn({ source: 'local-runner' }, line);
+      log.warn(line);
       write(line, 'warn');
     },
   });
