@@ -4,14 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ops, type Health } from '@judge/contract';
+import type { Health } from '@judge/contract';
 import { JudgeClient } from '@judge/sdk';
-import { legacyPackage, zipOf } from '../packages/server/test/zips.js';
-import { codeForm } from '../packages/server/test/support/forms.js';
-import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
 import { settled } from './one-problem-contest.js';
 import { until } from '../packages/server/test/support/wait.js';
 import { startRunnerProcess, type RunnerProcess } from './runner-process.js';
+import { schoolCourse } from './school-course.js';
 
 /**
  * `judge serve` with no runner, as an administrator who forgot one would meet it: the terminal
@@ -35,6 +33,7 @@ describe('judge serve without a runner', () => {
   let url = '';
   let admin: JudgeClient;
   let pupil: JudgeClient;
+  let submit: Awaited<ReturnType<typeof schoolCourse>>['submit'];
   const health = async () => (await (await fetch(`${url}/api/v1/health`)).json()) as Health;
   const warnings = () => out.split('\n').filter((l) => l.startsWith('warning: '));
 
@@ -49,14 +48,7 @@ describe('judge serve without a runner', () => {
     }, 30_000, 50);
     admin = new JudgeClient({ baseUrl: url });
     await admin.login('admin', PASSWORD);
-    await admin.call(ops.createActivity, { body: { slug: 'school', name: 'School', type: 'course@1', rankingType: 'points', timeZone: 'UTC', joinPolicy: 'open', unlisted: false } });
-    const series = await admin.call(ops.createSeries, { params: { idOrSlug: 'school' }, body: { slug: 'week-1', name: 'Week 1' } });
-    const { problem } = await packagedProblem(admin, { slug: 'sum', name: 'Sum', type: 'standard-io@1' }, await zipOf(legacyPackage('Sum')), 'sum.zip');
-    await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: problem.id, slug: 'sum' } });
-    const issued = await admin.call(ops.createUser, { body: { username: 'pupil' } });
-    pupil = new JudgeClient({ baseUrl: url });
-    await pupil.login(issued.username, issued.password);
-    await pupil.call(ops.enrol, { params: { idOrSlug: 'school' }, body: {} });
+    ({ pupil, submit } = await schoolCourse(url, admin));
   }, 60_000);
 
   afterAll(() => {
@@ -76,7 +68,7 @@ describe('judge serve without a runner', () => {
   });
 
   it('warns again when a submission is queued with no runner connected, and /health shows it waiting', async () => {
-    const s = await pupil.call(ops.submit, { params: { idOrSlug: 'school', problemSlug: 'sum' }, form: codeForm('a, b = map(int, input().split())\nprint(a + b)\n', 'sum.py') });
+    const s = await submit('a, b = map(int, input().split())\nprint(a + b)\n', 'sum.py');
     await until('the second warning', () => (warnings().length === 2 ? true : undefined), 5_000, 20);
     expect(warnings()[1]).toMatch(/a submission is waiting and no runner is connected, so nothing will be judged/);
     expect(warnings()[1]).toContain(`judge-runner register --server ${url}`);
@@ -85,7 +77,7 @@ describe('judge serve without a runner', () => {
     expect(h.queue).toEqual({ queued: 1, running: 0 });
     expect(h.localRunner).toBeUndefined();
     // a second submission while still nobody judges is not warned about again
-    await pupil.call(ops.submit, { params: { idOrSlug: 'school', problemSlug: 'sum' }, form: codeForm('print(0)\n', 'zero.py') });
+    await submit('print(0)\n', 'zero.py');
     expect((await health()).queue).toEqual({ queued: 2, running: 0 });
     expect(warnings()).toHaveLength(2);
 
