@@ -139,4 +139,11 @@ describe('a start that cannot succeed is one line', () => {
   it('a setting that is not a number names the variable', () => {
     refusedWithOneLine(judge(['serve', '--data-dir', join(root, 'never'), '--port', '0'], { JUDGE_LOGS_KEEP_FILES: 'many' }), /^judge: JUDGE_LOGS_KEEP_FILES: "many" is not a number$/);
   });
+
+  it('settings out of range are named, all of them, on one line', () => {
+    refusedWithOneLine(
+      judge(['serve', '--data-dir', join(root, 'never'), '--port', '0'], { JUDGE_LOGS_KEEP_FILES: '0', JUDGE_LOGS_MAX_FILE_BYTES: '10' }),
+      /^judge: invalid configuration: logs\.maxFileBytes: .*; logs\.keepFiles: .*$/,
+    );
+  });
 });

@@ -168,8 +168,9 @@ export function loadConfig(dataDir: string, overrides: ConfigOverrides = {}, env
   merged = merge(merged, overrides as Record<string, unknown>);
   const parsed = ConfigSchema.safeParse(merged);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
-    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+    // one line, as every other failure at start: what is wrong, setting by setting
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new ConfigError(`invalid configuration: ${issues.join('; ')}`);
   }
   const config = {
     ...parsed.data,
