@@ -106,6 +106,15 @@ describe('judgectl for organisers', () => {
     expect(shown.stdout).toMatch(/spring-sum/);
   });
 
+  it("reads a contest's start without an offset in its time zone and counts the duration from it", async () => {
+    const made = await ok('contest', 'import', join(work, 'spring'), '--slug', 'winter', '--time-zone', 'Europe/Berlin', '--start', '2026-12-01T09:00', '--duration', '180');
+    expect(made.activity).toMatchObject({ timeZone: 'Europe/Berlin', startDate: '2026-12-01T08:00:00.000Z', endDate: '2026-12-01T11:00:00.000Z' });
+    expect(made.series).toMatchObject({ startDate: '2026-12-01T08:00:00.000Z', endDate: '2026-12-01T11:00:00.000Z' });
+    const shown = await ctl('activities', 'show', 'winter');
+    expect(shown.stdout).toMatch(/start\s*│\s*2026-12-01 09:00:00\+01:00/);
+    expect(shown.stdout).toMatch(/end\s*│\s*2026-12-01 12:00:00\+01:00/);
+  });
+
   it('refuses a CSV with a malformed line, naming it, and creates nobody', async () => {
     const csv = join(work, 'bad.csv');
     writeFileSync(csv, 'username,firstName,lastName,email\nann,Ann,Lee,ann@example.com\nbob,Bob,Ray,not-an-address\ncid,Cid\n');

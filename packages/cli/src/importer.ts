@@ -26,6 +26,27 @@ export function generatedStatement(name: string): string {
 }
 
 /**
+ * Uploads a package and makes it a new version of `problem`; the server takes the package's own
+ * statements (converting LaTeX, keeping PDF). A package without any gets a generated one when
+ * `statementIfNone` names the problem (a first version), else the previous version's carry forward.
+ */
+export async function publishVersion(
+  client: JudgeClient,
+  problem: Pick<Problem, 'id' | 'slug'>,
+  pkg: LocalPackage,
+  o: { note: string; statementIfNone?: string },
+): Promise<{ version: ProblemVersion; statements: string[] }> {
+  const packageFile = await upload(client, `${problem.slug}.zip`, pkg.zip, 'application/zip', `${problem.slug}.zip`);
+  const generate = !pkg.statements.length && o.statementIfNone !== undefined;
+  const statements = generate ? [{ fileId: (await client.upload('statement.md', generatedStatement(o.statementIfNone!), 'text/markdown')).id }] : [];
+  const version = await client.call(ops.createProblemVersion, {
+    params: { problemId: problem.id },
+    body: { note: o.note, ...(statements.length ? { statements } : {}), package: { fileId: packageFile.id } },
+  });
+  return { version, statements: pkg.statements.length ? version.files.filter((f) => STATEMENT_FILE.test(f.name)).map((f) => f.name) : [] };
+}
+
+/**
  * Imports one ICPC problem package: creates the problem, uploads the package (the server takes its
  * statements from it; a generated one goes along when it has none) and creates the first version. A failure after the problem was created
  * deletes it again, so a broken package leaves no problem behind.
@@ -37,15 +58,8 @@ export async function importProblem(client: JudgeClient, source: string | LocalP
   const name = o.name ?? pkg.name ?? slug;
   const problem = await client.call(ops.createProblem, { body: { slug, name, type: o.type ?? 'standard-io@1' } });
   try {
-    const packageFile = await upload(client, `${slug}.zip`, pkg.zip, 'application/zip', `${slug}.zip`);
-    // the server reads the package's own statements (converting LaTeX, keeping PDF); only a package without any gets one from here
-    const statements = pkg.statements.length ? [] : [{ fileId: (await client.upload('statement.md', generatedStatement(name), 'text/markdown')).id }];
-    const version = await client.call(ops.createProblemVersion, {
-      params: { problemId: problem.id },
-      body: { note: `imported by judgectl from ${pkg.source}`, ...(statements.length ? { statements } : {}), package: { fileId: packageFile.id } },
-    });
-    const taken = pkg.statements.length ? version.files.filter((f) => STATEMENT_FILE.test(f.name)).map((f) => f.name) : [];
-    return { problem: { ...problem, currentVersion: version.version, versionCount: 1 }, version, statements: taken };
+    const { version, statements } = await publishVersion(client, problem, pkg, { note: `imported by judgectl from ${pkg.source}`, statementIfNone: name });
+    return { problem: { ...problem, currentVersion: version.version, versionCount: 1 }, version, statements };
   } catch (e) {
     try {
       await client.call(ops.deleteProblem, { params: { id: problem.id } });

@@ -1,5 +1,8 @@
 import { CommanderError, Command } from 'commander';
 import { activitiesCommands } from './commands/activities.js';
+import { activityMembersCommands } from './commands/activity-members.js';
+import { activitySettingsCommands } from './commands/activity-settings.js';
+import { assignmentsCommands } from './commands/assignments.js';
 import { contestCommands } from './commands/contest.js';
 import { printoutsCommands } from './commands/printouts.js';
 import { broadcastCommand, maintenanceCommand } from './commands/maintenance.js';
@@ -8,22 +11,27 @@ import { questionsCommands } from './commands/questions.js';
 import { rankingCommand } from './commands/ranking.js';
 import { runnersCommands } from './commands/runners.js';
 import { assignCommand, seriesCommands } from './commands/series.js';
+import { seriesStandingsCommands } from './commands/series-standings.js';
 import { sessionCommands } from './commands/session.js';
 import { submissionsCommands } from './commands/submissions.js';
 import { usersCommands } from './commands/users.js';
-import { describe } from './errors.js';
+import { applyConventions, jsonRequested } from './conventions.js';
+import { fail } from './errors.js';
 
 const program = new Command('judgectl')
-  .description('Manage a judge from a terminal. Every command takes --json for scripts; a failure says why and exits non-zero.')
+  .description('Manage a judge from a terminal. Every command takes --json for scripts; a failure says why and exits non-zero (with --json as one JSON object on standard error).')
   .version('0.1.0')
   .showHelpAfterError('(add --help for usage)');
 
 sessionCommands(program);
 usersCommands(program);
 problemsCommands(program);
-activitiesCommands(program);
-seriesCommands(program);
+const activities = activitiesCommands(program);
+activitySettingsCommands(activities);
+activityMembersCommands(activities);
+seriesStandingsCommands(seriesCommands(program));
 assignCommand(program);
+assignmentsCommands(program);
 runnersCommands(program);
 submissionsCommands(program);
 rankingCommand(program);
@@ -33,10 +41,10 @@ printoutsCommands(program);
 maintenanceCommand(program);
 broadcastCommand(program);
 
+applyConventions(program);
+
 program.parseAsync().catch((e: unknown) => {
   if ((e as { name?: string }).name === 'ExitPromptError') process.exit(130);
   if (e instanceof CommanderError) process.exit(e.exitCode || 1);
-  const known = e instanceof Error && ['ApiProblem', 'Unreachable', 'CliError'].includes(e.name);
-  console.error(`judgectl: ${known ? describe(e) : ((e as Error).stack ?? String(e))}`);
-  process.exit(1);
+  fail(e, jsonRequested());
 });

@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   'runner.nonce.expired': 403,
   'runner.nonce.mismatch': 403,
   'runner.signature': 403,
+  'runner.enrolmentCode': 403,
   'runner.lease.stale': 403,
   'runner.lease.foreign': 403,
   'series.closed': 403,

@@ -18,13 +18,41 @@ const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
  */
 export const InstantInput = z
   .string()
-  .refine((s) => /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/.test(s) && realDay(s) && !Number.isNaN(Date.parse(withZone(s))), {
-    message: 'must be an RFC 3339 instant',
-    abort: true,
-  })
+  .refine(wellFormed, { message: 'must be an RFC 3339 instant', abort: true })
   .refine((s) => inRange(Date.parse(withZone(s))), 'must be an instant from year 0000 to 9999 in UTC')
   .transform((s) => new Date(Date.parse(withZone(s))).toISOString())
   .meta({ format: 'date-time' });
+
+/**
+ * A date of an activity (its own, its series'): an instant with `Z` or an offset, normalised to UTC
+ * as InstantInput does, or a local date and time without an offset (`2026-11-23T19:52`) that the
+ * server reads in the activity's time zone. The local form comes out as `YYYY-MM-DDTHH:mm:ss.sss`
+ * without a zone (see isLocalDateTime), for the server to place. A date alone stays midnight UTC, as
+ * InstantInput reads it, so that dates written before zones applied keep their meaning.
+ */
+export const ActivityTimeInput = z
+  .string()
+  .refine(wellFormed, { message: 'must be an RFC 3339 instant, or a local date and time without an offset', abort: true })
+  .refine((s) => inRange(Date.parse(withZone(s))), 'must be a date from year 0000 to 9999')
+  .transform((s) => {
+    const utc = new Date(Date.parse(withZone(s))).toISOString();
+    return hasOffset(s) || !hasTime(s) ? utc : utc.slice(0, -1);
+  })
+  .meta({
+    description:
+      "RFC 3339 instant (`2026-11-23T18:52:00Z`, `2026-11-23T19:52:00+01:00`), or a local date and time without an offset (`2026-11-23T19:52:00`), read in the activity's `timeZone`: on create the zone given in the same request, on update the zone after the update. A local time that a daylight-saving change skips is moved forward by the gap (02:30 on the spring-forward night in Europe/Berlin is 03:30 CEST); one that occurs twice is the earlier (the first 02:30 of the autumn night, CEST), as Temporal's `compatible` disambiguation. A date alone (`2026-12-20`) is midnight UTC, as for every other instant. Stored and answered in UTC.",
+    example: '2026-11-23T19:52:00',
+  });
+
+/** A value of ActivityTimeInput that the server has yet to place in a time zone. */
+export const isLocalDateTime = (s: string): boolean => !s.endsWith('Z');
+
+function wellFormed(s: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/.test(s) && realDay(s) && !Number.isNaN(Date.parse(withZone(s)));
+}
+
+const hasTime = (s: string) => /[Tt ]/.test(s);
+const hasOffset = (s: string) => /[Tt ].*([Zz]|[+-]\d{2}:?\d{2})$/.test(s);
 
 const inRange = (ms: number) => ms >= FIRST_INSTANT && ms <= LAST_INSTANT;
 
@@ -36,7 +64,7 @@ function realDay(s: string): boolean {
 
 function withZone(s: string): string {
   if (!s.includes('T') && !s.includes('t') && !s.includes(' ')) return `${s}T00:00:00Z`;
-  return /([Zz]|[+-]\d{2}:?\d{2})$/.test(s) ? s : `${s}Z`;
+  return hasOffset(s) ? s : `${s}Z`;
 }
 
 /** Query booleans arrive as text; only the two spellings are accepted. */

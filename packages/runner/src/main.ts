@@ -10,6 +10,7 @@ import { checkMachine, type CheckReport } from './check.js';
 import { cachePath, configDir, keyPath, loadConfig, saveConfig } from './config.js';
 import { loadLanguages } from './languages.js';
 import { registerLanguagesCommand } from './languages-command.js';
+import { registerInstallServiceCommand } from './install-service-command.js';
 import { CompileCache } from './compile/cache.js';
 import { PackageCache } from './problem/cache.js';
 import { claimUidRange, DEFAULT_UID_BASE, UidRangeInUse } from './sandbox/host-lock.js';
@@ -31,6 +32,16 @@ function tagList(v: string): string[] {
   const tags = v.split(',').map((t) => t.trim()).filter(Boolean);
   for (const t of tags) if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(t)) throw new InvalidArgumentError(`not a tag: ${t} (letters, digits, _ . : -)`);
   return tags;
+}
+
+/**
+ * The judgectl line that approves this runner. 16 hex digits (64 bits) of the fingerprint name it
+ * alone: nobody makes a key that shares them. The name, when given, follows as a shell comment, so
+ * the line can be pasted as it is.
+ */
+function approveCommand(fingerprint: string, name?: string): string {
+  const label = name?.replace(/[\x00-\x1f\x7f]/g, ' ').trim();
+  return `judgectl runners approve ${fingerprint.slice(0, 16)}${label ? `   # ${label}` : ''}`;
 }
 
 function serverUrl(v: string): string {
@@ -90,31 +101,43 @@ const program = new Command('judge-runner')
 
 program
   .command('register')
-  .description('Make this machine a runner: create its key (once), register it, and print the fingerprint an administrator approves')
+  .description('Make this machine a runner: create its key (once), register it, and print the fingerprint and the command an administrator runs to approve it (none with an enrolment code)')
   .requiredOption('--server <url>', 'the judge, e.g. http://judge.lab:8080', serverUrl)
+  .option('--code <code>', 'an enrolment code from `judgectl runners add`: the runner is approved at once')
   .option('--name <name>', 'how administrators see this runner (default: the host name)')
   .option('--tags <a,b>', 'tags this runner offers (series may require tags)', tagList)
   .option('--config-dir <dir>', 'where the key and configuration live (default ~/.config/judge-runner, or JUDGE_RUNNER_CONFIG_DIR)')
   .option('--json', 'print JSON')
-  .action(async (o: { server: string; name?: string; tags?: string[]; configDir?: string; json?: boolean }) => {
+  .action(async (o: { server: string; code?: string; name?: string; tags?: string[]; configDir?: string; json?: boolean }) => {
     const dir = configDir(o.configDir);
     const key = loadOrCreateRunnerKey(keyPath(dir));
     const previous = loadConfig(dir);
-    const name = o.name ?? previous?.name ?? (await import('node:os')).hostname();
-    const tags = o.tags ?? previous?.tags ?? [];
+    const asked = o.name ?? previous?.name ?? (await import('node:os')).hostname();
     const client = new RunnerClient({ baseUrl: o.server, key, userAgent: `judge-runner/${version()}` });
-    const r = await client.register({ name, problemTypes: PROBLEM_TYPES, version: version(), tags });
+    const r = await client.register({
+      name: asked,
+      problemTypes: PROBLEM_TYPES,
+      version: version(),
+      tags: o.tags ?? previous?.tags ?? [],
+      ...(o.code ? { enrolmentCode: o.code } : {}),
+    });
+    // an enrolment code may name and tag the runner: keep what the server says, so that `start` (which registers again) does not undo it
+    const name = r.name ?? asked;
+    const tags = r.tags ?? o.tags ?? previous?.tags ?? [];
     saveConfig(dir, { server: o.server, name, tags, runnerId: r.runnerId, fingerprint: r.fingerprint });
-    if (o.json) return console.log(JSON.stringify({ ...r, name, tags, configDir: dir }, null, 2));
+    const approve = r.state === 'pendingApproval' ? approveCommand(r.fingerprint, o.name) : undefined;
+    if (o.json) return console.log(JSON.stringify({ ...r, name, tags, configDir: dir, ...(approve ? { approveCommand: approve } : {}) }, null, 2));
     console.log(`Registered with ${o.server} as "${name}" (runner ${r.runnerId}).`);
     console.log(`Fingerprint: ${r.fingerprint}`);
-    console.log(
-      r.state === 'approved'
-        ? 'Approved: start it with `judge-runner start`.'
-        : r.state === 'pendingApproval'
-          ? `Waiting for approval: an administrator runs \`judgectl runners approve ${r.fingerprint.slice(0, 12)}\` after comparing the fingerprint.`
-          : `State: ${r.state}.`,
-    );
+    if (r.state === 'approved') {
+      // the server answers the name and tags only when the code approved it just now
+      const byCode = o.code && r.name !== undefined;
+      console.log(byCode ? 'Approved by the enrolment code: no approval is needed. Start it with `judge-runner start`.' : 'Approved: start it with `judge-runner start`.');
+    } else if (approve) {
+      console.log('Waiting for approval. An administrator compares the fingerprint above and runs:');
+      console.log(`  ${approve}`);
+      console.log('Then start it with `judge-runner start`.');
+    } else console.log(`State: ${r.state}.`);
   });
 
 program
@@ -230,6 +253,7 @@ program
   });
 
 registerLanguagesCommand(program);
+registerInstallServiceCommand(program);
 
 function printReport(r: CheckReport): void {
   const mark = (ok: boolean) => (ok ? 'ok  ' : 'FAIL');

@@ -8,6 +8,8 @@ export class ApiProblem extends Error {
   readonly errors: Record<string, string[]> | undefined;
   readonly traceId: string | undefined;
   readonly retryAfter: number | undefined;
+  /** The problem document as the server sent it, for callers that pass it on whole. */
+  readonly document: Partial<ProblemDocument>;
 
   constructor(status: number, doc: Partial<ProblemDocument>, retryAfter?: number) {
     super(`${status} ${doc.code ?? 'error'}: ${doc.detail ?? doc.title ?? 'request failed'}`);
@@ -18,6 +20,7 @@ export class ApiProblem extends Error {
     this.errors = doc.errors;
     this.traceId = doc.traceId;
     this.retryAfter = retryAfter;
+    this.document = doc;
   }
 }
 

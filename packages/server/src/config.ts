@@ -34,7 +34,12 @@ export const ConfigSchema = z.strictObject({
     accessTokenSeconds: Positive,
     refreshTokenDays: Positive,
     cookieDays: Positive,
+    /** Sign-in and registration attempts per client address: sized for a class behind one NAT address. */
     loginAttemptsPerMinute: Positive,
+    /** Failed sign-ins per client address: what stops guessing across many accounts from one address. */
+    loginFailuresPerMinute: Positive,
+    /** Failed sign-ins per account, from any address, on top of the lockout after `lockoutFailures` in a row. */
+    accountLoginFailuresPerMinute: Positive,
     lockoutFailures: Positive,
     lockoutMinutes: Positive,
     argon2MemoryKib: z.number().int().min(1024),

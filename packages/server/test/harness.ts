@@ -13,7 +13,7 @@ export const TEST_CONFIG: ConfigOverrides = {
   host: '127.0.0.1',
   port: 0,
   logLevel: 'warn',
-  auth: { argon2MemoryKib: 1024, argon2Iterations: 1, loginAttemptsPerMinute: 10_000 },
+  auth: { argon2MemoryKib: 1024, argon2Iterations: 1, loginAttemptsPerMinute: 10_000, loginFailuresPerMinute: 10_000, accountLoginFailuresPerMinute: 10_000 },
 };
 
 function merge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {

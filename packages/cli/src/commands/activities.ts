@@ -1,12 +1,13 @@
 import { ops, type Activity, type Series } from '@judge/contract';
 import { Option, type Command } from 'commander';
 import { api } from '../client.js';
-import { emit, fields, plural, table, when, type JsonOption } from '../output.js';
+import { emit, fields, plural, table, type JsonOption } from '../output.js';
 import { allPages, resolveActivity } from '../resolve.js';
-import { instant, sub } from './common.js';
+import { inZone, zonedInstant } from '../zoned-time.js';
+import { sub } from './common.js';
 
-export function seriesState(s: Series): string {
-  if (s.pausedAt) return `paused since ${when(s.pausedAt)}${s.hideProblemsWhilePaused ? ' (problems hidden)' : ''}`;
+export function seriesState(s: Series, zone = 'UTC'): string {
+  if (s.pausedAt) return `paused since ${inZone(s.pausedAt, zone)}${s.hideProblemsWhilePaused ? ' (problems hidden)' : ''}`;
   if (s.isOpen) return 'open';
   const now = new Date().toISOString();
   if (s.startDate && s.startDate > now) return 'not started';
@@ -14,12 +15,16 @@ export function seriesState(s: Series): string {
   return 'closed';
 }
 
-export function seriesTable(list: Series[]): string {
+/** Series in a table, their dates in the activity's time zone. */
+export function seriesTable(list: Series[], zone: string): string {
   return table(
-    ['slug', 'name', 'start', 'end', 'freeze', 'state', 'problems'],
-    list.map((s) => [s.slug, s.name, when(s.startDate), when(s.endDate), when(s.rankingFreezeAt), seriesState(s), s.problems.length]),
+    ['slug', 'name', 'start', 'end', 'freeze', 'reveal', 'state', 'problems'],
+    list.map((s) => [s.slug, s.name, inZone(s.startDate, zone), inZone(s.endDate, zone), inZone(s.rankingFreezeAt, zone), inZone(s.rankingRevealAt, zone), seriesState(s, zone), s.problems.length]),
   );
 }
+
+/** Whether participants see an attachment of their judgings (the compiler's output unless set otherwise, CONTRACT §8). */
+const shown = (a: Activity, name: string) => (a.attachmentVisibility.find((v) => v.name === name)?.visibility ?? (name === 'compile' ? 'participant' : 'managersOnly')) === 'participant';
 
 export function activityFields(a: Activity): string {
   return fields([
@@ -29,20 +34,36 @@ export function activityFields(a: Activity): string {
     ['type', a.type],
     ['ranking', a.rankingType],
     ['time zone', a.timeZone],
-    ['start', when(a.startDate)],
-    ['end', when(a.endDate)],
-    ['join', a.joinPolicy],
-    ['published', a.publishedAt ? when(a.publishedAt) : 'no'],
-    ['archived', a.archivedAt ? when(a.archivedAt) : 'no'],
+    ['start', inZone(a.startDate, a.timeZone)],
+    ['end', inZone(a.endDate, a.timeZone)],
+    ['join', `${a.joinPolicy}${a.joinPassword ? ` (password ${a.joinPassword})` : ''}`],
+    ['unlisted', a.unlisted],
+    ['published', a.publishedAt ? inZone(a.publishedAt, a.timeZone) : 'no'],
+    ['archived', a.archivedAt ? inZone(a.archivedAt, a.timeZone) : 'no'],
     ['participants', a.participantCount],
+    ['questions', a.modules.questions],
+    ['printouts', a.modules.printouts],
+    ['score visibility', a.scoreVisibility],
+    ['compile output shown', shown(a, 'compile')],
+    ['test results shown', shown(a, 'details')],
+    ['judge log shown', shown(a, 'log')],
+    ['ended series problems', a.hideEndedSeriesProblems ? 'hidden' : 'shown'],
+    ['group members shown', a.showGroupMembers],
+    ['max submissions', a.maxSubmissionsPerProblem ?? 'no cap'],
+    ['max upload bytes', a.maxUploadBytes],
+    ['max attachments', a.maxAttachments],
     ['runner tags', a.runnerTags.join(', ')],
+    ['props', a.props && Object.keys(a.props).length ? JSON.stringify(a.props) : ''],
   ]);
 }
 
-export function activitiesCommands(program: Command): void {
-  const activities = program.command('activities').description('Contests and courses: create, list, show, publish, archive');
+export function activitiesCommands(program: Command): Command {
+  const activities = program
+    .command('activities')
+    .description('Contests and courses: create, list, show, update, publish, archive, delete; members and managers');
   createCommand(activities);
   readAndChangeCommands(activities);
+  return activities;
 }
 
 function createCommand(activities: Command): void {
@@ -51,8 +72,8 @@ function createCommand(activities: Command): void {
     .addOption(new Option('--type <type>', 'contest or course').choices(['contest@1', 'course@1']).default('contest@1'))
     .addOption(new Option('--ranking <type>', 'how the standings count').choices(['icpc', 'points']).default('icpc'))
     .option('--time-zone <zone>', 'IANA time zone, e.g. Europe/Warsaw', 'UTC')
-    .option('--start <instant>', 'when it starts (RFC 3339; UTC without an offset)', instant)
-    .option('--end <instant>', 'when it ends', instant)
+    .option('--start <instant>', "when it starts (RFC 3339; without an offset, in the activity's time zone)", zonedInstant)
+    .option('--end <instant>', 'when it ends', zonedInstant)
     .addOption(new Option('--join <policy>', 'who may enrol themselves').choices(['open', 'password', 'closed']))
     .option('--join-password <password>', 'the password for --join password')
     .action(
@@ -92,7 +113,7 @@ function readAndChangeCommands(activities: Command): void {
         [
           table(
             ['slug', 'name', 'type', 'ranking', 'start', 'end', 'published', 'archived', 'series', 'problems', 'participants'],
-            all.map((a) => [a.slug, a.name, a.type, a.rankingType, when(a.startDate), when(a.endDate), !!a.publishedAt, !!a.archivedAt, a.seriesCount, a.problemCount, a.participantCount]),
+            all.map((a) => [a.slug, a.name, a.type, a.rankingType, inZone(a.startDate, a.timeZone), inZone(a.endDate, a.timeZone), !!a.publishedAt, !!a.archivedAt, a.seriesCount, a.problemCount, a.participantCount]),
           ),
           plural(all.length, 'activity', 'activities'),
         ].join('\n'),
@@ -107,7 +128,7 @@ function readAndChangeCommands(activities: Command): void {
     emit(o, { ...a, series }, () =>
       [
         activityFields(a),
-        series.length ? `Series:\n${seriesTable(series)}` : 'No series yet: `judgectl series create`.',
+        series.length ? `Series:\n${seriesTable(series, a.timeZone)}` : 'No series yet: `judgectl series create`.',
         problems.length
           ? `Problems:\n${table(
               ['series', 'slug', 'name', 'problem', 'version', 'max points', 'submissions', 'assignment id'],

@@ -1,4 +1,3 @@
-import { InstantInput } from '@judge/contract';
 import { InvalidArgumentError, type Command } from 'commander';
 
 /** A subcommand that takes --json like every other. */
@@ -17,11 +16,4 @@ export function positive(v: string): number {
   const n = int(v);
   if (n < 1) throw new InvalidArgumentError('must be at least 1.');
   return n;
-}
-
-/** An instant as the server takes it (RFC 3339; without an offset it is UTC), normalised to UTC here. */
-export function instant(v: string): string {
-  const r = InstantInput.safeParse(v.trim());
-  if (!r.success) throw new InvalidArgumentError('not a date and time, e.g. 2026-11-22T09:00:00Z or 2026-11-22T10:00+01:00.');
-  return r.data;
 }

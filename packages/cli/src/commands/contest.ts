@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { api } from '../client.js';
 import { CliError, describe } from '../errors.js';
 import { importProblem } from '../importer.js';
-import { emit, note, table, when, type JsonOption } from '../output.js';
+import { emit, note, table, type JsonOption } from '../output.js';
 import { slugFrom, zipHasManifest } from '../package.js';
 import { allPages } from '../resolve.js';
-import { instant, positive, sub } from './common.js';
+import { positive, sub } from './common.js';
+import { inZone, zonedInstant } from '../zoned-time.js';
 
 interface Found {
   path: string;
@@ -79,7 +80,7 @@ export function contestCommands(program: Command): void {
   )
     .requiredOption('--slug <slug>', "the contest's slug")
     .option('--name <name>', 'its name (default: the slug)')
-    .option('--start <instant>', 'when it starts (RFC 3339; UTC without an offset)', instant)
+    .option('--start <instant>', "when it starts (RFC 3339; without an offset, in the contest's --time-zone)", zonedInstant)
     .option('--duration <minutes>', 'how long it runs, from --start (else from now)', positive)
     .option('--series <slug>', "the series' slug", 'main')
     .addOption(new Option('--ranking <type>', 'how the standings count').choices(['icpc', 'points']).default('icpc'))
@@ -95,10 +96,6 @@ export function contestCommands(program: Command): void {
         await checkFree(c, o.slug, found);
 
         const name = o.name ?? o.slug;
-        const start = o.start ? new Date(Date.parse(o.start)) : undefined;
-        const end = o.duration ? new Date((start ?? new Date()).getTime() + o.duration * 60_000).toISOString() : undefined;
-        const dates = { ...(o.start ? { startDate: o.start } : {}), ...(end ? { endDate: end } : {}) };
-
         const made: string[] = [];
         let activity: Activity | undefined;
         let series: Series | undefined;
@@ -106,8 +103,14 @@ export function contestCommands(program: Command): void {
         let current = '';
         try {
           current = `the activity ${o.slug}`;
-          activity = await c.call(ops.createActivity, { body: { slug: o.slug, name, type: 'contest@1', rankingType: o.ranking, timeZone: o.timeZone, ...dates } });
+          // the server reads a start without an offset in the contest's zone: the end is counted from
+          // the instant it made of it, so a contest across a clock change still lasts --duration
+          activity = await c.call(ops.createActivity, { body: { slug: o.slug, name, type: 'contest@1', rankingType: o.ranking, timeZone: o.timeZone, ...(o.start ? { startDate: o.start } : {}) } });
           made.push(`activity ${activity.slug}`);
+          const startMs = activity.startDate ? Date.parse(activity.startDate) : Date.now();
+          const end = o.duration ? new Date(startMs + o.duration * 60_000).toISOString() : undefined;
+          if (end) activity = await c.call(ops.updateActivity, { params: { idOrSlug: activity.id }, body: { slug: activity.slug, endDate: end } });
+          const dates = { ...(activity.startDate ? { startDate: activity.startDate } : {}), ...(end ? { endDate: end } : {}) };
           current = `the series ${o.series}`;
           series = await c.call(ops.createSeries, { params: { idOrSlug: activity.id }, body: { slug: o.series, name, ...dates } });
           made.push(`series ${series.slug}`);
@@ -129,7 +132,7 @@ export function contestCommands(program: Command): void {
         emit(o, result, () =>
           [
             `Created the contest ${activity!.slug} (${activity!.name}) with the series ${series!.slug}` +
-              `${series!.startDate ? `, from ${when(series!.startDate)}` : ', open now'}${series!.endDate ? ` to ${when(series!.endDate)}` : ''}.`,
+              `${series!.startDate ? `, from ${inZone(series!.startDate, activity!.timeZone)}` : ', open now'}${series!.endDate ? ` to ${inZone(series!.endDate, activity!.timeZone)}` : ''}.`,
             table(['slug', 'name', 'library problem', 'version', 'tests (sample+secret)'], problems.map((p) => [p.slug, p.name, p.problem, p.version, p.tests])),
             `Next: \`judgectl users import FILE.csv --activity ${activity!.slug}\`, then \`judgectl ranking ${activity!.slug}\`.`,
           ].join('\n'),

@@ -5,6 +5,7 @@ import { importProblem } from '../importer.js';
 import { emit, fields, plural, table, when, type JsonOption } from '../output.js';
 import { allPages } from '../resolve.js';
 import { sub } from './common.js';
+import { problemVersionsCommands } from './problem-versions.js';
 import { verifyCommand } from './verify.js';
 
 export function problemsTable(list: Problem[]): string {
@@ -15,7 +16,7 @@ export function problemsTable(list: Problem[]): string {
 }
 
 export function problemsCommands(program: Command): void {
-  const problems = program.command('problems').description('The problem library: import ICPC problem packages, list problems');
+  const problems = program.command('problems').description('The problem library: import ICPC problem packages, list, new versions, delete');
 
   sub(
     problems,
@@ -48,6 +49,7 @@ export function problemsCommands(program: Command): void {
     });
 
   verifyCommand(problems);
+  problemVersionsCommands(problems);
 
   sub(problems, 'list', 'List the problems you may read')
     .option('--search <text>', 'part of the slug or name')

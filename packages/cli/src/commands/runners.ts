@@ -4,6 +4,7 @@ import { api } from '../client.js';
 import { emit, plural, table, when, type JsonOption } from '../output.js';
 import { allPages, resolveRunner } from '../resolve.js';
 import { sub } from './common.js';
+import { enrolmentCodeCommands } from './runner-codes.js';
 
 function runnersTable(list: Runner[]): string {
   return table(
@@ -15,7 +16,7 @@ function runnersTable(list: Runner[]): string {
 const WHICH = 'RUNNER is its id, a prefix of its fingerprint (4 hex digits or more) or its name';
 
 export function runnersCommands(program: Command): void {
-  const runners = program.command('runners').description('Judging machines: list, approve, revoke, tag');
+  const runners = program.command('runners').description('Judging machines: list, approve, revoke, tag, and enrolment codes that approve new ones');
 
   sub(runners, 'list', 'List the registered runners')
     .addOption(new Option('--state <state>', 'only runners in this state').choices(['pendingApproval', 'approved', 'revoked']))
@@ -49,4 +50,6 @@ export function runnersCommands(program: Command): void {
       emit(o, r, () => `${r.name} has ${r.tags.length ? `the tags ${r.tags.join(', ')}` : 'no tags'}.`);
     },
   );
+
+  enrolmentCodeCommands(runners);
 }

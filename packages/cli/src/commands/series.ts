@@ -2,33 +2,36 @@ import { ops, type Series } from '@judge/contract';
 import type { Command } from 'commander';
 import { api } from '../client.js';
 import { CliError } from '../errors.js';
-import { emit, fields, when, type JsonOption } from '../output.js';
+import { emit, fields, type JsonOption } from '../output.js';
 import { resolveActivity, resolveProblem, resolveSeries } from '../resolve.js';
 import { seriesState } from './activities.js';
-import { instant, int, positive, sub } from './common.js';
+import { inZone, zonedInstant } from '../zoned-time.js';
+import { int, positive, sub } from './common.js';
+import { seriesWithActivity } from './series-standings.js';
 
-function seriesFields(s: Series): string {
+/** One series, its dates in its activity's time zone. */
+function seriesFields(s: Series, zone: string): string {
   return fields([
     ['id', s.id],
     ['slug', s.slug],
     ['name', s.name],
-    ['start', when(s.startDate)],
-    ['end', when(s.endDate)],
-    ['freeze', when(s.rankingFreezeAt)],
-    ['reveal', when(s.rankingRevealAt)],
-    ['state', seriesState(s)],
+    ['start', inZone(s.startDate, zone)],
+    ['end', inZone(s.endDate, zone)],
+    ['freeze', inZone(s.rankingFreezeAt, zone)],
+    ['reveal', inZone(s.rankingRevealAt, zone)],
+    ['state', seriesState(s, zone)],
     ['problems', s.problems.map((p) => p.slug).join(', ')],
   ]);
 }
 
-export function seriesCommands(program: Command): void {
-  const series = program.command('series').description('Series of an activity: create, open, pause, resume, shift');
+export function seriesCommands(program: Command): Command {
+  const series = program.command('series').description('Series of an activity: create, open, pause, resume, shift; freeze, unfreeze and reveal its standings');
 
   sub(series, 'create <activity> <slug>', 'Add a series to an activity; without --start it opens at once (once the activity is published)')
     .requiredOption('--name <name>', 'its name')
-    .option('--start <instant>', 'when it opens (RFC 3339; UTC without an offset)', instant)
-    .option('--end <instant>', 'when it closes', instant)
-    .option('--freeze <instant>', 'when the ranking freezes', instant)
+    .option('--start <instant>', "when it opens (RFC 3339; without an offset, in the activity's time zone)", zonedInstant)
+    .option('--end <instant>', 'when it closes', zonedInstant)
+    .option('--freeze <instant>', 'when the ranking freezes', zonedInstant)
     .action(async (activity: string, slug: string, o: JsonOption & { name: string; start?: string; end?: string; freeze?: string }) => {
       const c = await api();
       const a = await resolveActivity(c, activity);
@@ -36,18 +39,20 @@ export function seriesCommands(program: Command): void {
         params: { idOrSlug: a.id },
         body: { slug, name: o.name, ...(o.start ? { startDate: o.start } : {}), ...(o.end ? { endDate: o.end } : {}), ...(o.freeze ? { rankingFreezeAt: o.freeze } : {}) },
       });
-      emit(o, s, () => `Created the series ${s.slug} in ${a.slug}.\n${seriesFields(s)}`);
+      emit(o, s, () => `Created the series ${s.slug} in ${a.slug}.\n${seriesFields(s, a.timeZone)}`);
     });
 
   sub(series, 'open <activity> <series>', 'Open a series now: ends a pause, or moves a start still to come to now')
     .action(async (activity: string, which: string, o: JsonOption) => {
       const c = await api();
-      let s = await resolveSeries(c, activity, which);
+      const found = await seriesWithActivity(c, activity, which);
+      const zone = found.a.timeZone;
+      let s = found.s;
       const now = new Date().toISOString();
-      if (s.endDate && s.endDate <= now) throw new CliError(`${s.slug} ended at ${when(s.endDate)}: move it with \`judgectl series shift\` first`);
+      if (s.endDate && s.endDate <= now) throw new CliError(`${s.slug} ended at ${inZone(s.endDate, zone)}: move it with \`judgectl series shift\` first`);
       if (s.pausedAt) s = await c.call(ops.resumeSeries, { params: { seriesId: s.id }, body: { extendEnd: false } });
       if (s.startDate && s.startDate > now) s = await c.call(ops.updateSeries, { params: { seriesId: s.id }, body: { startDate: now } });
-      emit(o, s, () => (s.isOpen ? `${s.slug} is open.` : `${s.slug} is ${seriesState(s)} (an unpublished activity's series stay closed: \`judgectl activities publish\`).`));
+      emit(o, s, () => (s.isOpen ? `${s.slug} is open.` : `${s.slug} is ${seriesState(s, zone)} (an unpublished activity's series stay closed: \`judgectl activities publish\`).`));
     });
 
   sub(series, 'pause <activity> <series>', 'Stop taking submissions now')
@@ -63,9 +68,9 @@ export function seriesCommands(program: Command): void {
     .option('--extend-end', 'push its end (and ranking dates) back by the time it was paused')
     .action(async (activity: string, which: string, o: JsonOption & { extendEnd?: boolean }) => {
       const c = await api();
-      const s0 = await resolveSeries(c, activity, which);
+      const { a, s: s0 } = await seriesWithActivity(c, activity, which);
       const s = await c.call(ops.resumeSeries, { params: { seriesId: s0.id }, body: { extendEnd: !!o.extendEnd } });
-      emit(o, s, () => `${s.slug} is ${seriesState(s)}${s.endDate ? `; it ends at ${when(s.endDate)}` : ''}.`);
+      emit(o, s, () => `${s.slug} is ${seriesState(s, a.timeZone)}${s.endDate ? `; it ends at ${inZone(s.endDate, a.timeZone)}` : ''}.`);
     });
 
   sub(series, 'shift', 'Move every date of a series by a number of minutes (negative: earlier)')
@@ -74,10 +79,11 @@ export function seriesCommands(program: Command): void {
     .argument('<minutes>', 'how far, e.g. 30 or -15', int)
     .action(async (activity: string, which: string, m: number, o: JsonOption) => {
       const c = await api();
-      const s0 = await resolveSeries(c, activity, which);
+      const { a, s: s0 } = await seriesWithActivity(c, activity, which);
       const s = await c.call(ops.shiftSeries, { params: { seriesId: s0.id }, body: { minutes: m } });
-      emit(o, s, () => `Moved ${s.slug} by ${m} minutes.\n${seriesFields(s)}`);
+      emit(o, s, () => `Moved ${s.slug} by ${m} minutes.\n${seriesFields(s, a.timeZone)}`);
     });
+  return series;
 }
 
 export function assignCommand(program: Command): void {

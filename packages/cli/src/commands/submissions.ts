@@ -1,9 +1,11 @@
 import { ops, type SubmissionDetail, type SubmissionSummary } from '@judge/contract';
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { api } from '../client.js';
 import { CliError } from '../errors.js';
 import { emit, fields, plural, table, when, type JsonOption } from '../output.js';
-import { allPages, isId, resolveActivity, resolveUser } from '../resolve.js';
+import { allPages, resolveActivity, resolveUser } from '../resolve.js';
+import { resolveAssignment } from './assignments.js';
+import { attemptOf, submissionFilesCommands, submissionId, testResults, testsTable } from './submission-files.js';
 import { positive, sub } from './common.js';
 
 const score = (s: { score?: number | undefined; maxScore?: number | undefined }) => (s.score !== undefined ? `${s.score}${s.maxScore !== undefined ? `/${s.maxScore}` : ''}` : '');
@@ -15,10 +17,13 @@ function submissionsTable(list: SubmissionSummary[]): string {
   );
 }
 
-/** A submission id as the server writes them; anything else is refused before asking. */
-function submissionId(id: string): string {
-  if (!isId(id)) throw new CliError(`not a submission id: ${id} (ids look like 01a2045f-8567-76a6-bfa4-b95be3e90a7c; \`judgectl submissions list\` shows them)`);
-  return id;
+/** The verdicts judgectl knows: the ICPC judgement ids the runner reports (CONTRACT §6). */
+export const VERDICTS = ['AC', 'WA', 'TLE', 'MLE', 'OLE', 'RTE', 'CE', 'JE'] as const;
+
+function verdict(v: string): string {
+  const up = v.trim().toUpperCase();
+  if (!(VERDICTS as readonly string[]).includes(up)) throw new InvalidArgumentError(`unknown verdict; the known verdicts are ${VERDICTS.join(', ')}.`);
+  return up;
 }
 
 function submissionText(s: SubmissionDetail): string {
@@ -45,15 +50,38 @@ function submissionText(s: SubmissionDetail): string {
   ].join('\n');
 }
 
+/** Commands about the judging of submissions already made: a whole assignment again, a cancellation. */
+function judgingCommands(submissions: Command): void {
+  sub(submissions, 'rejudge-assignment <activity> <series> <problem>', "Judge every submission to an assignment again (a new attempt each)").action(
+    async (activity: string, series: string, problem: string, o: JsonOption) => {
+      const c = await api();
+      const { series: s, assignment } = await resolveAssignment(c, activity, series, problem);
+      const queued = await c.call(ops.rejudgeAssignment, { params: { assignmentId: assignment.id } });
+      emit(o, { assignmentId: assignment.id, queued }, () => `Queued ${plural(queued, 'submission')} of ${activity}/${s.slug}/${assignment.slug} for judging again.`);
+    },
+  );
+
+  sub(submissions, 'cancel <id>', 'Cancel the judging of a submission (its newest attempt, while queued or running)').action(async (id: string, o: JsonOption) => {
+    const c = await api();
+    const s0 = await c.call(ops.getSubmission, { params: { id: submissionId(id) } });
+    const a = attemptOf(s0);
+    if (a.state !== 'queued' && a.state !== 'running') {
+      throw new CliError(`attempt ${a.attempt} of ${s0.id} is already ${a.state}${a.verdict ? ` (${a.verdict})` : ''}: only a queued or running judging can be cancelled`);
+    }
+    const s = await c.call(ops.cancelAttempt, { params: { submissionId: s0.id, attemptId: a.id } });
+    emit(o, s, () => `Cancelled attempt ${a.attempt} of ${s.id} (it was ${a.state}).`);
+  });
+}
+
 export function submissionsCommands(program: Command): void {
-  const submissions = program.command('submissions').description('Submissions of the activities you manage: list, show, rejudge, exclude');
+  const submissions = program.command('submissions').description('Submissions of the activities you manage: list, show, source, log, rejudge, cancel, exclude');
 
   sub(submissions, 'list', 'List submissions, newest first (20 a page unless --all-pages)')
     .option('--activity <slug>', 'only this activity')
     .option('--problem <slug>', "only this problem (its slug in the activity; needs --activity)")
     .option('--user <user>', 'only this author (login or id)')
     .addOption(new Option('--state <state>', 'only this state').choices(['queued', 'running', 'completed', 'failed', 'cancelled']))
-    .option('--verdict <verdict>', 'only this verdict, e.g. AC, WA, TLE')
+    .option('--verdict <verdict>', `only this verdict: ${VERDICTS.join(', ')}`, verdict)
     .option('--page <n>', 'which page', positive, 1)
     .option('--all-pages', 'every submission, not just one page (--json then prints an array, not a page)')
     .action(
@@ -86,11 +114,18 @@ export function submissionsCommands(program: Command): void {
       },
     );
 
-  sub(submissions, 'show <id>', 'Show a submission with its attempts').action(async (id: string, o: JsonOption) => {
-    const c = await api();
-    const s = await c.call(ops.getSubmission, { params: { id: submissionId(id) } });
-    emit(o, s, () => submissionText(s));
-  });
+  sub(submissions, 'show <id>', 'Show a submission with its attempts')
+    .option('--tests', "also the per-test results of an attempt (the runner's details): test, verdict, time, memory")
+    .option('--attempt <n>', 'with --tests: this attempt (default: the newest)', positive)
+    .action(async (id: string, o: JsonOption & { tests?: boolean; attempt?: number }) => {
+      const c = await api();
+      const s = await c.call(ops.getSubmission, { params: { id: submissionId(id) } });
+      if (!o.tests) return emit(o, s, () => submissionText(s));
+      const a = attemptOf(s, o.attempt);
+      const tests = await testResults(c, a);
+      const about = tests === undefined ? `Attempt ${a.attempt} is ${a.state}: its runner stored no per-test results.` : `Tests of attempt ${a.attempt}:\n${testsTable(tests)}`;
+      emit(o, { ...s, tests: { attempt: a.attempt, results: tests ?? null } }, () => `${submissionText(s)}\n${about}`);
+    });
 
   sub(submissions, 'rejudge <id>', "Judge a submission again (a new attempt, against the assignment's pinned or newest version)").action(
     async (id: string, o: JsonOption) => {
@@ -99,6 +134,9 @@ export function submissionsCommands(program: Command): void {
       emit(o, s, () => `Queued attempt ${s.attempts} of ${s.id}.`);
     },
   );
+
+  judgingCommands(submissions);
+  submissionFilesCommands(submissions);
 
   sub(submissions, 'exclude <id>', 'Leave a submission out of the ranking, or count it again with --include')
     .option('--include', 'count it again instead')

@@ -38,12 +38,15 @@ export const registerRunner = defineOperation({
   path: '/runner/register',
   tag: TAG,
   summary: 'Register an Ed25519 public key; idempotent per key, a new key waits for approval',
-  description: 'A known key refreshes the name, version and problem types and keeps its identity, state and tags.',
+  description:
+    'A known key refreshes the name, version and problem types and keeps its identity, state and tags. ' +
+    'With an enrolmentCode (extension) a new or waiting key is approved at once and takes the name and tags the code carries; ' +
+    'an unknown, withdrawn, expired or used-up code is 403 runner.enrolmentCode and registers nothing. An approved key needs no code: one sent is ignored.',
   auth: 'anonymous',
   body: RegisterRunnerRequest,
   response: RunnerRegistration,
   status: 200,
-  errors: ['runner.key.malformed', 'runner.key.length', 'runner.revoked', 'validation_failed'],
+  errors: ['runner.key.malformed', 'runner.key.length', 'runner.revoked', 'runner.enrolmentCode', 'validation_failed'],
 });
 
 export const runnerChallenge = defineOperation({

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
-import { CreateTrialRequest, RevokeRunnerRequest, Runner, RunnerTagsRequest, RunnersQuery, Trial } from '../schemas/judging.js';
+import {
+  CreateEnrolmentCodeRequest,
+  CreateTrialRequest,
+  CreatedEnrolmentCode,
+  EnrolmentCode,
+  RevokeRunnerRequest,
+  Runner,
+  RunnerTagsRequest,
+  RunnersQuery,
+  Trial,
+} from '../schemas/judging.js';
 import { Uuid, paged } from '../wire.js';
 
 const TAG = 'Runners';
@@ -94,6 +104,52 @@ export const deleteRunner = defineOperation({
   status: 204,
   errors: ['forbidden', 'not_found', 'runner.notRevoked'],
   permission: 'runner:revoke',
+  extension: true,
+});
+
+export const createRunnerEnrolmentCode = defineOperation({
+  id: 'createRunnerEnrolmentCode',
+  method: 'POST',
+  path: '/runner-enrolment-codes',
+  tag: TAG,
+  summary: 'A one-time enrolment code: a runner registering with it is approved at once',
+  description:
+    'The code is in this answer only; the server keeps its SHA-256. It expires after expiresInSeconds (default 1 hour, at most 7 days) ' +
+    'and enrols at most `uses` runners (default 1), giving each the name and tags it carries.',
+  auth: 'user',
+  body: CreateEnrolmentCodeRequest,
+  response: CreatedEnrolmentCode,
+  status: 201,
+  errors: ['forbidden', 'validation_failed'],
+  permission: 'runner:approve',
+  extension: true,
+});
+
+export const listRunnerEnrolmentCodes = defineOperation({
+  id: 'listRunnerEnrolmentCodes',
+  method: 'GET',
+  path: '/runner-enrolment-codes',
+  tag: TAG,
+  summary: 'The enrolment codes that have not expired, newest first (never the codes themselves)',
+  auth: 'user',
+  response: z.object({ items: z.array(EnrolmentCode) }),
+  status: 200,
+  errors: ['forbidden'],
+  permission: 'runner:approve',
+  extension: true,
+});
+
+export const revokeRunnerEnrolmentCode = defineOperation({
+  id: 'revokeRunnerEnrolmentCode',
+  method: 'DELETE',
+  path: '/runner-enrolment-codes/{id}',
+  tag: TAG,
+  summary: 'Withdraw an enrolment code: no runner can enrol with it any more (runners it enrolled stay)',
+  auth: 'user',
+  params: IdParam,
+  status: 204,
+  errors: ['forbidden', 'not_found'],
+  permission: 'runner:approve',
   extension: true,
 });
 

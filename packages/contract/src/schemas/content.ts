@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InstantInput, Props, QueryBoolean, Timestamp, Uuid } from '../wire.js';
+import { ActivityTimeInput, Props, QueryBoolean, Timestamp, Uuid } from '../wire.js';
 
 // ---- shared pieces ----
 
@@ -186,8 +186,8 @@ export type Activity = z.infer<typeof Activity>;
 
 /** Writable activity members. On update an absent member keeps its value and null clears it. */
 const activityWritable = {
-  startDate: InstantInput.nullable().optional(),
-  endDate: InstantInput.nullable().optional(),
+  startDate: ActivityTimeInput.nullable().optional(),
+  endDate: ActivityTimeInput.nullable().optional(),
   modules: z.object({ questions: z.boolean().optional(), printouts: z.boolean().optional() }).optional(),
   scoreVisibility: ScoreVisibility.optional(),
   attachmentVisibility: z.array(z.object({ name: z.string().min(1).max(64), visibility: AttachmentVisibility })).max(50).optional(),
@@ -213,10 +213,10 @@ export const UpdateActivityRequest = z.object({
   ...activityWritable,
 });
 export const PublishedRequest = z.object({ published: z.boolean() });
-export const DuplicateActivityRequest = z.object({ slug: Slug, startsAt: InstantInput });
+export const DuplicateActivityRequest = z.object({ slug: Slug, startsAt: ActivityTimeInput });
 export const ActivityDocumentsRequest = z.object({
   documents: z
-    .array(z.object({ language: z.string().min(2).max(16).regex(/^[A-Za-z-]+$/), title: z.string().trim().min(1).max(200), fileId: Uuid, validFrom: InstantInput.optional() }))
+    .array(z.object({ language: z.string().min(2).max(16).regex(/^[A-Za-z-]+$/), title: z.string().trim().min(1).max(200), fileId: Uuid, validFrom: ActivityTimeInput.optional() }))
     .min(1)
     .max(20),
 });
@@ -328,13 +328,13 @@ export type Series = z.infer<typeof Series>;
 
 /** Writable series members. On update an absent member keeps its value and null clears it. */
 const seriesWritable = {
-  startDate: InstantInput.nullable().optional(),
-  endDate: InstantInput.nullable().optional(),
+  startDate: ActivityTimeInput.nullable().optional(),
+  endDate: ActivityTimeInput.nullable().optional(),
   revealProblemCount: z.boolean().optional(),
-  rankingFreezeAt: InstantInput.nullable().optional(),
-  rankingRevealAt: InstantInput.nullable().optional(),
-  rankingVisibleFrom: InstantInput.nullable().optional(),
-  rankingVisibleTo: InstantInput.nullable().optional(),
+  rankingFreezeAt: ActivityTimeInput.nullable().optional(),
+  rankingRevealAt: ActivityTimeInput.nullable().optional(),
+  rankingVisibleFrom: ActivityTimeInput.nullable().optional(),
+  rankingVisibleTo: ActivityTimeInput.nullable().optional(),
   importance: z.number().int().min(0).max(1000).optional(),
   importanceScope: ImportanceScope.optional(),
   addressRules: z.array(AddressRule).max(100).optional(),

@@ -158,8 +158,45 @@ export const RegisterRunnerRequest = z.object({
   problemTypes: z.array(TypeTag).min(1).max(32),
   version: z.string().max(64).optional(),
   tags: RunnerTags.optional().meta({ description: 'Tags of a new runner; afterwards administrators set them' }),
+  enrolmentCode: z
+    .string()
+    .max(64)
+    .optional()
+    .meta({ description: 'A one-time enrolment code from an administrator (extension): the runner is approved at once, with the name and tags the code carries' }),
 });
-export const RunnerRegistration = z.object({ runnerId: z.string(), fingerprint: z.string(), state: RunnerState });
+export const RunnerRegistration = z.object({
+  runnerId: z.string(),
+  fingerprint: z.string(),
+  state: RunnerState,
+  name: z.string().optional().meta({ description: 'Only when an enrolment code approved the runner: the name it now has' }),
+  tags: z.array(z.string()).optional().meta({ description: 'Only when an enrolment code approved the runner: the tags it now has' }),
+});
+
+/** At most a week: a code is meant for the machines being set up now, not as a standing password. */
+export const ENROLMENT_CODE_MAX_SECONDS = 7 * 24 * 3600;
+export const CreateEnrolmentCodeRequest = z.object({
+  name: z.string().trim().min(1).max(100).optional().meta({ description: 'The name a runner enrolled with the code gets' }),
+  tags: RunnerTags.optional().meta({ description: 'The tags a runner enrolled with the code gets' }),
+  expiresInSeconds: z.number().int().min(60).max(ENROLMENT_CODE_MAX_SECONDS).default(3600),
+  uses: z.number().int().min(1).max(1000).default(1).meta({ description: 'How many runners may enrol with it' }),
+});
+export const EnrolmentCode = z.object({
+  id: z.string(),
+  name: z.string().optional(),
+  tags: z.array(z.string()),
+  uses: z.number().int(),
+  used: z.number().int(),
+  createdAt: Timestamp,
+  expiresAt: Timestamp,
+  lastUsedAt: Timestamp.optional(),
+  createdBy: z.string().optional().meta({ description: "The creator's user id; absent once that account is deleted" }),
+  createdByName: z.string().optional(),
+});
+export type EnrolmentCode = z.infer<typeof EnrolmentCode>;
+export const CreatedEnrolmentCode = EnrolmentCode.extend({
+  code: z.string().meta({ description: 'The code itself: shown this once, the server keeps only its SHA-256' }),
+});
+export type CreatedEnrolmentCode = z.infer<typeof CreatedEnrolmentCode>;
 
 const Fingerprint = z.string().regex(/^[0-9a-f]{64}$/, 'lowercase hex SHA-256 of the public key');
 export const ChallengeRequest = z.object({ fingerprint: Fingerprint });

@@ -443,6 +443,29 @@ export const runnerTokens = sqliteTable(
   (t) => [index('runner_tokens_runner').on(t.runnerId)],
 );
 
+/**
+ * One-time enrolment codes: a runner registering with one is approved at once. Only the code's
+ * SHA-256 is kept; a withdrawn code's row is deleted.
+ */
+export const runnerEnrolmentCodes = sqliteTable(
+  'runner_enrolment_codes',
+  {
+    id: text('id').primaryKey(),
+    /** lowercase hex SHA-256 of the code as issued (upper case, no dashes) */
+    codeHash: text('code_hash').notNull(),
+    /** The name and tags a runner enrolled with it gets; null name: the runner's own */
+    name: text('name'),
+    tags: text('tags', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    uses: integer('uses').notNull(),
+    used: integer('used').notNull().default(0),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    lastUsedAt: ts('last_used_at'),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [uniqueIndex('runner_enrolment_codes_hash').on(t.codeHash), index('runner_enrolment_codes_expires').on(t.expiresAt)],
+);
+
 /** Files a runner attached to itself (its log, its machine description); one per name. */
 export const runnerFiles = sqliteTable(
   'runner_files',

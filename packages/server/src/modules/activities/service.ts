@@ -9,6 +9,7 @@ import { event, type Audience } from '../../events/bus.js';
 import { ApiError, notFound, validation } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
+import { placeDatesInZone, placeInZone } from '../../zoned-time.js';
 import { grantBuiltInRole } from '../access/index.js';
 import type { FilesService } from '../files/index.js';
 import type { SeriesService } from '../series/index.js';
@@ -33,6 +34,9 @@ type UpdateInput = z.output<typeof UpdateActivityRequest>;
 type DocumentInput = z.output<typeof ActivityDocumentsRequest>['documents'][number];
 type ActivityPatch = Partial<typeof activities.$inferInsert>;
 type ActivityState = ParticipantActivity['state'];
+
+/** The dates of a create or update body, which a local date and time gives in the activity's zone. */
+const DATE_MEMBERS = ['startDate', 'endDate'] as const;
 
 /** Members of a create or update body stored as they come (null clears, absent keeps). */
 const PLAIN_MEMBERS = [
@@ -106,6 +110,11 @@ export class ActivitiesService {
   ) {
     // an activity document is read by whoever may see the activity
     files.addReadRule((actor, fileId) => this.documentReadable(actor.userId, fileId));
+    // a series moved the activity's own dates: members hear it as from an activity update
+    seriesService.onActivityMoved((before, after, out) => {
+      this.announceTimes(before, after, out);
+      this.announceUpdate(after, out);
+    });
   }
 
   // ---- lookups and announcements ----
@@ -156,6 +165,13 @@ export class ActivitiesService {
     return view;
   }
 
+  /** Participants hear of a new start or end (`activityTimesChanged`). */
+  private announceTimes(before: ActivityRow, row: ActivityRow, out: Outbox): void {
+    if (row.startDate === before.startDate && row.endDate === before.endDate) return;
+    const times = { activityId: row.id, ...(row.startDate ? { startDate: row.startDate } : {}), ...(row.endDate ? { endDate: row.endDate } : {}) };
+    out.emit(event('activityTimesChanged', times, participantAudience(row)));
+  }
+
   private saved(id: string, set: ActivityPatch): ActivityRow {
     return this.d.db.update(activities).set(set).where(eq(activities.id, id)).returning().get()!;
   }
@@ -166,7 +182,7 @@ export class ActivitiesService {
     this.d.permissions.require(actor, 'activity:create');
     return this.d.tx.run((out) => {
       this.requireSlugFree(input.slug);
-      const set = patchOf(input, NEW_ACTIVITY.modules);
+      const set = patchOf(placeDatesInZone(input, DATE_MEMBERS, input.timeZone), NEW_ACTIVITY.modules);
       settle(NEW_ACTIVITY, set);
       const now = iso(this.d.clock.now());
       const row = this.d.db
@@ -187,13 +203,10 @@ export class ActivitiesService {
       const a = managedActivity(this.d, actor, idOrSlug);
       if (slugKey(input.slug) !== slugKey(a.slug)) throw ApiError.of('activity.slug.immutable', `The slug stays ${a.slug}: slugs never change`);
       requireNotArchived(a);
-      const set = patchOf(input, a.modules);
+      const set = patchOf(placeDatesInZone(input, DATE_MEMBERS, input.timeZone ?? a.timeZone), a.modules);
       settle(a, set);
       const row = Object.keys(set).length ? this.saved(a.id, set) : a;
-      if (row.startDate !== a.startDate || row.endDate !== a.endDate) {
-        const times = { activityId: row.id, ...(row.startDate ? { startDate: row.startDate } : {}), ...(row.endDate ? { endDate: row.endDate } : {}) };
-        out.emit(event('activityTimesChanged', times, participantAudience(row)));
-      }
+      this.announceTimes(a, row, out);
       return this.announceUpdate(row, out);
     });
   }
@@ -249,7 +262,8 @@ export class ActivitiesService {
     return this.d.tx.run((out) => {
       const source = this.activityWith(actor, id, 'activity:update');
       this.requireSlugFree(input.slug);
-      const ms = copyShift(this.d, source, input.startsAt);
+      // the copy keeps the source's zone, so a local start is read there
+      const ms = copyShift(this.d, source, placeInZone(input.startsAt, source.timeZone, 'startsAt'));
       const now = iso(this.d.clock.now());
       const copy = this.d.db
         .insert(activities)
@@ -316,7 +330,7 @@ export class ActivitiesService {
         .run();
       this.d.db
         .insert(activityDocuments)
-        .values(docs.map((doc) => ({ activityId: a.id, kind, language: doc.language, title: doc.title, fileId: doc.fileId, validFrom: doc.validFrom ?? now })))
+        .values(docs.map((doc) => ({ activityId: a.id, kind, language: doc.language, title: doc.title, fileId: doc.fileId, validFrom: doc.validFrom ? placeInZone(doc.validFrom, a.timeZone, 'validFrom') : now })))
         .run();
       return this.announceUpdate(a, out);
     });

@@ -7,7 +7,8 @@ import { perAddress } from '../../http/middleware.js';
 import type { IdentityService } from './service.js';
 
 export function identityRoutes(api: Api, identity: IdentityService, opts: { loginAttemptsPerMinute: number; cookieDays: number }): void {
-  // sign-in attempts per address (CONTRACT §12): slows password guessing before lockout does
+  // Every attempt per address, sized for a lab behind one NAT address; failed ones have their own,
+  // smaller budgets (SignInBudget), which are what slow password guessing before the lockout does.
   const limit = perAddress(new RateLimiterMemory({ points: opts.loginAttemptsPerMinute, duration: 60 }));
 
   api.bind(ops.register, async ({ body }) => identity.register(body), [limit]);

@@ -9,6 +9,7 @@ import { addSeconds, iso, newId } from '../../util.js';
 import { admitSignIn, type InstanceService } from '../instance/index.js';
 import { emailKey, emailTaken, findUserById, findUserByLogin, usernameKey, usernameTaken } from '../users/index.js';
 import { announceUser } from '../users/index.js';
+import { SignInBudget } from './sign-in-budget.js';
 
 export class LoginRefused extends ApiError {
   constructor(readonly reason: LoginFailure) {
@@ -18,10 +19,14 @@ export class LoginRefused extends ApiError {
 
 /** Sign-in, sign-out, tokens and self-registration (CONTRACT §4). */
 export class IdentityService {
+  private readonly budget: SignInBudget;
+
   constructor(
     private readonly d: Deps,
     private readonly instance: InstanceService,
-  ) {}
+  ) {
+    this.budget = new SignInBudget(d.config.auth);
+  }
 
   async register(input: { email: string; password: string; username?: string | undefined }): Promise<void> {
     const settings = this.instance.settings();
@@ -69,8 +74,14 @@ export class IdentityService {
       await this.d.hasher.verify(null, password);
       throw new LoginRefused('LockedOut');
     }
+    // an unknown login has its own budget, so that guessing names costs as much as guessing passwords
+    const account = user ? user.id : `login:${login.trim().toLowerCase()}`;
+    await this.budget.admit(client.ipAddress, account);
     const verified = await this.d.hasher.verify(user?.passwordHash ?? null, password);
-    if (!user) throw new LoginRefused('Failed');
+    if (!user) {
+      await this.budget.failed(client.ipAddress, account);
+      throw new LoginRefused('Failed');
+    }
     // Other attempts ran while this one was hashing: decide on the row as it is now, so that parallel
     // guesses can neither lose counted failures nor slip past a lock (or block) set meanwhile.
     const current = findUserById(this.d.db, user.id);
@@ -78,6 +89,7 @@ export class IdentityService {
     if (current.blockedAt || (current.lockedUntil && current.lockedUntil > iso(now))) throw new LoginRefused('LockedOut');
     if (!verified || current.passwordHash !== user.passwordHash) {
       this.recordFailure(current.id);
+      await this.budget.failed(client.ipAddress, account);
       throw new LoginRefused('Failed');
     }
     const settings = this.instance.settings();

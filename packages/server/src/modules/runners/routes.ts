@@ -39,4 +39,7 @@ export function runnerRoutes(api: Api, runners: RunnersService, files: FilesServ
   api.bind(ops.revokeRunner, ({ actor, params, body }) => runners.revoke(actor, params.id, body.reason));
   api.bind(ops.setRunnerTags, ({ actor, params, body }) => runners.setTags(actor, params.id, body.tags));
   api.bind(ops.deleteRunner, ({ actor, params }) => runners.delete(actor, params.id));
+  api.bind(ops.createRunnerEnrolmentCode, ({ actor, body }) => runners.codes.create(actor, body));
+  api.bind(ops.listRunnerEnrolmentCodes, ({ actor }) => runners.codes.list(actor));
+  api.bind(ops.revokeRunnerEnrolmentCode, ({ actor, params }) => runners.codes.revoke(actor, params.id));
 }

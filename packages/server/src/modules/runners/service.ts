@@ -8,8 +8,10 @@ import type { Outbox } from '../../db/transactor.js';
 import { event } from '../../events/bus.js';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId, sha256Hex, statements } from '../../util.js';
+import { EnrolmentCodes, type Enrolment } from './enrolment-codes.js';
 
 type RegisterBody = OperationInput<typeof ops.registerRunner>['body'];
+type Registration = { runnerId: string; fingerprint: string; state: RunnerRow['state']; name?: string; tags?: string[] };
 
 interface RunnerRow {
   id: string;
@@ -62,6 +64,7 @@ export interface RunnerWork {
  */
 export class RunnersService {
   readonly tokens: RunnerTokens;
+  readonly codes: EnrolmentCodes;
   private readonly nonces = new Map<string, { fingerprint: string; expiresAt: number }>();
   private readonly q;
 
@@ -70,6 +73,7 @@ export class RunnersService {
     private readonly work: RunnerWork,
   ) {
     this.tokens = new RunnerTokens(d.sqlite);
+    this.codes = new EnrolmentCodes(d);
     this.q = statements(d.sqlite);
   }
 
@@ -115,8 +119,12 @@ export class RunnersService {
 
   // ---- the handshake ----
 
-  /** Registers a key, or refreshes what a known key says of itself (a runner that restarted). */
-  register(body: RegisterBody, address: string): { runnerId: string; fingerprint: string; state: RunnerRow['state'] } {
+  /**
+   * Registers a key, or refreshes what a known key says of itself (a runner that restarted). An
+   * enrolment code is checked before anything is written, so a refused one leaves no runner behind;
+   * it approves a new or waiting key and is spent; a key already approved neither needs nor spends one.
+   */
+  register(body: RegisterBody, address: string): Registration {
     const key = decodeBase64(body.publicKey);
     if (!key) throw ApiError.of('runner.key.malformed', 'publicKey must be base64 of the raw Ed25519 key', { publicKey: ['not base64'] });
     if (key.length !== nacl.sign.publicKeyLength) {
@@ -125,9 +133,12 @@ export class RunnersService {
     const fingerprint = sha256Hex(key);
     const types = JSON.stringify([...new Set(body.problemTypes)]);
     return this.d.tx.run((out) => {
-      const now = iso(this.d.clock.now());
+      const at = this.d.clock.now();
+      const now = iso(at);
       const known = this.byFingerprint(fingerprint);
       if (known?.state === 'revoked') throw ApiError.of('runner.revoked', 'This key was revoked; make a new key to register again');
+      // an approved key needs no code: running the enrolment command twice must not fail on the spent code
+      const enrolment = body.enrolmentCode === undefined || known?.state === 'approved' ? undefined : this.codes.check(body.enrolmentCode, at);
       if (known) {
         this.q('UPDATE runners SET name = ?, problem_types = ?, version = coalesce(?, version), address = ?, last_seen_at = ? WHERE id = ?').run(
           body.name,
@@ -144,9 +155,24 @@ export class RunnersService {
         ).run(newId(), body.name, key.toString('base64'), fingerprint, types, JSON.stringify([...new Set(body.tags ?? [])]), address, body.version ?? null, now, now);
       }
       const r = this.byFingerprint(fingerprint)!;
+      if (enrolment && r.state === 'pendingApproval') return this.enrol(r, enrolment, at, out);
       this.announce(r, out);
       return { runnerId: r.id, fingerprint, state: r.state };
     });
+  }
+
+  /** Approves a waiting runner with an enrolment code, giving it the code's name and tags. */
+  private enrol(r: RunnerRow, e: Enrolment, at: Date, out: Outbox): Registration {
+    this.q("UPDATE runners SET state = 'approved', approved_at = ?, name = coalesce(?, name), tags = ? WHERE id = ?").run(
+      iso(at),
+      e.name,
+      e.tags.length ? JSON.stringify(e.tags) : r.tags,
+      r.id,
+    );
+    this.codes.spend(e, at);
+    const enrolled = this.byId(r.id)!;
+    this.announce(enrolled, out);
+    return { runnerId: enrolled.id, fingerprint: enrolled.fingerprint, state: enrolled.state, name: enrolled.name, tags: JSON.parse(enrolled.tags) as string[] };
   }
 
   challenge(fingerprint: string): { nonce: string; expiresAt: string } {

@@ -8,8 +8,10 @@ import { event } from '../../events/bus.js';
 import { ApiError, notFound, validation } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
+import { placeDatesInZone } from '../../zoned-time.js';
 import { canManage, canSeeActivity, findActivity, managedActivity, managerAudience, requireNotArchived, type ActivityRow } from '../policy/index.js';
 import { readableProblem } from '../problems/index.js';
+import { followSeries } from './activity-range.js';
 import { announceSeries, reconcile, settleActivity, settleDue, type SeriesChange, type SeriesRow, type SeriesTransition } from './schedule.js';
 import { toSeries, toSeriesList, type AssignmentRow } from './views.js';
 
@@ -19,6 +21,7 @@ type CreateAssignmentInput = z.output<typeof CreateAssignmentRequest>;
 type UpdateAssignmentInput = z.output<typeof UpdateAssignmentRequest>;
 type SeriesPatch = Partial<typeof series.$inferInsert>;
 type AssignmentPatch = Partial<typeof seriesProblems.$inferInsert>;
+type ActivityMoved = (before: ActivityRow, after: ActivityRow, out: Outbox) => void;
 
 /** Series members stored as they come: absent keeps, null clears. */
 const SERIES_MEMBERS = [
@@ -55,7 +58,9 @@ const DATE_ORDER = [
 const slugKey = (slug: string) => slug.toLowerCase();
 const moved = (t: string | null | undefined, ms: number): string | null => (t ? new Date(Date.parse(t) + ms).toISOString() : null);
 
-function seriesPatchOf(input: CreateSeriesInput | UpdateSeriesInput): SeriesPatch {
+/** The members a body names, its local dates read in the activity's zone. */
+function seriesPatchOf(body: CreateSeriesInput | UpdateSeriesInput, timeZone: string): SeriesPatch {
+  const input = placeDatesInZone(body, SERIES_DATES, timeZone);
   const set: Record<string, unknown> = {};
   for (const k of SERIES_MEMBERS) if (input[k] !== undefined) set[k] = input[k];
   if (input.runnerTags !== undefined) set.runnerTags = [...new Set(input.runnerTags)];
@@ -105,7 +110,26 @@ function arrange(current: { id: string; order: number }[], orderedIds: string[],
  * participants (`seriesChanged`) and managers (`managerSeriesChanged`) what changed.
  */
 export class SeriesService {
+  private activityMoved: ActivityMoved = () => {};
+
   constructor(private readonly d: Deps) {}
+
+  /**
+   * Who tells members that a series write moved the activity's own dates: the activities module,
+   * which owns the activity's announcements (and imports this one, so it cannot be imported here).
+   */
+  onActivityMoved(tell: ActivityMoved): void {
+    this.activityMoved = tell;
+  }
+
+  /** The activity follows its series' new start and end, if they changed (followedRange). */
+  private follow(a: ActivityRow, before: Pick<SeriesRow, 'startDate' | 'endDate'>, row: SeriesRow, out: Outbox): ActivityRow {
+    if (before.startDate === row.startDate && before.endDate === row.endDate) return a;
+    const moved = followSeries(this.d, a, before, row);
+    if (!moved) return a;
+    this.activityMoved(a, moved, out);
+    return moved;
+  }
 
   // ---- lookups ----
 
@@ -231,7 +255,7 @@ export class SeriesService {
       const a = managedActivity(this.d, actor, idOrSlug);
       requireNotArchived(a);
       this.requireSeriesSlugFree(a.id, input.slug);
-      const set = seriesPatchOf(input);
+      const set = seriesPatchOf(input, a.timeZone);
       requireDatesInOrder({}, set);
       const last = this.d.db.select({ n: sql<number | null>`max(${series.order})` }).from(series).where(eq(series.activityId, a.id)).get()?.n ?? 0;
       const row = this.d.db
@@ -239,14 +263,15 @@ export class SeriesService {
         .values({ ...set, id: newId(), activityId: a.id, slug: input.slug, slugKey: slugKey(input.slug), name: input.name, order: last + 1, createdAt: iso(this.d.clock.now()) })
         .returning()
         .get();
-      return toSeries(this.d.db, this.settle(a, row, null, out));
+      const moved = this.follow(a, { startDate: null, endDate: null }, row, out);
+      return toSeries(this.d.db, this.settle(moved, row, null, out));
     });
   }
 
   update(actor: Actor, seriesId: string, input: UpdateSeriesInput): Series {
     return this.d.tx.run((out) => {
       const { s, a } = this.seriesFor(actor, seriesId, 'activity:update');
-      const set = seriesPatchOf(input);
+      const set = seriesPatchOf(input, a.timeZone);
       if (input.slug !== undefined) {
         if (slugKey(input.slug) !== s.slugKey) this.requireSeriesSlugFree(a.id, input.slug, s.id);
         Object.assign(set, { slug: input.slug, slugKey: slugKey(input.slug) });
@@ -254,7 +279,7 @@ export class SeriesService {
       requireDatesInOrder(s, set);
       const row = this.saved(s.id, set);
       const rescheduled = PARTICIPANT_DATES.some((k) => row[k] !== s[k]);
-      return toSeries(this.d.db, this.settle(a, row, rescheduled ? 'rescheduled' : null, out));
+      return toSeries(this.d.db, this.settle(this.follow(a, s, row, out), row, rescheduled ? 'rescheduled' : null, out));
     });
   }
 
@@ -265,7 +290,7 @@ export class SeriesService {
       const set: SeriesPatch = Object.fromEntries(SERIES_DATES.map((k) => [k, moved(s[k], ms)]));
       const row = this.saved(s.id, set);
       const rescheduled = PARTICIPANT_DATES.some((k) => row[k] !== s[k]);
-      return toSeries(this.d.db, this.settle(a, row, rescheduled ? 'rescheduled' : null, out));
+      return toSeries(this.d.db, this.settle(this.follow(a, s, row, out), row, rescheduled ? 'rescheduled' : null, out));
     });
   }
 
@@ -294,8 +319,9 @@ export class SeriesService {
         for (const k of EXTENDED_ON_RESUME) set[k] = moved(s[k], pausedMs);
       }
       const row = this.saved(s.id, set);
-      const { row: settled, change } = reconcile(this.d, a, row, this.d.clock.now());
-      announceSeries(this.d, a, settled, change === 'opened' && !s.openedAt ? 'opened' : 'resumed', out);
+      const activity = this.follow(a, s, row, out);
+      const { row: settled, change } = reconcile(this.d, activity, row, this.d.clock.now());
+      announceSeries(this.d, activity, settled, change === 'opened' && !s.openedAt ? 'opened' : 'resumed', out);
       this.tellManagers(a.id, settled.id, out);
       return toSeries(this.d.db, settled);
     });

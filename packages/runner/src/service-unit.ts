@@ -1,0 +1,106 @@
+/**
+ * The systemd unit `judge-runner install-service` writes: `judge-runner start` run by this Node
+ * from this install, restarted when it fails, stopped the way the runner expects to be stopped.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+
+export const DEFAULT_UNIT_PATH = '/etc/systemd/system/judge-runner.service';
+/** Beyond the grace the runner gives held jobs, time to give back what is left and close the sandbox. */
+const STOP_MARGIN_SECONDS = 30;
+
+export interface UnitOptions {
+  /** Absolute path of the Node that runs the runner. */
+  node: string;
+  /** Absolute path of the runner's dist/main.js. */
+  main: string;
+  configDir: string;
+  user: string;
+  /** The judge, when it overrides the one registered with. */
+  server?: string;
+  uidBase?: number;
+  slots?: number | 'auto';
+  /** Seconds held jobs may go on after SIGTERM (`start --grace`). */
+  grace: number;
+  /** Variables the runner reads that were set when the unit was written (JUDGE_LANGUAGES). */
+  environment: Record<string, string>;
+}
+
+/**
+ * One word of a command line as systemd reads it: `%` and `$` would be expanded, so they are
+ * doubled; words with blanks or quotes are quoted.
+ */
+export function unitWord(word: string): string {
+  const escaped = word.replace(/%/g, '%%').replace(/\$/g, '$$$$');
+  return /[\s"'\\]/.test(escaped) ? `"${escaped.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : escaped;
+}
+
+/** The `start` command line of the unit. */
+export function startArgs(o: UnitOptions): string[] {
+  return [
+    o.node,
+    o.main,
+    'start',
+    '--config-dir',
+    o.configDir,
+    ...(o.server ? ['--server', o.server] : []),
+    ...(o.uidBase !== undefined ? ['--uid-base', String(o.uidBase)] : []),
+    ...(o.slots !== undefined ? ['--slots', String(o.slots)] : []),
+    '--grace',
+    String(o.grace),
+  ];
+}
+
+export function renderUnit(o: UnitOptions): string {
+  const env = Object.entries(o.environment).map(([k, v]) => `Environment=${unitWord(`${k}=${v}`)}`);
+  return [
+    '# Written by `judge-runner install-service`; run it again (with --force) to change it.',
+    '[Unit]',
+    'Description=judge-runner: judges submissions in a sandbox for the judge it registered with',
+    'Wants=network-online.target',
+    'After=network-online.target',
+    '',
+    '[Service]',
+    'Type=simple',
+    `User=${o.user}`,
+    `ExecStart=${startArgs(o).map(unitWord).join(' ')}`,
+    ...env,
+    'Restart=on-failure',
+    'RestartSec=5',
+    // SIGTERM to the runner alone: it stops claiming, lets held jobs finish for its grace and gives
+    // back the rest. Its sandboxed programs are its own to end; systemd kills leftovers afterwards.
+    'KillSignal=SIGTERM',
+    'KillMode=mixed',
+    `TimeoutStopSec=${o.grace + STOP_MARGIN_SECONDS}`,
+    // the sandbox limits each judged program with cgroups made under the service's own
+    'Delegate=yes',
+    '',
+    '[Install]',
+    'WantedBy=multi-user.target',
+    '',
+  ].join('\n');
+}
+
+export class InstallServiceError extends Error {}
+
+/**
+ * Writes the unit unless a different one is there (then only with `force`). Answers whether the
+ * file changed.
+ */
+export function writeUnit(path: string, text: string, force: boolean): 'written' | 'unchanged' | 'replaced' {
+  const existing = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  if (existing === text) return 'unchanged';
+  if (existing !== undefined && !force) throw new InstallServiceError(`${path} exists and differs from the unit this would write: add --force to replace it`);
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text, { mode: 0o644 });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') throw new InstallServiceError(`cannot write ${path}: run it as root, or give --output`);
+    throw e;
+  }
+  return existing === undefined ? 'written' : 'replaced';
+}
+
+/** The unit's name for systemctl: the file's name without `.service`. */
+export const unitName = (path: string): string => basename(path).replace(/\.service$/, '');
