@@ -36,7 +36,7 @@ function serve(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   children.push(child);
   return new Promise((resolve, reject) => {
     let err = '';
-    child.stderr!.on('data', (b: Buffer) => {
+    child.stdout!.on('data', (b: Buffer) => {
       err += b.toString();
       const m = /serving (http:\/\/\S+)\/api\/v1/.exec(err);
       if (m) resolve({ child, url: m[1]! });
@@ -140,11 +140,11 @@ describe('judge serve on every interface', () => {
   it("prints the machine's network addresses for students' browsers, and this machine's own", async () => {
     const d = join(tempDir(), 'data');
     expect(judge(['init', '--data-dir', d], { JUDGE_ADMIN_PASSWORD: 'a-good-password' }).status).toBe(0);
-    const child = spawn(JUDGE, ['serve', '--data-dir', d, '--port', '0', '--host', '0.0.0.0'], { env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(JUDGE, ['serve', '--data-dir', d, '--port', '0', '--host', '0.0.0.0'], { env: env(), stdio: ['ignore', 'pipe', 'ignore'] });
     children.push(child);
     const line = await new Promise<string>((resolve, reject) => {
       let err = '';
-      child.stderr!.on('data', (b: Buffer) => {
+      child.stdout!.on('data', (b: Buffer) => {
         err += b.toString();
         const m = /^Open .*$/m.exec(err);
         if (m) resolve(m[0]);

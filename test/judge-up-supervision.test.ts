@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,12 +57,13 @@ describe('judge up supervises its local runner', () => {
   beforeAll(async () => {
     const env: Record<string, string> = { ...(process.env as Record<string, string>), ...CHEAP, JUDGE_ADMIN_PASSWORD: PASSWORD };
     child = spawn(JUDGE, ['up', '--data-dir', join(dir, 'data'), '--port', '0', '--runner-uid-base', String(UID_BASE)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // the summary on stdout and anything on stderr, in the order they came
     child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-    child.stdout!.resume();
+    child.stdout!.on('data', (b: Buffer) => (err += b.toString()));
     url = await until('judge up to serve and judge', () => {
       if (child!.exitCode !== null) throw new Error(`judge up exited ${child!.exitCode}: ${err}`);
       const u = /serving (http:\/\/\S+)\/api\/v1/.exec(err);
-      return u && /runner: .*judging for/.test(err) ? u[1]! : undefined;
+      return u && /runner local connected/.test(err) ? u[1]! : undefined;
     }, 60_000, 50);
     admin = new JudgeClient({ baseUrl: url });
     await admin.login('admin', PASSWORD);
@@ -136,6 +137,7 @@ describe('judge up supervises its local runner', () => {
     child!.kill('SIGTERM');
     const exit = await new Promise<number | null>((r) => child!.once('exit', (c) => r(c)));
     expect(exit).toBe(0);
-    expect(err).toMatch(/runner: .*stopped: \d+ judged/);
+    // the runner's own lines are in the server's log file
+    expect(readFileSync(join(dir, 'data', 'logs', 'judge.log'), 'utf8')).toMatch(/runner: .*stopped: \d+ judged/);
   }, 60_000);
 });

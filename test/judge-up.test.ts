@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,9 +38,9 @@ describe('judge up', () => {
     child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
     const { url, password } = await new Promise<{ url: string; password: string }>((resolve, reject) => {
       const t = setInterval(() => {
-        const u = /serving (http:\/\/\S+)\/api\/v1/.exec(err);
+        const u = /serving (http:\/\/\S+)\/api\/v1/.exec(out);
         const p = /admin \/ (\S+)/.exec(out);
-        if (u && p && /runner: .*judging for/.test(err)) {
+        if (u && p && /runner local connected/.test(out)) {
           clearInterval(t);
           resolve({ url: u[1]!, password: p[1]! });
         }
@@ -84,6 +84,7 @@ describe('judge up', () => {
     child.kill('SIGTERM');
     const exit = await new Promise<number | null>((r) => child!.once('exit', (c) => r(c)));
     expect(exit).toBe(0);
-    expect(err).toMatch(/runner: .*stopped: 1 judged/);
+    // the runner's own lines are in the server's log file
+    expect(readFileSync(join(dir, 'data', 'logs', 'judge.log'), 'utf8')).toMatch(/runner: .*stopped: 1 judged/);
   }, 120_000);
 });

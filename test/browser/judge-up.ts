@@ -103,9 +103,9 @@ function launch(dataDir: string, port: number, opts: JudgeUpOptions, log: { text
       const served = /serving (http:\/\/\S+)\/api\/v1/.exec(out);
       if (!served) return;
       if (opts.runner !== false) {
-        const without = /serving without judging: (.*)/.exec(out);
+        const without = /local runner: not started: (.*)/.exec(out);
         if (without) return done(new Error(`judge up cannot judge on this machine: ${without[1]} (the browser tests need root, bubblewrap and a writable cgroup; see bin/judge-runner check)`));
-        if (!/runner: .*judging for/.test(out)) return;
+        if (!/runner local connected/.test(out)) return;
       }
       done(undefined, { child, url: served[1]! });
     }, 50);

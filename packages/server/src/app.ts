@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { PasswordHasher } from './auth/passwords.js';
 import { PermissionResolver } from './auth/permissions.js';
 import { SessionStore } from './auth/sessions.js';
@@ -18,6 +18,7 @@ import { Api } from './http/api.js';
 import { clientAddress, type RequestState } from './http/context.js';
 import { authenticate, edge, rateLimit } from './http/middleware.js';
 import { webApp } from './http/web-app.js';
+import { openLogFile } from './log-file.js';
 import { AccessService, accessRoutes } from './modules/access/index.js';
 import { AccountService, accountRoutes } from './modules/account/index.js';
 import { ActivitiesService, activitiesRoutes } from './modules/activities/index.js';
@@ -46,7 +47,10 @@ export interface AppOptions {
   dataDir: string;
   config: Config;
   clock?: Clock;
+  /** Given: the server logs there; otherwise to DATA_DIR/logs/judge.log (rotated). */
   logger?: Logger;
+  /** The log file's lines also on standard output (`--log-format json`). */
+  logToStdout?: boolean;
 }
 
 /** The background workers, each with a `tick(now)` tests call directly. */
@@ -128,7 +132,7 @@ function openDataDir(opts: AppOptions) {
   ensureDataDirs(dataDir);
   const lock = lockDataDir(dataDir);
   const paths = dataPaths(dataDir);
-  const { log, closeLog } = opts.logger ? { log: opts.logger, closeLog: async () => {} } : fileLogger(config, join(paths.logs, 'judge.log'));
+  const { log, closeLog } = opts.logger ? { log: opts.logger, closeLog: async () => {} } : openLogFile(config, join(paths.logs, 'judge.log'), opts.logToStdout);
   try {
     return { lock, paths, log, closeLog, dbh: openDatabase(paths.db) };
   } catch (e) {
@@ -136,22 +140,6 @@ function openDataDir(opts: AppOptions) {
     void closeLog();
     throw e;
   }
-}
-
-/**
- * The log file of a server given no logger. It is written asynchronously, so shutdown waits for it
- * to be flushed and closed: otherwise a write (or the file's opening) could still be pending when
- * the data directory goes away. A log that cannot be written is said on stderr, never a crash.
- */
-function fileLogger(config: Config, file: string): { log: Logger; closeLog(): Promise<void> } {
-  const dest = pino.destination({ dest: file, sync: false, mkdir: true });
-  dest.on('error', (e: Error) => process.stderr.write(`judge: cannot write the log ${file}: ${e.message}\n`));
-  const log = pino({ level: config.logLevel, redact: { paths: ['*.password', '*.token', '*.authorization', '*.cookie'], censor: '[secret]' } }, dest);
-  const closed = new Promise<void>((r) => {
-    dest.once('close', () => r());
-    dest.once('error', () => r());
-  });
-  return { log, closeLog: () => (dest.end(), closed) };
 }
 
 /** The dependencies every service shares. Permissions are read again after any write that touched them; events leave after commit. */

@@ -17,6 +17,11 @@ export const ConfigSchema = z.strictObject({
   /** Believe X-Forwarded-For / X-Forwarded-Proto from a reverse proxy. */
   trustProxy: z.boolean(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  /** DATA_DIR/logs/judge.log is rotated at `maxFileBytes` into judge.log.1 … judge.log.<keepFiles>. */
+  logs: z.strictObject({
+    maxFileBytes: z.number().int().min(65536),
+    keepFiles: z.number().int().min(1).max(100),
+  }),
   /** The language table (extensions of submissions); relative to the installation folder unless absolute. */
   languages: z.string().min(1),
   limits: z.strictObject({
@@ -168,8 +173,9 @@ export function loadConfig(dataDir: string, overrides: ConfigOverrides = {}, env
   merged = merge(merged, overrides as Record<string, unknown>);
   const parsed = ConfigSchema.safeParse(merged);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
-    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+    // one line, as every other failure at start: what is wrong, setting by setting
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new ConfigError(`invalid configuration: ${issues.join('; ')}`);
   }
   const config = {
     ...parsed.data,

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nacl from 'tweetnacl';
@@ -26,6 +26,26 @@ export function runnerProgram(): string | undefined {
   return existsSync(candidate) ? candidate : undefined;
 }
 
+export const BUBBLEWRAP_MISSING =
+  'bubblewrap (bwrap) is not installed, so this judge serves but judges nothing: install the Debian package bubblewrap (sudo apt-get install bubblewrap) and start judge up again';
+
+/**
+ * Where bwrap is, looked for as judge-runner looks (PATH, then the usual directories): without it
+ * the runner would exit at every start and be restarted forever, so judge up does not start one.
+ */
+export function findBubblewrap(path = process.env.PATH ?? ''): string | undefined {
+  for (const dir of [...path.split(':').filter(Boolean), '/usr/bin', '/bin', '/usr/local/bin']) {
+    const candidate = join(dir, 'bwrap');
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
 interface KeyFile {
   publicKey: string;
   secretKey: string;
@@ -49,7 +69,10 @@ export interface LocalRunnerOptions {
   /** First sandbox uid of its slots (judge-runner's --uid-base). */
   uidBase?: number;
   runners: RunnersService;
+  /** The runner's own output lines, each prefixed `runner: ` (the server log). */
   log: (line: string) => void;
+  /** The supervisor's account of exits and restarts (the console as well as the log); default `log`. */
+  notice?: (line: string) => void;
 }
 
 /**
@@ -72,7 +95,7 @@ export function startLocalRunner(opts: LocalRunnerOptions): LocalRunner {
   const supervisor = new Supervisor({
     spawn: spawnOne,
     onExit: giveBack,
-    log: opts.log,
+    log: opts.notice ?? opts.log,
     name: 'the local runner',
     earlyExitHint: '`bin/judge-runner check` tells what this machine lacks to judge',
   });
@@ -84,6 +107,7 @@ export function startLocalRunner(opts: LocalRunnerOptions): LocalRunner {
 function spawnLocalRunner(opts: LocalRunnerOptions, trusted: (runnerId: string) => void): ChildProcess | { unavailable: string } {
   const program = runnerProgram();
   if (!program) return { unavailable: 'judge-runner is not built here (packages/runner/dist/main.js is missing): run ./install.sh' };
+  if (!findBubblewrap()) return { unavailable: BUBBLEWRAP_MISSING };
   const dir = join(opts.dataDir, 'runner');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const key = localKey(dir);

@@ -1,14 +1,12 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import pino from 'pino';
-import { packageVersion, startApp, NotInitialised } from './app.js';
-import { browserHint } from './browser-urls.js';
+import { packageVersion } from './app.js';
 import { ConfigError, loadConfig, settingsTable, type ConfigOverrides } from './config.js';
-import { DataDirInUse, DataDirUnwritable } from './datadir.js';
 import { initDataDir } from './init.js';
-import { startLocalRunner, type LocalRunner } from './local-runner.js';
 import { registerOpsCommands } from './ops/commands.js';
+import { LOG_FORMATS, runServer, type LogFormat } from './serve-command.js';
+import { startupFailure } from './startup-errors.js';
 import { generatePassword } from './util.js';
 
 const MIN_PASSWORD = 10;
@@ -23,6 +21,12 @@ function uidBase(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1000 || n > 65000) throw new InvalidArgumentError('a uid from 1000 to 65000');
   return n;
+}
+
+function logFormatOption(): Option {
+  return new Option('--log-format <format>', 'summary: a short account for people on stdout; json: the JSON log lines on stdout (both: also in DATA_DIR/logs/judge.log)')
+    .choices([...LOG_FORMATS])
+    .default('summary');
 }
 
 function configHelp(): string {
@@ -91,20 +95,11 @@ program
   .option('--host <host>', 'address to listen on')
   .option('--public-url <url>', 'the URL browsers use, e.g. https://judge.example.org')
   .addHelpText('after', configHelp())
-  .action(async (o: { dataDir: string; port?: number; host?: string; publicUrl?: string }) => {
+  .addOption(logFormatOption())
+  .action(async (o: { dataDir: string; port?: number; host?: string; publicUrl?: string; logFormat: LogFormat }) => {
     const dir = resolve(o.dataDir);
     const overrides: ConfigOverrides = { port: o.port, host: o.host, publicUrl: o.publicUrl };
-    const config = loadConfig(dir, overrides);
-    const logger = pino({ level: config.logLevel, redact: { paths: ['*.password', '*.token', '*.authorization', '*.cookie'], censor: '[secret]' } });
-    const app = await startApp({ dataDir: dir, config, logger });
-    console.error(`judge ${packageVersion()} serving ${app.url}/api/v1 from ${dir}`);
-    console.error(browserHint({ host: config.host, port: app.port, publicUrl: config.publicUrl }));
-    const stop = (signal: string) => {
-      logger.info({ signal }, 'shutting down');
-      void app.close().then(() => process.exit(0));
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+    await runServer({ dataDir: dir, config: loadConfig(dir, overrides), logFormat: o.logFormat });
   });
 
 program
@@ -118,7 +113,8 @@ program
   .option('--no-runner', 'serve without starting a local runner')
   .option('--runner-uid-base <uid>', "the local runner's first sandbox uid (judge-runner start --uid-base; default 60000)", uidBase)
   .addHelpText('after', configHelp())
-  .action(async (o: { dataDir: string; port?: number; host?: string; publicUrl?: string; adminPasswordFile?: string; runner: boolean; runnerUidBase?: number }) => {
+  .addOption(logFormatOption())
+  .action(async (o: { dataDir: string; port?: number; host?: string; publicUrl?: string; adminPasswordFile?: string; runner: boolean; runnerUidBase?: number; logFormat: LogFormat }) => {
     const dir = resolve(o.dataDir);
     const config = loadConfig(dir, { port: o.port, host: o.host, publicUrl: o.publicUrl });
     let shown: string | undefined;
@@ -128,40 +124,20 @@ program
       return p.value;
     });
     if (r.created) {
-      console.log(`Initialised ${dir}.`);
-      if (shown) console.log(`The admin password is printed this once; keep it safe:\n\n  admin / ${shown}\n`);
+      // under --log-format json stdout holds JSON lines only: the password goes to stderr, never to the log
+      const say = o.logFormat === 'json' ? console.error : console.log;
+      say(`Initialised ${dir}.`);
+      if (shown) say(`The admin password is printed this once; keep it safe:\n\n  admin / ${shown}\n`);
     }
-    const logger = pino({ level: config.logLevel, redact: { paths: ['*.password', '*.token', '*.authorization', '*.cookie'], censor: '[secret]' } });
-    const app = await startApp({ dataDir: dir, config, logger });
-    console.error(`judge ${packageVersion()} serving ${app.url}/api/v1 from ${dir}`);
-    console.error(browserHint({ host: config.host, port: app.port, publicUrl: config.publicUrl }));
-    let runner: LocalRunner | undefined;
-    if (o.runner) {
-      const local = startLocalRunner({ dataDir: dir, serverUrl: app.url, languages: config.languages, ...(o.runnerUidBase ? { uidBase: o.runnerUidBase } : {}), runners: app.services.runners, log: (l) => console.error(l) });
-      runner = local;
-      app.services.instance.watchLocalRunner(() => local.supervisor.status());
-      const first = local.supervisor.status();
-      if (first.state === 'notStarted') console.error(`judge: serving without judging: ${first.reason}`);
-    } else {
-      const since = new Date().toISOString();
-      app.services.instance.watchLocalRunner(() => ({ state: 'notStarted', since, restarts: 0, reason: 'started with --no-runner' }));
-    }
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      logger.info({ signal }, 'shutting down');
-      void (runner?.stop() ?? Promise.resolve()).then(() => app.close()).then(() => process.exit(0));
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+    await runServer({ dataDir: dir, config, logFormat: o.logFormat, localRunner: { enabled: o.runner, ...(o.runnerUidBase ? { uidBase: o.runnerUidBase } : {}) } });
   });
 
 registerOpsCommands(program, packageVersion());
 
 program.parseAsync().catch((e: unknown) => {
-  if (e instanceof ConfigError || e instanceof DataDirInUse || e instanceof DataDirUnwritable || e instanceof NotInitialised) {
-    console.error(`judge: ${e.message}`);
+  const failure = startupFailure(e);
+  if (failure) {
+    console.error(`judge: ${failure}`);
     process.exit(2);
   }
   if ((e as { name?: string }).name === 'ExitPromptError') process.exit(130);

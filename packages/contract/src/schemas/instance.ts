@@ -47,11 +47,30 @@ export const SystemMessageRequest = z.object({
   text: z.string().trim().min(1).max(2000),
 });
 
+/** The runners this server knows (extension): connected means seen within the last two minutes. */
+export const RunnerCounts = z
+  .object({
+    connected: z.number().int().min(0).meta({ description: 'Approved runners seen within the last two minutes: 0 means nothing is judged now' }),
+    approved: z.number().int().min(0).meta({ description: 'Runners allowed to judge, connected or not' }),
+    pendingApproval: z.number().int().min(0).meta({ description: 'Registered runners waiting for an administrator to approve them' }),
+  })
+  .meta({ description: 'Runners known to the server (extension)' });
+
+/** Judging work in the queue (extension). */
+export const QueueCounts = z
+  .object({
+    queued: z.number().int().min(0).meta({ description: 'Judgings waiting for a runner (submissions and rejudges)' }),
+    running: z.number().int().min(0).meta({ description: 'Judgings a runner holds now' }),
+  })
+  .meta({ description: 'The judging queue (extension)' });
+
 export const Health = z.object({
   status: z.literal('ok'),
   version: z.string(),
   maintenance: z.enum(['draining', 'closed']).optional(),
   localRunner: LocalRunnerHealth.optional(),
+  runners: RunnerCounts,
+  queue: QueueCounts,
   serverTime: Timestamp.meta({
     description: "The server's clock when it answered, with milliseconds: clients measure their own clock's offset from it (contest clocks must not trust the browser's) (extension)",
   }),

@@ -6,6 +6,7 @@ import { instanceSettings } from '../../db/schema.js';
 import { event } from '../../events/bus.js';
 import type { Deps } from '../../services.js';
 import { iso } from '../../util.js';
+import { runnerCensus } from '../runners/index.js';
 import { Maintenance } from './maintenance.js';
 
 /** The switches stored today; documents, logos, theme and providers arrive with their own issues. */
@@ -40,16 +41,29 @@ export class InstanceService {
     this.localRunner = state;
   }
 
-  /** Liveness, the server's clock (clients align contest clocks to it), and the local runner when this server supervises one. */
+  /**
+   * Liveness, the server's clock (clients align contest clocks to it), the local runner when this
+   * server supervises one, and whether anything can be judged: the runners and the queue.
+   */
   health(version: string): Health {
     const level = this.maintenance.level;
+    const now = this.d.clock.now();
+    const { connected, approved, pendingApproval } = runnerCensus(this.d.sqlite, now.getTime());
     return {
       status: 'ok',
       version,
       ...(level !== 'open' ? { maintenance: level } : {}),
-      serverTime: iso(this.d.clock.now()),
+      serverTime: iso(now),
       ...(this.localRunner ? { localRunner: this.localRunner() } : {}),
+      runners: { connected, approved, pendingApproval },
+      queue: this.queue(),
     };
+  }
+
+  /** Attempts waiting for a runner and held by one (the partial queue index answers the first). */
+  queue(): { queued: number; running: number } {
+    const count = (state: string) => (this.d.sqlite.prepare('SELECT count(*) AS n FROM attempts WHERE state = ?').get(state) as { n: number }).n;
+    return { queued: count('queued'), running: count('running') };
   }
 
   /** An administrator's broadcast to every signed-in session; nothing is stored. */

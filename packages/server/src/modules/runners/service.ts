@@ -39,7 +39,7 @@ const RUNNER_SELECT = `SELECT id, name, public_key AS publicKey, fingerprint, st
 /** Nonces live 2 minutes (CONTRACT §8) and in memory only: a restart just makes runners ask again. */
 const NONCE_SECONDS = 120;
 /** A runner seen this recently counts as connected. */
-const CONNECTED_SECONDS = 120;
+export const CONNECTED_SECONDS = 120;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function decodeBase64(s: string): Buffer | null {
