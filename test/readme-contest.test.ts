@@ -82,7 +82,9 @@ describe('README: running a contest', () => {
       const text = await adapt(cmd.text);
       if (/^bin\/judge up .*&$/.test(text)) {
         judge = startJudge(text, port, work, env, (s) => (judgeOut += s));
-        admin = await judgeReady(url, () => judgeOut);
+        admin = await judgeReady(url, () => judgeOut).catch((e: Error) => {
+          throw new Error(`${e.message}; judge up said:\n${judgeOut}`);
+        });
         env.JUDGECTL_PASSWORD = /admin \/ (\S+)/.exec(judgeOut)![1]!;
         continue;
       }
@@ -107,7 +109,7 @@ describe('README: running a contest', () => {
       }
       if (/runners add/.test(text)) expect(r.stdout).toMatch(/judge-runner register --server \S+ --code \S+/);
       if (/judge-runner register/.test(text)) expect((await admin!.call(ops.listRunners, {})).items.find((x) => x.name === 'lab-07')?.state).toBe('approved');
-      if (/install-service/.test(text)) expect(readFileSync(join(work, 'judge-runner.service'), 'utf8')).toMatch(/ExecStart=.*judge-runner.* start/);
+      if (/install-service/.test(text)) expect(readFileSync(join(work, 'judge-runner.service'), 'utf8')).toMatch(/ExecStart=\S+ \S+runner\/dist\/main\.js start --config-dir \S+lab-runner --server http/);
       if (/questions list/.test(text)) expect(r.stdout).toMatch(/Can a \+ b exceed 32 bits\?/);
       if (/printouts list/.test(text)) expect(r.stdout).toMatch(/Student 10/);
       if (/submissions show .* --tests/.test(text)) expect(r.stdout).toMatch(/WA/);
