@@ -6,10 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ops } from '@judge/contract';
 import { JudgeClient } from '@judge/sdk';
-import { legacyPackage, zipOf } from '../packages/server/test/zips.js';
-import { codeForm } from '../packages/server/test/support/forms.js';
-import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
 import { sleep } from '../packages/server/test/support/wait.js';
+import { schoolCourse } from './school-course.js';
 
 /**
  * `judge up` as a small school runs it (the built launcher, `pnpm build` first): on an empty data
@@ -57,17 +55,8 @@ describe('judge up', () => {
     await admin.login('admin', password);
     const runners = await admin.call(ops.listRunners, {});
     expect(runners.items).toEqual([expect.objectContaining({ name: 'local', state: 'approved' })]);
-    await admin.call(ops.createActivity, { body: { slug: 'school', name: 'School', type: 'course@1', rankingType: 'points', timeZone: 'UTC', joinPolicy: 'open', unlisted: false } });
-    const series = await admin.call(ops.createSeries, { params: { idOrSlug: 'school' }, body: { slug: 'week-1', name: 'Week 1' } });
-    const { problem } = await packagedProblem(admin, { slug: 'sum', name: 'Sum', type: 'standard-io@1' }, await zipOf(legacyPackage('Sum')), 'sum.zip');
-    await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: problem.id, slug: 'sum' } });
-    const issued = await admin.call(ops.createUser, { body: { username: 'pupil' } });
-    const pupil = new JudgeClient({ baseUrl: url });
-    await pupil.login(issued.username, issued.password);
-    await pupil.call(ops.enrol, { params: { idOrSlug: 'school' }, body: {} });
-    const code = 'a, b = map(int, input().split())\nprint(a + b)\n';
-    const form = codeForm(code, 'sum.py');
-    const s = await pupil.call(ops.submit, { params: { idOrSlug: 'school', problemSlug: 'sum' }, form });
+    const { pupil, submit } = await schoolCourse(url, admin);
+    const s = await submit('a, b = map(int, input().split())\nprint(a + b)\n', 'sum.py');
     const end = Date.now() + 60_000;
     let verdict: string | undefined;
     while (Date.now() < end) {
