@@ -66,7 +66,7 @@ async function startJudge() {
     const t = setTimeout(() => reject(new Error(`judge up not judging within 60 s:\n${out}`)), 60_000);
     const seen = (b) => {
       out += b;
-      if (/judging for/.test(out)) {
+      if (/runner local connected/.test(out)) {
         clearTimeout(t);
         resolve();
       }

@@ -59,7 +59,7 @@ export function initDataDir(s: Scratch, dataDir: string): void {
 export interface Served {
   child: ChildProcess;
   url: string;
-  /** Everything it wrote to stderr so far. */
+  /** Everything it wrote to stdout and stderr so far. */
   err(): string;
   /** SIGTERM, resolved when it has exited. */
   stop(): Promise<void>;
@@ -72,15 +72,17 @@ export interface Served {
 export function startJudge(s: Scratch, command: 'serve' | 'up', dataDir: string, extra: string[] = []): Promise<Served> {
   const child = s.track(spawn(JUDGE, [command, '--data-dir', dataDir, '--port', '0', ...extra], { env: judgeEnv(), stdio: ['ignore', 'pipe', 'pipe'] }));
   let err = '';
-  child.stdout!.resume();
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   return new Promise((resolve, reject) => {
-    child.stderr!.on('data', (b: Buffer) => {
+    // the summary (serving line, runner status) is on stdout, failures on stderr
+    const seen = (b: Buffer) => {
       err += b.toString();
       const m = /serving (http:\/\/\S+)\/api\/v1/.exec(err);
-      const ready = command === 'serve' || extra.includes('--no-runner') || /runner: .*judging for/.test(err);
+      const ready = command === 'serve' || extra.includes('--no-runner') || /runner local connected/.test(err);
       if (m && ready) resolve({ child, url: m[1]!, err: () => err, stop: () => (child.kill('SIGTERM'), exited) });
-    });
+    };
+    child.stdout!.on('data', seen);
+    child.stderr!.on('data', seen);
     child.once('exit', (code) => reject(new Error(`judge ${command} exited ${code}: ${err}`)));
   });
 }
