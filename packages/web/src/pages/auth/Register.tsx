@@ -1,13 +1,12 @@
 import { ops } from '@judge/sdk/browser';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate } from 'react-router';
 import { call, isProblem } from '../../api/client';
-import { safeNext, startOver, useAccount, useInstance } from '../../app/session';
+import { useInstance } from '../../app/session';
 import { ErrorBox, Loading } from '../../components/Status';
-import { usePageTitle } from '../../components/usePageTitle';
 import { useT } from '../../i18n/I18n';
 import { Field, fieldErrors } from './Field';
+import { useAuthPage } from './useAuthPage';
 
 type T = ReturnType<typeof useT>;
 interface Form {
@@ -76,21 +75,14 @@ function RegisterForm({ onDone }: { onDone(approval: boolean): void }) {
 
 /** Self-registration, when the instance takes it; the new account is signed in at once. */
 export default function Register() {
-  const t = useT();
-  usePageTitle(t('register.title'));
-  const [params] = useSearchParams();
-  const next = safeNext(params.get('next'));
-  const navigate = useNavigate();
-  const qc = useQueryClient();
-  const account = useAccount();
-  const instance = useInstance();
+  const { t, next, account, instance, linkTo, enter, goOn } = useAuthPage('register.title');
   const [approval, setApproval] = useState(false);
 
   async function done(needsApproval: boolean) {
     // said before the account arrives, which would otherwise send the page straight on
     setApproval(needsApproval);
-    startOver(qc, await call(ops.getAccount));
-    if (!needsApproval) navigate(next, { replace: true });
+    await enter();
+    if (!needsApproval) goOn();
   }
 
   if (approval) {
@@ -109,7 +101,7 @@ export default function Register() {
       <h1>{t('register.title')}</h1>
       {instance.data?.localRegistrationEnabled === false ? <p className="notice">{t('register.closed')}</p> : <RegisterForm onDone={(a) => void done(a)} />}
       <p>
-        {t('register.haveAccount')} <Link to={`/sign-in${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}>{t('register.signIn')}</Link>
+        {t('register.haveAccount')} <Link to={linkTo('/sign-in')}>{t('register.signIn')}</Link>
       </p>
     </section>
   );

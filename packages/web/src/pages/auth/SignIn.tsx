@@ -1,22 +1,12 @@
 import { ops } from '@judge/sdk/browser';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate } from 'react-router';
 import { call, isProblem } from '../../api/client';
-import { safeNext, startOver, useAccount, useInstance } from '../../app/session';
 import { ErrorBox } from '../../components/Status';
-import { usePageTitle } from '../../components/usePageTitle';
-import { useT } from '../../i18n/I18n';
+import { useAuthPage } from './useAuthPage';
 
 export default function SignIn() {
-  const t = useT();
-  usePageTitle(t('auth.signIn.title'));
-  const [params] = useSearchParams();
-  const next = safeNext(params.get('next'));
-  const navigate = useNavigate();
-  const qc = useQueryClient();
-  const account = useAccount();
-  const instance = useInstance();
+  const { t, next, onTheWay, account, instance, linkTo, enter, goOn } = useAuthPage('auth.signIn.title');
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(true);
@@ -31,9 +21,8 @@ export default function SignIn() {
     setError(null);
     try {
       await call(ops.login, { query: remember ? { useCookies: 'true' } : { useSessionCookies: 'true' }, body: { email: login.trim(), password } });
-      // the socket and every screen start over with the new session
-      startOver(qc, await call(ops.getAccount));
-      navigate(next, { replace: true });
+      await enter();
+      goOn();
     } catch (err) {
       if (isProblem(err, 401)) setError(t('auth.failed'));
       else if (isProblem(err, 429)) setError(t('auth.locked', { seconds: err.retryAfter ?? 60 }));
@@ -47,7 +36,7 @@ export default function SignIn() {
   return (
     <section className="narrow card">
       <h1>{t('auth.signIn.title')}</h1>
-      {params.get('next') && <p className="notice">{t('auth.continue')}</p>}
+      {onTheWay && <p className="notice">{t('auth.continue')}</p>}
       <form onSubmit={(e) => void submit(e)} className="form">
         <label>
           {t('auth.login')}
@@ -67,7 +56,7 @@ export default function SignIn() {
       </form>
       {instance.data?.localRegistrationEnabled && (
         <p>
-          {t('auth.noAccount')} <Link to={`/register${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}>{t('auth.registerLink')}</Link>
+          {t('auth.noAccount')} <Link to={linkTo('/register')}>{t('auth.registerLink')}</Link>
         </p>
       )}
     </section>
