@@ -84,7 +84,7 @@ export default function PrintoutsPage() {
       </h1>
       <p className="muted">{t('printouts.intro')}</p>
       <StateNews activityId={activity.id} />
-      <div className="printouts-columns">
+      <div className="main-side printouts-columns">
         <section aria-labelledby="printouts-mine">
           <h2 id="printouts-mine">{t('printouts.mine')}</h2>
           {q.isPending ? <Loading /> : q.isError ? <ErrorBox error={q.error} /> : <OwnPrintouts items={q.data.items} timeZone={activity.timeZone} />}

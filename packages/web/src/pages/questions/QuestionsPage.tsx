@@ -25,7 +25,7 @@ export default function QuestionsPage() {
         {t('questions.title')}
       </h1>
       <p className="muted">{t('questions.intro')}</p>
-      <div className="questions-columns">
+      <div className="main-side">
         <div className="questions-main">
           {q.isPending ? <Loading /> : q.isError ? <ErrorBox error={q.error} /> : <QuestionList questions={q.data.items} me={account.data?.userId} timeZone={activity.timeZone} />}
         </div>
