@@ -24,13 +24,21 @@ export function cellText(r: Ranking, c: RankingCell | undefined): string {
   return s;
 }
 
+/** The totals and one cell per problem of each row, as the table and the CSV both show them. */
+function rowValues(r: Ranking): { row: Ranking['rows'][number]; values: (string | number)[] }[] {
+  const icpc = r.rankingType === 'icpc';
+  return r.rows.map((row) => {
+    const byProblem = new Map(row.cells.map((c) => [c.problemId, c]));
+    return { row, values: [...(icpc ? [row.solved, row.penalty ?? 0] : [row.points ?? 0]), ...r.problems.map((p) => cellText(r, byProblem.get(p.id)))] };
+  });
+}
+
+const totalsHead = (r: Ranking) => (r.rankingType === 'icpc' ? ['solved', 'penalty'] : ['points']);
+
 export function rankingText(r: Ranking): string {
   const icpc = r.rankingType === 'icpc';
-  const head = ['rank', 'name', ...(icpc ? ['solved', 'penalty'] : ['points']), ...r.problems.map((p) => (p.maxPoints !== undefined && !icpc ? `${p.slug} (${p.maxPoints})` : p.slug))];
-  const rows = r.rows.map((row) => {
-    const byProblem = new Map(row.cells.map((c) => [c.problemId, c]));
-    return [row.rank, row.userName, ...(icpc ? [row.solved, row.penalty ?? 0] : [row.points ?? 0]), ...r.problems.map((p) => cellText(r, byProblem.get(p.id)))];
-  });
+  const head = ['rank', 'name', ...totalsHead(r), ...r.problems.map((p) => (p.maxPoints !== undefined && !icpc ? `${p.slug} (${p.maxPoints})` : p.slug))];
+  const rows = rowValues(r).map(({ row, values }) => [row.rank, row.userName, ...values]);
   const legend = icpc ? 'a/m: solved at attempt a in minute m; -a: a rejected attempts' : 'cells: points';
   const marks = `${legend}; ?n: n waiting for a verdict; *n: n hidden by the freeze`;
   const frozen = r.frozen ? '\nThe ranking is frozen: results marked * are hidden until it is revealed.' : '';
@@ -42,12 +50,8 @@ export function rankingText(r: Ranking): string {
  * table shows them, plus the user id, which names stay ambiguous without.
  */
 export function rankingCsv(r: Ranking): string {
-  const icpc = r.rankingType === 'icpc';
-  const head = ['rank', 'userId', 'name', ...(icpc ? ['solved', 'penalty'] : ['points']), ...r.problems.map((p) => p.slug)];
-  const rows = r.rows.map((row) => {
-    const byProblem = new Map(row.cells.map((c) => [c.problemId, c]));
-    return [String(row.rank), row.userId, row.userName, ...(icpc ? [String(row.solved), String(row.penalty ?? 0)] : [String(row.points ?? 0)]), ...r.problems.map((p) => cellText(r, byProblem.get(p.id)))];
-  });
+  const head = ['rank', 'userId', 'name', ...totalsHead(r), ...r.problems.map((p) => p.slug)];
+  const rows = rowValues(r).map(({ row, values }) => [String(row.rank), row.userId, row.userName, ...values.map(String)]);
   return [head, ...rows].map(csvLine).join('');
 }
 
