@@ -5,7 +5,7 @@ import { backup, type BackupProgress } from './backup.js';
 import { doctor } from './doctor.js';
 import { OpsError } from './errors.js';
 import { resetPassword } from './reset-password.js';
-import { restore } from './restore.js';
+import { RESTORE_HELP, restoreAction } from './restore-command.js';
 
 const dataDirOption = ['--data-dir <dir>', 'data directory', process.env.JUDGE_DATA_DIR ?? './data'] as const;
 
@@ -61,14 +61,10 @@ export function registerOpsCommands(program: Command, judgeVersion: string): voi
     .description('Make a new data directory from a backup, after checking every entry against its manifest')
     .argument('<file>', 'the backup archive')
     .option(...dataDirOption)
+    .option('--trust-commands', "restore the settings of the backup's judge.json that run programs or name files outside the data directory without asking")
     .option('--json', 'print the summary as JSON')
-    .action(
-      guarded(async (file: string, o: { dataDir: string; json?: boolean }) => {
-        const s = await restore(resolve(file), resolve(o.dataDir));
-        if (o.json) console.log(JSON.stringify(s));
-        else console.log(`Restored the backup of ${s.createdAt} (judge ${s.judgeVersion}) into ${s.dataDir}: ${s.storedFiles} stored files, ${human(s.bytes)}. Start it with: judge serve --data-dir ${s.dataDir}`);
-      }),
-    );
+    .addHelpText('after', RESTORE_HELP)
+    .action(guarded(restoreAction));
 
   program
     .command('reset-password')

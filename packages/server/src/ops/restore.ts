@@ -1,12 +1,13 @@
 import Database from 'better-sqlite3';
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readSync, writeSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
-import tar from 'tar-stream';
-import { DB_ENTRY, MANIFEST, isAllowedEntry, type Manifest } from './archive.js';
+import { DB_ENTRY } from './archive.js';
 import { OpsError } from './errors.js';
+import { openArchive } from './restore-archive.js';
+import { checkArchive } from './restore-check.js';
+import { decideSettings, type HeldSetting } from './restore-settings.js';
+import { claimWorkDir } from './restore-workdir.js';
+import { writeEntries, type WriteProgress } from './restore-write.js';
 
 export interface RestoreSummary {
   dataDir: string;
@@ -15,104 +16,22 @@ export interface RestoreSummary {
   entries: number;
   storedFiles: number;
   bytes: number;
+  /** Working folders of killed restores into the same directory, removed at the start. */
+  leftoversRemoved: string[];
+  /** Settings of the archive's judge.json that run programs or name files outside the data directory. */
+  commandSettings: { key: string; value: unknown }[];
+  /** Whether those were restored (confirmed); else the new judge.json lacks them. */
+  commandSettingsRestored: boolean;
 }
 
-type Seen = Map<string, { size: number; sha256: string }>;
+export type RestoreProgress = { phase: 'checking'; bytes: number; totalBytes: number } | ({ phase: 'writing' } & WriteProgress);
 
-const MANIFEST_MAX = 256 * 1024 * 1024;
-
-function isGzip(file: string): boolean {
-  const fd = openSync(file, 'r');
-  try {
-    const head = Buffer.alloc(2);
-    return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Writes an entry's bytes to a new file (mode 0600), hashing them on the way. */
-async function writeEntry(entry: AsyncIterable<unknown>, path: string): Promise<{ size: number; sha256: string }> {
-  const h = createHash('sha256');
-  let size = 0;
-  const fd = openSync(path, 'wx', 0o600);
-  try {
-    for await (const c of entry) {
-      h.update(c as Buffer);
-      size += (c as Buffer).length;
-      writeSync(fd, c as Buffer);
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return { size, sha256: h.digest('hex') };
-}
-
-async function readAll(s: AsyncIterable<unknown>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  let n = 0;
-  for await (const c of s) {
-    n += (c as Buffer).length;
-    if (n > MANIFEST_MAX) throw new OpsError('the backup manifest is too large to be one');
-    parts.push(c as Buffer);
-  }
-  return Buffer.concat(parts);
-}
-
-/** Unpacks every entry into `into`, hashing each; returns what was written and the manifest's text. */
-async function unpack(file: string, into: string): Promise<{ seen: Seen; manifest?: Buffer }> {
-  const extract = tar.extract();
-  const source = isGzip(file) ? pipeline(createReadStream(file), createGunzip(), extract) : pipeline(createReadStream(file), extract);
-  const failed = source.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  const seen: Seen = new Map();
-  let manifest: Buffer | undefined;
-  try {
-    for await (const entry of extract) {
-      const name = entry.header.name;
-      if (entry.header.type !== 'file' || !isAllowedEntry(name) || seen.has(name) || manifest) throw new OpsError(`the archive holds an entry a judge backup does not (${JSON.stringify(name)})`);
-      if (name === MANIFEST) {
-        manifest = await readAll(entry);
-        continue;
-      }
-      mkdirSync(dirname(join(into, name)), { recursive: true, mode: 0o750 });
-      seen.set(name, await writeEntry(entry, join(into, name)));
-    }
-  } catch (e) {
-    const cause = await Promise.race([failed, Promise.resolve(undefined)]);
-    throw e instanceof OpsError ? e : truncated(cause ?? e);
-  }
-  const cause = await failed;
-  if (cause) throw truncated(cause);
-  return { seen, manifest };
-}
-
-const truncated = (e: unknown) => new OpsError(`the archive cannot be read to its end: it is truncated or damaged (${(e as Error).message})`);
-
-/** Every entry the manifest lists was found with its size and SHA-256, and nothing else was. */
-function verify(seen: Seen, text: Buffer | undefined): Manifest {
-  if (!text) throw new OpsError('the archive has no manifest: it is truncated or not a judge backup');
-  let m: Manifest;
-  try {
-    m = JSON.parse(text.toString('utf8')) as Manifest;
-  } catch {
-    throw new OpsError('the backup manifest is not JSON');
-  }
-  if (m.format !== 'judge-backup' || !Array.isArray(m.entries)) throw new OpsError('the archive is not a judge backup');
-  if (m.formatVersion !== 1) throw new OpsError(`the backup has format version ${String(m.formatVersion)}; this judge reads version 1`);
-  const listed = new Set(m.entries.map((e) => e.path));
-  for (const e of m.entries) {
-    const got = seen.get(e.path);
-    if (!got) throw new OpsError(`${e.path} is listed in the manifest but missing from the archive`);
-    if (got.size !== e.size || got.sha256 !== e.sha256) throw new OpsError(`${e.path} does not match the manifest (altered or damaged: ${got.size} bytes, SHA-256 ${got.sha256})`);
-    const blob = /^files\/.*\/([0-9a-f]{64})$/.exec(e.path);
-    if (blob && blob[1] !== got.sha256) throw new OpsError(`${e.path} does not hash to its name`);
-  }
-  for (const name of seen.keys()) if (!listed.has(name)) throw new OpsError(`${name} is in the archive but not in its manifest`);
-  if (!seen.has(DB_ENTRY)) throw new OpsError('the backup holds no database');
-  return m;
+export interface RestoreOptions {
+  /** Asked, with the settings of judge.json that run programs, whether to restore them; no answer: no. */
+  confirmCommands?: (held: HeldSetting[]) => boolean | Promise<boolean>;
+  /** Told at once what the restore did beside its work (leftovers removed). */
+  notice?: (message: string) => void;
+  progress?: (p: RestoreProgress) => void;
 }
 
 function checkDatabase(file: string): void {
@@ -125,25 +44,76 @@ function checkDatabase(file: string): void {
   }
 }
 
-/** A new data directory from a backup, written beside it and renamed into place only once verified. */
-export async function restore(file: string, dir: string): Promise<RestoreSummary> {
-  if (!existsSync(file)) throw new OpsError(`there is no backup ${file}`);
-  if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0)) {
-    throw new OpsError(`${dir} exists and is not empty; restore into a new directory`);
-  }
-  mkdirSync(dirname(dir), { recursive: true });
-  const temp = `${dir}.restoring-${randomBytes(6).toString('hex')}`;
-  mkdirSync(temp, { mode: 0o750 });
+/** While `path` is being written, Ctrl-C or a SIGTERM removes it before the process ends (SIGKILL leaves it to the next restore). */
+function removedOnSignal(path: string): () => void {
+  const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((sig) => {
+    const h = () => {
+      rmSync(path, { recursive: true, force: true });
+      process.exit(128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const)[sig]);
+    };
+    process.once(sig, h);
+    return () => process.off(sig, h);
+  });
+  return () => handlers.forEach((off) => off());
+}
+
+/** The working folder becomes `dir`, unless something was put there meanwhile. */
+function putInPlace(work: string, dir: string): void {
   try {
-    const { seen, manifest } = await unpack(file, temp);
-    const m = verify(seen, manifest);
-    checkDatabase(join(temp, DB_ENTRY));
     if (existsSync(dir)) rmdirSync(dir);
-    renameSync(temp, dir);
-    const storedFiles = m.entries.filter((e) => e.path.startsWith('files/')).length;
-    return { dataDir: dir, createdAt: m.createdAt, judgeVersion: m.judgeVersion, entries: m.entries.length, storedFiles, bytes: m.entries.reduce((a, e) => a + e.size, 0) };
+    renameSync(work, dir);
   } catch (e) {
-    rmSync(temp, { recursive: true, force: true });
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST') throw new OpsError(`${dir} was filled while this restore ran; nothing of this restore was put there`);
     throw e;
+  }
+}
+
+const freeBytes = (dir: string) => {
+  const s = statfsSync(dir);
+  return s.bavail * s.bsize;
+};
+
+/**
+ * A new data directory from a backup. The archive is read twice: first every entry is checked
+ * against the manifest with nothing written, then only the checked entries are written into a
+ * working folder beside `dir`, which is renamed into place once the database in it is sound.
+ */
+export async function restore(file: string, dir: string, o: RestoreOptions = {}): Promise<RestoreSummary> {
+  const archive = openArchive(file);
+  try {
+    if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0)) {
+      throw new OpsError(`${dir} exists and is not empty; restore into a new directory`);
+    }
+    mkdirSync(dirname(dir), { recursive: true });
+    const work = claimWorkDir(dir, o.notice ?? (() => {}));
+    const forget = removedOnSignal(work.path);
+    let read = 0;
+    try {
+      const checked = await checkArchive(archive, { freeBytes: freeBytes(dirname(dir)), onRead: (n) => o.progress?.({ phase: 'checking', bytes: (read += n), totalBytes: archive.size }) });
+      const settings = await decideSettings(checked.config, o.confirmCommands ?? (() => false));
+      await writeEntries(archive, work.path, checked, settings.content, (p) => o.progress?.({ phase: 'writing', ...p }));
+      checkDatabase(join(work.path, DB_ENTRY));
+      putInPlace(work.path, dir);
+      const m = checked.manifest;
+      return {
+        dataDir: dir,
+        createdAt: m.createdAt,
+        judgeVersion: m.judgeVersion,
+        entries: m.entries.length,
+        storedFiles: m.entries.filter((e) => e.path.startsWith('files/')).length,
+        bytes: m.entries.reduce((a, e) => a + e.size, 0),
+        leftoversRemoved: work.removed,
+        commandSettings: settings.held.map(({ key, value }) => ({ key, value })),
+        commandSettingsRestored: settings.restored,
+      };
+    } catch (e) {
+      rmSync(work.path, { recursive: true, force: true });
+      throw e;
+    } finally {
+      forget();
+    }
+  } finally {
+    archive.close();
   }
 }
