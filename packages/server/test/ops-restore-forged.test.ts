@@ -131,9 +131,9 @@ describe('judge restore of a forged archive', () => {
       const file = join(work, `bad-${label.replace(/ /g, '-')}.tar`);
       await writeBackup(file, genuine, [bad, ...genuine.entries]);
       const target = join(work, `from-bad-${label.replace(/ /g, '-')}`);
-      const r = judge(['restore', file, '--data-dir', target]);
-      expect(r.status, label).toBe(2);
-      expect(r.stderr, label).toMatch(/^judge: the archive holds an entry a judge backup does not/);
+      const r = await refusalOf(file, target);
+      expect(r.refusal, label).toMatch(/^the archive holds an entry a judge backup does not/);
+      expect(r.writtenWhileChecking, label).toEqual([]);
       expect(beside(target), label).toEqual([]);
     }
     expect(readdirSync(outside)).toEqual([]);

@@ -1,4 +1,5 @@
-import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
@@ -44,6 +45,21 @@ export interface ArchiveEntry {
   body: AsyncIterable<Buffer>;
 }
 
+/**
+ * The file's bytes from its start, read at explicit positions: the descriptor stays the restore's
+ * for both passes (a file stream would close it when a refusal stops the reading).
+ */
+async function* chunksOf(fd: number, onRead?: (bytes: number) => void): AsyncGenerator<Buffer> {
+  for (let pos = 0; ; ) {
+    const buf = Buffer.allocUnsafe(256 * 1024);
+    const n = await new Promise<number>((ok, fail) => read(fd, buf, 0, buf.length, pos, (e, got) => (e ? fail(e) : ok(got))));
+    if (n === 0) return;
+    pos += n;
+    onRead?.(n);
+    yield buf.subarray(0, n);
+  }
+}
+
 const truncated = (e: unknown) => new OpsError(`the archive cannot be read to its end: it is truncated or damaged (${(e as Error).message})`);
 
 /**
@@ -52,9 +68,7 @@ const truncated = (e: unknown) => new OpsError(`the archive cannot be read to it
  */
 export async function eachEntry(a: ArchiveFile, visit: (e: ArchiveEntry) => Promise<void>, onRead?: (bytes: number) => void): Promise<void> {
   const extract = tar.extract();
-  // autoClose off: the descriptor is the restore's, for both passes
-  const input = createReadStream('', { fd: a.fd, start: 0, autoClose: false });
-  if (onRead) input.on('data', (c) => onRead(c.length));
+  const input = Readable.from(chunksOf(a.fd, onRead), { objectMode: false });
   const source = a.gzip ? pipeline(input, createGunzip(), extract) : pipeline(input, extract);
   const failed = source.then(
     () => undefined,

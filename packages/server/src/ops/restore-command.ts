@@ -1,17 +1,21 @@
 import { resolve } from 'node:path';
 import { human } from './archive.js';
 import { restore, type RestoreProgress } from './restore.js';
-import { printable, shown, type HeldSetting } from './restore-settings.js';
+import { COMMAND_SETTINGS, printable, shown, type HeldSetting } from './restore-settings.js';
 
 export const RESTORE_HELP = `
-A backup is one file anybody could have made or altered, so restore takes nothing from it on trust:
-  - every entry is checked against the manifest (name, size, SHA-256) before any of it is written,
-    and nothing but the names a backup writes (no links, no "..") is ever written;
-  - the settings of its judge.json that run a program or name files outside the data directory
-    (printing.command, languages, web.dir) are shown and asked about on a terminal; elsewhere they
-    are restored only with --trust-commands, and otherwise left out of the new judge.json (said on stderr);
-  - a restore killed half way leaves a folder NEW.restoring-*; the next restore into NEW removes it
-    (never one whose restore still runs) and says so.`;
+A backup is one file anybody could have made or altered, so restore takes
+nothing from it on trust:
+  - The archive is read twice: first every entry is checked against the
+    manifest (name, size, SHA-256) with nothing written; then only the checked
+    entries are written, none past the size the manifest declares. Links,
+    folders, "..", and names a backup does not write are refused.
+  - Settings of its judge.json that run a program or name files outside the
+    data directory (${Object.keys(COMMAND_SETTINGS).join(', ')}) are shown and
+    asked about on a terminal; elsewhere only --trust-commands restores them.
+    Otherwise the new judge.json leaves them out, and says which on stderr.
+  - A restore killed half way leaves a folder NEW.restoring-*; the next restore
+    into NEW removes it (never one whose restore still runs) and says so.`;
 
 const listed = (held: HeldSetting[]) => held.map((h) => `  ${h.key} = ${shown(h.value)}\n    (${h.why})`).join('\n');
 
