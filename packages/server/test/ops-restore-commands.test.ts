@@ -25,7 +25,7 @@ beforeAll(async () => {
   const r = judge(['backup', '--data-dir', data, join(work, 'genuine.tar')]);
   if (r.status !== 0) throw new Error(r.stderr);
   genuine = await readBackup(join(work, 'genuine.tar'));
-}, 60_000);
+}, 240_000);
 
 const FORGED = { port: 9090, printing: { command: 'touch /tmp/judge-forged-printout' }, web: { dir: '/etc' }, auth: { lockoutMinutes: 30 } };
 
@@ -57,7 +57,7 @@ describe('settings that run programs, in a restored judge.json', () => {
     expect(config.printing.command).toBe('');
     expect(config.web.dir).toBe(effective(join(work, 'data')).web.dir);
     expect(config.port).toBe(9090);
-  }, 60_000);
+  }, 240_000);
 
   it('are restored as they are with --trust-commands', async () => {
     const { file, bytes } = await forged('trusted.tar', FORGED);
@@ -67,13 +67,13 @@ describe('settings that run programs, in a restored judge.json', () => {
     expect(r.stderr).toContain("judge: restored from the backup's judge.json, as confirmed,");
     expect(readFileSync(join(target, 'judge.json'))).toEqual(bytes);
     expect(effective(target).printing.command).toBe('touch /tmp/judge-forged-printout');
-  }, 60_000);
+  }, 240_000);
 
   it('are shown and asked about on a terminal', async () => {
     const { file, bytes } = await forged('asked.tar', { printing: { command: 'lp -d hall\u001b]2;pwned\u0007' } });
     // `script` gives the restore a terminal; the answer is typed ahead
     const onTerminal = (target: string, answer: string) =>
-      spawnSync('script', ['-qec', `${JUDGE} restore ${file} --data-dir ${target}`, '/dev/null'], { env: judgeEnv(), input: answer, encoding: 'utf8', timeout: 60_000 });
+      spawnSync('script', ['-qec', `${JUDGE} restore ${file} --data-dir ${target}`, '/dev/null'], { env: judgeEnv(), input: answer, encoding: 'utf8', timeout: 180_000 });
     const no = onTerminal(join(work, 'asked-no'), 'n\r');
     expect(no.status, no.stdout).toBe(0);
     // shown escaped: the archive's bytes cannot drive the terminal
@@ -85,7 +85,7 @@ describe('settings that run programs, in a restored judge.json', () => {
     const yes = onTerminal(join(work, 'asked-yes'), 'y\r');
     expect(yes.status, yes.stdout).toBe(0);
     expect(readFileSync(join(work, 'asked-yes', 'judge.json'))).toEqual(bytes);
-  }, 60_000);
+  }, 240_000);
 
   it('a judge.json that is not a JSON object is not restored without confirmation', async () => {
     const { file } = await forged('garbled.tar', '{"printing": {"command": "lp"');
@@ -94,7 +94,7 @@ describe('settings that run programs, in a restored judge.json', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain('judge.json = "{\\"printing\\"');
     expect(() => readFileSync(join(target, 'judge.json'))).toThrow(/ENOENT/);
-  }, 60_000);
+  }, 240_000);
 
   it('default values, and a judge.json without such settings, are restored byte for byte', async () => {
     const { file, bytes } = await forged('harmless.tar', { port: 9191, printing: { command: '' }, languages: 'config/languages.json' });
@@ -103,7 +103,7 @@ describe('settings that run programs, in a restored judge.json', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     expect(readFileSync(join(target, 'judge.json'))).toEqual(bytes);
-  }, 60_000);
+  }, 240_000);
 
   it('prototype keys are held like commands', () => {
     const { held } = heldSettings(Buffer.from('{"__proto__": {"printing": {"command": "lp"}}, "auth": {"constructor": 1}}'));
