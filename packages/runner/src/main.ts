@@ -16,6 +16,7 @@ import { PackageCache } from './problem/cache.js';
 import { claimUidRange, DEFAULT_UID_BASE, UidRangeInUse } from './sandbox/host-lock.js';
 import { Sandbox } from './sandbox/sandbox.js';
 import { sweepWorkRoots } from './sandbox/work-root.js';
+import { StrayErrors } from './stray-errors.js';
 
 class CliError extends Error {}
 
@@ -198,7 +199,10 @@ program
     const cacheDir = packageCacheDir(o.cacheDir, dir);
     const cache = new PackageCache({ dir: cacheDir, fetch: (fileId) => client.download(fileId) });
     const compileCache = new CompileCache({ dir: join(cacheDir, 'compiled'), log });
-    const agent = new Agent({ client, sandbox, languages, cache, compileCache, slots: plan.slots, runnerVersion: version(), log, ...(o.leaseSeconds ? { leaseSeconds: o.leaseSeconds } : {}) });
+    // from here on an error that escapes a judging fails that judging, not the runner (stray-errors.ts)
+    const strays = new StrayErrors(log);
+    strays.install();
+    const agent = new Agent({ client, sandbox, languages, cache, compileCache, strays, slots: plan.slots, runnerVersion: version(), log, ...(o.leaseSeconds ? { leaseSeconds: o.leaseSeconds } : {}) });
     log(`judging for ${server} as ${client.fingerprint.slice(0, 12)} with ${plan.slots} slot${plan.slots === 1 ? '' : 's'}`);
     agent.start();
 
@@ -222,7 +226,7 @@ program
         await agent.abandon();
       }
       await sandbox.close();
-      log(`stopped: ${agent.stats.judged} judged, ${agent.stats.failed} failed, ${agent.stats.trials} trials`);
+      log(`stopped: ${agent.stats.judged} judged, ${agent.stats.failed} failed, ${agent.stats.trials} trials${strays.count ? `; ${strays.count} error(s) escaped a judging (see BUG lines)` : ''}`);
       log(`compile cache: ${compileCache.stats.compiles} compiled, ${compileCache.stats.hits} taken from the cache`);
       process.exit(0);
     };
