@@ -71,6 +71,20 @@ describe('runners: every failed delivery counts toward the cap', () => {
     expect(b.attempt(last.jobId)).toMatchObject({ state: 'failed', deliveries: 5 });
   });
 
+  it('a job whose delivery failed waits behind first attempts submitted since; a released one keeps its place', async () => {
+    const s = await b.stage();
+    const poison = await b.submit(s);
+    const r = await b.runner([s.type]);
+    const held = await r.job();
+    expect(held.submissionId).toBe(poison.id);
+    const innocent = await b.submit(s);
+    b.j.app.services.runners.requeueLocal(r.id);
+    const next = await r.job();
+    expect(next.submissionId).toBe(innocent.id);
+    expect((await r.post(`/runner/jobs/${next.jobId}/release`, { leaseToken: next.leaseToken })).status).toBe(204);
+    expect((await r.job()).submissionId).toBe(innocent.id);
+  });
+
   it('a polite release is no failed delivery: released many times, the job is still queued', async () => {
     const { r, job: first } = await b.held();
     let job = first;

@@ -208,12 +208,14 @@ export class JobsService {
     if (!j || j.state !== 'running') return;
     const next = afterReturn(j.deliveries, why);
     if (!next.requeue) return this.giveUp(jobId, next.failure, out);
+    // a failed delivery waits behind first attempts, as a rejudge does: a submission that brings
+    // its runner down is judged again only after the ones submitted since, which it cannot hold up
     this.q(
         `UPDATE attempts SET state = 'queued', runner_id = NULL, lease_hash = NULL, lease_expires_at = NULL, claimed_at = NULL,
-                progress_done = NULL, progress_total = NULL, deliveries = deliveries - ?
+                progress_done = NULL, progress_total = NULL, deliveries = deliveries - ?, priority = max(priority, ?)
          WHERE id = ? AND state = 'running'`,
       )
-      .run(next.countDelivery ? 0 : 1, jobId);
+      .run(next.countDelivery ? 0 : 1, next.countDelivery ? 1 : 0, jobId);
     this.outcome.update(j.submissionId, out, { stateChanged: true, resultChanged: false });
     out.then(() => this.signal.notify());
   }
