@@ -26,6 +26,8 @@ const STALE_TMP_MS = 3600 * 1000;
 export class PrecompiledHeaders {
   /** By key: the host directory holding the .gch, or undefined when it would not build here. */
   private readonly built = new Map<string, Promise<string | undefined>>();
+  /** Headers that compiled a program of the header alone after some compile failed with them. */
+  private readonly sound = new Set<string>();
 
   constructor(
     private readonly dir: string,
@@ -65,14 +67,25 @@ export class PrecompiledHeaders {
   }
 
   /**
-   * A compile failed with the header and worked without it: the header is not used again on
-   * this runner (said once).
+   * A compile failed with the header and worked without it. One source can do that on purpose (it
+   * may test whether the .gch is in its include path and refuse to compile), so that alone never
+   * turns the header off for the compiles after it: `headerAlone` compiles a program of nothing but
+   * the header with it, and only when the compiler refuses that too (a limit hit on a loaded
+   * machine proves nothing) is the header given up on this runner (said once). A header that
+   * passed is not checked again.
    */
-  broken(withPch: Language, header: string): void {
+  async failedWith(withPch: Language, header: string, headerAlone: () => Promise<'compiles' | 'refused' | 'unknown'>): Promise<void> {
     const host = withPch.mounts.find((m) => m.box === PCH_MOUNT)?.host;
     if (!host) return;
     const key = path.basename(host);
-    this.log(`precompiled header ${header} for ${withPch.id}: a compile failed with it and worked without it; compiling without it from now on`);
+    if (this.sound.has(key)) return;
+    const alone = await headerAlone().catch(() => 'unknown' as const);
+    if (alone === 'compiles') this.sound.add(key);
+    if (alone !== 'refused') {
+      this.log(`precompiled header ${header} for ${withPch.id}: a compile failed with it and worked without it; only that compile went without it`);
+      return;
+    }
+    this.log(`precompiled header ${header} for ${withPch.id}: a compile failed with it and worked without it, and so does the header alone; compiling without it from now on`);
     this.built.set(key, Promise.resolve(undefined));
   }
 
