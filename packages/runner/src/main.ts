@@ -2,7 +2,7 @@
 import { parseSlots, planSlots } from './slots.js';
 import { ApiProblem, RunnerClient, Unreachable, loadOrCreateRunnerKey } from '@judge/sdk';
 import { Command, InvalidArgumentError } from 'commander';
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, PROBLEM_TYPES } from './agent.js';
@@ -56,20 +56,14 @@ function serverUrl(v: string): string {
 }
 
 /**
- * The package cache. Validators run under the sandbox's slot uids and read their package there, so
- * every directory on the way must be searchable by others (not listable): a cache inside a private
- * home directory (/root is 0700) cannot work, hence /var/cache for root.
+ * The package cache: private to the runner's user (0700; what is below it is made 0700/0600 as the
+ * caches start), since it holds secret test data. The sandbox never reads it: a validator runs
+ * from a copy in a box of its judging (graders/validator-view.ts).
  */
 function packageCacheDir(explicit: string | undefined, config: string): string {
   const dir = resolve(explicit ?? (process.getuid?.() === 0 ? '/var/cache/judge-runner' : cachePath(config)));
-  mkdirSync(dir, { recursive: true, mode: 0o711 });
-  chmodSync(dir, 0o711);
-  for (let p = dirname(dir); ; p = dirname(p)) {
-    if ((statSync(p).mode & 0o001) === 0) {
-      throw new CliError(`the package cache ${dir} is out of the sandbox's reach: ${p} is not searchable by other users (mode ${(statSync(p).mode & 0o777).toString(8)}). Choose another --cache-dir.`);
-    }
-    if (p === dirname(p)) break;
-  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
   return dir;
 }
 
