@@ -8,6 +8,7 @@ import { loadProblem } from './problem/load.js';
 import { PackageError, type ProblemSpec } from './problem/types.js';
 import { withCancel } from './sandbox/cancel-scope.js';
 import type { Sandbox } from './sandbox/sandbox.js';
+import { StrayErrors } from './stray-errors.js';
 
 /** Problem types this runner judges (CONTRACT §6): what its graders take (graders/registry.ts). */
 export { PROBLEM_TYPES } from './graders/registry.js';
@@ -33,6 +34,11 @@ export interface AgentOptions {
   leaseCheckMs?: number;
   runnerVersion: string;
   log: (line: string) => void;
+  /**
+   * Where errors that escape a judging are caught (main.ts installs its process handlers): the
+   * judging they came from fails, the others go on. Default: one of its own, not installed.
+   */
+  strays?: StrayErrors;
 }
 
 export interface AgentStats {
@@ -63,8 +69,10 @@ export class Agent {
   private readonly leaseSeconds: number;
   private readonly waitSeconds: number;
   private readonly leaseCheckMs: number;
+  private readonly strays: StrayErrors;
 
   constructor(private readonly o: AgentOptions) {
+    this.strays = o.strays ?? new StrayErrors(o.log);
     this.leaseSeconds = o.leaseSeconds ?? 120;
     this.waitSeconds = o.waitSeconds ?? 20;
     this.leaseCheckMs = o.leaseCheckMs ?? LEASE_CHECK_MS;
@@ -180,7 +188,8 @@ export class Agent {
       const files = await Promise.all(job.files.map(async (f) => ({ name: f.fileName, bytes: await client.download(f.fileId, f.sha256) })));
       let lastProgress = 0;
       const buildDir = pkg.buildDir;
-      const result = await withCancel(lease.signal, () => judgeSubmission({
+      // an error escaping the judging (a bug) fails this attempt and stops its runs, nothing else
+      const result = await this.strays.run(`job ${job.jobId}`, (strayed) => withCancel(AbortSignal.any([lease.signal, strayed]), () => judgeSubmission({
         sandbox: this.o.sandbox,
         languages: this.o.languages,
         problem,
@@ -199,7 +208,7 @@ export class Agent {
           lastProgress = Date.now();
           client.progress(job, done, total).catch(() => undefined);
         },
-      }));
+      })));
       if (lease.lost()) return this.o.log(`job ${job.jobId}: withdrawn while judging (cancelled, or the lease lapsed); its runs were stopped and nothing is reported`);
       const details = await client.upload('details.json', JSON.stringify(result.details), 'application/json');
       const log = await client.upload('log.txt', result.log, 'text/plain');
@@ -255,7 +264,7 @@ export class Agent {
       pkg = await this.o.cache.acquire(trial.packageFileId, trial.packageSha256);
       const problem = await this.problemOf(pkg);
       const buildDir = pkg.buildDir;
-      const r = await withCancel(lease.signal, () => runTrial({
+      const r = await this.strays.run(`trial ${trial.trialId}`, (strayed) => withCancel(AbortSignal.any([lease.signal, strayed]), () => runTrial({
         sandbox: this.o.sandbox,
         languages: this.o.languages,
         problem,
@@ -264,7 +273,7 @@ export class Agent {
         ...(trial.maxima ? { maxima: trial.maxima } : {}),
         buildDir,
         ...(this.o.compileCache ? { compileCache: this.o.compileCache } : {}),
-      }));
+      })));
       if (!lease.lost()) await client.reportTrial(trial, { measurement: r.measurement });
       this.stats.trials++;
       this.o.log(`trial ${trial.trialId}: ${r.ok ? 'every example as expected' : 'some examples not as expected'}`);

@@ -68,5 +68,6 @@ export {
 } from './problem/types.js';
 // the agent behind `judge-runner start`
 export { Agent, PROBLEM_TYPES, type AgentOptions, type AgentStats } from './agent.js';
+export { StrayErrors, StrayError } from './stray-errors.js';
 export { configDir, keyPath, cachePath, loadConfig, saveConfig, type RunnerConfig } from './config.js';
 export { allowedCpus, planSlots, parseSlots, type SlotPlan } from './slots.js';

@@ -89,11 +89,15 @@ function endings(log: Log, maxScore: number | undefined) {
   };
 }
 
-/** A scratch directory of this judging under the sandbox's work root, removed at the end. */
+/**
+ * A scratch directory of this judging under the sandbox's work root, removed at the end, private to
+ * the runner's user: only the launcher (as root, outside the sandbox) opens the files in it for a
+ * program's stdio; what a validator reads is copied into its own box (graders/validator-view.ts).
+ */
 async function scratchDir(input: JudgeInput, cleanup: Array<() => Promise<unknown>>): Promise<string> {
   const scratch = path.join(input.sandbox.workRoot, `judge-${process.pid}-${randomBytes(6).toString('hex')}`);
-  await fs.promises.mkdir(scratch, { mode: 0o711 });
-  await fs.promises.chmod(scratch, 0o711);
+  await fs.promises.mkdir(scratch, { mode: 0o700 });
+  await fs.promises.chmod(scratch, 0o700);
   cleanup.push(() => fs.promises.rm(scratch, { recursive: true, force: true }));
   return scratch;
 }

@@ -2,7 +2,7 @@
 import { parseSlots, planSlots } from './slots.js';
 import { ApiProblem, RunnerClient, Unreachable, loadOrCreateRunnerKey } from '@judge/sdk';
 import { Command, InvalidArgumentError } from 'commander';
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, PROBLEM_TYPES } from './agent.js';
@@ -16,6 +16,7 @@ import { PackageCache } from './problem/cache.js';
 import { claimUidRange, DEFAULT_UID_BASE, UidRangeInUse } from './sandbox/host-lock.js';
 import { Sandbox } from './sandbox/sandbox.js';
 import { sweepWorkRoots } from './sandbox/work-root.js';
+import { StrayErrors } from './stray-errors.js';
 
 class CliError extends Error {}
 
@@ -55,20 +56,14 @@ function serverUrl(v: string): string {
 }
 
 /**
- * The package cache. Validators run under the sandbox's slot uids and read their package there, so
- * every directory on the way must be searchable by others (not listable): a cache inside a private
- * home directory (/root is 0700) cannot work, hence /var/cache for root.
+ * The package cache: private to the runner's user (0700; what is below it is made 0700/0600 as the
+ * caches start), since it holds secret test data. The sandbox never reads it: a validator runs
+ * from a copy in a box of its judging (graders/validator-view.ts).
  */
 function packageCacheDir(explicit: string | undefined, config: string): string {
   const dir = resolve(explicit ?? (process.getuid?.() === 0 ? '/var/cache/judge-runner' : cachePath(config)));
-  mkdirSync(dir, { recursive: true, mode: 0o711 });
-  chmodSync(dir, 0o711);
-  for (let p = dirname(dir); ; p = dirname(p)) {
-    if ((statSync(p).mode & 0o001) === 0) {
-      throw new CliError(`the package cache ${dir} is out of the sandbox's reach: ${p} is not searchable by other users (mode ${(statSync(p).mode & 0o777).toString(8)}). Choose another --cache-dir.`);
-    }
-    if (p === dirname(p)) break;
-  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
   return dir;
 }
 
@@ -198,7 +193,10 @@ program
     const cacheDir = packageCacheDir(o.cacheDir, dir);
     const cache = new PackageCache({ dir: cacheDir, fetch: (fileId) => client.download(fileId) });
     const compileCache = new CompileCache({ dir: join(cacheDir, 'compiled'), log });
-    const agent = new Agent({ client, sandbox, languages, cache, compileCache, slots: plan.slots, runnerVersion: version(), log, ...(o.leaseSeconds ? { leaseSeconds: o.leaseSeconds } : {}) });
+    // from here on an error that escapes a judging fails that judging, not the runner (stray-errors.ts)
+    const strays = new StrayErrors(log);
+    strays.install();
+    const agent = new Agent({ client, sandbox, languages, cache, compileCache, strays, slots: plan.slots, runnerVersion: version(), log, ...(o.leaseSeconds ? { leaseSeconds: o.leaseSeconds } : {}) });
     log(`judging for ${server} as ${client.fingerprint.slice(0, 12)} with ${plan.slots} slot${plan.slots === 1 ? '' : 's'}`);
     agent.start();
 
@@ -222,7 +220,7 @@ program
         await agent.abandon();
       }
       await sandbox.close();
-      log(`stopped: ${agent.stats.judged} judged, ${agent.stats.failed} failed, ${agent.stats.trials} trials`);
+      log(`stopped: ${agent.stats.judged} judged, ${agent.stats.failed} failed, ${agent.stats.trials} trials${strays.count ? `; ${strays.count} error(s) escaped a judging (see BUG lines)` : ''}`);
       log(`compile cache: ${compileCache.stats.compiles} compiled, ${compileCache.stats.hits} taken from the cache`);
       process.exit(0);
     };

@@ -1,6 +1,7 @@
 /**
  * Putting a finished directory into a cache that other jobs and runners share: written aside,
- * opened up for the sandbox's uids where they read it, then renamed into place in one step.
+ * made private to the runner's user (the sandbox reads copies, graders/validator-view.ts), then
+ * renamed into place in one step.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,7 +39,22 @@ export async function placeDirectory(tmp: string, dest: string, remove: (p: stri
   }
 }
 
-/** Directories 0755, files 0644 (0755 when executable): readable by every sandbox uid. */
+/**
+ * Directories 0700, files 0600 (0700 when executable), owned as they are: what a judging machine's
+ * caches hold (secret test data, validators, participants' programs) is the runner's user's alone.
+ */
+export async function makePrivate(p: string): Promise<void> {
+  const st = await fs.promises.lstat(p);
+  if (st.isSymbolicLink()) return;
+  if (st.isDirectory()) {
+    await fs.promises.chmod(p, 0o700);
+    for (const e of await fs.promises.readdir(p)) await makePrivate(path.join(p, e));
+  } else if (st.isFile()) {
+    await fs.promises.chmod(p, st.mode & 0o111 ? 0o700 : 0o600);
+  }
+}
+
+/** Directories 0755, files 0644 (0755 when executable): readable by every sandbox uid; for nothing secret. */
 export async function openUp(dir: string): Promise<void> {
   await fs.promises.chmod(dir, 0o755);
   for (const e of await fs.promises.readdir(dir, { withFileTypes: true })) {

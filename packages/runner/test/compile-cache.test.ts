@@ -246,6 +246,20 @@ describe('precompiled headers', () => {
     expect(fast.every((r) => r.log.includes('compile: with the precompiled bits/stdc++.h'))).toBe(true);
   }, 180_000);
 
+  it('a source that refuses to compile against the .gch compiles without it, and the header stays on for the compiles after it', async () => {
+    const lines: string[] = [];
+    const cache = new CompileCache({ dir: join(root, 'caches', 'pch-refused'), log: (m) => lines.push(m) });
+    const refuses = `#if __has_include(<bits/stdc++.h.gch>)\n#error the precompiled header is in the include path\n#endif\n${SUM_BITS}`;
+    const first = await judge(cache, refuses);
+    expect(first.verdict).toBe('AC');
+    expect(first.log).not.toContain('compile: with the precompiled');
+    for (const src of [SUM_BITS, `${SUM_BITS}// another\n`]) {
+      expect((await judge(cache, src)).log, lines.join('\n')).toContain('compile: with the precompiled bits/stdc++.h');
+    }
+    expect(lines.join('\n')).toMatch(/only that compile went without it/);
+    expect(lines.join('\n')).not.toMatch(/from now on/);
+  }, 180_000);
+
   it('falls back to a plain compile when the header does not build', async () => {
     const lines: string[] = [];
     const broken = await tableWith('broken-pch', (l) => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -344,7 +344,6 @@ describe('PackageCache', () => {
     expect(a.dir).toBe(join(dir, 'cache', sha(zip)));
     expect(a.buildDir).toBe(`${a.dir}.build`);
     expect(await readFile(join(a.dir, 'data/secret/1.in'), 'utf8')).toBe('5 5\n');
-    expect((await stat(join(a.dir, 'data/secret/1.in'))).mode & 0o777).toBe(0o644);
     const again = await cache.acquire('f', sha(zip));
     expect(fetched).toEqual(['f']);
     a.release();
@@ -354,6 +353,24 @@ describe('PackageCache', () => {
     const second = cacheOf({ f: zip });
     await second.cache.acquire('f', sha(zip));
     expect(second.fetched).toEqual([]);
+  });
+
+  it("keeps packages private to the runner's user (0700 directories, 0600 files), also those an older runner left open", async () => {
+    const zip = await zipOf(legacyPackage());
+    const modes = async (a: { dir: string }) =>
+      Promise.all([join(dir, 'cache'), a.dir, join(a.dir, 'data'), join(a.dir, 'data/secret'), join(a.dir, 'data/secret/1.in'), join(a.dir, 'data/secret/1.ans')].map(async (p) => ((await stat(p)).mode & 0o777).toString(8)));
+    const first = cacheOf({ f: zip });
+    const a = await first.cache.acquire('f', sha(zip));
+    expect(await modes(a)).toEqual(['700', '700', '700', '700', '600', '600']);
+    a.release();
+    // as a runner before this one left them: open to every user of the machine
+    for (const p of [join(dir, 'cache'), a.dir, join(a.dir, 'data'), join(a.dir, 'data/secret')]) await chmod(p, 0o755);
+    for (const p of [join(a.dir, 'data/secret/1.in'), join(a.dir, 'data/secret/1.ans')]) await chmod(p, 0o644);
+    const second = cacheOf({ f: zip });
+    const b = await second.cache.acquire('f', sha(zip));
+    expect(second.fetched).toEqual([]);
+    expect(await modes(b)).toEqual(['700', '700', '700', '700', '600', '600']);
+    b.release();
   });
 
   it('refuses bytes that do not match the SHA-256, and leaves nothing behind', async () => {

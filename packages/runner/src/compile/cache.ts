@@ -1,4 +1,4 @@
-import { DIGEST as KEY, placeDirectory, STALE_TMP_MS, TMP_PREFIX, type Held } from '../place.js';
+import { DIGEST as KEY, makePrivate, placeDirectory, STALE_TMP_MS, TMP_PREFIX, type Held } from '../place.js';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -187,11 +187,14 @@ export class CompileCache {
     return this.ready;
   }
 
-  /** Learns what an earlier run left: entries (sized, aged by mtime); stale temporaries removed. */
+  /**
+   * Learns what an earlier run left: entries (sized, aged by mtime); stale temporaries removed.
+   * Participants' programs are the runner's user's alone (0700/0600), also what an older runner
+   * left open; the sandbox reads the precompiled headers from a copy (pch.ts).
+   */
   private async scan(): Promise<void> {
-    await fs.promises.mkdir(this.dir, { recursive: true, mode: 0o711 });
-    // the sandbox's uids reach the precompiled headers below it through a mount
-    await fs.promises.chmod(this.dir, 0o711);
+    await fs.promises.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await makePrivate(this.dir);
     const now = Date.now();
     for (const e of await fs.promises.readdir(this.dir, { withFileTypes: true })) {
       const p = path.join(this.dir, e.name);

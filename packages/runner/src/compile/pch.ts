@@ -1,4 +1,4 @@
-import { openUp, placeDirectory } from '../place.js';
+import { makePrivate, openUp, placeDirectory } from '../place.js';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,7 +14,9 @@ import { outsideCancel } from '../sandbox/cancel-scope.js';
  * flags (-std, -O, ...); otherwise it quietly reads the header as usual, so a .gch that does not
  * fit costs nothing but its use. The .gch is built in the sandbox like any compile, from the
  * language's own compile command (sources and `-o` taken out, `-x c++-header`), kept under the
- * compile cache's `pch/<sha256 of compiler and flags>/`, and mounted read-only at /judge-pch.
+ * compile cache's `pch/<sha256 of compiler and flags>/` (private, as the whole cache), and mounted
+ * read-only at /judge-pch from a copy in the sandbox's work root that every slot uid may read:
+ * made of system headers alone, a .gch holds nothing secret.
  */
 
 export const PCH_MOUNT = '/judge-pch';
@@ -26,6 +28,10 @@ const STALE_TMP_MS = 3600 * 1000;
 export class PrecompiledHeaders {
   /** By key: the host directory holding the .gch, or undefined when it would not build here. */
   private readonly built = new Map<string, Promise<string | undefined>>();
+  /** Headers that compiled a program of the header alone after some compile failed with them. */
+  private readonly sound = new Set<string>();
+  /** The sandbox-readable copies of cached headers, by path. */
+  private readonly copies = new Map<string, Promise<string>>();
 
   constructor(
     private readonly dir: string,
@@ -52,11 +58,13 @@ export class PrecompiledHeaders {
       });
       this.built.set(key, p);
     }
-    const host = await p;
+    const cached = await p;
+    if (!cached) return { lang };
+    const host = await this.exposed(sandbox, cached).catch(() => undefined);
     if (!host) return { lang };
     // in use: not pruned by another runner sharing the directory
     const now = new Date();
-    fs.promises.utimes(host, now, now).catch(() => undefined);
+    fs.promises.utimes(cached, now, now).catch(() => undefined);
     const [argv0, ...rest] = lang.compile.argv;
     return {
       header,
@@ -65,15 +73,44 @@ export class PrecompiledHeaders {
   }
 
   /**
-   * A compile failed with the header and worked without it: the header is not used again on
-   * this runner (said once).
+   * A compile failed with the header and worked without it. One source can do that on purpose (it
+   * may test whether the .gch is in its include path and refuse to compile), so that alone never
+   * turns the header off for the compiles after it: `headerAlone` compiles a program of nothing but
+   * the header with it, and only when the compiler refuses that too (a limit hit on a loaded
+   * machine proves nothing) is the header given up on this runner (said once). A header that
+   * passed is not checked again.
    */
-  broken(withPch: Language, header: string): void {
+  async failedWith(withPch: Language, header: string, headerAlone: () => Promise<'compiles' | 'refused' | 'unknown'>): Promise<void> {
     const host = withPch.mounts.find((m) => m.box === PCH_MOUNT)?.host;
     if (!host) return;
-    const key = path.basename(host);
-    this.log(`precompiled header ${header} for ${withPch.id}: a compile failed with it and worked without it; compiling without it from now on`);
+    const key = path.basename(host).replace(/^\.pch-/, '');
+    if (this.sound.has(key)) return;
+    const alone = await headerAlone().catch(() => 'unknown' as const);
+    if (alone === 'compiles') this.sound.add(key);
+    if (alone !== 'refused') {
+      this.log(`precompiled header ${header} for ${withPch.id}: a compile failed with it and worked without it; only that compile went without it`);
+      return;
+    }
+    this.log(`precompiled header ${header} for ${withPch.id}: a compile failed with it and worked without it, and so does the header alone; compiling without it from now on`);
     this.built.set(key, Promise.resolve(undefined));
+  }
+
+  /** The copy of a cached header directory the sandbox mounts (made once per work root). */
+  private exposed(sandbox: JudgeSandbox, cached: string): Promise<string> {
+    const dest = path.join(sandbox.workRoot, `.pch-${path.basename(cached)}`);
+    let p = this.copies.get(dest);
+    if (!p) {
+      p = (async () => {
+        const tmp = `${dest}.tmp-${randomBytes(6).toString('hex')}`;
+        await fs.promises.cp(cached, tmp, { recursive: true });
+        await openUp(tmp);
+        await placeDirectory(tmp, dest);
+        return dest;
+      })();
+      p.catch(() => this.copies.delete(dest));
+      this.copies.set(dest, p);
+    }
+    return p;
   }
 
   /** Builds (or finds from an earlier run) the .gch; throws when it does not build. */
@@ -98,12 +135,12 @@ export class PrecompiledHeaders {
       const r = await compileInBox(sandbox, compiler, box, 'main');
       const gch = path.join(box.path, `${header}.gch`);
       if (!r.ok || !fs.existsSync(gch)) throw new Error(`did not build (${r.result.reason ?? r.result.status}): ${r.log.trim().split('\n').slice(-3).join(' ')}`);
-      await fs.promises.mkdir(this.dir, { recursive: true, mode: 0o755 });
-      await fs.promises.chmod(this.dir, 0o755);
+      await fs.promises.mkdir(this.dir, { recursive: true, mode: 0o700 });
+      await fs.promises.chmod(this.dir, 0o700);
       const tmp = path.join(this.dir, `.tmp-${randomBytes(8).toString('hex')}`);
       await fs.promises.mkdir(path.join(tmp, path.dirname(header)), { recursive: true, mode: 0o755 });
       await fs.promises.copyFile(gch, path.join(tmp, `${header}.gch`));
-      await openUp(tmp);
+      await makePrivate(tmp);
       await placeDirectory(tmp, dest);
       this.log(`precompiled header ${header} for ${lang.id} built in ${Date.now() - started} ms`);
       return dest;

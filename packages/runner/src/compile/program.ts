@@ -80,7 +80,14 @@ export async function compileProgram(
       // the plain compile decides, and is what is kept
       await c.box.dispose();
       const plain = await compileFiles(sandbox, lang, files, main, opts);
-      if (plain.ok) cache.pch.broken(withPch, header);
+      if (plain.ok) {
+        await cache.pch.failedWith(withPch, header, async () => {
+          const alone = await compileFiles(sandbox, withPch, [{ name: main, bytes: Buffer.from(`#include <${header}>\nint main() { return 0; }\n`) }], main, opts);
+          await alone.box.dispose();
+          // a limit (a loaded machine) says nothing of the header: only the compiler's own refusal does
+          return alone.ok ? 'compiles' : keepable(alone) ? 'refused' : 'unknown';
+        });
+      }
       return { ...plain, cached: false };
     },
     keepable,

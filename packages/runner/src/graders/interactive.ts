@@ -9,6 +9,7 @@ import { withTestFiles } from './files.js';
 import type { GradeContext, Grader, TestRun } from './grader.js';
 import { withStderr } from './stderr.js';
 import { feedbackDir, interpretValidator, validatorArgs, validatorMounts, type InteractiveSide } from './validation.js';
+import { testDataView, validatorView } from './validator-view.js';
 
 /** After an interactor decides, the submission gets this long to exit by itself. */
 export const INTERACTIVE_GRACE_MS = 1000;
@@ -36,30 +37,31 @@ export const interactiveGrader: Grader = {
 export async function gradeInteractive(ctx: GradeContext, program: Program, test: TestCase, kept?: string): Promise<TestRun> {
   const fb = kept ?? (await feedbackDir(ctx));
   try {
+    const data = await testDataView(ctx, test);
     return await withTestFiles(program.box, test, async () => {
-      const { val, sub } = await startPair(ctx, program, test, fb);
+      const { val, sub } = await startPair(ctx, program, test, fb, data);
       const ends = connect(val, sub);
       const { valRun, subRun, killed } = await settle(ends, sub);
       const first = (subRun.exitedAt ?? ends.subEnded()) < (valRun.exitedAt ?? ends.valEnded());
       const side: InteractiveSide = { result: subRun, first, killed };
       const outcome = await interpretValidator(valRun, fb, side);
       return withStderr({ ...outcome, run: subRun });
-    });
+    }).finally(() => fs.promises.rm(data, { recursive: true, force: true }));
   } finally {
     if (!kept) await fs.promises.rm(fb, { recursive: true, force: true });
   }
 }
 
 /** Starts the interactor, then the submission; if the second cannot start, the first is stopped. */
-async function startPair(ctx: GradeContext, program: Program, test: TestCase, fb: string): Promise<{ val: RunningProgram; sub: RunningProgram }> {
+async function startPair(ctx: GradeContext, program: Program, test: TestCase, fb: string, data: string): Promise<{ val: RunningProgram; sub: RunningProgram }> {
   const { sandbox, problem } = ctx.input;
   const v = ctx.validator!;
   const vcmd = v.command(ctx.limits.validation.memoryBytes);
   const scmd = runCommand(program.lang, { memoryBytes: ctx.limits.run.memoryBytes, entry: program.entry });
   const val = sandbox.start({
     argv: [...vcmd.argv, ...validatorArgs(test)],
-    workDir: v.dir,
-    mounts: [...vcmd.mounts, ...validatorMounts(test, fb)],
+    workDir: (await validatorView(ctx)).dir,
+    mounts: [...vcmd.mounts, ...validatorMounts(data, fb)],
     stdin: 'pipe',
     stdout: 'pipe',
     stderr: { path: path.join(ctx.scratch, 'validator-stderr') },

@@ -84,15 +84,16 @@ function slowest(runs: TestRun[]): TestRun['run'] {
  */
 async function nextPassTest(ctx: GradeContext, test: TestCase, next: string): Promise<TestCase> {
   const dir = path.join(ctx.scratch, `pass-${++ctx.seq}`);
-  await fs.promises.mkdir(dir, { mode: 0o755 });
-  await fs.promises.chmod(dir, 0o755);
+  // only the runner reads these (the program's stdin is opened outside the sandbox; the validator reads copies)
+  await fs.promises.mkdir(dir, { mode: 0o700 });
+  await fs.promises.chmod(dir, 0o700);
   const base = path.basename(test.input, '.in');
   const input = path.join(dir, `${base}.in`);
   const answer = path.join(dir, `${base}.ans`);
   await fs.promises.copyFile(next, input);
   await fs.promises.rm(next, { force: true });
   await fs.promises.copyFile(test.answer, answer);
-  for (const f of [input, answer]) await fs.promises.chmod(f, 0o644);
+  for (const f of [input, answer]) await fs.promises.chmod(f, 0o600);
   return { ...test, input, answer };
 }
 

@@ -6,6 +6,7 @@ import type { TestOutcome } from '../problem/scoring.js';
 import type { TestCase } from '../problem/types.js';
 import type { RunResult } from '../sandbox/types.js';
 import { runFeedback, STATUS_VERDICT, type GradeContext, type TestRun } from './grader.js';
+import { feedbackView, testDataView, validatorView } from './validator-view.js';
 
 /**
  * Output validation, shared by the graders: the default validator (in process) or the package's
@@ -23,21 +24,23 @@ export async function validate(ctx: GradeContext, test: TestCase, output: string
   const v = ctx.validator;
   const cmd = v.command(ctx.limits.validation.memoryBytes);
   const vErr = path.join(ctx.scratch, 'validator-stderr');
-  const run = await ctx.input.sandbox.run({
-    argv: [...cmd.argv, ...validatorArgs(test)],
-    workDir: v.dir,
-    mounts: [...cmd.mounts, ...validatorMounts(test, fb)],
-    stdin: { path: output },
-    stdout: 'ignore',
-    stderr: { path: vErr },
-    limits: ctx.limits.validation,
-    env: cmd.env,
-    addressSpaceLimit: cmd.addressSpaceLimit,
-    openFiles: cmd.openFiles,
-  });
+  const data = await testDataView(ctx, test);
   try {
+    const run = await ctx.input.sandbox.run({
+      argv: [...cmd.argv, ...validatorArgs(test)],
+      workDir: (await validatorView(ctx)).dir,
+      mounts: [...cmd.mounts, ...validatorMounts(data, fb)],
+      stdin: { path: output },
+      stdout: 'ignore',
+      stderr: { path: vErr },
+      limits: ctx.limits.validation,
+      env: cmd.env,
+      addressSpaceLimit: cmd.addressSpaceLimit,
+      openFiles: cmd.openFiles,
+    });
     return await interpretValidator(run, fb, undefined);
   } finally {
+    await fs.promises.rm(data, { recursive: true, force: true });
     if (!kept) await fs.promises.rm(fb, { recursive: true, force: true });
   }
 }
@@ -61,19 +64,17 @@ export function validatorArgs(test: TestCase): string[] {
   return [`/judge/data/${path.basename(test.input)}`, `/judge/data/${path.basename(test.answer)}`, '/judge/feedback/', ...test.validatorArgs];
 }
 
-export function validatorMounts(test: TestCase, fb: string) {
+/** The test's data (a copy: validator-view.ts) and the feedback directory, where validatorArgs names them. */
+export function validatorMounts(data: string, fb: string) {
   return [
-    { host: path.dirname(test.input), box: '/judge/data' },
+    { host: data, box: '/judge/data' },
     { host: fb, box: '/judge/feedback', writable: true },
   ];
 }
 
-/** A fresh feedback directory the validator (whatever its sandbox uid) may write. */
-export async function feedbackDir(ctx: GradeContext): Promise<string> {
-  const dir = path.join(ctx.scratch, `feedback-${++ctx.seq}`);
-  await fs.promises.mkdir(dir, { mode: 0o777 });
-  await fs.promises.chmod(dir, 0o777);
-  return dir;
+/** A fresh feedback directory the validator (run as its view's slot uid) may write. */
+export function feedbackDir(ctx: GradeContext): Promise<string> {
+  return feedbackView(ctx);
 }
 
 async function readSmall(file: string, max = 64 * 1024): Promise<string | undefined> {

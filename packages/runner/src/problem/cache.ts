@@ -1,4 +1,4 @@
-import { DIGEST as SHA256, placeDirectory, STALE_TMP_MS, TMP_PREFIX, type Held } from '../place.js';
+import { DIGEST as SHA256, makePrivate, placeDirectory, STALE_TMP_MS, TMP_PREFIX, type Held } from '../place.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
@@ -156,9 +156,14 @@ export class PackageCache {
     return this.ready;
   }
 
-  /** Learns what an earlier run left: packages (sized, aged by mtime), stale temporaries removed. */
+  /**
+   * Learns what an earlier run left: packages (sized, aged by mtime), stale temporaries removed.
+   * Everything in the cache is made private to the runner's user first (0700/0600), also what an
+   * older runner left readable by all.
+   */
   private async scan(): Promise<void> {
-    await mkdir(this.dir, { recursive: true, mode: 0o755 });
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await makePrivate(this.dir);
     const now = Date.now();
     for (const e of await readdir(this.dir, { withFileTypes: true })) {
       const path = join(this.dir, e.name);
@@ -251,16 +256,16 @@ export async function extractZip(bytes: Uint8Array, dest: string, limits: Extrac
   const pkg = await openPackageZip(bytes, limits);
   try {
     const root = resolve(dest);
-    await mkdir(root, { recursive: false, mode: 0o755 });
+    await mkdir(root, { recursive: false, mode: 0o700 });
     let written = 0;
     for (const e of pkg.entries) {
       const target = resolve(root, e.name);
       if (!target.startsWith(root + sep)) throw new PackageError(`the entry "${e.entry.fileName}" points outside the package`);
       if (e.directory) {
-        await mkdir(target, { recursive: true, mode: 0o755 });
+        await mkdir(target, { recursive: true, mode: 0o700 });
         continue;
       }
-      await mkdir(dirname(target), { recursive: true, mode: 0o755 });
+      await mkdir(dirname(target), { recursive: true, mode: 0o700 });
       let stream;
       try {
         stream = await pkg.zip.openReadStreamPromise(e.entry);
@@ -269,26 +274,18 @@ export async function extractZip(bytes: Uint8Array, dest: string, limits: Extrac
       }
       const counter = new ByteBudget(limits.maxExtractedBytes - written, limits.maxExtractedBytes);
       try {
-        await pipeline(stream, counter, createWriteStream(target, { flags: 'wx', mode: e.executable ? 0o755 : 0o644 }));
+        await pipeline(stream, counter, createWriteStream(target, { flags: 'wx', mode: e.executable ? 0o700 : 0o600 }));
       } catch (err) {
         throw zipFault(err, e.entry.fileName);
       }
       written += counter.count;
-      // whatever the runner's umask, the sandbox's user must read the files
-      await chmod(target, e.executable ? 0o755 : 0o644);
+      // whatever the umask: the runner's user alone reads them (the sandbox reads copies, graders/validator-view.ts)
+      await chmod(target, e.executable ? 0o700 : 0o600);
     }
-    await openDirectories(root);
+    await makePrivate(root);
     return written;
   } finally {
     pkg.close();
-  }
-}
-
-/** Directories 0755 below and including `dir`, whatever the umask made them. */
-async function openDirectories(dir: string): Promise<void> {
-  await chmod(dir, 0o755);
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    if (e.isDirectory()) await openDirectories(join(dir, e.name));
   }
 }
 

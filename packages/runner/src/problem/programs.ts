@@ -1,4 +1,4 @@
-import { openUp, placeDirectory } from '../place.js';
+import { makePrivate, placeDirectory } from '../place.js';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -157,12 +157,12 @@ async function loadOrBuild(sandbox: JudgeSandbox, languages: LanguageTable, prog
   if (existing) return validatorFrom(dest, existing, languages);
   const { record, box } = await buildInBox(sandbox, languages, program);
   try {
-    await fs.promises.mkdir(buildDir, { recursive: true, mode: 0o755 });
-    await fs.promises.chmod(buildDir, 0o755);
+    await fs.promises.mkdir(buildDir, { recursive: true, mode: 0o700 });
+    await fs.promises.chmod(buildDir, 0o700);
     const tmp = path.join(buildDir, `.tmp-${randomBytes(6).toString('hex')}`);
     await fs.promises.cp(box.path, tmp, { recursive: true });
     await fs.promises.writeFile(path.join(tmp, RECORD), JSON.stringify(record));
-    await openUp(tmp);
+    await makePrivate(tmp);
     await placeDirectory(tmp, dest);
   } finally {
     await box.dispose();

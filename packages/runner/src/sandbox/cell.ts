@@ -130,8 +130,23 @@ function stdioText(s: CellStdio): string {
   }
 }
 
+/**
+ * What the emitters of a cell share: an 'error' listener for their whole life, which keeps the
+ * failure. EventEmitter throws an 'error' nobody listens to, and that throw would end the whole
+ * runner (a launcher that dies between two tests of a session, when no test waits); kept here
+ * instead, whoever uses the run or session next sees it.
+ */
+abstract class CellEmitter extends EventEmitter {
+  /** Why the launcher failed this run or session, once it did. */
+  failure: Error | undefined;
+  constructor() {
+    super();
+    this.on('error', (e: Error) => (this.failure ??= e));
+  }
+}
+
 /** One run in a cell: 'started' (CellStarted), then 'exit' (CellExit) or 'error' (Error). */
-export class CellRun extends EventEmitter {}
+export class CellRun extends CellEmitter {}
 
 /** What a test of a session asks for: its rlimits, stdio and argv (inside the sandbox). */
 export type TestRequest = Omit<CellRequest, 'uid'>;
@@ -141,7 +156,7 @@ export type TestRequest = Omit<CellRequest, 'uid'>;
  * test an 'exit' (CellExit) or 'error'; 'closed' (wait status) when the sandbox is gone. A
  * session that never started ends with an 'exit' whose `started` is false.
  */
-export class CellSession extends EventEmitter {
+export class CellSession extends CellEmitter {
   sawStarted = false;
   /** 'closed' was emitted: the sandbox is gone. */
   ended = false;
@@ -201,7 +216,9 @@ export class Cell {
         resolve(cell);
       });
       proc.stdout!.on('data', (d: Buffer) => reader.push(d));
-      proc.once('error', (e) => fail(`could not start (${e.message})`));
+      proc.stdout!.on('error', () => {}); // the launcher's end is told by 'exit'
+      proc.stderr!.on('error', () => {});
+      proc.on('error', (e) => fail(`could not start (${e.message})`));
       proc.once('exit', (code, signal) => setImmediate(() => fail(`exited (${signal ?? `code ${code}`})`)));
     });
   }
@@ -259,6 +276,11 @@ export class Cell {
     this.dead ??= e;
     const run = this.current;
     this.current = null;
+    // the sandbox of a session goes with its launcher (bwrap --die-with-parent): no test may follow
+    if (run instanceof CellSession) {
+      run.lost = true;
+      run.ended = true;
+    }
     run?.emit('error', e);
   }
 

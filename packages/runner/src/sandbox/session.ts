@@ -4,6 +4,11 @@
  * test still gets its own limits, counters, stdio (opened outside: the program sees no test
  * file's path), a fresh /tmp, and no process left from the test before. A sandbox that dies
  * (a program that killed the helper) ends its test as killed; the next test opens a new one.
+ * A launcher that dies (judge-cell, outside the sandbox, so not what a program may reach) fails
+ * the test it ran with a SandboxError, or, between tests, only retires the session's sandbox: the
+ * judging then fails as an infrastructure failure (agent.ts), which the server gives to a runner
+ * again up to its delivery cap, and the next test opens a new sandbox. No 'error' of the
+ * launcher is ever left without a listener (cell.ts CellEmitter).
  */
 import type { Readable } from 'node:stream';
 import type { CellExit, CellSession, CellStarted } from './cell.js';
@@ -93,31 +98,26 @@ export class Session {
   }
 
   private async open(): Promise<CellSession> {
-    if (this.cs && !this.cs.lost && !this.cs.ended) return this.cs;
+    if (this.cs && !this.cs.lost && !this.cs.ended && !this.cs.failure) return this.cs;
     await this.shut();
     const lease = await this.host.pool.acquire();
     let cs: CellSession;
     try {
       lease.cg?.prepare(this.spec.limits, SESSION_EXTRA_PIDS);
       cs = lease.cell.session({ uid: this.host.uid, rlimits: this.host.boxRlimits, argv: this.host.boxArgv(this.spec) });
-      await new Promise<void>((resolve, reject) => {
-        cs.once('started', (_s: CellStarted) => resolve());
-        cs.once('error', reject);
-        cs.once('exit', (exit: CellExit) => {
-          const words = `${exit.head.toString('utf8')}${exit.tail.toString('utf8')}`.trim().split('\n').slice(-3).join(' | ');
-          reject(new SandboxError(`the sandbox did not start (bwrap status ${exit.status}): ${words || 'no message'}`));
-        });
-      });
+      await untilStarted(cs);
     } catch (e) {
       this.host.pool.release(lease, false);
       throw e;
     }
-    cs.removeAllListeners();
     this.lease = lease;
     this.cs = cs;
-    cs.once('closed', () => {
+    // the sandbox ended, or its launcher died (also between tests): its cell goes, the next test opens another
+    const gone = (): void => {
       if (this.cs === cs) void this.shut();
-    });
+    };
+    cs.once('closed', gone);
+    cs.on('error', gone);
     return cs;
   }
 
@@ -138,6 +138,33 @@ export class Session {
     const sound = lease.cg ? lease.cg.empty(lease.cell.pid) : true;
     this.host.pool.release(lease, sound);
   }
+}
+
+/** Resolves once the session's sandbox is up; rejects with why it did not start. Leaves no listener behind. */
+function untilStarted(cs: CellSession): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const done = (): void => {
+      cs.off('started', onStarted);
+      cs.off('error', onError);
+      cs.off('exit', onExit);
+    };
+    const onStarted = (_s: CellStarted): void => {
+      done();
+      resolve();
+    };
+    const onError = (e: Error): void => {
+      done();
+      reject(e);
+    };
+    const onExit = (exit: CellExit): void => {
+      done();
+      const words = `${exit.head.toString('utf8')}${exit.tail.toString('utf8')}`.trim().split('\n').slice(-3).join(' | ');
+      reject(new SandboxError(`the sandbox did not start (bwrap status ${exit.status}): ${words || 'no message'}`));
+    };
+    cs.on('started', onStarted);
+    cs.on('error', onError);
+    cs.on('exit', onExit);
+  });
 }
 
 /** One test of a session, from its request to its result. */
@@ -179,17 +206,23 @@ class SessionTest {
       grace ??= setTimeout(() => cg?.kill(lease.cell.pid), KILL_GRACE_MS);
     };
     const t0 = performance.now();
+    let onExit: ((exit: CellExit) => void) | undefined;
+    let onError: ((e: Error) => void) | undefined;
+    const onPiped = (s: CellStarted): void => {
+      try {
+        this.pipes.bridge(s.fds, (fd, w) => lease.cell.openPipe(fd, w), () => cs.opened());
+      } catch {
+        this.kill('setup');
+      }
+    };
     try {
       const exit = await new Promise<CellExit>((resolve, reject) => {
-        cs.once('exit', resolve);
-        cs.once('error', reject);
-        cs.on('piped', (s: CellStarted) => {
-          try {
-            this.pipes.bridge(s.fds, (fd, w) => lease.cell.openPipe(fd, w), () => cs.opened());
-          } catch {
-            this.kill('setup');
-          }
-        });
+        if (cs.failure) return reject(cs.failure);
+        onExit = resolve;
+        onError = reject;
+        cs.once('exit', onExit);
+        cs.once('error', onError);
+        cs.on('piped', onPiped);
         cs.test({ rlimits: this.rlimits, stdio: [cellStdio(spec.stdin, 'in').io, stdout.io, stderr], headBytes: spec.stderrKeepBytes ?? TAIL, argv: spec.argv });
         if (this.killedFor) this.killTest!();
         wall = setTimeout(() => this.kill('wall'), Math.min(spec.limits.wallMs, 2 ** 31 - 1));
@@ -222,9 +255,10 @@ class SessionTest {
       clearTimeout(wall);
       clearTimeout(grace);
       clearInterval(cpu);
-      cs.removeAllListeners('exit');
-      cs.removeAllListeners('error');
-      cs.removeAllListeners('piped');
+      // only this test's listeners: the session's own ('error' for its whole life) stay
+      if (onExit) cs.off('exit', onExit);
+      if (onError) cs.off('error', onError);
+      cs.off('piped', onPiped);
     }
   }
 }

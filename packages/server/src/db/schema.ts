@@ -496,7 +496,7 @@ export const attempts = sqliteTable(
     attempt: integer('attempt').notNull(),
     /** queued | running | completed | failed | cancelled */
     state: text('state').notNull(),
-    /** 0 for a first attempt, 1 for a rejudge: first attempts are claimed first. */
+    /** 0 for a first attempt, 1 for a rejudge or a delivery that failed: first attempts are claimed first. */
     priority: integer('priority').notNull().default(0),
     problemVersionId: text('problem_version_id')
       .notNull()

@@ -9,7 +9,7 @@ import { jobMaxima } from '../../config.js';
 import type { SubmissionOutcome } from './outcome.js';
 import { DetailReader } from '../submissions/index.js';
 import { requiredTags, tagsSatisfied } from '../runners/index.js';
-import { MAX_DELIVERIES, WorkSignal, extendedLease, leaseSeconds, requireHeld } from './lease.js';
+import { WorkSignal, afterReturn, extendedLease, leaseSeconds, requireHeld, type Return } from './lease.js';
 
 type ReportBody = OperationInput<typeof ops.reportJob>['body'];
 
@@ -194,25 +194,34 @@ export class JobsService {
   release(runner: RunnerActor, jobId: string, leaseToken: string): void {
     this.d.tx.run((out) => {
       const j = requireHeld(this.job.get(jobId), runner.runnerId, leaseToken, 'job');
-      this.requeue(j.id, out, { countDelivery: false });
+      this.giveBack(j.id, out, { released: true });
     });
   }
 
-  /** Puts a running job back in the queue (lease lapsed, released, runner revoked, infrastructure failure). */
-  requeue(jobId: string, out: Outbox, opts: { countDelivery: boolean }): void {
+  /**
+   * The only way a running job leaves its runner without a result (released, infrastructure
+   * failure, lease lapsed, runner revoked or its process gone): back in the queue, or, after
+   * MAX_DELIVERIES failed deliveries, given up with the reason (lease.ts afterReturn).
+   */
+  private giveBack(jobId: string, out: Outbox, why: Return): void {
+    const j = this.job.get(jobId);
+    if (!j || j.state !== 'running') return;
+    const next = afterReturn(j.deliveries, why);
+    if (!next.requeue) return this.giveUp(jobId, next.failure, out);
+    // a failed delivery waits behind first attempts, as a rejudge does: a submission that brings
+    // its runner down is judged again only after the ones submitted since, which it cannot hold up
     this.q(
         `UPDATE attempts SET state = 'queued', runner_id = NULL, lease_hash = NULL, lease_expires_at = NULL, claimed_at = NULL,
-                progress_done = NULL, progress_total = NULL, deliveries = deliveries - ?
+                progress_done = NULL, progress_total = NULL, deliveries = deliveries - ?, priority = max(priority, ?)
          WHERE id = ? AND state = 'running'`,
       )
-      .run(opts.countDelivery ? 0 : 1, jobId);
-    const j = this.job.get(jobId)!;
+      .run(next.countDelivery ? 0 : 1, next.countDelivery ? 1 : 0, jobId);
     this.outcome.update(j.submissionId, out, { stateChanged: true, resultChanged: false });
     out.then(() => this.signal.notify());
   }
 
   /** A job that was handed out too often without a result: given up as failed. */
-  giveUp(jobId: string, reason: string, out: Outbox): void {
+  private giveUp(jobId: string, reason: string, out: Outbox): void {
     this.q(
         `UPDATE attempts SET state = 'failed', failure_reason = ?, finished_at = ?, runner_id = NULL, lease_hash = NULL, lease_expires_at = NULL, result_id = ?
          WHERE id = ? AND state IN ('queued', 'running')`,
@@ -240,11 +249,11 @@ export class JobsService {
         const reason = body.failureReason?.trim() || 'The runner reported an infrastructure failure';
         this.attachFiles(runner, j.id, body.files ?? []);
         this.q('UPDATE attempts SET failed_lease_hash = ?, failed_report_id = ?, failure_reason = ? WHERE id = ?').run(hash, resultId, reason, j.id);
-        if (j.deliveries >= MAX_DELIVERIES) {
-          this.giveUp(j.id, `Given up after ${j.deliveries} deliveries without a result; last: ${reason}`, out);
-          // the final result keeps this delivery's token, so a repeat of this report is a duplicate
+        this.giveBack(j.id, out, { reason });
+        // given up: the final result keeps this delivery's token, so a repeat of this report is a duplicate
+        if (this.job.get(j.id)!.state === 'failed') {
           this.q('UPDATE attempts SET result_id = ?, lease_hash = ?, runner_id = ? WHERE id = ?').run(resultId, hash, runner.runnerId, j.id);
-        } else this.requeue(j.id, out, { countDelivery: true });
+        }
         return { resultId, state: 'failed', duplicate: false };
       }
       if (!body.verdict) throw ApiError.of('result.verdict.missing', 'A report needs a verdict unless it is an infrastructure failure', { verdict: ['required'] });
@@ -305,24 +314,23 @@ export class JobsService {
 
   /** Jobs whose lease lapsed go back to the queue, or fail after MAX_DELIVERIES. Returns how many were handled. */
   reap(now: Date): number {
-    const lapsed = this.q<[string], { id: string; deliveries: number }>("SELECT id, deliveries FROM attempts WHERE state = 'running' AND lease_expires_at <= ?")
+    const lapsed = this.q<[string], { id: string }>("SELECT id FROM attempts WHERE state = 'running' AND lease_expires_at <= ?")
       .all(iso(now));
     for (const l of lapsed) {
       this.d.tx.run((out) => {
         // read again: a report may have landed since the list was made
         const j = this.job.get(l.id);
         if (!j || j.state !== 'running' || !j.leaseExpiresAt || j.leaseExpiresAt > iso(now)) return;
-        if (j.deliveries >= MAX_DELIVERIES) this.giveUp(j.id, `Given up after ${j.deliveries} deliveries without a result`, out);
-        else this.requeue(j.id, out, { countDelivery: true });
+        this.giveBack(j.id, out, { reason: 'the runner did not renew its lease in time' });
       });
     }
     return lapsed.length;
   }
 
-  /** Requeues every job a runner holds (it was revoked). */
-  requeueAllOf(runnerId: string, out: Outbox): void {
+  /** Gives back every job a runner holds (it was revoked, or its process ended): failed deliveries, `reason` says why. */
+  requeueAllOf(runnerId: string, out: Outbox, reason: string): void {
     const held = this.q<[string], { id: string }>("SELECT id FROM attempts WHERE runner_id = ? AND state = 'running'").all(runnerId);
-    for (const h of held) this.requeue(h.id, out, { countDelivery: true });
+    for (const h of held) this.giveBack(h.id, out, { reason });
   }
 }
 

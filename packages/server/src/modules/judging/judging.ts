@@ -38,9 +38,9 @@ export class Judging {
 
   /** What a change of a runner means for the work it holds or could claim. */
   readonly forRunners: RunnerWork = {
-    requeueAllOf: (runnerId: string, out: Outbox): void => {
-      this.jobs.requeueAllOf(runnerId, out);
-      this.trials.requeueAllOf(runnerId);
+    requeueAllOf: (runnerId: string, out: Outbox, reason: string): void => {
+      this.jobs.requeueAllOf(runnerId, out, reason);
+      this.trials.requeueAllOf(runnerId, reason);
       out.then(() => this.trials.signal.notify());
     },
     wake: (out: Outbox): void => out.then(() => this.jobs.signal.notify()),

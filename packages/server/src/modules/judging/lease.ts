@@ -8,6 +8,22 @@ const LEASE_MAX_SECONDS = 3600;
 /** A job or trial handed out this many times without a result is given up. */
 export const MAX_DELIVERIES = 5;
 
+/**
+ * Why held work comes back without a result. A polite release (the runner is shutting down and
+ * says so) is not a failed delivery; everything else is: an infrastructure failure, a lapsed
+ * lease, a runner that was revoked or whose process died. Work that a failed delivery brings back
+ * is queued again only while it has had fewer than MAX_DELIVERIES deliveries; otherwise it is
+ * given up with `reason`, so no submission can bring runners down one after another forever.
+ */
+export type Return = { released: true } | { released?: false; reason: string };
+
+/** What becomes of work coming back after `deliveries` deliveries: queued again, or given up and why. */
+export function afterReturn(deliveries: number, why: Return): { requeue: true; countDelivery: boolean } | { requeue: false; failure: string } {
+  if (why.released) return { requeue: true, countDelivery: false };
+  if (deliveries >= MAX_DELIVERIES) return { requeue: false, failure: `Given up after ${deliveries} deliveries without a result; last: ${why.reason}` };
+  return { requeue: true, countDelivery: true };
+}
+
 export function leaseSeconds(asked: number | undefined): number {
   if (asked === undefined) return LEASE_DEFAULT_SECONDS;
   return Math.min(Math.max(asked, LEASE_MIN_SECONDS), LEASE_MAX_SECONDS);

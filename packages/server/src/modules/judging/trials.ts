@@ -10,7 +10,7 @@ import { jobMaxima } from '../../config.js';
 import { visibleActivity } from '../policy/index.js';
 import type { FilesService } from '../files/index.js';
 import { storeComputedTimeLimit } from '../problems/index.js';
-import { MAX_DELIVERIES, WorkSignal, extendedLease, leaseSeconds, requireHeld } from './lease.js';
+import { WorkSignal, afterReturn, extendedLease, leaseSeconds, requireHeld, type Return } from './lease.js';
 
 interface TrialRow {
   id: string;
@@ -196,27 +196,41 @@ export class TrialsService {
   /** Trials whose lease lapsed go back to the queue, or fail after MAX_DELIVERIES. */
   reap(now: Date): number {
     const t = iso(now);
-    const lapsed = this.q<[string], { id: string; deliveries: number }>("SELECT id, deliveries FROM trials WHERE state = 'running' AND lease_expires_at <= ?").all(t);
+    const lapsed = this.q<[string], { id: string }>("SELECT id FROM trials WHERE state = 'running' AND lease_expires_at <= ?").all(t);
     for (const l of lapsed) {
       this.d.tx.run(() => {
-        if (l.deliveries >= MAX_DELIVERIES) {
-          this.q("UPDATE trials SET state = 'failed', failure_reason = ?, finished_at = ?, lease_hash = NULL, lease_expires_at = NULL WHERE id = ? AND state = 'running'").run(
-            `Given up after ${l.deliveries} deliveries without a result`,
-            t,
-            l.id,
-          );
-        } else {
-          this.q("UPDATE trials SET state = 'queued', runner_id = NULL, lease_hash = NULL, lease_expires_at = NULL, claimed_at = NULL WHERE id = ? AND state = 'running'").run(l.id);
-        }
+        // read again: a report may have landed since the list was made
+        const found = this.row(l.id);
+        if (found?.state === 'running' && found.leaseExpiresAt && found.leaseExpiresAt <= t) this.giveBack(found, { reason: 'the runner did not renew its lease in time' });
       });
     }
     if (lapsed.length) this.signal.notify();
     return lapsed.length;
   }
 
-  /** Trials a revoked runner held go back to the queue. */
-  requeueAllOf(runnerId: string): void {
-    this.q("UPDATE trials SET state = 'queued', runner_id = NULL, lease_hash = NULL, lease_expires_at = NULL, claimed_at = NULL WHERE runner_id = ? AND state = 'running'").run(runnerId);
+  /** Trials a runner held when it was revoked or its process ended: failed deliveries, `reason` says why. */
+  requeueAllOf(runnerId: string, reason: string): void {
+    const held = this.q<[string], { id: string }>("SELECT id FROM trials WHERE runner_id = ? AND state = 'running'").all(runnerId);
+    for (const h of held) this.giveBack(this.row(h.id)!, { reason });
+  }
+
+  /**
+   * The only way a running trial leaves its runner without a report: back in the queue, or given
+   * up after MAX_DELIVERIES failed deliveries (lease.ts afterReturn), as jobs are.
+   */
+  private giveBack(trial: TrialRow, why: Return): void {
+    const next = afterReturn(trial.deliveries, why);
+    if (next.requeue) {
+      this.q(
+        "UPDATE trials SET state = 'queued', runner_id = NULL, lease_hash = NULL, lease_expires_at = NULL, claimed_at = NULL, deliveries = deliveries - ? WHERE id = ? AND state = 'running'",
+      ).run(next.countDelivery ? 0 : 1, trial.id);
+    } else {
+      this.q("UPDATE trials SET state = 'failed', failure_reason = ?, finished_at = ?, lease_hash = NULL, lease_expires_at = NULL WHERE id = ? AND state = 'running'").run(
+        next.failure,
+        iso(this.d.clock.now()),
+        trial.id,
+      );
+    }
   }
 }
 

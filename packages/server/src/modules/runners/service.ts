@@ -51,8 +51,11 @@ function decodeBase64(s: string): Buffer | null {
  * it in), so that runner management does not reach into jobs and trials.
  */
 export interface RunnerWork {
-  /** The runner was revoked: everything it holds goes back to the queue, in the caller's transaction. */
-  requeueAllOf(runnerId: string, out: Outbox): void;
+  /**
+   * The runner was revoked or its process ended: everything it holds comes back as a failed
+   * delivery (`reason` says why), queued again or given up at the delivery cap, in the caller's transaction.
+   */
+  requeueAllOf(runnerId: string, out: Outbox, reason: string): void;
   /** Runners may match other work now: waiting claims look again once the caller's transaction commits. */
   wake(out: Outbox): void;
 }
@@ -258,10 +261,11 @@ export class RunnersService {
 
   /**
    * The local runner's process ended (judge up saw it exit): what that runner holds goes back to
-   * the queue now rather than when its lease lapses, counted as a delivery.
+   * the queue now rather than when its lease lapses, counted as a failed delivery: a submission
+   * that brings the runner down again and again is given up at the delivery cap.
    */
   requeueLocal(runnerId: string): void {
-    this.d.tx.run((out) => this.work.requeueAllOf(runnerId, out));
+    this.d.tx.run((out) => this.work.requeueAllOf(runnerId, out, 'the local runner\'s process ended while judging it'));
   }
 
   // ---- management (CONTRACT §8, extension) ----
@@ -318,7 +322,7 @@ export class RunnersService {
       if (r.state === 'revoked') return this.view(r);
       this.q("UPDATE runners SET state = 'revoked', revoked_at = ?, revoked_reason = ? WHERE id = ?").run(iso(this.d.clock.now()), reason || null, id);
       this.q('DELETE FROM runner_tokens WHERE runner_id = ?').run(id);
-      this.work.requeueAllOf(id, out);
+      this.work.requeueAllOf(id, out, 'the runner was revoked while judging it');
       const updated = this.byId(id)!;
       this.announce(updated, out);
       return this.view(updated);

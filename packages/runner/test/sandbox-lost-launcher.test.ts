@@ -1,0 +1,128 @@
+/**
+ * A sandbox whose launcher dies (a program that ptraces the sandbox's pid 1, or the judge-cell
+ * process killed outright, during a test or between tests) fails that test only: no error escapes
+ * to the process (vitest fails a file on any unhandled error), and the next test runs in a new
+ * sandbox. Real bwrap, cgroups and compiler.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Sandbox, compile, loadLanguages, type CompileResult, type Limits, type Session } from '@judge/runner';
+
+const MiB = 1024 * 1024;
+const LIMITS: Limits = { cpuMs: 1000, wallMs: 4000, memoryBytes: 256 * MiB, pids: 16, outputBytes: MiB };
+const c = loadLanguages().get('c');
+const usable = Sandbox.findBwrap() !== null && c?.present === true && process.geteuid?.() === 0;
+
+/** What the program does is its first input word: ptrace1 (attach to the sandbox's pid 1), spin, echo N. */
+const PROGRAM = `#include <stdio.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(void) {
+  char what[32] = ""; int n = 0;
+  if (scanf("%31s %d", what, &n) < 1) return 2;
+  if (!strcmp(what, "ptrace1")) {
+    ptrace(PTRACE_ATTACH, 1, 0, 0);
+    int st; waitpid(1, &st, __WALL);
+    sleep(2);
+    return 0;
+  }
+  if (!strcmp(what, "spin")) for (;;) {}
+  printf("echo %d\\n", n);
+  return 0;
+}
+`;
+
+/** The judge-cell processes of this process that run a sandbox (they have a child: bwrap). */
+function busyLaunchers(): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (!children.has(ppid)) children.set(ppid, []);
+    if (ppid === process.pid && comm === 'judge-cell') children.get(ppid)!.push(Number(name));
+    else children.get(ppid)!.push(-Number(name));
+  }
+  return (children.get(process.pid) ?? []).filter((p) => p > 0 && (children.get(p)?.length ?? 0) > 0);
+}
+
+const until = async (what: () => boolean): Promise<void> => {
+  while (!what()) await new Promise((r) => setTimeout(r, 20));
+};
+
+describe.skipIf(!usable)('a sandbox whose launcher dies', () => {
+  let sandbox: Sandbox;
+  let tmp: string;
+  let built: CompileResult;
+  let session: Session;
+  let seq = 0;
+
+  /** One test of the session: its input text, and what it printed. */
+  const start = (input: string) => {
+    const n = ++seq;
+    const inFile = path.join(tmp, `in-${n}`);
+    const outFile = path.join(tmp, `out-${n}`);
+    fs.writeFileSync(inFile, input);
+    const p = session.start({ stdin: { path: inFile }, stdout: { path: outFile }, stderr: { path: path.join(tmp, `err-${n}`) } });
+    return { result: p.result, out: () => (fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '') };
+  };
+  const test = async (input: string) => {
+    const t = start(input);
+    return { r: await t.result, out: t.out() };
+  };
+
+  beforeAll(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'judge-lost-'));
+    fs.chmodSync(tmp, 0o755);
+    sandbox = await Sandbox.create({ workRoot: path.join(tmp, 'work'), uidBase: 61800 });
+    const src = path.join(tmp, 'src');
+    fs.mkdirSync(src);
+    fs.writeFileSync(path.join(src, 'main.c'), PROGRAM);
+    built = await compile(sandbox, c!, src, path.join(tmp, 'bin'));
+    if (!built.ok) throw new Error(built.log);
+    session = sandbox.openSession({ argv: ['/box/main'], workDir: built.dir, limits: LIMITS });
+  }, 60_000);
+  afterAll(async () => {
+    await session?.close();
+    await sandbox?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('a program that ptraces the sandbox\'s pid 1 gets a result, and the tests after it run', async () => {
+    for (let i = 0; i < 3; i++) {
+      const tracer = await test('ptrace1');
+      expect(['ok', 're']).toContain(tracer.r.status);
+      const echo = await test(`echo ${i}`);
+      expect(echo).toMatchObject({ r: { status: 'ok' }, out: `echo ${i}\n` });
+    }
+  });
+
+  it('the launcher killed between tests: the next test gets a new sandbox', async () => {
+    expect(await test('echo 1')).toMatchObject({ r: { status: 'ok' } });
+    const launchers = busyLaunchers();
+    expect(launchers.length).toBe(1);
+    process.kill(launchers[0]!, 'SIGKILL');
+    await until(() => busyLaunchers().length === 0);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await test('echo 2')).toMatchObject({ r: { status: 'ok' }, out: 'echo 2\n' });
+  });
+
+  it('the launcher killed during a test fails that test with a sandbox error, and the next test runs', async () => {
+    const spin = start('spin');
+    await until(() => busyLaunchers().length === 1);
+    await new Promise((r) => setTimeout(r, 200));
+    process.kill(busyLaunchers()[0]!, 'SIGKILL');
+    await expect(spin.result).rejects.toThrow(/sandbox launcher/);
+    expect(await test('echo 3')).toMatchObject({ r: { status: 'ok' }, out: 'echo 3\n' });
+  });
+});
