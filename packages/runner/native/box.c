@@ -10,8 +10,11 @@
  * sandbox would, then "done <wait status>" goes back. "kill" ends the running test.
  *
  * The program runs as the same uid as this helper, so it could signal it: every signal that can
- * be ignored is, and the helper is not dumpable (no ptrace). A SIGKILL ends the sandbox, which the
- * cell outside reports as the end of the session.
+ * be ignored is, the helper is not dumpable, and the test's system-call filter (seccomp.c) refuses
+ * ptrace and every signal, priority or limit aimed at pid 1, at this helper (pid 2) or at its
+ * group. Should the helper die all the same, the cell outside reports the end of the session.
+ * The helper holds CAP_SYS_ADMIN in the sandbox's user namespace (bwrap --cap-add) only to give
+ * each test an IPC namespace of its own; the test has none.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -28,6 +31,9 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <sched.h>
 #include <unistd.h>
 #include "cell.h"
 
@@ -73,6 +79,26 @@ static void end_test(void) {
   while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {}
 }
 
+static void box_fail(const char *step) {
+  fprintf(stderr, "judge-box: %s: %s\n", step, strerror(errno));
+  _exit(127);
+}
+
+/* No capability of the helper's (CAP_SYS_ADMIN, for the IPC namespace) reaches the test. */
+static int drop_capabilities(void) {
+  struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+  struct __user_cap_data_struct d[2];
+  memset(d, 0, sizeof d);
+  if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) && errno != EINVAL) return -1;
+  return (int)syscall(SYS_capset, &h, d);
+}
+
+/*
+ * A test: a session and process group of its own (a signal to "my group" stays in the test), an
+ * IPC namespace of its own (System V shared memory, semaphores and message queues and POSIX
+ * message queues of the test before are not there, and its own vanish with it), no capability,
+ * no fd but its stdio, the rlimits, then the system-call filter (seccomp.c) and the program.
+ */
 static void box_child(int fds[3], char *rlimits, char **argv) {
   for (int s = 1; s < NSIG; s++) signal(s, SIG_DFL);
   sigset_t none;
@@ -80,13 +106,15 @@ static void box_child(int fds[3], char *rlimits, char **argv) {
   sigprocmask(SIG_SETMASK, &none, NULL);
   for (int i = 0; i < 3; i++)
     if (dup2(fds[i], i) < 0) _exit(127);
+  close_from(3);
+  setsid();
   setpriority(PRIO_PROCESS, 0, 0);
+  if (unshare(CLONE_NEWIPC)) box_fail("IPC namespace");
+  if (drop_capabilities()) box_fail("capabilities");
   /* stopped at its exit before its files close, for the time of its end (see box_main) */
   ptrace(PTRACE_TRACEME, 0, NULL, NULL);
-  if (apply_rlimits(rlimits)) {
-    fprintf(stderr, "judge-box: rlimits: %s\n", strerror(errno));
-    _exit(127);
-  }
+  if (apply_rlimits(rlimits)) box_fail("rlimits");
+  if (seccomp_install(1)) box_fail("seccomp");
   execvp(argv[0], argv);
   /* the words bwrap uses, so that a missing program reads the same either way */
   fprintf(stderr, "bwrap: execvp %s: %s\n", argv[0], strerror(errno));
@@ -157,6 +185,9 @@ static void traced_stop(pid_t p, int st) {
 
 int box_main(void) {
   if (fcntl(CTL, F_SETFD, FD_CLOEXEC) < 0) return 70;
+  /* only stdio and the socket: what bwrap was given besides is no test's business */
+  close(3);
+  close_from(CTL + 1);
   prctl(PR_SET_DUMPABLE, 0);
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   if (pipe2(box_sig, O_CLOEXEC | O_NONBLOCK)) return 70;

@@ -59,4 +59,13 @@ int init_left(const struct run_state *r);
 void send_exit(struct run_state *r);
 void session(long len, int devnull);
 int box_main(void);
+/* seccomp.c: the system-call filter of submissions (session 1: the helper is pid 2, protected too) */
+struct sock_filter;
+int seccomp_build(struct sock_filter *out, int max, int session);
+int seccomp_install(int session);
+int seccomp_pipe(int session);
+/* closes every fd from `from` up (close_range, or one by one on an older kernel) */
+void close_from(int from);
+/* bwrap's --seccomp takes the filter on this fd (run requests whose bwrap argv asks for it) */
+#define SECCOMP_FD 5
 #endif

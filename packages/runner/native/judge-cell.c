@@ -41,6 +41,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -213,9 +214,28 @@ int open_stdio(const struct stdio_plan *s, int target) {
   return dup2(fd, target) < 0 ? -1 : 0;
 }
 
-/* The child: stdio, limits, the slot's uid, then bwrap. Failures go to the status pipe as text. */
+void close_from(int from) {
+  if (syscall(SYS_close_range, (unsigned)from, ~0U, 0) == 0) return;
+  struct rlimit rl;
+  long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? (long)rl.rlim_cur : 65536;
+  for (long fd = from; fd < max; fd++) close((int)fd);
+}
+
+/* bwrap's argv (before its "--") asks for the filter on SECCOMP_FD. */
+static int wants_seccomp(char **argv) {
+  for (int i = 0; argv[i] && strcmp(argv[i], "--"); i++)
+    if (!strcmp(argv[i], "--seccomp")) return 1;
+  return 0;
+}
+
+/*
+ * The child: stdio, limits, the slot's uid, then bwrap. Failures go to the status pipe as text.
+ * bwrap hands the fds it was given to the program, so only those it needs are left open: 0-2,
+ * its status fd (3), a session's socket (4), the filter of a run (5).
+ */
 void child(struct stdio_plan io[3], int status_w, int ctl, char *rlimits, int uid, int gid, char **argv) {
   int err = status_w;
+  int filter = -1;
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
@@ -224,11 +244,22 @@ void child(struct stdio_plan io[3], int status_w, int ctl, char *rlimits, int ui
   for (int i = 0; i < 3; i++)
     if (open_stdio(&io[i], i)) goto fail;
   /* bwrap writes its JSON status on fd 3 */
+  step = "seccomp";
+  if (wants_seccomp(argv) && (filter = seccomp_pipe(0)) < 0) goto fail;
+  /* out of the way of the numbers they are given below */
   step = "status fd";
+  if ((status_w = fcntl(status_w, F_DUPFD_CLOEXEC, 16)) < 0) goto fail;
+  if (ctl >= 0 && (ctl = fcntl(ctl, F_DUPFD_CLOEXEC, 16)) < 0) goto fail;
+  if (filter >= 0 && (filter = fcntl(filter, F_DUPFD_CLOEXEC, 16)) < 0) goto fail;
   if (dup2(status_w, 3) < 0) goto fail;
   err = 3;
   step = "control socket";
   if (ctl >= 0 && dup2(ctl, 4) < 0) goto fail;
+  if (filter >= 0 && dup2(filter, SECCOMP_FD) < 0) goto fail;
+  step = "close fds";
+  close_from(SECCOMP_FD + 1);
+  if (ctl < 0) close(4);
+  if (filter < 0) close(SECCOMP_FD);
   step = "oom_score_adj";
   int adj = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
   if (adj >= 0) {
@@ -460,6 +491,8 @@ static void run(long len, int devnull) {
 
 int main(int argc, char **argv) {
   if (argc == 2 && !strcmp(argv[1], "--box")) return box_main();
+  /* nothing the runner was started with (a shell's fd 251) reaches a run: the cell holds none of it */
+  close_from(3);
   /* the runner's death ends the cell, and bwrap (--die-with-parent) the run */
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() == 1) return 0;

@@ -39,6 +39,8 @@ export type { Session, SessionSpec, TestSpec } from './session.js';
 
 /** Where the helper of a session is, inside its sandbox. */
 const BOX_HELPER = '/run/judge-cell';
+/** The fd on which the cell gives bwrap the system-call filter (SECCOMP_FD of native/cell.h). */
+const SECCOMP_FD = 5;
 
 export interface SandboxOptions {
   /** Concurrent runs, each slot with a uid of its own when root (default 1). */
@@ -425,7 +427,13 @@ export class Sandbox {
     if (bind) bw.push('--ro-bind', bind[0], bind[1]);
     bw.push('--chdir', '/box', '--clearenv', '--setenv', 'PATH', SANDBOX_PATH, '--setenv', 'HOME', '/box', '--setenv', 'LANG', 'C.UTF-8');
     for (const [k, v] of Object.entries(spec.env ?? {})) bw.push('--setenv', k, v);
-    bw.push('--hostname', 'judge', '--remount-ro', '/', '--remount-ro', '/dev', '--', ...command);
+    bw.push('--hostname', 'judge', '--remount-ro', '/', '--remount-ro', '/dev');
+    // the system-call filter (native/seccomp.c): a run's program gets it from bwrap, on the fd the
+    // cell fills; a session's helper keeps CAP_SYS_ADMIN of the sandbox's user namespace to give
+    // each test an IPC namespace of its own, and filters each test itself (native/box.c)
+    if (bind) bw.push('--cap-add', 'CAP_SYS_ADMIN');
+    else bw.push('--seccomp', String(SECCOMP_FD));
+    bw.push('--', ...command);
     return bw;
   }
 
