@@ -58,7 +58,8 @@ pid_t ns_init(const struct run_state *r);
 int init_left(const struct run_state *r);
 void send_exit(struct run_state *r);
 void session(long len, int devnull);
-int box_main(void);
+/* filtered 0: tests without the filter and their own IPC namespace (only to measure their cost) */
+int box_main(int filtered);
 /* seccomp.c: the system-call filter of submissions (session 1: the helper is pid 2, protected too) */
 struct sock_filter;
 int seccomp_build(struct sock_filter *out, int max, int session);

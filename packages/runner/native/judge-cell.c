@@ -490,7 +490,7 @@ static void run(long len, int devnull) {
 }
 
 int main(int argc, char **argv) {
-  if (argc == 2 && !strcmp(argv[1], "--box")) return box_main();
+  if (argc >= 2 && !strcmp(argv[1], "--box")) return box_main(!(argc == 3 && !strcmp(argv[2], "--unfiltered")));
   /* nothing the runner was started with (a shell's fd 251) reaches a run: the cell holds none of it */
   close_from(3);
   /* the runner's death ends the cell, and bwrap (--die-with-parent) the run */
