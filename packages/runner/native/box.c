@@ -74,10 +74,43 @@ static void box_send(const char *a, const char *b) {
   if (send(CTL, msg, (size_t)n + 1, MSG_NOSIGNAL) < 0) _exit(0);
 }
 
-/* Kills every other process of the sandbox (pid 1 is spared by the kernel) and reaps them all. */
+/*
+ * SIGKILL to every process of the sandbox but pid 1 and this helper; whether there was one. Not
+ * kill(-1): the filter the helper shares with its tests refuses that (a test would kill the helper).
+ */
+static int kill_others(void) {
+  DIR *d = opendir("/proc");
+  if (!d) return 0;
+  int found = 0;
+  pid_t self = getpid();
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    char *end;
+    long pid = strtol(e->d_name, &end, 10);
+    if (*end || pid <= 1 || pid == self) continue;
+    if (kill((pid_t)pid, SIGKILL) == 0) found = 1;
+  }
+  closedir(d);
+  return found;
+}
+
+/*
+ * Kills every other process of the sandbox and reaps them all (this helper is their subreaper).
+ * A sweep after each reap catches what a dying process forked, or handed over, meanwhile.
+ */
 static void end_test(void) {
-  kill(-1, SIGKILL);
-  while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {}
+  if (!box_filtered) {
+    /* unfiltered (measuring the filter's cost): as the helper did before it */
+    kill(-1, SIGKILL);
+    while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {}
+    return;
+  }
+  for (;;) {
+    kill_others();
+    pid_t p = waitpid(-1, NULL, 0);
+    if (p < 0 && errno == EINTR) continue;
+    if (p < 0 && !kill_others()) return;
+  }
 }
 
 static void box_fail(const char *step) {
@@ -98,7 +131,7 @@ static int drop_capabilities(void) {
  * A test: a session and process group of its own (a signal to "my group" stays in the test), an
  * IPC namespace of its own (System V shared memory, semaphores and message queues and POSIX
  * message queues of the test before are not there, and its own vanish with it), no capability,
- * no fd but its stdio, the rlimits, then the system-call filter (seccomp.c) and the program.
+ * no fd but its stdio, the rlimits, then the program (under the helper's system-call filter).
  */
 static void box_child(int fds[3], char *rlimits, char **argv) {
   for (int s = 1; s < NSIG; s++) signal(s, SIG_DFL);
@@ -115,7 +148,6 @@ static void box_child(int fds[3], char *rlimits, char **argv) {
   /* stopped at its exit before its files close, for the time of its end (see box_main) */
   ptrace(PTRACE_TRACEME, 0, NULL, NULL);
   if (apply_rlimits(rlimits)) box_fail("rlimits");
-  if (box_filtered && seccomp_install(1)) box_fail("seccomp");
   execvp(argv[0], argv);
   /* the words bwrap uses, so that a missing program reads the same either way */
   fprintf(stderr, "bwrap: execvp %s: %s\n", argv[0], strerror(errno));
@@ -139,7 +171,7 @@ static pid_t box_request(pid_t running) {
   struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
   if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(3 * sizeof(int))) memcpy(fds, CMSG_DATA(c), sizeof fds);
   if (!strcmp(buf, "kill")) {
-    if (running > 0) kill(-1, SIGKILL);
+    if (running > 0) kill_others();
     return running;
   }
   if (strcmp(buf, "test") || running > 0 || fds[2] < 0) {
@@ -198,6 +230,12 @@ int box_main(int filtered) {
   /* no SA_NOCLDSTOP: the stops of a traced test must wake this loop too */
   struct sigaction sa = {.sa_handler = box_sigchld, .sa_flags = SA_RESTART};
   sigaction(SIGCHLD, &sa, NULL);
+  /*
+   * The filter once for the whole session, the helper included (its tests inherit it with each
+   * fork): attaching one costs a millisecond or more, too much for every test. What the helper
+   * needs of what it refuses to tests is allowed by the table only where it is harmless to them.
+   */
+  if (box_filtered && seccomp_install(1)) return 70;
   box_send("ready", "1");
   pid_t running = 0;
   for (;;) {
