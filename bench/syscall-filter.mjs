@@ -8,6 +8,7 @@
 //   runs         BENCH_RUNS/4 runs of their own each (a sandbox per run, as compiles)
 //   syscalls     BENCH_HEAVY tests each of a program making 2,000,000 system calls: half that
 //                the filter lets through at once (getppid), half that it inspects (fcntl)
+//   compile      BENCH_HEAVY compiles each of the C program with gcc (the compile phase)
 // Prints median and mean of each and the ratio filtered ÷ unfiltered (target: test phase ≤ 1.1).
 //
 //   cd /work/main && pnpm build && node bench/syscall-filter.mjs
@@ -62,6 +63,12 @@ async function side(name, syscallFilter, uidBase) {
     test: () => timed(() => echoSession.run(io), '4242\n'),
     run: () => timed(() => sandbox.run({ argv: ['/box/main'], workDir: echo, limits, ...io }), '4242\n'),
     heavy: () => timed(() => callsSession.run(io), '1\n'),
+    async compile() {
+      const t0 = performance.now();
+      const b = await compile(sandbox, c, path.join(tmp, 'echo-src'), fs.mkdtempSync(path.join(tmp, 'again-')));
+      if (!b.ok) throw new Error(b.log);
+      return { ms: performance.now() - t0 };
+    },
     async close() {
       await echoSession.close();
       await callsSession.close();
@@ -99,7 +106,7 @@ try {
   const heavyWall = await measure('heavy', HEAVY);
   const heavyCpu = { filtered: [], unfiltered: [] };
   for (let i = 0; i < HEAVY; i++) for (const s of sides) heavyCpu[s.name].push((await s.heavy()).cpu);
-  rows.push(['2M syscalls, wall', heavyWall], ['2M syscalls, cgroup CPU', heavyCpu]);
+  rows.push(['2M syscalls, wall', heavyWall], ['2M syscalls, cgroup CPU', heavyCpu], ['compile (gcc)', await measure('compile', HEAVY)]);
   const [l1, l5, l15] = os.loadavg();
   console.log(`syscall filter: ${RUNS} tests each, interleaved (backend ${on.sandbox.backend}, bwrap ${on.sandbox.bwrap.version}, ${os.cpus().length} CPUs, load ${l1.toFixed(1)} ${l5.toFixed(1)} ${l15.toFixed(1)})`);
   console.log('                            filtered          unfiltered        ratio filtered/unfiltered');
