@@ -101,6 +101,17 @@ int main(void) {
     said("socket netlink route", socket(AF_NETLINK, SOCK_RAW, 0));
     said("socket unix", socket(AF_UNIX, SOCK_STREAM, 0));
     said("socket inet", socket(AF_INET, SOCK_STREAM, 0));
+  } else if (!strcmp(what, "compat")) {
+#if defined(__x86_64__)
+    /* getpid through the 32-bit table (int 0x80, number 20) and the x32 one (bit 30) */
+    long r;
+    __asm__ volatile("int $0x80" : "=a"(r) : "a"(20L) : "memory");
+    printf("i386 getpid %s\\n", r == -ENOSYS ? "refused" : "done");
+    r = syscall(0x40000000L | SYS_getpid);
+    printf("x32 getpid %s\\n", r < 0 && errno == ENOSYS ? "refused" : "done");
+#else
+    printf("i386 getpid refused\\nx32 getpid refused\\n");
+#endif
   } else if (!strcmp(what, "ipc-make")) {
     said("shm", shmget(0x4a55, 4096, IPC_CREAT | 0600));
     said("msg", msgget(0x4a55, IPC_CREAT | 0600));

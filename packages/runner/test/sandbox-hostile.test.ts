@@ -129,6 +129,14 @@ describe.skipIf(!usable)('sandbox: hostile programs of the probe', () => {
     expect(out).toMatch(/socket inet done \d+\n/);
   });
 
+  it('the 32-bit and x32 system-call tables answer ENOSYS', async () => {
+    for (const alone of [false, true]) {
+      const { r, out } = await run('compat', alone);
+      expect(r.status).toBe('ok');
+      expect(out).toBe('i386 getpid refused\nx32 getpid refused\n');
+    }
+  });
+
   it('System V shared memory, message queues, semaphores and POSIX message queues do not survive into the next test', async () => {
     const before = await sandboxOf();
     const made = await run('ipc-make');
