@@ -46,6 +46,7 @@ int split_fields(long len, char **fields, int max);
 void write_all(int fd, const void *buf, size_t n);
 void send_event(const char *bin1, size_t n1, const char *bin2, size_t n2, int count, ...);
 long read_request(void);
+/* setup.c */
 int apply_rlimits(char *spec);
 int plan_stdio(struct stdio_plan *s, const char *spec, int is_input);
 int open_stdio(const struct stdio_plan *s, int target);
