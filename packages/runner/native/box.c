@@ -10,8 +10,11 @@
  * sandbox would, then "done <wait status>" goes back. "kill" ends the running test.
  *
  * The program runs as the same uid as this helper, so it could signal it: every signal that can
- * be ignored is, and the helper is not dumpable (no ptrace). A SIGKILL ends the sandbox, which the
- * cell outside reports as the end of the session.
+ * be ignored is, the helper is not dumpable, and the test's system-call filter (seccomp.c) refuses
+ * ptrace and every signal, priority or limit aimed at pid 1, at this helper (pid 2) or at its
+ * group. Should the helper die all the same, the cell outside reports the end of the session.
+ * The helper holds CAP_SYS_ADMIN in the sandbox's user namespace (bwrap --cap-add) only to give
+ * each test an IPC namespace of its own; the test has none.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -28,12 +31,16 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <sched.h>
 #include <unistd.h>
 #include "cell.h"
 
 #define CTL 4
 
 static int box_sig[2];
+static int box_filtered;
 
 static void box_sigchld(int sig) {
   (void)sig;
@@ -67,12 +74,65 @@ static void box_send(const char *a, const char *b) {
   if (send(CTL, msg, (size_t)n + 1, MSG_NOSIGNAL) < 0) _exit(0);
 }
 
-/* Kills every other process of the sandbox (pid 1 is spared by the kernel) and reaps them all. */
-static void end_test(void) {
-  kill(-1, SIGKILL);
-  while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {}
+/*
+ * SIGKILL to every process of the sandbox but pid 1 and this helper; whether there was one. Not
+ * kill(-1): the filter the helper shares with its tests refuses that (a test would kill the helper).
+ */
+static int kill_others(void) {
+  DIR *d = opendir("/proc");
+  if (!d) return 0;
+  int found = 0;
+  pid_t self = getpid();
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    char *end;
+    long pid = strtol(e->d_name, &end, 10);
+    if (*end || pid <= 1 || pid == self) continue;
+    if (kill((pid_t)pid, SIGKILL) == 0) found = 1;
+  }
+  closedir(d);
+  return found;
 }
 
+/*
+ * Kills every other process of the sandbox and reaps them all (this helper is their subreaper).
+ * A sweep after each reap catches what a dying process forked, or handed over, meanwhile.
+ */
+static void end_test(void) {
+  if (!box_filtered) {
+    /* unfiltered (measuring the filter's cost): as the helper did before it */
+    kill(-1, SIGKILL);
+    while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {}
+    return;
+  }
+  for (;;) {
+    kill_others();
+    pid_t p = waitpid(-1, NULL, 0);
+    if (p < 0 && errno == EINTR) continue;
+    if (p < 0 && !kill_others()) return;
+  }
+}
+
+static void box_fail(const char *step) {
+  fprintf(stderr, "judge-box: %s: %s\n", step, strerror(errno));
+  _exit(127);
+}
+
+/* No capability of the helper's (CAP_SYS_ADMIN, for the IPC namespace) reaches the test. */
+static int drop_capabilities(void) {
+  struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+  struct __user_cap_data_struct d[2];
+  memset(d, 0, sizeof d);
+  if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) && errno != EINVAL) return -1;
+  return (int)syscall(SYS_capset, &h, d);
+}
+
+/*
+ * A test: a session and process group of its own (a signal to "my group" stays in the test), an
+ * IPC namespace of its own (System V shared memory, semaphores and message queues and POSIX
+ * message queues of the test before are not there, and its own vanish with it), no capability,
+ * no fd but its stdio, the rlimits, then the program (under the helper's system-call filter).
+ */
 static void box_child(int fds[3], char *rlimits, char **argv) {
   for (int s = 1; s < NSIG; s++) signal(s, SIG_DFL);
   sigset_t none;
@@ -80,13 +140,14 @@ static void box_child(int fds[3], char *rlimits, char **argv) {
   sigprocmask(SIG_SETMASK, &none, NULL);
   for (int i = 0; i < 3; i++)
     if (dup2(fds[i], i) < 0) _exit(127);
+  close_from(3);
+  setsid();
   setpriority(PRIO_PROCESS, 0, 0);
+  if (box_filtered && unshare(CLONE_NEWIPC)) box_fail("IPC namespace");
+  if (drop_capabilities()) box_fail("capabilities");
   /* stopped at its exit before its files close, for the time of its end (see box_main) */
   ptrace(PTRACE_TRACEME, 0, NULL, NULL);
-  if (apply_rlimits(rlimits)) {
-    fprintf(stderr, "judge-box: rlimits: %s\n", strerror(errno));
-    _exit(127);
-  }
+  if (apply_rlimits(rlimits)) box_fail("rlimits");
   execvp(argv[0], argv);
   /* the words bwrap uses, so that a missing program reads the same either way */
   fprintf(stderr, "bwrap: execvp %s: %s\n", argv[0], strerror(errno));
@@ -110,7 +171,7 @@ static pid_t box_request(pid_t running) {
   struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
   if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(3 * sizeof(int))) memcpy(fds, CMSG_DATA(c), sizeof fds);
   if (!strcmp(buf, "kill")) {
-    if (running > 0) kill(-1, SIGKILL);
+    if (running > 0) kill_others();
     return running;
   }
   if (strcmp(buf, "test") || running > 0 || fds[2] < 0) {
@@ -155,8 +216,12 @@ static void traced_stop(pid_t p, int st) {
   ptrace(PTRACE_CONT, p, NULL, (void *)(long)sig);
 }
 
-int box_main(void) {
+int box_main(int filtered) {
+  box_filtered = filtered;
   if (fcntl(CTL, F_SETFD, FD_CLOEXEC) < 0) return 70;
+  /* only stdio and the socket: what bwrap was given besides is no test's business */
+  close(3);
+  close_from(CTL + 1);
   prctl(PR_SET_DUMPABLE, 0);
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   if (pipe2(box_sig, O_CLOEXEC | O_NONBLOCK)) return 70;
@@ -165,6 +230,12 @@ int box_main(void) {
   /* no SA_NOCLDSTOP: the stops of a traced test must wake this loop too */
   struct sigaction sa = {.sa_handler = box_sigchld, .sa_flags = SA_RESTART};
   sigaction(SIGCHLD, &sa, NULL);
+  /*
+   * The filter once for the whole session, the helper included (its tests inherit it with each
+   * fork): attaching one costs a millisecond or more, too much for every test. What the helper
+   * needs of what it refuses to tests is allowed by the table only where it is harmless to them.
+   */
+  if (box_filtered && seccomp_install(1)) return 70;
   box_send("ready", "1");
   pid_t running = 0;
   for (;;) {

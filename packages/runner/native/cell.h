@@ -46,6 +46,7 @@ int split_fields(long len, char **fields, int max);
 void write_all(int fd, const void *buf, size_t n);
 void send_event(const char *bin1, size_t n1, const char *bin2, size_t n2, int count, ...);
 long read_request(void);
+/* setup.c */
 int apply_rlimits(char *spec);
 int plan_stdio(struct stdio_plan *s, const char *spec, int is_input);
 int open_stdio(const struct stdio_plan *s, int target);
@@ -58,5 +59,15 @@ pid_t ns_init(const struct run_state *r);
 int init_left(const struct run_state *r);
 void send_exit(struct run_state *r);
 void session(long len, int devnull);
-int box_main(void);
+/* filtered 0: tests without the filter and their own IPC namespace (only to measure their cost) */
+int box_main(int filtered);
+/* seccomp.c: the system-call filter of submissions (session 1: the helper is pid 2, protected too) */
+struct sock_filter;
+int seccomp_build(struct sock_filter *out, int max, int session);
+int seccomp_install(int session);
+int seccomp_pipe(int session);
+/* closes every fd from `from` up (close_range, or one by one on an older kernel) */
+void close_from(int from);
+/* bwrap's --seccomp takes the filter on this fd (run requests whose bwrap argv asks for it) */
+#define SECCOMP_FD 5
 #endif

@@ -41,6 +41,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -143,79 +144,21 @@ static void on_sigchld(int sig) {
   errno = e;
 }
 
-static int parse_limit(const char *v, rlim_t *out) {
-  if (!strcmp(v, "unlimited")) {
-    *out = RLIM_INFINITY;
-    return 0;
-  }
-  char *end;
-  unsigned long long n = strtoull(v, &end, 10);
-  if (end == v) return -1;
-  *out = (rlim_t)n;
-  return *end == '\0' || *end == ':' ? 0 : -1;
-}
-
-/* In the child: "cpu=2:3,fsize=1025,...", and "affinity=N" pins it (and what it starts) to CPU N. */
-int apply_rlimits(char *spec) {
-  static const struct { const char *name; int res; } names[] = {
-    {"cpu", RLIMIT_CPU}, {"fsize", RLIMIT_FSIZE}, {"nofile", RLIMIT_NOFILE}, {"core", RLIMIT_CORE},
-    {"stack", RLIMIT_STACK}, {"nproc", RLIMIT_NPROC}, {"as", RLIMIT_AS},
-  };
-  for (char *item = strtok(spec, ","); item; item = strtok(NULL, ",")) {
-    char *eq = strchr(item, '=');
-    if (!eq) return -1;
-    *eq = '\0';
-    if (!strcmp(item, "affinity")) {
-      cpu_set_t set;
-      CPU_ZERO(&set);
-      CPU_SET(atoi(eq + 1), &set);
-      if (sched_setaffinity(0, sizeof set, &set)) return -1;
-      continue;
-    }
-    int res = -1;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-      if (!strcmp(item, names[i].name)) res = names[i].res;
-    if (res < 0) return -1;
-    struct rlimit rl;
-    if (parse_limit(eq + 1, &rl.rlim_cur)) return -1;
-    char *colon = strchr(eq + 1, ':');
-    rl.rlim_max = rl.rlim_cur;
-    if (colon && parse_limit(colon + 1, &rl.rlim_max)) return -1;
-    if (setrlimit(res, &rl)) return -1;
-  }
+/* bwrap's argv (before its "--") asks for the filter on SECCOMP_FD. */
+static int wants_seccomp(char **argv) {
+  for (int i = 0; argv[i] && strcmp(argv[i], "--"); i++)
+    if (!strcmp(argv[i], "--seccomp")) return 1;
   return 0;
 }
 
-int plan_stdio(struct stdio_plan *s, const char *spec, int is_input) {
-  s->kind = spec[0];
-  s->path = spec[0] && spec[1] == ':' ? spec + 2 : NULL;
-  s->child_fd = s->cell_fd = -1;
-  if (s->kind == 'p' || s->kind == 'k') {
-    int p[2];
-    if (pipe2(p, O_CLOEXEC)) return -1;
-    s->child_fd = is_input ? p[0] : p[1];
-    s->cell_fd = is_input ? p[1] : p[0];
-    return 0;
-  }
-  return strchr("nrwa", s->kind) && (s->kind == 'n' || s->path) ? 0 : -1;
-}
-
-int open_stdio(const struct stdio_plan *s, int target) {
-  int fd;
-  switch (s->kind) {
-    case 'n': fd = open("/dev/null", O_RDWR | O_CLOEXEC); break;
-    case 'r': fd = open(s->path, O_RDONLY | O_CLOEXEC); break;
-    case 'w': fd = open(s->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600); break;
-    case 'a': fd = open(s->path, O_WRONLY | O_APPEND | O_CLOEXEC); break;
-    default: fd = s->child_fd;
-  }
-  if (fd < 0) return -1;
-  return dup2(fd, target) < 0 ? -1 : 0;
-}
-
-/* The child: stdio, limits, the slot's uid, then bwrap. Failures go to the status pipe as text. */
+/*
+ * The child: stdio, limits, the slot's uid, then bwrap. Failures go to the status pipe as text.
+ * bwrap hands the fds it was given to the program, so only those it needs are left open: 0-2,
+ * its status fd (3), a session's socket (4), the filter of a run (5).
+ */
 void child(struct stdio_plan io[3], int status_w, int ctl, char *rlimits, int uid, int gid, char **argv) {
   int err = status_w;
+  int filter = -1;
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
@@ -224,11 +167,22 @@ void child(struct stdio_plan io[3], int status_w, int ctl, char *rlimits, int ui
   for (int i = 0; i < 3; i++)
     if (open_stdio(&io[i], i)) goto fail;
   /* bwrap writes its JSON status on fd 3 */
+  step = "seccomp";
+  if (wants_seccomp(argv) && (filter = seccomp_pipe(0)) < 0) goto fail;
+  /* out of the way of the numbers they are given below */
   step = "status fd";
+  if ((status_w = fcntl(status_w, F_DUPFD_CLOEXEC, 16)) < 0) goto fail;
+  if (ctl >= 0 && (ctl = fcntl(ctl, F_DUPFD_CLOEXEC, 16)) < 0) goto fail;
+  if (filter >= 0 && (filter = fcntl(filter, F_DUPFD_CLOEXEC, 16)) < 0) goto fail;
   if (dup2(status_w, 3) < 0) goto fail;
   err = 3;
   step = "control socket";
   if (ctl >= 0 && dup2(ctl, 4) < 0) goto fail;
+  if (filter >= 0 && dup2(filter, SECCOMP_FD) < 0) goto fail;
+  step = "close fds";
+  close_from(SECCOMP_FD + 1);
+  if (ctl < 0) close(4);
+  if (filter < 0) close(SECCOMP_FD);
   step = "oom_score_adj";
   int adj = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
   if (adj >= 0) {
@@ -459,7 +413,9 @@ static void run(long len, int devnull) {
 }
 
 int main(int argc, char **argv) {
-  if (argc == 2 && !strcmp(argv[1], "--box")) return box_main();
+  if (argc >= 2 && !strcmp(argv[1], "--box")) return box_main(!(argc == 3 && !strcmp(argv[2], "--unfiltered")));
+  /* nothing the runner was started with (a shell's fd 251) reaches a run: the cell holds none of it */
+  close_from(3);
   /* the runner's death ends the cell, and bwrap (--die-with-parent) the run */
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() == 1) return 0;

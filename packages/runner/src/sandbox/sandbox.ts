@@ -39,6 +39,8 @@ export type { Session, SessionSpec, TestSpec } from './session.js';
 
 /** Where the helper of a session is, inside its sandbox. */
 const BOX_HELPER = '/run/judge-cell';
+/** The fd on which the cell gives bwrap the system-call filter (SECCOMP_FD of native/cell.h). */
+const SECCOMP_FD = 5;
 
 export interface SandboxOptions {
   /** Concurrent runs, each slot with a uid of its own when root (default 1). */
@@ -60,6 +62,11 @@ export interface SandboxOptions {
   cpus?: number[];
   /** Install SIGTERM/SIGINT handlers that close the sandbox and then exit (default false: the caller does). */
   closeOnSignals?: boolean;
+  /**
+   * The system-call filter and a session test's own IPC namespace (native/seccomp.c, native/box.c).
+   * Default true; false only to measure what they cost (bench/sandbox-overhead.mjs): it is insecure.
+   */
+  syscallFilter?: boolean;
 }
 
 /** A fresh working directory for one run, owned by the slot's uid, mode 0700. */
@@ -97,6 +104,7 @@ export class Sandbox {
   private readonly busy: number[];
   private readonly pool: CellPool;
   private readonly helper: string;
+  private readonly filter: boolean;
   readonly cpus: number[];
   private nextBox = 0;
   private closed = false;
@@ -118,6 +126,7 @@ export class Sandbox {
     this.uidBase = opts.uidBase ?? 60000;
     this.busy = new Array<number>(this.slots).fill(0);
     this.cpus = (opts.cpus ?? []).filter((c) => Number.isInteger(c) && c >= 0);
+    this.filter = opts.syscallFilter ?? true;
     this.pool = new CellPool(cg);
     // the helper of sessions, where every slot uid can reach it (a checkout may be private)
     this.helper = path.join(workRoot, '.judge-cell');
@@ -209,6 +218,7 @@ export class Sandbox {
   caveats(): string[] {
     const c = [...this.cg.caveats()];
     if (!this.root) c.push('not root: programs run under the runner\'s own uid (no uid of their own per slot), so they could signal the runner\'s other sandboxed programs');
+    if (!this.filter) c.push('no system-call filter and no IPC namespace per test (syscallFilter: false)');
     if (!this.newBwrap) c.push(`bubblewrap ${this.bwrap.version} < 0.8: nested user namespaces cannot be disabled, /tmp is not size-limited`);
     return c;
   }
@@ -315,7 +325,7 @@ export class Sandbox {
         pool: this.pool,
         uid: this.root ? this.uidOf(slot) : undefined,
         none: this.cg.kind === 'none',
-        boxArgv: (s) => this.bwrapArgs(s, [this.helper, BOX_HELPER], [BOX_HELPER, '--box']),
+        boxArgv: (s) => this.bwrapArgs(s, [this.helper, BOX_HELPER], [BOX_HELPER, '--box', ...(this.filter ? [] : ['--unfiltered'])]),
         // the helper's hard limits bound what each test may be given: as high as a language may ask
         boxRlimits: `nofile=4096,core=0,stack=${this.stack}`,
         testRlimits: (s) => this.rlimits(s, slot),
@@ -425,7 +435,13 @@ export class Sandbox {
     if (bind) bw.push('--ro-bind', bind[0], bind[1]);
     bw.push('--chdir', '/box', '--clearenv', '--setenv', 'PATH', SANDBOX_PATH, '--setenv', 'HOME', '/box', '--setenv', 'LANG', 'C.UTF-8');
     for (const [k, v] of Object.entries(spec.env ?? {})) bw.push('--setenv', k, v);
-    bw.push('--hostname', 'judge', '--remount-ro', '/', '--remount-ro', '/dev', '--', ...command);
+    bw.push('--hostname', 'judge', '--remount-ro', '/', '--remount-ro', '/dev');
+    // the system-call filter (native/seccomp.c): a run's program gets it from bwrap, on the fd the
+    // cell fills; a session's helper keeps CAP_SYS_ADMIN of the sandbox's user namespace to give
+    // each test an IPC namespace of its own, and filters each test itself (native/box.c)
+    if (this.filter && bind) bw.push('--cap-add', 'CAP_SYS_ADMIN');
+    else if (this.filter) bw.push('--seccomp', String(SECCOMP_FD));
+    bw.push('--', ...command);
     return bw;
   }
 
