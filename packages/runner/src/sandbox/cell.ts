@@ -60,11 +60,15 @@ export function cellBinaryProblem(): string | null {
   } catch {
     return `the sandbox launcher ${CELL_BINARY} is not built: run \`pnpm build\` in the checkout (it needs a C compiler: apt-get install gcc)`;
   }
-  const src = path.join(path.dirname(CELL_BINARY), 'judge-cell.c');
+  // every source of the launcher counts: the filter table (seccomp.c) or the helper (box.c) alone may be newer
+  const dir = path.dirname(CELL_BINARY);
   try {
-    if (fs.statSync(src).mtimeMs > fs.statSync(CELL_BINARY).mtimeMs) return `the sandbox launcher ${CELL_BINARY} is older than its source: run \`pnpm build\``;
+    const built = fs.statSync(CELL_BINARY).mtimeMs;
+    const sources = fs.readdirSync(dir).filter((f) => f.endsWith('.c') || f.endsWith('.h'));
+    const newer = sources.find((f) => fs.statSync(path.join(dir, f)).mtimeMs > built);
+    if (newer) return `the sandbox launcher ${CELL_BINARY} is older than its source ${newer}: run \`pnpm build\``;
   } catch {
-    /* an installed copy without its source */
+    /* an installed copy without its sources */
   }
   return null;
 }
