@@ -63,8 +63,6 @@ export function readCsv(text: string): CsvTable {
       delimiter: separator,
       from_line: sepLine ? 2 : 1,
       relax_column_count: true,
-      skip_empty_lines: true,
-      skip_records_with_empty_values: true,
       info: true,
       raw: true,
     }) as unknown as typeof rows;
@@ -72,10 +70,13 @@ export function readCsv(text: string): CsvTable {
     if (e instanceof CsvError) throw new CsvSyntaxError((e as CsvError & { lines?: number }).lines ?? 1, SYNTAX[e.code] ?? e.message);
     throw e;
   }
-  const records = rows.map(({ record, info, raw }) => {
-    const inner = raw.replace(/\n$/, '').split('\n').length - 1;
-    return { line: info.lines - inner, fields: record };
-  });
+  // blank lines are skipped here rather than by csv-parse, whose line count then goes wrong
+  const records = rows
+    .filter(({ record }) => record.some((f) => f.trim() !== ''))
+    .map(({ record, info, raw }) => {
+      const inner = raw.replace(/\n$/, '').split('\n').length - 1;
+      return { line: info.lines - inner, fields: record };
+    });
   return { records, separator };
 }
 
