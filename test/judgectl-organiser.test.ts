@@ -21,7 +21,8 @@ function writeTree(root: string, files: Record<string, string>): void {
   }
 }
 
-describe('judgectl for organisers', () => {
+// each judgectl call is a Node process of its own: several in one test outlast the default timeout on a loaded machine
+describe('judgectl for organisers', { timeout: 120_000 }, () => {
   let j: TestJudge;
   let admin: JudgeClient;
   let home: string;
