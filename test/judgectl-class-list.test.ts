@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { ADMIN_PASSWORD, TestJudge } from '../packages/server/test/harness.js';
 import { codeForm } from '../packages/server/test/support/forms.js';
 import { packagedProblem } from '../packages/server/test/support/packaged-problem.js';
 import { zipOf } from '../packages/server/test/zips.js';
-import { judgectlAs, type CtlSession } from './judgectl-child.js';
+import { CTL, judgectlAs, type CtlSession } from './judgectl-child.js';
 import { SUM_PACKAGE } from './one-problem-contest.js';
 
 // A term in a real school (issue 22, items 4, 7 and 9), each judgectl call a child process against a
@@ -17,6 +18,24 @@ import { SUM_PACKAGE } from './one-problem-contest.js';
 
 /** What German Excel saves as "CSV UTF-8": a byte-order mark, semicolons, CRLF, an empty row as ;;; */
 const OFFICE_LIST = '\uFEFFusername;firstName;lastName;email\r\nlmüller;Lisa;Müller;lisa@example.com\r\nsgroß;Sven;Groß;\r\nann;Ann;Lee;\r\n;;;\r\n';
+
+/**
+ * judgectl on a terminal (util-linux `script` gives it one), answering `answer` once its output
+ * shows `question`; answers its exit status and what the terminal showed.
+ */
+function onTerminal(args: string[], env: NodeJS.ProcessEnv, question: RegExp, answer: string): Promise<{ status: number; shown: string }> {
+  const child = spawn('script', ['-qec', [CTL, ...args].join(' '), '/dev/null'], { env });
+  let shown = '';
+  let answered = false;
+  child.stdout.on('data', (b: Buffer) => {
+    shown += b.toString('utf8');
+    if (!answered && question.test(shown)) {
+      answered = true;
+      child.stdin.write(answer);
+    }
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ status: code ?? 1, shown })));
+}
 
 describe('judgectl through a school term', { timeout: 180_000 }, () => {
   let j: TestJudge;
@@ -72,6 +91,14 @@ describe('judgectl through a school term', { timeout: 180_000 }, () => {
     expect(r).toMatchObject({ activity: 'week2', credentialsFile: null, created: [], alreadyMembers: [], leftOut: [] });
     expect(r.enrolledExisting.map((u: { username: string }) => u.username)).toEqual(['lmueller', 'sgross', 'ann']);
     expect(await members('week2')).toEqual(['Ann Lee', 'Lisa Müller', 'Sven Groß', 'admin']);
+  });
+
+  it('asks on a terminal whether to enrol the existing accounts', async () => {
+    await contest('week3');
+    const r = await onTerminal(['users', 'import', join(work, 'class.csv'), '--activity', 'week3'], ctl.env, /Enrol the 3 existing accounts in week3/, 'y\r');
+    expect(r.status, r.shown).toBe(0);
+    expect(r.shown).toMatch(/Enrolled 3 existing accounts in week3; they keep their passwords\./);
+    expect(await members('week3')).toEqual(['Ann Lee', 'Lisa Müller', 'Sven Groß', 'admin']);
   });
 
   it('creates only the new accounts with --skip-existing, and refuses a line that names somebody else', async () => {
