@@ -13,7 +13,8 @@ import { until } from '../packages/server/test/support/wait.js';
 // typed in a terminal; the participant asks and prints with the SDK.
 const CTL = fileURLToPath(new URL('../bin/judgectl', import.meta.url));
 
-describe('judgectl on contest day: questions, announcements, printouts', () => {
+// each judgectl call is a Node process of its own: several in one test outlast the default timeout on a loaded machine
+describe('judgectl on contest day: questions, announcements, printouts', { timeout: 120_000 }, () => {
   let j: TestJudge;
   let admin: JudgeClient;
   let alice: JudgeClient;

@@ -21,7 +21,8 @@ function writeTree(root: string, files: Record<string, string>): void {
   }
 }
 
-describe('judgectl for organisers', () => {
+// each judgectl call is a Node process of its own: several in one test outlast the default timeout on a loaded machine
+describe('judgectl for organisers', { timeout: 120_000 }, () => {
   let j: TestJudge;
   let admin: JudgeClient;
   let home: string;
@@ -135,8 +136,10 @@ describe('judgectl for organisers', () => {
     expect(r.credentialsFile).toBe(out);
     expect(r.created.map((u: { username: string }) => u.username)).toEqual(['ann', 'bob', 'cid']);
     expect(statSync(out).mode & 0o777).toBe(0o600);
-    const [head, ...lines] = readFileSync(out, 'utf8').trim().split(/\r\n/);
-    expect(head).toBe('username,password,firstName,lastName,email,userId');
+    const written = readFileSync(out, 'utf8');
+    expect(written.startsWith('\uFEFF')).toBe(true);
+    const [head, ...lines] = written.slice(1).trim().split(/\r\n/);
+    expect(head).toBe('username,password,firstName,lastName,email,userId,usernameInFile');
     expect(lines).toHaveLength(3);
     expect(lines[1]).toMatch(/^bob,[^,]+,"Bob, Jr.",Ray,,/);
     for (const line of lines) {
@@ -144,10 +147,19 @@ describe('judgectl for organisers', () => {
       const c = await j.signIn({ username: username!, password: password! });
       expect((await c.call(ops.getActivity, { params: { idOrSlug: 'spring' } })).enrolled).toBe(true);
     }
-    // the same file again: the credentials file is never overwritten, and nothing is made
+    // the same file again: every account exists and is enrolled, so nothing is made and the
+    // credentials file is left as it was
     const again = await ctl('users', 'import', csv, '--activity', 'spring');
-    expect(again.status).toBe(1);
-    expect(again.stderr).toMatch(/pupils-credentials\.csv exists/);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/3 accounts of \S+pupils\.csv exist already, 3 of them in spring/);
+    expect(again.stdout).toMatch(/3 accounts were in spring already\.\nNo new accounts: no credentials file was written\./);
+    expect(readFileSync(out, 'utf8')).toBe(written);
+    // one new line: the credentials file of the first import is never overwritten, and nothing is made
+    writeFileSync(csv, 'username,firstName,lastName,email\r\nann,Ann,Lee,ann@example.com\r\ndan,Dan,Fox,\r\n');
+    const more = await ctl('users', 'import', csv, '--activity', 'spring');
+    expect(more.status).toBe(1);
+    expect(more.stderr).toMatch(/pupils-credentials\.csv exists/);
+    expect(await admin.call(ops.lookupUsers, { query: { q: 'dan' } })).toEqual([]);
   });
 
   it('refuses a broken package with the server reason and leaves no problem behind', async () => {
@@ -203,8 +215,8 @@ describe('judgectl for organisers', () => {
     const csv = await ctl('ranking', 'spring', '--csv');
     expect(csv.status).toBe(0);
     const [head, annLine] = csv.stdout.split('\r\n');
-    expect(head).toBe('rank,userId,name,solved,penalty,a-plus-b,sum');
-    expect(annLine).toMatch(new RegExp(`^1,${standings.rows[0].userId},Ann Lee,1,\\d+,1/\\d+,$`));
+    expect(head).toBe('\uFEFFrank,username,name,userId,solved,penalty,a-plus-b solved,a-plus-b tries,a-plus-b minute,sum solved,sum tries,sum minute');
+    expect(annLine).toMatch(new RegExp(`^1,ann,Ann Lee,${standings.rows[0].userId},1,\\d+,1,1,\\d+,0,0,$`));
     expect((await ctl('ranking', 'spring', '--csv', '--json')).stderr).toMatch(/cannot be used with/);
   });
 });

@@ -117,10 +117,13 @@ describe('README: running a contest', () => {
       if (/series freeze/.test(text)) await duringFreeze();
       if (/series reveal/.test(text)) expect((await ranking(students[29]!)).frozen).toBe(false);
       if (/ranking spring --csv/.test(text)) {
-        const lines = readFileSync(join(work, 'standings.csv'), 'utf8').trim().split('\r\n');
-        expect(lines[0]).toBe('rank,userId,name,solved,penalty,hello,largest,sum');
+        const csv = readFileSync(join(work, 'standings.csv'), 'utf8');
+        expect(csv.startsWith('\uFEFF')).toBe(true);
+        const lines = csv.slice(1).trim().split('\r\n');
+        const perProblem = (slug: string) => ['solved', 'tries', 'minute'].map((k) => `${slug} ${k}`);
+        expect(lines[0]).toBe(['rank,username,name,userId,solved,penalty', ...['hello', 'largest', 'sum'].flatMap(perProblem)].join(','));
         expect(lines).toHaveLength(1 + CLASS_SIZE + 2);
-        expect(lines[1]).toMatch(/^1,[^,]+,Student 30,3,/);
+        expect(lines[1]).toMatch(/^1,s30,Student 30,[^,]+,3,/);
       }
       if (/judge restore/.test(text)) expect(existsSync(join(work, 'restored', 'judge.db'))).toBe(true);
     }

@@ -2,6 +2,7 @@ import type { TokenResponse } from '@judge/contract';
 import { ApiProblem, JudgeClient } from '@judge/sdk';
 import { forgetCredentials, loadCredentials, saveCredentials, type Credentials } from './credentials.js';
 import { CliError } from './errors.js';
+import { USER_AGENT } from './version.js';
 
 export function remember(server: string, username: string, t: TokenResponse): void {
   saveCredentials({
@@ -17,7 +18,7 @@ export function remember(server: string, username: string, t: TokenResponse): vo
 export async function signedIn(): Promise<{ client: JudgeClient; creds: Credentials }> {
   const creds = loadCredentials();
   if (!creds) throw new CliError('not signed in: run `judgectl login --server URL --username NAME` first');
-  const client = new JudgeClient({ baseUrl: creds.server, accessToken: creds.accessToken, refreshToken: creds.refreshToken, userAgent: 'judgectl/0.1.0' });
+  const client = new JudgeClient({ baseUrl: creds.server, accessToken: creds.accessToken, refreshToken: creds.refreshToken, userAgent: USER_AGENT });
   // a long command (an import) must not outlive its token: renew well before the end
   if (Date.parse(creds.accessExpiresAt) - Date.now() < 10 * 60_000) {
     try {

@@ -1,7 +1,15 @@
+import { CsvError, parse } from 'csv-parse/sync';
+
 /** One record of a CSV file and the line it starts on (1-based, the header is line 1). */
 export interface CsvRecord {
   line: number;
   fields: string[];
+}
+
+/** A parsed file: its records and the separator it was written with. */
+export interface CsvTable {
+  records: CsvRecord[];
+  separator: string;
 }
 
 export class CsvSyntaxError extends Error {
@@ -13,68 +21,92 @@ export class CsvSyntaxError extends Error {
   }
 }
 
+/** The separators judgectl reads: comma (RFC 4180), semicolon (a spreadsheet where the comma is the decimal point, as German Excel) and tab. */
+const SEPARATORS = [',', ';', '\t'] as const;
+
+/** The words for what csv-parse refuses, as a person fixing the file needs them. */
+const SYNTAX: Record<string, string> = {
+  CSV_QUOTE_NOT_CLOSED: 'a quoted field is not closed',
+  INVALID_OPENING_QUOTE: 'a quote inside an unquoted field (put the field in quotes and double the quote)',
+  CSV_INVALID_CLOSING_QUOTE: 'text after a closing quote (a quote inside a quoted field is written "")',
+};
+
 /**
- * Parses RFC 4180 CSV: comma-separated, fields optionally in double quotes ("" is a quote inside
- * them, and they may span lines), CRLF or LF line breaks, an optional byte-order mark. Blank lines
- * are skipped. Every record keeps the number of the line it starts on, for messages.
+ * The separator of a file: an Excel `sep=;` first line names it; else whichever of comma,
+ * semicolon and tab the header line (outside quotes) holds most of, comma on a tie.
  */
-export function parseCsv(text: string): CsvRecord[] {
-  const s = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const records: CsvRecord[] = [];
-  let line = 1;
-  let i = 0;
-  while (i < s.length) {
-    const start = line;
-    const fields: string[] = [];
-    let field = '';
-    let ended = false;
-    while (!ended) {
-      if (s[i] === '"') {
-        i++;
-        for (;;) {
-          if (i >= s.length) throw new CsvSyntaxError(start, 'a quoted field is not closed');
-          const ch = s[i]!;
-          if (ch === '"') {
-            if (s[i + 1] === '"') {
-              field += '"';
-              i += 2;
-              continue;
-            }
-            i++;
-            break;
-          }
-          if (ch === '\n') line++;
-          field += ch;
-          i++;
-        }
-        if (i < s.length && s[i] !== ',' && s[i] !== '\n' && s[i] !== '\r') throw new CsvSyntaxError(line, 'text after a closing quote (a quote inside a quoted field is written "")');
-      } else {
-        while (i < s.length && s[i] !== ',' && s[i] !== '\n' && s[i] !== '\r') {
-          if (s[i] === '"') throw new CsvSyntaxError(line, 'a quote inside an unquoted field (put the field in quotes and double the quote)');
-          field += s[i];
-          i++;
-        }
-      }
-      fields.push(field);
-      field = '';
-      if (i >= s.length) ended = true;
-      else if (s[i] === ',') i++;
-      else {
-        if (s[i] === '\r') i++;
-        if (s[i] === '\n') i++;
-        line++;
-        ended = true;
-      }
-    }
-    if (!(fields.length === 1 && fields[0]!.trim() === '')) records.push({ line: start, fields });
+function separatorOf(firstLine: string): { separator: string; sepLine: boolean } {
+  const named = /^sep=(.)$/i.exec(firstLine);
+  if (named) return { separator: named[1]!, sepLine: true };
+  const unquoted = firstLine.replace(/"[^"]*"/g, '');
+  const count = (c: string) => unquoted.split(c).length - 1;
+  const best = SEPARATORS.reduce((a, b) => (count(b) > count(a) ? b : a));
+  return { separator: best, sepLine: false };
+}
+
+/**
+ * Parses a CSV file as spreadsheets write it, with csv-parse: comma-, semicolon- or tab-separated
+ * (told by the header line, or Excel's `sep=` line), fields optionally in double quotes ("" is a
+ * quote inside them, and they may span lines), CRLF or LF line breaks, an optional byte-order mark.
+ * Blank lines and lines of empty fields (what a spreadsheet saves for an empty row) are skipped.
+ * Every record keeps the number of the line it starts on, for messages.
+ */
+export function readCsv(text: string): CsvTable {
+  // one line break everywhere, so that csv-parse counts each as one line
+  const s = (text.startsWith('\uFEFF') ? text.slice(1) : text).replace(/\r\n?/g, '\n');
+  const firstLine = s.split('\n', 1)[0]!;
+  const { separator, sepLine } = separatorOf(firstLine.trim());
+  let rows: { record: string[]; info: { lines: number }; raw: string }[];
+  try {
+    // with `info` and `raw` csv-parse answers each record with its line count and text
+    rows = parse(s, {
+      delimiter: separator,
+      from_line: sepLine ? 2 : 1,
+      relax_column_count: true,
+      info: true,
+      raw: true,
+    }) as unknown as typeof rows;
+  } catch (e) {
+    if (e instanceof CsvError) throw new CsvSyntaxError((e as CsvError & { lines?: number }).lines ?? 1, SYNTAX[e.code] ?? e.message);
+    throw e;
   }
-  return records;
+  // blank lines are skipped here rather than by csv-parse, whose line count then goes wrong
+  const records = rows
+    .filter(({ record }) => record.some((f) => f.trim() !== ''))
+    .map(({ record, info, raw }) => {
+      const inner = raw.replace(/\n$/, '').split('\n').length - 1;
+      return { line: info.lines - inner, fields: record };
+    });
+  return { records, separator };
+}
+
+/**
+ * A file's text: UTF-8 (with or without a byte-order mark), else Windows-1252, which Excel's plain
+ * "CSV" format writes on a Western European Windows. Says which, for a note to the user.
+ */
+export function decodeCsv(bytes: Uint8Array): { text: string; encoding: 'utf-8' | 'windows-1252' } {
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'utf-8' };
+  } catch {
+    return { text: new TextDecoder('windows-1252').decode(bytes), encoding: 'windows-1252' };
+  }
+}
+
+/** The records of a CSV file, as readCsv reads them. */
+export function parseCsv(text: string): CsvRecord[] {
+  return readCsv(text).records;
 }
 
 /** A CSV field, quoted when it has to be. */
-export function csvField(v: string | undefined): string {
+export function csvField(v: string | undefined, separator = ','): string {
   const s = v ?? '';
-  return /[",\r\n]/.test(s) || /^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return s.includes(separator) || /["\r\n]/.test(s) || /^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export const csvLine = (values: (string | undefined)[]) => `${values.map(csvField).join(',')}\r\n`;
+export const csvLine = (values: (string | undefined)[], separator = ',') => `${values.map((v) => csvField(v, separator)).join(separator)}\r\n`;
+
+/**
+ * The byte-order mark a CSV file for people starts with: spreadsheets (Excel above all) read a file
+ * without one in the machine's legacy code page and garble every umlaut.
+ */
+export const CSV_BOM = '\uFEFF';

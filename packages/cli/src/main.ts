@@ -17,10 +17,11 @@ import { submissionsCommands } from './commands/submissions.js';
 import { usersCommands } from './commands/users.js';
 import { applyConventions, jsonRequested } from './conventions.js';
 import { fail } from './errors.js';
+import { VERSION } from './version.js';
 
 const program = new Command('judgectl')
   .description('Manage a judge from a terminal. Every command takes --json for scripts; a failure says why and exits non-zero (with --json as one JSON object on standard error).')
-  .version('0.1.0')
+  .version(VERSION)
   .showHelpAfterError('(add --help for usage)');
 
 sessionCommands(program);

@@ -1,5 +1,6 @@
 import { InstantInput } from '@judge/contract';
 import { InvalidArgumentError } from 'commander';
+import { Temporal } from 'temporal-polyfill';
 
 const OFFSET = /([Zz]|[+-]\d{2}:?\d{2})$/;
 const ZONES = new Map<string, Intl.DateTimeFormat>();
@@ -29,6 +30,17 @@ export const noneToNull = <T>(v: OrNone<T> | undefined): T | null | undefined =>
 /** As zonedInstant, or `none` to clear the date. */
 export function zonedInstantOrNone(v: string): OrNone<string> {
   return v.trim().toLowerCase() === NONE ? NONE : zonedInstant(v);
+}
+
+/**
+ * The UTC instant of a date as zonedInstant gave it: one with an offset as it is, one without read
+ * in `zone` as the server reads it (a time skipped by daylight saving moves forward by the gap, a
+ * repeated one is the earlier), for judgectl to reckon with dates before it sends them.
+ */
+export function instantIn(value: string, zone: string): string {
+  if (OFFSET.test(value)) return new Date(value).toISOString();
+  const zoned = Temporal.PlainDateTime.from(value).toZonedDateTime(zone, { disambiguation: 'compatible' });
+  return new Date(zoned.epochMilliseconds).toISOString();
 }
 
 function formatter(zone: string): Intl.DateTimeFormat {

@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   'activity.slug.immutable': 409,
   'activity.archived': 409,
   'activity.hasSubmissions': 409,
+  'activity.seriesOutside': 409,
   'series.slug.taken': 409,
   'series.hasSubmissions': 409,
   'series.alreadyPaused': 409,

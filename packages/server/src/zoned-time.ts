@@ -28,3 +28,15 @@ export function placeDatesInZone<T extends object>(input: T, members: readonly (
   }
   return out;
 }
+
+/**
+ * An instant as the wall clock of `timeZone` reads it, to the minute with the offset
+ * (`2026-12-01T12:00+01:00`), for messages that speak of an activity's dates as its people do.
+ */
+export function showInZone(instant: string, timeZone: string): string {
+  try {
+    return Temporal.Instant.from(instant).toZonedDateTimeISO(timeZone).toString({ timeZoneName: 'never', smallestUnit: 'minute' });
+  } catch {
+    return instant;
+  }
+}

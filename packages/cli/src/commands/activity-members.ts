@@ -5,9 +5,9 @@ import { activityRoles, builtInRole, memberships, resolveAccounts, roleLabel, ty
 import { api } from '../client.js';
 import { CliError } from '../errors.js';
 import { emit, plural, table, type JsonOption } from '../output.js';
+import { readClassList } from '../class-list.js';
 import { resolveActivity } from '../resolve.js';
 import { inZone } from '../zoned-time.js';
-import { readUsersCsv } from './users.js';
 import { sub } from './common.js';
 
 /** A membership that a command changed: the role before and after (null: none). */
@@ -110,7 +110,7 @@ function listCommands(activities: Command): void {
 
 /** The usernames of a users CSV (the file `users import` takes), checked as that command checks it. */
 function csvUsernames(file: string | undefined): string[] {
-  return file ? readUsersCsv(file).map((r) => r.username) : [];
+  return file ? readClassList(file).rows.map((r) => r.username) : [];
 }
 
 function participantCommands(activities: Command): void {

@@ -2,14 +2,19 @@ import { writeFileSync } from 'node:fs';
 import { ops, type Printout } from '@judge/contract';
 import { Option, type Command } from 'commander';
 import { api } from '../client.js';
-import { emit, fields, plural, table, when, type JsonOption } from '../output.js';
+import type { JudgeClient } from '@judge/sdk';
+import { activityZones } from '../activity-zones.js';
+import { emit, fields, plural, table, type JsonOption } from '../output.js';
+import { inZone } from '../zoned-time.js';
 import { allPages, resolveActivity } from '../resolve.js';
 import { sub } from './common.js';
 
-function printoutsTable(list: Printout[]): string {
+/** Printouts in a table, each time in its activity's zone. */
+async function printoutsTable(c: JudgeClient, list: Printout[]): Promise<string> {
+  const zone = await activityZones(c, list.map((p) => p.activityId));
   return table(
     ['id', 'activity', 'state', 'asked', 'by', 'group', 'title', 'file', 'bytes', 'taken by', 'resolved by'],
-    list.map((p) => [p.id, p.activitySlug, p.state, when(p.requestedAt), p.requestedByName, p.groupName, p.title, p.fileName, p.sizeBytes, p.claimedByName, p.resolvedByName]),
+    list.map((p) => [p.id, p.activitySlug, p.state, inZone(p.requestedAt, zone(p.activityId)), p.requestedByName, p.groupName, p.title, p.fileName, p.sizeBytes, p.claimedByName, p.resolvedByName]),
   );
 }
 
@@ -27,7 +32,8 @@ export function printoutsCommands(program: Command): void {
       const all = await allPages((page, pageSize) =>
         c.call(ops.listPrintouts, { query: { page, pageSize, ...(activityId ? { activityId } : {}), ...(o.state ? { state: o.state } : {}) } as never }),
       );
-      emit(o, all, () => `${printoutsTable(all)}\n${plural(all.length, 'printout')}`);
+      const text = o.json ? '' : await printoutsTable(c, all);
+      emit(o, all, () => `${text}\n${plural(all.length, 'printout')}`);
     });
 
   sub(printouts, 'claim <id>', 'Take a queued printout').action(async (id: string, o: JsonOption) => {
@@ -58,6 +64,8 @@ export function printoutsCommands(program: Command): void {
       }
       const d = await c.call(ops.getPrintout, { params: { id } });
       const p = d.printout;
+      const zone = (await activityZones(c, [p.activityId]))(p.activityId);
+      const when = (t: string | undefined) => inZone(t, zone);
       emit(o, d, () =>
         [
           fields([

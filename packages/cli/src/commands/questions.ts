@@ -3,17 +3,22 @@ import { JudgeClient } from '@judge/sdk';
 import type { Command } from 'commander';
 import { api, signedIn } from '../client.js';
 import { CliError } from '../errors.js';
-import { emit, note, plural, table, when, type JsonOption } from '../output.js';
+import { activityZones } from '../activity-zones.js';
+import { emit, note, plural, table, type JsonOption } from '../output.js';
+import { inZone } from '../zoned-time.js';
 import { allPages, resolveActivity, resolveSeries } from '../resolve.js';
 import { positive, sub } from './common.js';
 import { readPassword } from './session.js';
+import { USER_AGENT } from '../version.js';
 
 const clip = (s: string, n = 60) => (s.length > n ? `${s.slice(0, n - 1)}…` : s).replace(/\s+/g, ' ');
 
-function questionsTable(list: Question[]): string {
+/** Questions in a table, each time in its activity's zone. */
+async function questionsTable(c: JudgeClient, list: Question[]): Promise<string> {
+  const zone = await activityZones(c, list.map((q) => q.activityId));
   return table(
     ['id', 'activity', 'kind', 'asked', 'by', 'about', 'topic', 'question', 'answer', 'published'],
-    list.map((q) => [q.id, q.activitySlug, q.kind, when(q.createdAt), q.authorName, q.problemSlug ?? q.seriesName, clip(q.topic, 30), clip(q.body), q.answer ? clip(q.answer.body, 40) : '', q.isPublished]),
+    list.map((q) => [q.id, q.activitySlug, q.kind, inZone(q.createdAt, zone(q.activityId)), q.authorName, q.problemSlug ?? q.seriesName, clip(q.topic, 30), clip(q.body), q.answer ? clip(q.answer.body, 40) : '', q.isPublished]),
   );
 }
 
@@ -26,7 +31,7 @@ type ListOptions = JsonOption & { activity?: string; unanswered?: boolean; searc
  */
 async function watch(o: ListOptions, activityId: string | undefined, seen: Set<string>): Promise<void> {
   const { creds } = await signedIn();
-  const browser = new JudgeClient({ baseUrl: creds.server, userAgent: 'judgectl/0.1.0' });
+  const browser = new JudgeClient({ baseUrl: creds.server, userAgent: USER_AGENT });
   await browser.loginWithCookie(creds.username, await readPassword(o.passwordFile), false);
   const stream = browser.events();
   await stream.opened;
@@ -36,6 +41,8 @@ async function watch(o: ListOptions, activityId: string | undefined, seen: Set<s
     await browser.call(ops.logout).catch(() => undefined);
     process.exit(0);
   };
+  let printing = Promise.resolve();
+  const zones = new Map<string, (activityId: string) => string>();
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
   stream.socket.on('message', (raw) => {
@@ -49,11 +56,20 @@ async function watch(o: ListOptions, activityId: string | undefined, seen: Set<s
     if (f.type !== 'questionChanged' || !q || q.kind !== 'question' || seen.has(q.id)) return;
     if (activityId && q.activityId !== activityId) return;
     seen.add(q.id);
-    const line = o.json ? JSON.stringify(q) : `\x07${when(q.createdAt)}  ${q.activitySlug}  ${q.authorName ?? ''}  ${q.problemSlug ?? q.seriesName ?? ''}  ${q.topic}: ${clip(q.body, 200)}  (${q.id})`;
-    process.stdout.write(`${line}\n`);
+    // one at a time, in the order they came, each time in its activity's zone
+    printing = printing.then(async () => {
+      if (!o.json && !zones.has(q.activityId)) zones.set(q.activityId, await activityZones(browser, [q.activityId]).catch(() => () => 'UTC'));
+      printQuestion(o, q, zones.get(q.activityId)?.(q.activityId) ?? 'UTC');
+    });
   });
   await stream.closed;
   throw new CliError('the event socket closed');
+}
+
+/** One new question on a line, with a terminal bell (with --json, the question as one JSON line). */
+function printQuestion(o: ListOptions, q: Question, zone: string): void {
+  const line = o.json ? JSON.stringify(q) : `\x07${inZone(q.createdAt, zone)}  ${q.activitySlug}  ${q.authorName ?? ''}  ${q.problemSlug ?? q.seriesName ?? ''}  ${q.topic}: ${clip(q.body, 200)}  (${q.id})`;
+  process.stdout.write(`${line}\n`);
 }
 
 export function questionsCommands(program: Command): void {
@@ -71,7 +87,10 @@ export function questionsCommands(program: Command): void {
       const query = { ...(activityId ? { activityId } : {}), ...(o.unanswered ? { unansweredOnly: 'true' as const } : {}), ...(o.search ? { search: o.search } : {}) };
       const all = await allPages((page, pageSize) => c.call(ops.listQuestions, { query: { page, pageSize, ...query } }));
       if (o.json && o.watch) for (const q of all) process.stdout.write(`${JSON.stringify(q)}\n`);
-      else emit(o, all, () => `${questionsTable(all)}\n${plural(all.length, 'question')}`);
+      else {
+        const text = o.json ? '' : await questionsTable(c, all);
+        emit(o, all, () => `${text}\n${plural(all.length, 'question')}`);
+      }
       if (o.watch) await watch(o, activityId, new Set(all.map((q) => q.id)));
     });
 

@@ -1,31 +1,16 @@
-import { ops, type Series } from '@judge/contract';
+import { ops } from '@judge/contract';
 import type { Command } from 'commander';
 import { api } from '../client.js';
-import { CliError } from '../errors.js';
-import { emit, fields, type JsonOption } from '../output.js';
+import { emit, type JsonOption } from '../output.js';
 import { resolveActivity, resolveProblem, resolveSeries } from '../resolve.js';
 import { seriesState } from './activities.js';
 import { inZone, zonedInstant } from '../zoned-time.js';
 import { int, positive, sub } from './common.js';
+import { seriesDatesCommands, seriesFields } from './series-dates.js';
 import { seriesWithActivity } from './series-standings.js';
 
-/** One series, its dates in its activity's time zone. */
-function seriesFields(s: Series, zone: string): string {
-  return fields([
-    ['id', s.id],
-    ['slug', s.slug],
-    ['name', s.name],
-    ['start', inZone(s.startDate, zone)],
-    ['end', inZone(s.endDate, zone)],
-    ['freeze', inZone(s.rankingFreezeAt, zone)],
-    ['reveal', inZone(s.rankingRevealAt, zone)],
-    ['state', seriesState(s, zone)],
-    ['problems', s.problems.map((p) => p.slug).join(', ')],
-  ]);
-}
-
 export function seriesCommands(program: Command): Command {
-  const series = program.command('series').description('Series of an activity: create, open, pause, resume, shift; freeze, unfreeze and reveal its standings');
+  const series = program.command('series').description('Series of an activity: create, open, update, pause, resume, shift; freeze, unfreeze and reveal its standings');
 
   sub(series, 'create <activity> <slug>', 'Add a series to an activity; without --start it opens at once (once the activity is published)')
     .requiredOption('--name <name>', 'its name')
@@ -42,18 +27,7 @@ export function seriesCommands(program: Command): Command {
       emit(o, s, () => `Created the series ${s.slug} in ${a.slug}.\n${seriesFields(s, a.timeZone)}`);
     });
 
-  sub(series, 'open <activity> <series>', 'Open a series now: ends a pause, or moves a start still to come to now')
-    .action(async (activity: string, which: string, o: JsonOption) => {
-      const c = await api();
-      const found = await seriesWithActivity(c, activity, which);
-      const zone = found.a.timeZone;
-      let s = found.s;
-      const now = new Date().toISOString();
-      if (s.endDate && s.endDate <= now) throw new CliError(`${s.slug} ended at ${inZone(s.endDate, zone)}: move it with \`judgectl series shift\` first`);
-      if (s.pausedAt) s = await c.call(ops.resumeSeries, { params: { seriesId: s.id }, body: { extendEnd: false } });
-      if (s.startDate && s.startDate > now) s = await c.call(ops.updateSeries, { params: { seriesId: s.id }, body: { startDate: now } });
-      emit(o, s, () => (s.isOpen ? `${s.slug} is open.` : `${s.slug} is ${seriesState(s, zone)} (an unpublished activity's series stay closed: \`judgectl activities publish\`).`));
-    });
+  seriesDatesCommands(series);
 
   sub(series, 'pause <activity> <series>', 'Stop taking submissions now')
     .option('--hide-problems', 'also hide the problems while paused')

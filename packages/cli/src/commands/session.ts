@@ -7,6 +7,7 @@ import { credentialsPath, forgetCredentials, loadCredentials } from '../credenti
 import { CliError } from '../errors.js';
 import { emit, type JsonOption } from '../output.js';
 import { sub } from './common.js';
+import { USER_AGENT } from '../version.js';
 
 export async function readPassword(file: string | undefined): Promise<string> {
   if (file) return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
@@ -29,7 +30,7 @@ export function sessionCommands(program: Command): void {
         throw new CliError(`not a URL: ${o.server}`);
       }
       const password = await readPassword(o.passwordFile);
-      const client = new JudgeClient({ baseUrl: server });
+      const client = new JudgeClient({ baseUrl: server, userAgent: USER_AGENT });
       const t = await client.login(o.username, password);
       remember(server, o.username, t);
       const me = await client.call(ops.getAccount);

@@ -2,7 +2,10 @@ import { ops, type SubmissionDetail, type SubmissionSummary } from '@judge/contr
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { api } from '../client.js';
 import { CliError } from '../errors.js';
-import { emit, fields, plural, table, when, type JsonOption } from '../output.js';
+import type { JudgeClient } from '@judge/sdk';
+import { activityZones } from '../activity-zones.js';
+import { emit, fields, plural, table, type JsonOption } from '../output.js';
+import { inZone } from '../zoned-time.js';
 import { allPages, resolveActivity, resolveUser } from '../resolve.js';
 import { resolveAssignment } from './assignments.js';
 import { attemptOf, submissionFilesCommands, submissionId, testResults, testsTable } from './submission-files.js';
@@ -10,10 +13,12 @@ import { positive, sub } from './common.js';
 
 const score = (s: { score?: number | undefined; maxScore?: number | undefined }) => (s.score !== undefined ? `${s.score}${s.maxScore !== undefined ? `/${s.maxScore}` : ''}` : '');
 
-function submissionsTable(list: SubmissionSummary[]): string {
+/** Submissions in a table, each time in its activity's zone. */
+async function submissionsTable(c: JudgeClient, list: SubmissionSummary[]): Promise<string> {
+  const zone = await activityZones(c, list.map((s) => s.activityId));
   return table(
     ['id', 'submitted', 'user', 'activity', 'problem', 'state', 'verdict', 'score', 'attempts', 'excluded'],
-    list.map((s) => [s.id, when(s.submittedAt), s.userName, s.activitySlug, s.problemSlug, s.state, s.verdict, score(s), s.attempts, s.excluded]),
+    list.map((s) => [s.id, inZone(s.submittedAt, zone(s.activityId)), s.userName, s.activitySlug, s.problemSlug, s.state, s.verdict, score(s), s.attempts, s.excluded]),
   );
 }
 
@@ -26,7 +31,8 @@ function verdict(v: string): string {
   return up;
 }
 
-function submissionText(s: SubmissionDetail): string {
+function submissionText(s: SubmissionDetail, zone: string): string {
+  const when = (t: string | undefined) => inZone(t, zone);
   return [
     fields([
       ['id', s.id],
@@ -106,11 +112,13 @@ export function submissionsCommands(program: Command): void {
         if (o.verdict) query.verdict = o.verdict;
         if (o.allPages) {
           const all = await allPages((page, pageSize) => c.call(ops.listSubmissions, { query: { ...query, page, pageSize } }));
-          return emit(o, all, () => `${submissionsTable(all)}\n${plural(all.length, 'submission')}`);
+          const text = o.json ? '' : await submissionsTable(c, all);
+          return emit(o, all, () => `${text}\n${plural(all.length, 'submission')}`);
         }
         const p = await c.call(ops.listSubmissions, { query: { ...query, page: o.page } });
         const pages = Math.max(1, Math.ceil(p.total / p.pageSize));
-        emit(o, p, () => `${submissionsTable(p.items)}\npage ${p.page} of ${pages}, ${plural(p.total, 'submission')}${pages > 1 ? ' (--page N or --all-pages for more)' : ''}`);
+        const text = o.json ? '' : await submissionsTable(c, p.items);
+        emit(o, p, () => `${text}\npage ${p.page} of ${pages}, ${plural(p.total, 'submission')}${pages > 1 ? ' (--page N or --all-pages for more)' : ''}`);
       },
     );
 
@@ -120,11 +128,12 @@ export function submissionsCommands(program: Command): void {
     .action(async (id: string, o: JsonOption & { tests?: boolean; attempt?: number }) => {
       const c = await api();
       const s = await c.call(ops.getSubmission, { params: { id: submissionId(id) } });
-      if (!o.tests) return emit(o, s, () => submissionText(s));
+      const zone = (await activityZones(c, [s.activityId]))(s.activityId);
+      if (!o.tests) return emit(o, s, () => submissionText(s, zone));
       const a = attemptOf(s, o.attempt);
       const tests = await testResults(c, a);
       const about = tests === undefined ? `Attempt ${a.attempt} is ${a.state}: its runner stored no per-test results.` : `Tests of attempt ${a.attempt}:\n${testsTable(tests)}`;
-      emit(o, { ...s, tests: { attempt: a.attempt, results: tests ?? null } }, () => `${submissionText(s)}\n${about}`);
+      emit(o, { ...s, tests: { attempt: a.attempt, results: tests ?? null } }, () => `${submissionText(s, zone)}\n${about}`);
     });
 
   sub(submissions, 'rejudge <id>', "Judge a submission again (a new attempt, against the assignment's pinned or newest version)").action(

@@ -44,13 +44,14 @@ export const updateActivity = defineOperation({
   method: 'PUT',
   path: '/activities/{idOrSlug}',
   tag: TAG,
-  summary: 'Change an activity: absent members keep their value, null clears; the slug must equal the stored one',
+  summary:
+    "Change an activity: absent members keep their value, null clears; the slug must equal the stored one. A series start or end equal to the activity's old one moves with it; a series left outside the new range refuses the change (activity.seriesOutside)",
   auth: 'user',
   params: IdOrSlug,
   body: UpdateActivityRequest,
   response: Activity,
   status: 200,
-  errors: ['forbidden', 'not_found', 'activity.slug.immutable', 'activity.archived', 'validation_failed'],
+  errors: ['forbidden', 'not_found', 'activity.slug.immutable', 'activity.archived', 'activity.seriesOutside', 'validation_failed'],
   permission: 'activity:update',
   extension: true,
 });

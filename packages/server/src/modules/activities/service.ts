@@ -206,6 +206,8 @@ export class ActivitiesService {
       const set = patchOf(placeDatesInZone(input, DATE_MEMBERS, input.timeZone ?? a.timeZone), a.modules);
       settle(a, set);
       const row = Object.keys(set).length ? this.saved(a.id, set) : a;
+      // the series that shared a date move with it; one left outside refuses the update
+      this.seriesService.followActivity(a, row, out);
       this.announceTimes(a, row, out);
       return this.announceUpdate(row, out);
     });

@@ -32,3 +32,34 @@ export function followSeries(d: Deps, a: ActivityRow, before: Range, after: Rang
   if (!range) return null;
   return d.db.update(activities).set(range).where(eq(activities.id, a.id)).returning().get()!;
 }
+
+/** A series as the activity's own dates move it. */
+export type SeriesRange = Range & Pick<SeriesRow, 'id' | 'slug'>;
+
+/** What the activity's new dates do to its series: the ones that move with them, and those left outside. */
+export interface ActivityMove {
+  moved: Map<string, Range>;
+  /** Series that would lie outside the activity's new range (or end before they start), with why. */
+  outside: { slug: string; why: 'startsBefore' | 'endsAfter' | 'endsBeforeStart'; date: string; bound: string }[];
+}
+
+/**
+ * The other direction of followedRange (README, "Series and the activity's dates"): when the
+ * activity's start or end changes, a series start or end equal to the activity's old one moves with
+ * it; every series must then still lie within the activity's range, so that the activity's dates
+ * and the clock a participant sees never disagree. An open date on either side bounds nothing.
+ */
+export function seriesFollowing(before: Range, after: Range, all: SeriesRange[]): ActivityMove {
+  const moved = new Map<string, Range>();
+  const outside: ActivityMove['outside'] = [];
+  for (const s of all) {
+    let { startDate, endDate } = s;
+    if (startDate && startDate === before.startDate && after.startDate) startDate = after.startDate;
+    if (endDate && endDate === before.endDate && after.endDate) endDate = after.endDate;
+    if (startDate !== s.startDate || endDate !== s.endDate) moved.set(s.id, { startDate, endDate });
+    if (startDate && after.startDate && startDate < after.startDate) outside.push({ slug: s.slug, why: 'startsBefore', date: startDate, bound: after.startDate });
+    if (endDate && after.endDate && endDate > after.endDate) outside.push({ slug: s.slug, why: 'endsAfter', date: endDate, bound: after.endDate });
+    else if (startDate && endDate && endDate < startDate) outside.push({ slug: s.slug, why: 'endsBeforeStart', date: endDate, bound: startDate });
+  }
+  return { moved, outside };
+}

@@ -8,10 +8,10 @@ import { event } from '../../events/bus.js';
 import { ApiError, notFound, validation } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
-import { placeDatesInZone } from '../../zoned-time.js';
+import { placeDatesInZone, showInZone } from '../../zoned-time.js';
 import { canManage, canSeeActivity, findActivity, managedActivity, managerAudience, requireNotArchived, type ActivityRow } from '../policy/index.js';
 import { readableProblem } from '../problems/index.js';
-import { followSeries } from './activity-range.js';
+import { followSeries, seriesFollowing, type ActivityMove } from './activity-range.js';
 import { announceSeries, reconcile, settleActivity, settleDue, type SeriesChange, type SeriesRow, type SeriesTransition } from './schedule.js';
 import { toSeries, toSeriesList, type AssignmentRow } from './views.js';
 
@@ -56,6 +56,15 @@ const DATE_ORDER = [
 ] as const;
 
 const slugKey = (slug: string) => slug.toLowerCase();
+
+/** Why a series keeps the activity's new dates from being stored, in the activity's own time. */
+function outsideText(o: ActivityMove['outside'][number], zone: string): string {
+  const date = showInZone(o.date, zone);
+  const bound = showInZone(o.bound, zone);
+  if (o.why === 'startsBefore') return `the series ${o.slug} starts at ${date}, before the activity's new start ${bound}`;
+  if (o.why === 'endsAfter') return `the series ${o.slug} ends at ${date}, after the activity's new end ${bound}`;
+  return `the series ${o.slug} would end at ${date}, before it starts at ${bound}`;
+}
 const moved = (t: string | null | undefined, ms: number): string | null => (t ? new Date(Date.parse(t) + ms).toISOString() : null);
 
 /** The members a body names, its local dates read in the activity's zone. */
@@ -129,6 +138,29 @@ export class SeriesService {
     if (!moved) return a;
     this.activityMoved(a, moved, out);
     return moved;
+  }
+
+  /**
+   * The series follow the activity's new start or end, inside the caller's transaction (an
+   * activity update): a series date equal to the activity's old one moves with it. When another
+   * series would then lie outside the activity's range the whole update is refused (409
+   * `activity.seriesOutside`), naming each such series, so the two never disagree silently.
+   */
+  followActivity(before: ActivityRow, after: ActivityRow, out: Outbox): void {
+    if (before.startDate === after.startDate && before.endDate === after.endDate) return;
+    const rows = this.seriesRowsOf(after.id);
+    const { moved, outside } = seriesFollowing(before, after, rows);
+    if (outside.length) {
+      const errors: Record<string, string[]> = {};
+      for (const o of outside) (errors[o.why === 'startsBefore' ? 'startDate' : 'endDate'] ??= []).push(outsideText(o, after.timeZone));
+      const why = outside.map((o) => outsideText(o, after.timeZone)).join('; ');
+      throw ApiError.of('activity.seriesOutside', `The activity's dates would disagree with its series: ${why}. Move those series first, or choose other dates`, errors);
+    }
+    for (const s of rows) {
+      const range = moved.get(s.id);
+      if (!range) continue;
+      this.settle(after, this.saved(s.id, range), 'rescheduled', out);
+    }
   }
 
   // ---- lookups ----
