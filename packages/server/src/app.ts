@@ -167,7 +167,7 @@ function createApi(deps: Deps, services: Services): Api {
     authenticateRunner: (header, ctx) => services.runners.authenticate(header, clientAddress(ctx)),
   });
   instanceRoutes(api, services.instance, packageVersion());
-  identityRoutes(api, services.identity, config.auth);
+  identityRoutes(api, services.identity, { ...config.auth, publicUrl: config.publicUrl });
   accessRoutes(api, services.access);
   usersRoutes(api, services.users);
   accountRoutes(api, services.account);
