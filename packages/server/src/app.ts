@@ -187,12 +187,17 @@ function createApi(deps: Deps, services: Services): Api {
   return api;
 }
 
-/** The HTTP server: the edge (request ids, problem+json, log line), authentication, the rate limit, the API, then the web app for what the API did not answer. */
+/**
+ * The HTTP server: the edge (request ids, problem+json, log line), which operation the request
+ * reaches (every gate after it asks that, not the path), authentication, the maintenance gate, the
+ * rate limit, the API, then the web app for what the API did not answer.
+ */
 function createHttpServer(deps: Deps, api: Api, services: Services): Server {
   const { config, log, sessions, clock } = deps;
   const koa = new Koa<RequestState>({ proxy: config.trustProxy });
   koa.silent = true;
   koa.use(edge(log, config.publicUrl.startsWith('https:')));
+  koa.use(api.classify());
   koa.use(authenticate(sessions, clock));
   koa.use(maintenanceGate(services.instance.maintenance, deps.permissions));
   koa.use(rateLimit(config.limits.requestsPerMinute));
