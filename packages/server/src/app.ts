@@ -27,6 +27,7 @@ import { IdentityService, identityRoutes } from './modules/identity/index.js';
 import { InstanceService, instanceRoutes, maintenanceGate } from './modules/instance/index.js';
 import { Judging, judgingRoutes } from './modules/judging/index.js';
 import { ParticipantService, participantRoutes } from './modules/participant/index.js';
+import { activityViewers } from './modules/policy/index.js';
 import { PrintoutsService, printoutsRoutes } from './modules/printouts/index.js';
 import { ProblemsService, problemsRoutes } from './modules/problems/index.js';
 import { QuestionsService, questionsRoutes } from './modules/questions/index.js';
@@ -276,6 +277,7 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
     publicUrl: config.publicUrl,
     trustProxy: config.trustProxy,
     admits: (userId) => maintenance.level !== 'closed' || deps.permissions.isAdministrator(userId),
+    viewers: (activityId) => activityViewers(deps, activityId),
   });
   hub.attach(server);
   const workers = startWorkers(deps, services, paths);
