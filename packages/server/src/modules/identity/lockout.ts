@@ -11,8 +11,10 @@
  * - UnknownNameLocks: the lockout of names no account has, kept like an account's own (failures in
  *   a row, then `lockoutMinutes` of LockedOut), so guessing shows no difference between them.
  *
- * Both forget entries `lockoutMinutes` after their last change and hold at most MAX_ENTRIES, the
- * oldest going first, so that guessing random names cannot grow the server's memory without bound.
+ * Both hold at most MAX_ENTRIES, the least recently changed going first, so that guessing random
+ * names cannot grow the server's memory without bound. An address's marks lapse `lockoutMinutes`
+ * after its last attempt; a name's failures in a row are kept like an account's stored count, until
+ * a lock starts them again (or, past MAX_ENTRIES, the entry is dropped).
  */
 
 const MAX_ENTRIES = 50_000;
@@ -89,6 +91,6 @@ export class UnknownNameLocks {
     const lockedUntil = e?.lockedUntil ?? 0;
     const lock = failures >= this.failuresToLock;
     const next = lock ? { failures: 0, lockedUntil: now + this.lockMs } : { failures, lockedUntil };
-    this.names.set(name, { ...next, until: Math.max(next.lockedUntil, now + this.lockMs) });
+    this.names.set(name, { ...next, until: Number.POSITIVE_INFINITY });
   }
 }
