@@ -27,6 +27,7 @@ import { IdentityService, identityRoutes } from './modules/identity/index.js';
 import { InstanceService, instanceRoutes, maintenanceGate } from './modules/instance/index.js';
 import { Judging, judgingRoutes } from './modules/judging/index.js';
 import { ParticipantService, participantRoutes } from './modules/participant/index.js';
+import { activityViewers } from './modules/policy/index.js';
 import { PrintoutsService, printoutsRoutes } from './modules/printouts/index.js';
 import { ProblemsService, problemsRoutes } from './modules/problems/index.js';
 import { QuestionsService, questionsRoutes } from './modules/questions/index.js';
@@ -167,7 +168,7 @@ function createApi(deps: Deps, services: Services): Api {
     authenticateRunner: (header, ctx) => services.runners.authenticate(header, clientAddress(ctx)),
   });
   instanceRoutes(api, services.instance, packageVersion());
-  identityRoutes(api, services.identity, config.auth);
+  identityRoutes(api, services.identity, { ...config.auth, publicUrl: config.publicUrl });
   accessRoutes(api, services.access);
   usersRoutes(api, services.users);
   accountRoutes(api, services.account);
@@ -187,12 +188,17 @@ function createApi(deps: Deps, services: Services): Api {
   return api;
 }
 
-/** The HTTP server: the edge (request ids, problem+json, log line), authentication, the rate limit, the API, then the web app for what the API did not answer. */
+/**
+ * The HTTP server: the edge (request ids, problem+json, log line), which operation the request
+ * reaches (every gate after it asks that, not the path), authentication, the maintenance gate, the
+ * rate limit, the API, then the web app for what the API did not answer.
+ */
 function createHttpServer(deps: Deps, api: Api, services: Services): Server {
   const { config, log, sessions, clock } = deps;
   const koa = new Koa<RequestState>({ proxy: config.trustProxy });
   koa.silent = true;
   koa.use(edge(log, config.publicUrl.startsWith('https:')));
+  koa.use(api.classify());
   koa.use(authenticate(sessions, clock));
   koa.use(maintenanceGate(services.instance.maintenance, deps.permissions));
   koa.use(rateLimit(config.limits.requestsPerMinute));
@@ -271,6 +277,7 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
     publicUrl: config.publicUrl,
     trustProxy: config.trustProxy,
     admits: (userId) => maintenance.level !== 'closed' || deps.permissions.isAdministrator(userId),
+    viewers: (activityId) => activityViewers(deps, activityId),
   });
   hub.attach(server);
   const workers = startWorkers(deps, services, paths);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { defaultsPath } from '../src/config.js';
-import { TestJudge, type TestUser } from './harness.js';
+import { ADMIN_PASSWORD, TestJudge, type TestUser } from './harness.js';
 import { expectProblem, login, req, type RawResponse } from './support/identity.js';
 
 /**
@@ -110,23 +110,70 @@ describe('failed sign-ins per address', () => {
 describe('failed sign-ins per account, from many addresses', () => {
   const w = shippedJudge({ trustProxy: true });
 
-  it('stops an account after 10 failures in a minute even when a right password reset the lockout count between', async () => {
+  it('stops the addresses that guessed after 10 failures in a minute, even when a right password reset the lockout count between', async () => {
     const [owner, bystander] = await accounts(w.admin, 'owner-', 2);
     for (let i = 0; i < 5; i++) expectProblem(await from(w.j, `10.0.0.${i + 1}`, owner!.username, `guess-${i}`), 401, 'unauthenticated', 'Failed');
     expect((await from(w.j, '10.0.1.1', owner!.username, owner!.password)).status).toBe(200);
     for (let i = 5; i < 10; i++) expectProblem(await from(w.j, `10.0.0.${i + 1}`, owner!.username, `guess-${i}`), 401, 'unauthenticated', 'Failed');
     const sessions = w.j.count('sessions');
-    expectRetryAfter(await from(w.j, '10.0.2.1', owner!.username, owner!.password), /failed sign-ins for this account/);
-    // the same account by its address-book name is the same budget
-    expectRetryAfter(await from(w.j, '10.0.2.2', owner!.username.toUpperCase(), owner!.password), /this account/);
+    // an address that guessed is refused, the right password too, by any spelling of the name
+    expectRetryAfter(await from(w.j, '10.0.0.3', owner!.username, owner!.password), /failed sign-ins for this account/);
+    expectRetryAfter(await from(w.j, '10.0.0.4', owner!.username.toUpperCase(), owner!.password), /this account/);
     expect(w.j.count('sessions')).toBe(sessions);
     // not locked: the budget, not the lockout, refused; other accounts at the same addresses sign in
     expect(w.j.app.deps.sqlite.prepare('SELECT locked_until FROM users WHERE id = ?').get(owner!.id)).toEqual({ locked_until: null });
-    expect((await from(w.j, '10.0.2.1', bystander!.username, bystander!.password)).status).toBe(200);
+    expect((await from(w.j, '10.0.0.3', bystander!.username, bystander!.password)).status).toBe(200);
+    // an address that never failed is heard: the owner signs in; a new guesser gets one guess
+    expect((await from(w.j, '10.0.2.1', owner!.username, owner!.password)).status).toBe(200);
+    expectProblem(await from(w.j, '10.0.2.2', owner!.username, 'guess-from-elsewhere'), 401, 'unauthenticated', 'Failed');
+    expectRetryAfter(await from(w.j, '10.0.2.2', owner!.username, owner!.password), /this account/);
   });
+});
 
-  it('gives an unknown name a budget of its own, so that guessing names costs as much', async () => {
-    for (let i = 0; i < 10; i++) expectProblem(await from(w.j, `10.1.0.${i + 1}`, 'no-such-name', `guess-${i}`), 401, 'unauthenticated', 'Failed');
-    expectRetryAfter(await from(w.j, '10.1.1.1', 'No-Such-Name', 'guess-next'), /this account/);
+/** What an answer shows a guesser: the status, the whole body and whether it says when to retry. */
+const seen = (r: RawResponse) => ({ status: r.status, body: r.body as unknown, retryAfter: r.headers.has('retry-after') });
+
+describe('known and unknown names', () => {
+  const w = shippedJudge({ trustProxy: true });
+
+  /** The same guesses against one name: twelve from one address, then two from another. */
+  async function guesses(name: string): Promise<ReturnType<typeof seen>[]> {
+    const out = [];
+    for (let i = 0; i < 12; i++) out.push(seen(await from(w.j, '10.3.0.1', name, `guess-${i}`)));
+    for (let i = 0; i < 2; i++) out.push(seen(await from(w.j, '10.3.0.2', name, `elsewhere-${i}`)));
+    return out;
+  }
+
+  it('answer every guess alike, so that guessing tells nobody which names exist', async () => {
+    const [known] = await accounts(w.admin, 'known-', 1);
+    const forKnown = await guesses(known!.username);
+    const forUnknown = await guesses('no-such-name');
+    expect(forUnknown).toEqual(forKnown);
+    // what they are: ten failures lock the name for the address that made them; another address is
+    // heard once, then refused too
+    expect(forKnown.map((a) => (a.body as { detail: string }).detail)).toEqual([...Array(10).fill('Failed'), 'LockedOut', 'LockedOut', 'Failed', 'LockedOut']);
+    // a blocked account answers a wrong password as any other does
+    const [blocked] = await accounts(w.admin, 'blocked-', 1);
+    await w.admin.call(ops.setUserBlocked, { params: { id: blocked!.id }, body: { blocked: true } });
+    expect(seen(await from(w.j, '10.3.1.1', blocked!.username, 'guess'))).toEqual(seen(await from(w.j, '10.3.1.1', 'nobody-at-all', 'guess')));
+  });
+});
+
+describe('a stranger guessing the administrator’s password', () => {
+  const w = shippedJudge({ trustProxy: true });
+
+  it('locks out the guesser, not the administrator signing in from elsewhere', async () => {
+    const answers = [];
+    for (let i = 0; i < 30; i++) answers.push((await from(w.j, '10.4.0.1', 'admin', `guess-${i}`)).body.detail as string);
+    expect(answers).toEqual([...Array(10).fill('Failed'), ...Array(20).fill('LockedOut')]);
+    // the lock holds: even the right password from the guesser's address is refused
+    const sessions = w.j.count('sessions');
+    expectProblem(await from(w.j, '10.4.0.1', 'admin', ADMIN_PASSWORD), 401, 'unauthenticated', 'LockedOut');
+    expect(w.j.count('sessions')).toBe(sessions);
+    // the administrator, from an address that never failed, signs in, and the lock stays for the guesser
+    const admin = await from(w.j, '10.4.9.9', 'admin', ADMIN_PASSWORD);
+    expect(admin.status, admin.text).toBe(200);
+    expect(w.j.count('sessions')).toBe(sessions + 1);
+    expectProblem(await from(w.j, '10.4.0.1', 'admin', ADMIN_PASSWORD), 401, 'unauthenticated', 'LockedOut');
   });
 });

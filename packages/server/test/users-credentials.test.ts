@@ -4,7 +4,7 @@ import { JudgeClient } from '@judge/sdk';
 import { ADMIN_PASSWORD, type TestUser } from './harness.js';
 import { sleep } from './support/wait.js';
 import { NO_SUCH_ID } from './support/ids.js';
-import { UUID, INSTANT, j, admin, adminId, fresh, refused, send, userRow, sql, loginResult, tokenStatus, holderOf, useUsersServer } from './support/users.js';
+import { UUID, INSTANT, j, admin, adminId, fresh, refused, send, userRow, loginResult, tokenStatus, holderOf, useUsersServer } from './support/users.js';
 
 /**
  * The user administration endpoints over real HTTP and a real SQLite file (interface "Users";
@@ -35,7 +35,8 @@ describe('POST /users/{id}/blocked', () => {
     await refused(bearer.refresh(), 401, 'unauthenticated');
 
     expect(await loginResult(u.username, u.password)).toBe('LockedOut');
-    expect(await loginResult(u.username, 'wrong-password-123')).toBe('LockedOut');
+    // a wrong password learns nothing: it answers as for any account, or none
+    expect(await loginResult(u.username, 'wrong-password-123')).toBe('Failed');
   });
 
   it('blocking again keeps the first blockedAt; unblocking restores sign-in', async () => {
@@ -123,7 +124,9 @@ describe('POST /users/{id}/password', () => {
 
   it('clears a lockout', async () => {
     const u = await j.user(fresh('pw-locked'));
-    sql('UPDATE users SET locked_until = ? WHERE id = ?', '2999-01-01T00:00:00.000Z', u.id);
+    // locked by guesses from this address, which the lock then refuses even the right password
+    for (let i = 0; i < 10; i++) expect(await loginResult(u.username, `guess-${i}`)).toBe('Failed');
+    expect(userRow(u.id).locked_until).not.toBeNull();
     expect(await loginResult(u.username, u.password)).toBe('LockedOut');
     const issued = await admin.call(ops.resetUserPassword, { params: { id: u.id } });
     expect(await loginResult(u.username, issued.password)).toBe('ok');

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { PING_FRAME, statusTitle } from '@judge/contract';
+import { PING_FRAME, statusTitle, type Permission } from '@judge/contract';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { PermissionResolver } from '../auth/permissions.js';
@@ -16,6 +16,47 @@ export interface HubOptions {
   trustProxy: boolean;
   /** Whether this user may open a socket now: false while the installation is closed to them. */
   admits?(userId: string): boolean;
+  /**
+   * Who may see an activity now: the rule REST applies to every request about it. Asked when an
+   * event about the activity is delivered, so that unpublishing, closing or a removed membership
+   * stops the telling at once, and a member added later hears from the next event on.
+   */
+  viewers?(activityId: string): (userId: string) => boolean;
+}
+
+/**
+ * Keys a participant holds in an activity: what they read with them goes through the activity's
+ * visibility over REST (an unpublished activity, or a closed one they left, answers 404), so an
+ * event reaching someone by one of these keys does too. Staff keys are answered by the permission
+ * alone, over REST and here.
+ */
+const VIEWER_KEYS: ReadonlySet<Permission> = new Set<Permission>([
+  'activity:read',
+  'submission:read:own',
+  'result:read:own',
+  'question:read:own',
+  'ranking:read',
+  'printout:create',
+]);
+
+/**
+ * Whether an event says something is gone from a user's view (an activity unpublished or deleted,
+ * their grant removed): it goes to those it concerns though REST already answers 404 to them, since
+ * that is the news, and it carries nothing but ids.
+ */
+function isWithdrawal(e: DomainEvent): boolean {
+  return e.type === 'activityDeleted' || (e.type === 'grantChanged' && 'deletedId' in (e.data as object));
+}
+
+/**
+ * The activity an event is about: its audience's scope, else its payload's `activityId` (a
+ * submission's, a printout's or a question's author hears of it through a list of users).
+ */
+function activityOf(e: DomainEvent): string | undefined {
+  if (isWithdrawal(e)) return undefined;
+  if (e.audience.kind === 'permission' && e.audience.activityId) return e.audience.activityId;
+  const id = (e.data as { activityId?: unknown }).activityId;
+  return typeof id === 'string' ? id : undefined;
 }
 
 interface SessionSockets {
@@ -124,18 +165,25 @@ export class EventHub {
     else this.endSessions(m.sessionIds, m.reason);
   }
 
-  private mayReceive(userId: string, a: Audience): boolean {
+  /**
+   * Whether a user is in an audience: 'staff' when a staff key there lets them in (REST answers
+   * those reads by the permission alone), 'viewer' when they are in by a participant's key, by name
+   * or as anyone signed in (REST answers those reads only while they may see the activity).
+   */
+  private reach(userId: string, a: Audience): 'no' | 'staff' | 'viewer' {
     switch (a.kind) {
       case 'signedIn':
-        return true;
+        return 'viewer';
       case 'users':
-        return a.userIds.includes(userId);
+        return a.userIds.includes(userId) ? 'viewer' : 'no';
       case 'permission': {
-        if (a.alsoUsers?.includes(userId)) return true;
         const scope = a.activityId ?? null;
-        if (a.unless && this.d.permissions.has(userId, a.unless, scope)) return false;
-        if (a.alsoRequires && !a.alsoRequires.every((k) => this.d.permissions.has(userId, k, scope))) return false;
-        return a.anywhere ? this.d.permissions.holdsAnywhere(userId, a.key) : this.d.permissions.has(userId, a.key, scope);
+        const named = a.alsoUsers?.includes(userId) ? 'viewer' : 'no';
+        if (a.unless && this.d.permissions.has(userId, a.unless, scope)) return named;
+        if (a.alsoRequires && !a.alsoRequires.every((k) => this.d.permissions.has(userId, k, scope))) return named;
+        const holds = a.anywhere ? this.d.permissions.holdsAnywhere(userId, a.key) : this.d.permissions.has(userId, a.key, scope);
+        if (!holds) return named;
+        return VIEWER_KEYS.has(a.key) ? 'viewer' : 'staff';
       }
     }
   }
@@ -154,9 +202,20 @@ export class EventHub {
     // written once, and only when someone open may receive it (an author's event, with the author away, is not)
     let frame: string | undefined;
     const decided = new Map<string, boolean>();
+    const activityId = activityOf(e);
+    // read once per event, and only when an event is about an activity
+    let sees: ((userId: string) => boolean) | undefined;
+    const visible = (userId: string): boolean => {
+      if (!activityId || !this.opts.viewers) return true;
+      sees ??= this.opts.viewers(activityId);
+      return sees(userId);
+    };
     for (const entry of this.bySession.values()) {
       let ok = decided.get(entry.userId);
-      if (ok === undefined) decided.set(entry.userId, (ok = this.mayReceive(entry.userId, e.audience)));
+      if (ok === undefined) {
+        const reach = this.reach(entry.userId, e.audience);
+        decided.set(entry.userId, (ok = reach === 'staff' || (reach === 'viewer' && visible(entry.userId))));
+      }
       if (!ok) continue;
       frame ??= wireJson({ type: e.type, data: e.data });
       for (const ws of entry.sockets) this.send(ws, frame);

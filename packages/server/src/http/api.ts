@@ -101,6 +101,10 @@ export class Api {
   private readonly bound = new Set<string>();
   /** Parameterless operations by `METHOD /api/v1/path`, with their layers, for the exact-path fast lane (see routes). */
   private readonly exact = new Map<string, Koa.Middleware<RequestState>[]>();
+  /** Bound operations by id, which is each route's name: what a matched route is. */
+  private readonly byId = new Map<string, Operation>();
+  /** The fast lane (see routes), built once all operations are bound. */
+  private lanes?: Map<string, { op: Operation; run: Koa.Middleware<RequestState> }>;
   private readonly json: Koa.Middleware;
 
   constructor(private readonly opts: ApiOptions) {
@@ -145,10 +149,35 @@ export class Api {
       }
     });
     if (!op.path.includes('{')) this.exact.set(`${op.method} /api/v1${op.path}`, stack);
+    this.byId.set(op.id, op);
     const area = areaOf(`/api/v1${op.path}`);
     let entry = this.routers.get(area);
     if (!entry) this.routers.set(area, (entry = { router: new Router<RequestState>({ prefix: '/api/v1' }) }));
-    entry.router.register(path, [op.method], stack as never);
+    entry.router.register(path, [op.method], stack as never, { name: op.id });
+  }
+
+  /**
+   * The operation a request reaches: the one the routers (or the fast lane) will run for this method
+   * and path, asked of them rather than worked out again, so that every gate before the routes
+   * (authentication, maintenance, rate limits) sees exactly what the routers will dispatch, whatever
+   * letter case, trailing slash or encoding the path comes in. Undefined where no route matches.
+   */
+  operationAt(method: string, path: string): Operation | undefined {
+    const lane = this.fastLanes().get(`${method} ${path}`);
+    if (lane) return lane.op;
+    const matched = this.routers.get(areaOf(path))?.router.match(path, method);
+    // the routers run every matching layer in order and the first answers: that one is the operation
+    const first = matched?.pathAndMethod.find((layer) => layer.methods.length > 0);
+    return first?.name ? this.byId.get(first.name) : undefined;
+  }
+
+  /** Puts the operation a request reaches on its state (see operationAt), before any gate runs. */
+  classify(): Koa.Middleware<RequestState> {
+    return (ctx, next) => {
+      const op = this.operationAt(ctx.method, ctx.path);
+      if (op) ctx.state.operation = op;
+      return next();
+    };
   }
 
   /** Authentication and the Origin check come before the body is read, so refusals cost nothing. */
@@ -244,30 +273,35 @@ export class Api {
    */
   routes(): Koa.Middleware {
     for (const e of this.routers.values()) e.routes = e.router.routes() as unknown as Koa.Middleware;
-    const fast = new Map<string, Koa.Middleware<RequestState>>();
-    for (const [key, stack] of this.exact) {
-      const [method, path] = key.split(' ') as [string, string];
-      const matched = this.routers.get(areaOf(path))?.router.match(path, method);
-      if (matched?.pathAndMethod.length === 1) fast.set(key, chain(stack));
-    }
+    const fast = this.fastLanes();
     return (ctx, next) => {
       const lane = fast.get(`${ctx.method} ${ctx.path}`);
       if (lane) {
         // as the router leaves it for a route without parameters
         (ctx as { params?: object }).params = {};
-        return lane(ctx as never, next);
+        return lane.run(ctx as never, next);
       }
       const routes = this.routers.get(areaOf(ctx.path))?.routes;
       return routes ? routes(ctx, next) : next();
     };
   }
 
+  private fastLanes(): Map<string, { op: Operation; run: Koa.Middleware<RequestState> }> {
+    if (this.lanes) return this.lanes;
+    const lanes = new Map<string, { op: Operation; run: Koa.Middleware<RequestState> }>();
+    for (const [key, stack] of this.exact) {
+      const [method, path] = key.split(' ') as [string, string];
+      const matched = this.routers.get(areaOf(path))?.router.match(path, method);
+      const only = matched?.pathAndMethod.length === 1 ? matched.pathAndMethod[0] : undefined;
+      const op = only?.name ? this.byId.get(only.name) : undefined;
+      if (op) lanes.set(key, { op, run: chain(stack) });
+    }
+    return (this.lanes = lanes);
+  }
+
   /** The `METHOD path` keys the fast lane serves (see routes); for tests. */
   fastLane(): string[] {
-    return [...this.exact.keys()].filter((key) => {
-      const [method, path] = key.split(' ') as [string, string];
-      return this.routers.get(areaOf(path))?.router.match(path, method).pathAndMethod.length === 1;
-    });
+    return [...this.fastLanes().keys()];
   }
 
   /**

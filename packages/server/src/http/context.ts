@@ -1,3 +1,4 @@
+import type { Operation } from '@judge/contract';
 import type Koa from 'koa';
 import type { Actor } from '../auth/permissions.js';
 import type { RunnerActor } from '../auth/runner-tokens.js';
@@ -7,6 +8,8 @@ export interface RequestState {
   actor?: Actor;
   /** The runner of a runner-protocol call, once its token was checked. */
   runner?: RunnerActor;
+  /** The operation the routes will run for this request (Api.classify), if any; what gates ask. */
+  operation?: Operation;
   /** Set when the request carried a bearer token or cookie that signs nobody in. */
   badCredentials?: boolean;
 }
@@ -24,4 +27,6 @@ export function expectedOrigin(ctx: Ctx, publicUrl: string): string {
 }
 
 /** The runner protocol: machines with their own tokens, never users' sessions or their rate limit. */
-export const RUNNER_PATH = '/api/v1/runner/';
+export function runnerProtocol(op: Operation | undefined): boolean {
+  return !!op && op.path.startsWith('/runner/');
+}

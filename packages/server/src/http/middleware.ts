@@ -9,7 +9,7 @@ import type { Clock } from '../util.js';
 import { ApiError } from '@judge/contract';
 import { SESSION_COOKIE } from '../auth/origin.js';
 import { isStorageFull, StorageFullAlarm } from './storage-full.js';
-import { clientAddress, RUNNER_PATH, type Ctx, type RequestState } from './context.js';
+import { clientAddress, runnerProtocol, type Ctx, type RequestState } from './context.js';
 
 type Mw = Koa.Middleware<RequestState>;
 
@@ -137,7 +137,7 @@ export function edge(log: Logger, https: boolean): Mw {
 export function authenticate(sessions: SessionStore, clock: Clock): Mw {
   return async (ctx, next) => {
     // runners carry their own tokens, checked by the runner routes
-    if (ctx.path.startsWith(RUNNER_PATH)) return next();
+    if (runnerProtocol(ctx.state.operation)) return next();
     const header = ctx.get('authorization');
     if (header) {
       const m = /^Bearer\s+([A-Za-z0-9_-]{16,128})$/i.exec(header);
@@ -156,8 +156,6 @@ export function authenticate(sessions: SessionStore, clock: Clock): Mw {
   };
 }
 
-const ANONYMOUS_RUNNER_PATHS = /^\/api\/v1\/runner\/(register|auth\/)/;
-
 /** Requests per minute, per signed-in user or, for anonymous calls, per address. */
 export function rateLimit(perMinute: number): Mw {
   if (perMinute <= 0) return (_ctx, next) => next();
@@ -165,7 +163,7 @@ export function rateLimit(perMinute: number): Mw {
   return async (ctx, next) => {
     // approved runners are machines an administrator trusts: their pace is set by the work they
     // claim. Registration and the handshake are anonymous, so they count against the address.
-    if (ctx.path.startsWith(RUNNER_PATH) && !ANONYMOUS_RUNNER_PATHS.test(ctx.path)) return next();
+    if (ctx.state.operation?.auth === 'runner') return next();
     const key = ctx.state.actor ? `u:${ctx.state.actor.userId}` : `a:${clientAddress(ctx)}`;
     try {
       await limiter.consume(key);

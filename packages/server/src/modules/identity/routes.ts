@@ -1,12 +1,12 @@
 import { ops } from '@judge/contract';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Api } from '../../http/api.js';
-import { SESSION_COOKIE } from '../../auth/origin.js';
 import { clientAddress } from '../../http/context.js';
 import { perAddress } from '../../http/middleware.js';
 import type { IdentityService } from './service.js';
+import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
-export function identityRoutes(api: Api, identity: IdentityService, opts: { loginAttemptsPerMinute: number; cookieDays: number }): void {
+export function identityRoutes(api: Api, identity: IdentityService, opts: { loginAttemptsPerMinute: number; cookieDays: number; publicUrl: string }): void {
   // Every attempt per address, sized for a lab behind one NAT address; failed ones have their own,
   // smaller budgets (SignInBudget), which are what slow password guessing before the lockout does.
   const limit = perAddress(new RateLimiterMemory({ points: opts.loginAttemptsPerMinute, duration: 60 }));
@@ -21,14 +21,7 @@ export function identityRoutes(api: Api, identity: IdentityService, opts: { logi
       const kind = persistent ? 'cookie' : browserSession ? 'sessionCookie' : 'bearer';
       const issued = await identity.login(body.email, body.password, kind, { ipAddress: clientAddress(ctx), userAgent: ctx.get('user-agent') || undefined });
       if (issued.cookie) {
-        ctx.cookies.set(SESSION_COOKIE, issued.cookie, {
-          httpOnly: true,
-          sameSite: 'lax',
-          secure: ctx.secure,
-          path: '/',
-          overwrite: true,
-          ...(persistent ? { maxAge: opts.cookieDays * 86_400_000 } : {}),
-        });
+        setSessionCookie(ctx, issued.cookie, { publicUrl: opts.publicUrl, maxAgeMs: persistent ? opts.cookieDays * 86_400_000 : undefined });
         ctx.status = 200;
         ctx.body = '';
         return;
@@ -42,7 +35,7 @@ export function identityRoutes(api: Api, identity: IdentityService, opts: { logi
 
   api.bind(ops.logout, ({ actor, ctx }) => {
     identity.logout(actor);
-    if (actor.via === 'cookie') ctx.cookies.set(SESSION_COOKIE, null, { path: '/', overwrite: true });
+    if (actor.via === 'cookie') clearSessionCookie(ctx, opts.publicUrl);
   });
 
   api.bind(ops.getManageInfo, ({ actor }) => identity.manageInfo(actor));

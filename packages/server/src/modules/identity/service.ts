@@ -9,6 +9,7 @@ import { addSeconds, iso, newId } from '../../util.js';
 import { admitSignIn, type InstanceService } from '../instance/index.js';
 import { emailKey, emailTaken, findUserById, findUserByLogin, usernameKey, usernameTaken } from '../users/index.js';
 import { announceUser } from '../users/index.js';
+import { GuessingAddresses, UnknownNameLocks } from './lockout.js';
 import { SignInBudget } from './sign-in-budget.js';
 
 export class LoginRefused extends ApiError {
@@ -20,12 +21,17 @@ export class LoginRefused extends ApiError {
 /** Sign-in, sign-out, tokens and self-registration (CONTRACT §4). */
 export class IdentityService {
   private readonly budget: SignInBudget;
+  private readonly guessing: GuessingAddresses;
+  private readonly unknownNames: UnknownNameLocks;
 
   constructor(
     private readonly d: Deps,
     private readonly instance: InstanceService,
   ) {
+    const { lockoutFailures, lockoutMinutes } = d.config.auth;
     this.budget = new SignInBudget(d.config.auth);
+    this.guessing = new GuessingAddresses(lockoutMinutes * 60_000);
+    this.unknownNames = new UnknownNameLocks(lockoutFailures, lockoutMinutes * 60_000);
   }
 
   async register(input: { email: string; password: string; username?: string | undefined }): Promise<void> {
@@ -67,39 +73,57 @@ export class IdentityService {
     for (let i = 2; ; i++) if (!usernameTaken(this.d.db, `${stem}${i}`)) return `${stem}${i}`;
   }
 
+  /**
+   * Signs in. Known and unknown names answer alike, in status, body and work done (an unknown name
+   * hashes a dummy password, and has a budget and a lockout of its own). While an account is locked
+   * or its budget of failures is spent, only addresses that failed against it are refused unheard:
+   * any other address has its password checked, so a stranger's guesses cannot lock the owner out.
+   */
   async login(login: string, password: string, kind: SessionKind, client: ClientInfo): Promise<IssuedSession> {
-    const user = findUserByLogin(this.d.db, login);
-    const now = this.d.clock.now();
-    if (user && (user.blockedAt || (user.lockedUntil && user.lockedUntil > iso(now)))) {
+    const address = client.ipAddress;
+    const found = findUserByLogin(this.d.db, login);
+    const account = found ? found.id : `login:${login.trim().toLowerCase()}`;
+    await this.budget.admitAddress(address);
+    const started = this.d.clock.now().getTime();
+    const early = await this.guarded(account, found?.id, started);
+    if (early && this.guessing.others(account, address, started) > 0) {
       await this.d.hasher.verify(null, password);
-      throw new LoginRefused('LockedOut');
+      throw early;
     }
-    // an unknown login has its own budget, so that guessing names costs as much as guessing passwords
-    const account = user ? user.id : `login:${login.trim().toLowerCase()}`;
-    await this.budget.admit(client.ipAddress, account);
-    const verified = await this.d.hasher.verify(user?.passwordHash ?? null, password);
-    if (!user) {
-      await this.budget.failed(client.ipAddress, account);
-      throw new LoginRefused('Failed');
-    }
-    // Other attempts ran while this one was hashing: decide on the row as it is now, so that parallel
+    this.guessing.attempt(account, address, started);
+    const verified = await this.d.hasher.verify(found?.passwordHash ?? null, password);
+    // Other attempts ran while this one was hashing: decide on the state as it is now, so that parallel
     // guesses can neither lose counted failures nor slip past a lock (or block) set meanwhile.
-    const current = findUserById(this.d.db, user.id);
-    if (!current) throw new LoginRefused('Failed');
-    if (current.blockedAt || (current.lockedUntil && current.lockedUntil > iso(now))) throw new LoginRefused('LockedOut');
-    if (!verified || current.passwordHash !== user.passwordHash) {
-      this.recordFailure(current.id);
-      await this.budget.failed(client.ipAddress, account);
+    const now = this.d.clock.now();
+    const late = await this.guarded(account, found?.id, now.getTime());
+    if (late && this.guessing.others(account, address, now.getTime(), 1) > 0) throw late;
+    const current = found ? findUserById(this.d.db, found.id) : undefined;
+    if (!current || !verified || current.passwordHash !== found?.passwordHash) {
+      if (current) this.recordFailure(current.id);
+      else this.unknownNames.failed(account, now.getTime());
+      await this.budget.failed(address, account);
       throw new LoginRefused('Failed');
     }
+    // only the right password learns that an account is blocked
+    if (current.blockedAt) throw new LoginRefused('LockedOut');
     const settings = this.instance.settings();
     if (current.expiresAt && current.expiresAt <= iso(now)) throw new LoginRefused('NotAllowed');
     if (settings.requireConfirmedEmail && !current.emailConfirmed) throw new LoginRefused('NotAllowed');
     admitSignIn(this.instance.maintenance, this.d.permissions, current.id);
+    this.guessing.succeeded(account, address);
+    // a lock still running stays: it holds off the addresses that guessed, not this one
+    const lockedUntil = current.lockedUntil && current.lockedUntil > iso(now) ? current.lockedUntil : null;
     return this.d.tx.run(() => {
-      this.d.db.update(users).set({ failedLogins: 0, lockedUntil: null, lastSeenAt: iso(now) }).where(eq(users.id, current.id)).run();
+      this.d.db.update(users).set({ failedLogins: 0, lockedUntil, lastSeenAt: iso(now) }).where(eq(users.id, current.id)).run();
       return this.d.sessions.open(current.id, kind, client, now);
     });
+  }
+
+  /** The refusal an account is under now: its lock (LockedOut), else its spent budget (429); none when it is open. */
+  private async guarded(account: string, userId: string | undefined, now: number): Promise<ApiError | undefined> {
+    const locked = userId ? (findUserById(this.d.db, userId)?.lockedUntil ?? '') > iso(new Date(now)) : this.unknownNames.locked(account, now);
+    if (locked) return new LoginRefused('LockedOut');
+    return this.budget.accountSpent(account);
   }
 
   /** Counts a failure on the stored count (read and written in one transaction) and locks at the threshold. */

@@ -8,6 +8,7 @@ import type { Config } from '../../config.js';
  * a lab (`auth.loginAttemptsPerMinute`, applied by the routes); what stops guessing is the smaller
  * budget of failures: per address (guessing across many accounts) and per account (guessing one
  * account's password from many addresses, even between right passwords that reset the lockout count).
+ * An account whose budget is spent refuses only the addresses that failed against it (see lockout.ts).
  */
 export class SignInBudget {
   private readonly perAddress: RateLimiterMemory;
@@ -18,10 +19,16 @@ export class SignInBudget {
     this.perAccount = new RateLimiterMemory({ points: auth.accountLoginFailuresPerMinute, duration: 60, keyPrefix: 'fail-acct' });
   }
 
-  /** Refuses (429 with Retry-After) an attempt whose address or account has no failures left this minute. */
-  async admit(address: string | undefined, account: string): Promise<void> {
-    await spent(this.perAccount, account, 'this account');
-    if (address) await spent(this.perAddress, address, 'this address');
+  /** Refuses (429 with Retry-After) an attempt from an address with no failures left this minute. */
+  async admitAddress(address: string | undefined): Promise<void> {
+    if (!address) return;
+    const refusal = await spent(this.perAddress, address, 'this address');
+    if (refusal) throw refusal;
+  }
+
+  /** The refusal (429 with Retry-After) for an account with no failures left this minute, if it has none. */
+  accountSpent(account: string): Promise<ApiError | undefined> {
+    return spent(this.perAccount, account, 'this account');
   }
 
   /** Counts one failure against the address and the account. */
@@ -31,9 +38,9 @@ export class SignInBudget {
   }
 }
 
-async function spent(limiter: RateLimiterMemory, key: string, whose: string): Promise<void> {
+async function spent(limiter: RateLimiterMemory, key: string, whose: string): Promise<ApiError | undefined> {
   const res: RateLimiterRes | null = await limiter.get(key);
-  if (!res || res.consumedPoints < limiter.points) return;
+  if (!res || res.consumedPoints < limiter.points) return undefined;
   const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-  throw ApiError.of('rate_limited', `Too many failed sign-ins for ${whose}; try again in ${seconds} s`, undefined, { 'Retry-After': String(seconds) });
+  return ApiError.of('rate_limited', `Too many failed sign-ins for ${whose}; try again in ${seconds} s`, undefined, { 'Retry-After': String(seconds) });
 }

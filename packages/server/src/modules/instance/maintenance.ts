@@ -1,5 +1,5 @@
 import type { MaintenanceLevel, MaintenanceState } from '@judge/contract';
-import { ApiError } from '@judge/contract';
+import { ApiError, ops, type Operation } from '@judge/contract';
 import { eq } from 'drizzle-orm';
 import type Koa from 'koa';
 import { z } from 'zod';
@@ -83,19 +83,14 @@ export function admitSignIn(m: Maintenance, permissions: Deps['permissions'], us
 
 const API = '/api/v1/';
 /** What sign-in takes; the identity service refuses everybody but administrators while closed. */
-const SIGN_IN = new Set(['/api/v1/identity/login', '/api/v1/identity/refresh']);
-/** Paths an administrator's client needs while closed: the switch itself, sign-out, who am I. */
-const ADMIN_WHILE_CLOSED = /^\/api\/v1\/(admin\/|identity\/|account$|permissions\/mine$|instance$)/;
+const SIGN_IN: ReadonlySet<Operation> = new Set([ops.login, ops.refresh]);
+/** Operations an administrator's client needs while closed: the switch itself, sign-out, who am I. */
+const ADMIN_WHILE_CLOSED = /^\/(admin\/|identity\/|account$|permissions\/mine$|instance$)/;
 /**
  * What adds judging work, refused while draining so the queue can empty: a submission, a trial, a
  * rejudge. Claims, reports, leases and everything else go on.
  */
-const NEW_WORK = [
-  /^\/api\/v1\/activities\/[^/]+\/problems\/[^/]+\/submissions$/,
-  /^\/api\/v1\/trials$/,
-  /^\/api\/v1\/submissions\/[^/]+\/rejudge$/,
-  /^\/api\/v1\/series(-problems)?\/[^/]+\/rejudge$/,
-];
+const NEW_WORK: ReadonlySet<Operation> = new Set([ops.submit, ops.createTrial, ops.rejudgeSubmission, ops.rejudgeAssignment]);
 
 function draining(): ApiError {
   return ApiError.of('server.draining', 'The installation is draining for maintenance: nothing new is judged until it reopens', undefined, {
@@ -110,15 +105,21 @@ function draining(): ApiError {
 export function maintenanceGate(m: Maintenance, permissions: Deps['permissions']): Koa.Middleware<RequestState> {
   return async (ctx, next) => {
     if (m.level === 'open') return next();
-    const path = ctx.path.toLowerCase();
-    if (!path.startsWith(API)) return next();
+    // the operation the routes will run (Api.classify), never the path as written: a trailing slash,
+    // another letter case or a doubled slash reaches the same operation and meets the same gate
+    const op = ctx.state.operation;
     if (m.level === 'draining') {
-      if (ctx.method === 'POST' && NEW_WORK.some((re) => re.test(path))) throw draining();
+      if (op && NEW_WORK.has(op)) throw draining();
       return next();
     }
-    if (path === '/api/v1/health' || SIGN_IN.has(path)) return next();
+    if (!op) {
+      // what no operation answers: the web app's files stay served, the rest of the API waits
+      if (ctx.path.toLowerCase().startsWith(API)) throw maintenanceRefusal();
+      return next();
+    }
+    if (op === ops.health || SIGN_IN.has(op)) return next();
     const actor = ctx.state.actor;
-    if (actor && ADMIN_WHILE_CLOSED.test(path) && permissions.isAdministrator(actor.userId)) return next();
+    if (actor && ADMIN_WHILE_CLOSED.test(op.path) && permissions.isAdministrator(actor.userId)) return next();
     throw maintenanceRefusal();
   };
 }

@@ -57,6 +57,17 @@ export function canSeeActivity(d: Deps, userId: string, a: ActivityRow): boolean
   return a.joinPolicy !== 'closed';
 }
 
+/**
+ * Who may see an activity as it is now, for asking about many users at once: the same rule as
+ * canSeeActivity (what REST's visibleActivity applies), with the activity read once. The socket hub
+ * asks it for every event about an activity when it delivers the event, so a socket is told exactly
+ * what REST would show.
+ */
+export function activityViewers(d: Deps, activityId: string): (userId: string) => boolean {
+  const a = findActivity(d.db, activityId);
+  return a ? (userId) => canSeeActivity(d, userId, a) : () => false;
+}
+
 /** The activity if the caller may see it; otherwise 404, exactly like one that does not exist. */
 export function visibleActivity(d: Deps, actor: Actor, idOrSlug: string): ActivityRow {
   const a = findActivity(d.db, idOrSlug);

@@ -3,6 +3,7 @@
  * One home, so that REST reads, writes and the events they send agree on it.
  */
 export {
+  activityViewers,
   canManage,
   canSeeActivity,
   findActivity,
