@@ -61,7 +61,8 @@ describe('participant: series and problems', () => {
         attempts: 0,
         maxPoints: 50,
         config: { languages: ['cpp', 'python3'], checker: 'exact' },
-        spec: { kind: 'io' },
+        // the assignment's own spec, and the effective languages for clients that read them there
+        spec: { kind: 'io', languages: ['cpp', 'python3'] },
         props: { colour: 'blue' },
       });
       // by the activity's id as well
@@ -79,6 +80,9 @@ describe('participant: series and problems', () => {
       for (const slug of ['odd', 'text', 'bare']) {
         const d = await problemOf(pupil.c, a, slug);
         expect(d.languages).toBeUndefined();
+        // every allowed language, in spec.languages too
+        expect(d.allowedLanguages.length).toBeGreaterThan(2);
+        expect(d.spec).toEqual({ languages: d.allowedLanguages.map((l) => l.id) });
         // a version without a package has no limits to tell
         expect(d.timeLimitSeconds).toBeUndefined();
         expect(d.memoryMiB).toBeUndefined();

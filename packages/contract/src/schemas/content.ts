@@ -428,7 +428,9 @@ export const ParticipantProblem = z.object({
   attempts: z.number().int(),
   maxPoints: z.number().int().optional(),
   config: z.record(z.string(), z.unknown()).optional(),
-  spec: z.record(z.string(), z.unknown()).optional(),
+  spec: z.record(z.string(), z.unknown()).meta({
+    description: "The assignment's spec, with `languages` set to the ids of allowedLanguages (the list a client's language select offers)",
+  }),
   props: z.record(z.string(), z.unknown()).optional(),
 });
 export type ParticipantProblem = z.infer<typeof ParticipantProblem>;

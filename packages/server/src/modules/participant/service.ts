@@ -267,6 +267,7 @@ export class ParticipantService {
     const submissionsLeft = maxSubmissions !== null ? Math.max(0, maxSubmissions - standing.attempts) : null;
     const canSubmit =
       !!version && acceptsSubmissions(s) && !b.a.archivedAt && submissionsLeft !== 0 && this.d.permissions.has(actor.userId, 'submission:create', b.a.id);
+    const allowed = allowedLanguages(this.d.config.languages, { config: sp.config, judgeable: judgeableLanguages(this.d.db, requiredTags(s.runnerTags, b.a.runnerTags)) });
     return compact({
       id: sp.id,
       slug: sp.slug,
@@ -278,7 +279,7 @@ export class ParticipantService {
       ...shownLimits(version, sp.config, judgingMaxima(this.d.config)),
       languages: assignmentLanguages(sp.config),
       // the list a refused submission names (submissions: refuseUnjudgeable)
-      allowedLanguages: allowedLanguages(this.d.config.languages, { config: sp.config, judgeable: judgeableLanguages(this.d.db, requiredTags(s.runnerTags, b.a.runnerTags)) }),
+      allowedLanguages: allowed,
       maxUploadBytes: sp.maxUploadBytes ?? b.a.maxUploadBytes,
       maxAttachments: sp.maxAttachments ?? b.a.maxAttachments,
       maxSubmissions,
@@ -287,7 +288,9 @@ export class ParticipantService {
       ...standing,
       maxPoints: sp.maxPoints,
       config: sp.config,
-      spec: sp.spec,
+      // the interface's existing web client draws its language select from spec.languages: the
+      // effective ids go there too, over whatever the assignment's spec said (decisions §13)
+      spec: { ...sp.spec, languages: allowed.map((l) => l.id) },
       props: sp.props,
     }) as ParticipantProblem;
   }
