@@ -22,9 +22,14 @@ const Stored = z.object({
   showLocalSignIn: z.boolean().default(true),
   showHero: z.boolean().default(true),
   accountDeletionEnabled: z.boolean().default(false),
+  // a class's accounts keep the logins and names their teacher gave them (account module)
+  allowRenameStaffAccounts: z.boolean().default(false),
+  allowRenameSelfRegistered: z.boolean().default(false),
+  // a lab PC is shared: the next class must not start signed in as the last student
+  keepSignedInByDefault: z.boolean().default(false),
 });
 type Stored = z.infer<typeof Stored>;
-export type InstanceUpdate = Partial<Pick<Stored, 'name' | 'localRegistrationEnabled' | 'requireEmail' | 'requireConfirmedEmail' | 'requireApproval' | 'showLogo' | 'showLocalSignIn' | 'accountDeletionEnabled'>>;
+export type InstanceUpdate = Partial<Pick<Stored, 'name' | 'localRegistrationEnabled' | 'requireEmail' | 'requireConfirmedEmail' | 'requireApproval' | 'showLogo' | 'showLocalSignIn' | 'accountDeletionEnabled' | 'allowRenameStaffAccounts' | 'allowRenameSelfRegistered' | 'keepSignedInByDefault'>>;
 
 const ROW = 1;
 
