@@ -52,7 +52,7 @@ export function SubmissionRows(props: { items: SubmissionSummary[]; activity: st
 }
 
 function SubmissionRow({ s, activity, timeZone, withProblem, languages }: { s: SubmissionSummary; activity: string; timeZone: string; withProblem: boolean; languages?: LanguageChoice[] }) {
-  const { t, lang } = useI18n();
+  const { t, locale } = useI18n();
   return (
     <tr data-submission={s.id} data-state={s.state} data-verdict={s.verdict ?? ''}>
       <td data-label={t('submissions.col.time')}>
@@ -66,7 +66,7 @@ function SubmissionRow({ s, activity, timeZone, withProblem, languages }: { s: S
       </td>
       <td data-label={t('submissions.col.score')}>{scoreText(s)}</td>
       <td>
-        <Link to={submissionPath(activity, s.id)} aria-label={t('submissions.open', { time: formatInZone(s.submittedAt, timeZone, lang, false), problem: s.problemName })}>
+        <Link to={submissionPath(activity, s.id)} aria-label={t('submissions.open', { time: formatInZone(s.submittedAt, timeZone, locale, false), problem: s.problemName })}>
           {t('submit.mine.details')}
         </Link>
       </td>

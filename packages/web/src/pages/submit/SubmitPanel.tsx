@@ -116,7 +116,7 @@ function Notices({ notices, refusal }: { notices: Notice[]; refusal: Refusal | n
       {refusal && (
         <p className="refusal" data-refusal={refusal.key}>
           {t(refusal.key, refusal.params)}
-          {refusal.detail && <span className="muted refusal-detail"> ({refusal.detail})</span>}
+          {refusal.detail && <span className="muted refusal-detail" lang="en"> ({refusal.detail})</span>}
         </p>
       )}
     </div>

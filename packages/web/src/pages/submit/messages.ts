@@ -3,7 +3,7 @@ import { defineMessages } from '../../i18n/define';
 export const submitMessages = defineMessages({
   en: {
     'submit.title': 'Submit',
-    'submit.language': 'Language',
+    'submit.language': 'Programming language',
     'submit.code': 'Code',
     'submit.editorLabel': 'Source code',
     'submit.editorKeys': 'Tab indents. To leave the editor with the keyboard, press Esc, then Tab.',
@@ -64,7 +64,7 @@ export const submitMessages = defineMessages({
   },
   de: {
     'submit.title': 'Einreichen',
-    'submit.language': 'Sprache',
+    'submit.language': 'Programmiersprache',
     'submit.code': 'Code',
     'submit.editorLabel': 'Quelltext',
     'submit.editorKeys': 'Tab rückt ein. Um den Editor mit der Tastatur zu verlassen, drücke Esc und dann Tab.',
