@@ -134,6 +134,8 @@ describe('staff pages in the browser', () => {
     const item = page.locator(`[data-printout="${asked.id}"]`);
     await item.waitFor();
     expect(await item.textContent()).toContain('ann');
+    // a 52-byte source is 52 bytes, not a rounded-up "1 KiB"
+    expect(await item.textContent()).toContain(`hi.c · ${Buffer.byteLength(SOURCE)} bytes`);
     await expect.poll(() => page.title()).toMatch(/^\(1\) Printouts/);
     await item.getByRole('button', { name: 'Claim' }).click();
     await expect.poll(() => item.locator('.badge').textContent()).toBe('Claimed by you');

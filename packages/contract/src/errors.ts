@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   'csrf.origin': 403,
   'registration.closed': 403,
   'account.notApproved': 403,
+  'account.nameFixed': 403,
   'grant.excess': 403,
   'grant.override.administrator': 403,
   'runner.notApproved': 403,

@@ -97,7 +97,7 @@ function createServices(deps: Deps, blobs: BlobStore) {
     identity: new IdentityService(deps, instance),
     users: new UsersService(deps),
     access: new AccessService(deps),
-    account: new AccountService(deps),
+    account: new AccountService(deps, instance),
     files,
     // content services
     participant,

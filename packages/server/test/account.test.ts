@@ -20,6 +20,8 @@ const fresh = (stem: string) => `${stem}-${++seq}`;
 
 beforeAll(async () => {
   j = await TestJudge.start();
+  // the renames below are the mechanics; who may rename at all is account-names.test.ts
+  await (await j.admin()).call(ops.updateInstance, { body: { allowRenameStaffAccounts: true } });
 });
 afterAll(() => j.stop());
 
@@ -94,6 +96,9 @@ describe('GET /account', () => {
       email: 'Full.Account@Example.org',
       emailConfirmed: false,
       isLocal: true,
+      origin: 'staff',
+      mayChangeUsername: true,
+      mayChangeName: true,
     });
     const viaCookie = await j.signIn(u, 'cookie');
     expect((await viaCookie.call(ops.getAccount)).userId).toBe(u.id);
@@ -105,7 +110,7 @@ describe('GET /account', () => {
     const res = await send('GET', '/account', c.accessToken);
     expect(res.status).toBe(200);
     expect(res.text).not.toContain('null');
-    expect(res.body).toEqual({ userId: u.id, username: u.username, emailConfirmed: false, isLocal: true });
+    expect(res.body).toEqual({ userId: u.id, username: u.username, emailConfirmed: false, isLocal: true, origin: 'staff', mayChangeUsername: true, mayChangeName: true });
     expect(res.body.userId).toMatch(UUID);
   });
 });

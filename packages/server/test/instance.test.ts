@@ -17,6 +17,9 @@ const SWITCHES = [
   'showLocalSignIn',
   'showHero',
   'accountDeletionEnabled',
+  'allowRenameStaffAccounts',
+  'allowRenameSelfRegistered',
+  'keepSignedInByDefault',
 ] as const;
 
 const problem = refusedWith;

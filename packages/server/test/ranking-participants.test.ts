@@ -17,6 +17,8 @@ describe('the ranking: its participants follow the members', () => {
 
   beforeAll(async () => {
     f = await Fixture.start(clock);
+    // members rename themselves below, which the instance allows only when switched on
+    await (await f.j.admin()).call(ops.updateInstance, { body: { allowRenameStaffAccounts: true } });
     ann = await f.person('ann', { firstName: 'Ann', lastName: 'Lee' });
     bob = await f.person('bob', { firstName: 'Bob', lastName: 'Stone' });
     cid = await f.person('cid', { firstName: 'Cid', lastName: 'Ray' });

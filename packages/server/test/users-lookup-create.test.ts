@@ -98,6 +98,10 @@ describe('POST /users', () => {
       email: 'created.one@example.org',
       emailConfirmed: false,
       isLocal: true,
+      // staff made it: its owner keeps the login and name given (account-names.test.ts)
+      origin: 'staff',
+      mayChangeUsername: false,
+      mayChangeName: false,
     });
     expect(await loginResult('created.one@example.org', issued.password)).toBe('ok');
     expect(await loginResult('Created-One', `${issued.password}x`)).toBe('Failed');

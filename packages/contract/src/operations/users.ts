@@ -154,7 +154,7 @@ export const updateAccount = defineOperation({
   body: UpdateAccountRequest,
   response: Account,
   status: 200,
-  errors: ['unauthenticated', 'user.username.taken', 'user.email.taken', 'validation_failed'],
+  errors: ['unauthenticated', 'account.nameFixed', 'user.username.taken', 'user.email.taken', 'validation_failed'],
 });
 
 export const changePassword = defineOperation({

@@ -103,6 +103,9 @@ export const InstanceSettings = z.object({
   showLocalSignIn: z.boolean(),
   showHero: z.boolean(),
   accountDeletionEnabled: z.boolean(),
+  allowRenameStaffAccounts: z.boolean().meta({ description: 'Accounts staff created (users create, a class list) may change their own login and name; off by default' }),
+  allowRenameSelfRegistered: z.boolean().meta({ description: 'Self-registered accounts may change their own login and name; off by default' }),
+  keepSignedInByDefault: z.boolean().meta({ description: "The sign-in page's \"Keep me signed in\" starts ticked; off by default (shared lab PCs)" }),
   providers: z.array(z.object({ slug: z.string(), displayName: z.string() })),
   signInRedirectProvider: z.string().optional(),
   registerRedirectProvider: z.string().optional(),
@@ -118,4 +121,7 @@ export const UpdateInstanceRequest = z.object({
   showLogo: z.boolean().optional(),
   showLocalSignIn: z.boolean().optional(),
   accountDeletionEnabled: z.boolean().optional(),
+  allowRenameStaffAccounts: z.boolean().optional(),
+  allowRenameSelfRegistered: z.boolean().optional(),
+  keepSignedInByDefault: z.boolean().optional(),
 });

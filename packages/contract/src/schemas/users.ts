@@ -57,6 +57,10 @@ export const UpdateUserRequest = z.object({
   expiresAt: InstantInput.nullable().optional(),
 });
 
+/** Who made an account: staff (users create, a class list, setup) or its owner (self-registration). */
+export const AccountOrigin = z.enum(['staff', 'self']);
+export type AccountOrigin = z.infer<typeof AccountOrigin>;
+
 export const Account = z.object({
   userId: z.string(),
   username: z.string(),
@@ -65,6 +69,9 @@ export const Account = z.object({
   email: z.string().optional(),
   emailConfirmed: z.boolean(),
   isLocal: z.boolean(),
+  origin: AccountOrigin,
+  mayChangeUsername: z.boolean().meta({ description: 'Whether PUT /account takes a new login from this caller (see the instance switches allowRenameStaffAccounts and allowRenameSelfRegistered)' }),
+  mayChangeName: z.boolean().meta({ description: 'Whether PUT /account takes new first and last names from this caller' }),
 });
 export type Account = z.infer<typeof Account>;
 

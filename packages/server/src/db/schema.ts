@@ -22,6 +22,11 @@ export const users = sqliteTable(
     tags: text('tags', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
     isLocal: bool('is_local').notNull().default(true),
     isTemporary: bool('is_temporary').notNull().default(false),
+    /**
+     * Who made the account: `staff` (an administrator: users create, a class list, setup) or `self`
+     * (self-registration). Whether its owner may change login and name depends on it (account module).
+     */
+    origin: text('origin').$type<'staff' | 'self'>().notNull().default('staff'),
     expiresAt: ts('expires_at'),
     approvedAt: ts('approved_at'),
     blockedAt: ts('blocked_at'),

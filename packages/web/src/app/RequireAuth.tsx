@@ -10,7 +10,8 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   if (account.isPending) return <Loading />;
   if (!account.data) {
     const next = `${location.pathname}${location.search}${location.hash}`;
-    return <Navigate to={`/sign-in?next=${encodeURIComponent(next)}`} replace />;
+    // the home page is where sign-in goes anyway: nothing was asked for, so nothing is carried
+    return <Navigate to={next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`} replace />;
   }
   return <>{children}</>;
 }

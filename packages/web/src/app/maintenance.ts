@@ -1,10 +1,9 @@
 import type { Health, MaintenanceLevel } from '@judge/contract';
-import { ops } from '@judge/sdk/browser';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { call } from '../api/client';
 import { keys } from '../api/keys';
 import { MAINTENANCE_HINT as HINT } from '../api/maintenanceHint';
+import { healthQuery } from '../clock/serverClock';
 
 /** The level /health reports: it is answered even while closed, so it is the truth the banner shows. */
 export function levelOfHealth(h: Health | undefined): MaintenanceLevel {
@@ -18,8 +17,7 @@ export function levelOfHealth(h: Health | undefined): MaintenanceLevel {
 export function useMaintenance(): MaintenanceLevel {
   const qc = useQueryClient();
   const q = useQuery({
-    queryKey: keys.health,
-    queryFn: () => call(ops.health),
+    ...healthQuery,
     staleTime: 30_000,
     refetchInterval: (query) => (levelOfHealth(query.state.data) === 'open' ? false : 30_000),
   });

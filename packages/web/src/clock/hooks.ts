@@ -1,5 +1,5 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { useLive } from '../live/Live';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useSyncExternalStore } from 'react';
 import { RESYNC_MS, subscribeTick, syncServerClock, tickSecond } from './serverClock';
 
 /** The server's time, in whole seconds since the epoch, re-rendering once a second on the app's one timer. */
@@ -8,20 +8,17 @@ export function useServerSecond(): number {
 }
 
 /**
- * Keeps the server clock measured while the calling component is mounted: at once, every few
- * minutes, and whenever the event socket reconnects (after a sleep or a server restart the
- * local clock may have jumped).
+ * Keeps the server clock measured while the calling component is mounted: at once (from the
+ * page's one /health answer when it is fresh), and every few minutes. A reconnected socket needs
+ * nothing of its own here: the live provider then refetches every active query, the frame's health
+ * query among them, and each health answer is a clock sample (after a sleep or a server restart
+ * the local clock may have jumped).
  */
 export function useServerClockSync(): void {
-  const { state } = useLive();
-  const was = useRef(state);
+  const qc = useQueryClient();
   useEffect(() => {
-    void syncServerClock();
-    const every = setInterval(() => void syncServerClock(), RESYNC_MS);
+    void syncServerClock(qc);
+    const every = setInterval(() => void syncServerClock(qc, true), RESYNC_MS);
     return () => clearInterval(every);
-  }, []);
-  useEffect(() => {
-    if (state === 'open' && was.current !== 'open') void syncServerClock();
-    was.current = state;
-  }, [state]);
+  }, [qc]);
 }

@@ -1,17 +1,25 @@
+import type { Health } from '@judge/contract';
 import { ops } from '@judge/sdk/browser';
+import type { QueryClient } from '@tanstack/react-query';
 import { call } from '../api/client';
+import { keys } from '../api/keys';
 import { bestSample, sampleOffset, type OffsetSample } from './offset';
 
 /**
  * The server's clock as this tab knows it. A contest clock must be right to the second on a lab PC
  * whose own clock is minutes off, so it never trusts Date.now() alone: it measures the offset to
- * the server from GET /health (serverTime), taking the server's answer to stand for the midpoint
- * of the request, and keeps the sample with the shortest round trip (the least uncertain one).
+ * the server from every GET /health answer (serverTime), taking the server's answer to stand for
+ * the midpoint of the request, and keeps the best of the last few samples (the shortest round
+ * trip, the least uncertain one). /health is one query of the cache, which the maintenance banner
+ * reads too: a page load asks it once, not once for the banner and a burst for the clock.
  */
 
 /** How often the offset is measured again while something shows a clock. */
 export const RESYNC_MS = 5 * 60_000;
-const SAMPLES = 3;
+/** An answer this young is good enough for a clock that appears (the banner asked a moment ago). */
+const FRESH_MS = 30_000;
+/** The samples kept: a resync every few minutes, so these span a quarter of an hour. */
+const KEPT = 3;
 
 const STORED_OFFSET = 'judge.serverClockOffset';
 
@@ -22,33 +30,37 @@ function storedOffset(): number {
 }
 
 let offset = storedOffset();
-let syncing: Promise<void> | null = null;
+const samples: OffsetSample[] = [];
 
-async function measure(): Promise<OffsetSample> {
-  const sentAt = Date.now();
-  const h = await call(ops.health);
-  return sampleOffset(sentAt, Date.parse(h.serverTime), Date.now());
+/** Takes one measurement in: the offset becomes the best of the last few. */
+function record(sample: OffsetSample): void {
+  samples.push(sample);
+  if (samples.length > KEPT) samples.shift();
+  offset = bestSample(samples)!.offset;
+  sessionStorage.setItem(STORED_OFFSET, String(Math.round(offset)));
+  notify();
 }
 
-/** Measures the offset again (a few samples, one after the other); concurrent calls share one run. */
-export function syncServerClock(): Promise<void> {
-  syncing ??= (async () => {
-    try {
-      const samples: OffsetSample[] = [];
-      for (let i = 0; i < SAMPLES; i++) samples.push(await measure());
-      const best = bestSample(samples);
-      if (best) {
-        offset = best.offset;
-        sessionStorage.setItem(STORED_OFFSET, String(Math.round(offset)));
-        notify();
-      }
-    } catch {
-      // unreachable for now: keep the last offset; the next resync or reconnect tries again
-    } finally {
-      syncing = null;
-    }
-  })();
-  return syncing;
+/** GET /health, its serverTime taken in as a clock sample: the query function of keys.health. */
+export async function fetchHealth(): Promise<Health> {
+  const sentAt = Date.now();
+  const h = await call(ops.health);
+  record(sampleOffset(sentAt, Date.parse(h.serverTime), Date.now()));
+  return h;
+}
+
+export const healthQuery = { queryKey: keys.health, queryFn: fetchHealth } as const;
+
+/**
+ * Measures the offset through the health query: an answer younger than FRESH_MS (or one on its
+ * way) is used as it is, unless `again` (the socket came back: the local clock may have jumped).
+ */
+export async function syncServerClock(qc: QueryClient, again = false): Promise<void> {
+  try {
+    await qc.fetchQuery({ ...healthQuery, staleTime: again ? 0 : FRESH_MS });
+  } catch {
+    // unreachable for now: keep the last offset; the next resync or reconnect tries again
+  }
 }
 
 /** The server's time now, in ms since the epoch. */

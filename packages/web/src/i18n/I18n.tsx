@@ -15,8 +15,18 @@ export function initialLanguage(): Lang {
   return 'en';
 }
 
+/**
+ * The locale dates and numbers are written in: the browser's own tag for the chosen language (an
+ * en-GB browser reads 27 Nov 2026, 14:05, not Nov 27, 2026, 2:05 PM), else the language itself.
+ */
+export function formattingLocale(lang: Lang, browser: readonly string[] = navigator.languages ?? [navigator.language]): string {
+  return browser.find((l) => l.toLowerCase().split('-')[0] === lang) ?? lang;
+}
+
 interface I18n {
   lang: Lang;
+  /** The locale to format dates and numbers in (formattingLocale). */
+  locale: string;
   setLang(lang: Lang): void;
   t(key: MessageKey, params?: Params): string;
 }
@@ -32,7 +42,10 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     localStorage.setItem(STORAGE_KEY, l);
     setLangState(l);
   }, []);
-  const value = useMemo<I18n>(() => ({ lang, setLang, t: (key, params) => translate(lang, key, params) }), [lang, setLang]);
+  const value = useMemo<I18n>(() => {
+    const locale = formattingLocale(lang);
+    return { lang, locale, setLang, t: (key, params) => translate(lang, key, params, locale) };
+  }, [lang, setLang]);
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }
 

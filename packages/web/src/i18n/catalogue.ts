@@ -51,8 +51,8 @@ for (const part of PARTS) {
 
 export type Params = Record<string, string | number>;
 
-/** The message for key in lang, with parameters filled; `count` picks the plural form. */
-export function translate(lang: Lang, key: MessageKey, params?: Params): string {
+/** The message for key in lang, with parameters filled (numbers written in `locale`); `count` picks the plural form. */
+export function translate(lang: Lang, key: MessageKey, params?: Params, locale: string = lang): string {
   const table = tables[lang];
   let text: string | undefined;
   if (params && typeof params.count === 'number') {
@@ -63,7 +63,7 @@ export function translate(lang: Lang, key: MessageKey, params?: Params): string 
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
     const v = params[name];
-    return v === undefined ? whole : typeof v === 'number' ? new Intl.NumberFormat(lang).format(v) : v;
+    return v === undefined ? whole : typeof v === 'number' ? new Intl.NumberFormat(locale).format(v) : v;
   });
 }
 

@@ -3,9 +3,9 @@ import { useI18n } from './I18n';
 const localZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** A date and time as the activity's time zone shows it, e.g. "24 Nov 2026, 14:05 (Europe/Warsaw)". */
-export function formatInZone(iso: string | number | Date, timeZone: string, lang: string, withZone = true): string {
+export function formatInZone(iso: string | number | Date, timeZone: string, locale: string, withZone = true): string {
   const d = new Date(iso);
-  const text = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(d);
+  const text = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(d);
   return withZone && timeZone !== localZone ? `${text} (${timeZone})` : text;
 }
 
@@ -14,12 +14,12 @@ export function formatInZone(iso: string | number | Date, timeZone: string, lang
  * in the machine-readable datetime attribute).
  */
 export function Time({ iso, timeZone }: { iso: string; timeZone: string }) {
-  const { lang } = useI18n();
+  const { locale } = useI18n();
   // timeStyle long names the zone; dateStyle and timeZoneName together are a RangeError
-  const own = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'long' }).format(new Date(iso));
+  const own = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'long' }).format(new Date(iso));
   return (
     <time dateTime={iso} title={own}>
-      {formatInZone(iso, timeZone, lang)}
+      {formatInZone(iso, timeZone, locale)}
     </time>
   );
 }

@@ -56,6 +56,7 @@ export class IdentityService {
           email: input.email.trim(),
           emailKey: emailKey(input.email),
           passwordHash: hash,
+          origin: 'self',
           approvedAt: settings.requireApproval ? null : now,
           createdAt: now,
         })

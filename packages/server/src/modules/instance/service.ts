@@ -1,5 +1,5 @@
 import type { Health, InstanceSettings, LocalRunnerHealth, SystemMessageType } from '@judge/contract';
-import { eq } from 'drizzle-orm';
+import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { Actor } from '../../auth/permissions.js';
 import { instanceSettings } from '../../db/schema.js';
@@ -22,18 +22,27 @@ const Stored = z.object({
   showLocalSignIn: z.boolean().default(true),
   showHero: z.boolean().default(true),
   accountDeletionEnabled: z.boolean().default(false),
+  // a class's accounts keep the logins and names their teacher gave them (account module)
+  allowRenameStaffAccounts: z.boolean().default(false),
+  allowRenameSelfRegistered: z.boolean().default(false),
+  // a lab PC is shared: the next class must not start signed in as the last student
+  keepSignedInByDefault: z.boolean().default(false),
 });
 type Stored = z.infer<typeof Stored>;
-export type InstanceUpdate = Partial<Pick<Stored, 'name' | 'localRegistrationEnabled' | 'requireEmail' | 'requireConfirmedEmail' | 'requireApproval' | 'showLogo' | 'showLocalSignIn' | 'accountDeletionEnabled'>>;
+export type InstanceUpdate = Partial<Pick<Stored, 'name' | 'localRegistrationEnabled' | 'requireEmail' | 'requireConfirmedEmail' | 'requireApproval' | 'showLogo' | 'showLocalSignIn' | 'accountDeletionEnabled' | 'allowRenameStaffAccounts' | 'allowRenameSelfRegistered' | 'keepSignedInByDefault'>>;
 
 const ROW = 1;
 
 export class InstanceService {
   private localRunner: (() => LocalRunnerHealth) | undefined;
   readonly maintenance: Maintenance;
+  private readonly storedText: Database.Statement<[number], { settings: string }>;
+  /** The last stored document read and its parse: every GET /account reads the switches. */
+  private last: { text: string | undefined; parsed: Stored } | undefined;
 
   constructor(private readonly d: Deps) {
     this.maintenance = new Maintenance(d);
+    this.storedText = d.sqlite.prepare<[number], { settings: string }>('SELECT settings FROM instance_settings WHERE id = ?');
   }
 
   /** `judge up` tells where the state of its local runner is read (health shows it). */
@@ -75,8 +84,12 @@ export class InstanceService {
 
   /** The stored switches, with defaults for what was never set. */
   settings(): Stored {
-    const row = this.d.db.select().from(instanceSettings).where(eq(instanceSettings.id, ROW)).get();
-    return Stored.parse(row?.settings ?? {});
+    // read as text each time (so a change by any path is seen), parsed again only when it changed
+    const text = this.storedText.get(ROW)?.settings;
+    if (this.last && this.last.text === text) return { ...this.last.parsed };
+    const parsed = Stored.parse(text === undefined ? {} : JSON.parse(text));
+    this.last = { text, parsed };
+    return { ...parsed };
   }
 
   view(): InstanceSettings {

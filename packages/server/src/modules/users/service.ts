@@ -82,6 +82,7 @@ export class UsersService {
           lastName: input.lastName ?? null,
           note: input.note ?? null,
           tags: input.tags ?? [],
+          origin: 'staff',
           approvedAt: now,
           createdAt: now,
         })

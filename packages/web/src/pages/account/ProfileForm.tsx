@@ -1,7 +1,7 @@
 import type { Account } from '@judge/contract';
 import { ops } from '@judge/sdk/browser';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { call, isProblem } from '../../api/client';
 import { keys } from '../../api/keys';
 import { ErrorBox } from '../../components/Status';
@@ -11,13 +11,25 @@ import { Field, fieldErrors } from '../auth/Field';
 type T = ReturnType<typeof useT>;
 
 function refusal(t: T, err: unknown): Record<string, string[]> | null {
+  // the instance stopped allowing it while the page was open: said at the field, the account read again
+  if (isProblem(err, undefined, 'account.nameFixed')) return fieldErrors(undefined, { [err.errors?.username ? 'username' : 'firstName']: t('account.fixedNow') });
   if (isProblem(err, undefined, 'user.email.taken')) return fieldErrors(undefined, { email: t('account.taken.email') });
   if (isProblem(err, undefined, 'user.username.taken')) return fieldErrors(undefined, { username: t('account.taken.username') });
   if (isProblem(err, 422) && err.errors) return fieldErrors(err.errors);
   return null;
 }
 
-/** Names, address and (for a local account) the user name, saved with PUT /account. */
+/** Why the login or the name cannot be changed here, or nothing when both can. */
+function fixedReason(t: T, a: Account): string | undefined {
+  if (a.mayChangeName && (a.mayChangeUsername || !a.isLocal)) return a.isLocal ? undefined : t('account.usernameFixed');
+  return t(a.origin === 'self' ? 'account.fixed.self' : 'account.fixed.staff');
+}
+
+/**
+ * Names, address and the user name, saved with PUT /account. What the owner may not change (a
+ * class's accounts keep what the teacher gave them; a provider sets its accounts' logins) is shown
+ * read-only with one line saying why, and not sent.
+ */
 export function ProfileForm({ account }: { account: Account }) {
   const t = useT();
   const qc = useQueryClient();
@@ -25,6 +37,9 @@ export function ProfileForm({ account }: { account: Account }) {
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [general, setGeneral] = useState<unknown>(null);
   const [state, setState] = useState<'idle' | 'busy' | 'saved'>('idle');
+  const whyId = useId();
+  const why = fixedReason(t, account);
+  const fixed = (may: boolean) => (may ? {} : { readOnly: true, 'aria-describedby': whyId });
   const set = (k: keyof typeof f) => (e: React.ChangeEvent<HTMLInputElement>) => {
     setF({ ...f, [k]: e.target.value });
     if (state === 'saved') setState('idle');
@@ -36,13 +51,18 @@ export function ProfileForm({ account }: { account: Account }) {
     setErrors({});
     setGeneral(null);
     try {
-      const body = { firstName: f.firstName.trim() || null, lastName: f.lastName.trim() || null, email: f.email.trim() || null, ...(account.isLocal ? { username: f.username.trim() } : {}) };
+      const body = {
+        email: f.email.trim() || null,
+        ...(account.mayChangeName ? { firstName: f.firstName.trim() || null, lastName: f.lastName.trim() || null } : {}),
+        ...(account.mayChangeUsername ? { username: f.username.trim() } : {}),
+      };
       qc.setQueryData(keys.account, await call(ops.updateAccount, { body }));
       setState('saved');
     } catch (err) {
       const fields = refusal(t, err);
       if (fields) setErrors(fields);
       else setGeneral(err);
+      if (isProblem(err, undefined, 'account.nameFixed')) void qc.invalidateQueries({ queryKey: keys.account });
       setState('idle');
     }
   }
@@ -50,10 +70,15 @@ export function ProfileForm({ account }: { account: Account }) {
   return (
     <form className="form" onSubmit={(e) => void save(e)} aria-labelledby="account-profile" noValidate>
       <h2 id="account-profile">{t('account.profile')}</h2>
-      <Field label={t('account.firstName')} name="firstName" autoComplete="given-name" value={f.firstName} onChange={set('firstName')} errors={errors.firstName} />
-      <Field label={t('account.lastName')} name="lastName" autoComplete="family-name" value={f.lastName} onChange={set('lastName')} errors={errors.lastName} />
+      {why && (
+        <p id={whyId} className="notice account-fixed">
+          {why}
+        </p>
+      )}
+      <Field label={t('account.firstName')} name="firstName" autoComplete="given-name" value={f.firstName} onChange={set('firstName')} errors={errors.firstName} {...fixed(account.mayChangeName)} />
+      <Field label={t('account.lastName')} name="lastName" autoComplete="family-name" value={f.lastName} onChange={set('lastName')} errors={errors.lastName} {...fixed(account.mayChangeName)} />
       <Field label={t('account.email')} name="email" type="email" autoComplete="email" value={f.email} onChange={set('email')} errors={errors.email} />
-      <Field label={t('account.username')} name="username" autoComplete="username" value={f.username} onChange={set('username')} errors={errors.username} readOnly={!account.isLocal} hint={account.isLocal ? undefined : t('account.usernameFixed')} />
+      <Field label={t('account.username')} name="username" autoComplete="username" value={f.username} onChange={set('username')} errors={errors.username} {...fixed(account.mayChangeUsername)} />
       {general !== null && <ErrorBox error={general} />}
       {state === 'saved' && (
         <p className="ok-box" role="status">

@@ -9,7 +9,10 @@ export default function SignIn() {
   const { t, next, onTheWay, account, instance, linkTo, enter, goOn } = useAuthPage('auth.signIn.title');
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
-  const [remember, setRemember] = useState(true);
+  // off unless the instance says otherwise: on a shared lab PC the next class must not start signed
+  // in as the last student (a browser-session cookie ends when the browser closes)
+  const [chosen, setRemember] = useState<boolean | null>(null);
+  const remember = chosen ?? instance.data?.keepSignedInByDefault ?? false;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | unknown>(null);
 

@@ -21,8 +21,8 @@ export function useAuthPage(title: MessageKey) {
   return {
     t,
     next,
-    /** Whether the page was reached on the way to another (a lost session). */
-    onTheWay: params.get('next') !== null,
+    /** Whether the page was reached on the way to another page (a lost session, a link): the home page is no such page. */
+    onTheWay: next !== '/',
     account: useAccount(),
     instance: useInstance(),
     /** The other auth page, still carrying where to go on. */

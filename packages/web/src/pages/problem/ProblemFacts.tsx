@@ -1,23 +1,12 @@
 import type { ParticipantProblem } from '@judge/contract';
 import { fileUrl } from '../../api/client';
+import { formatBytes } from '../../i18n/bytes';
 import { useI18n, useT } from '../../i18n/I18n';
 import { isSampleFile, isStatementFile } from './samples';
 
-/** A size in the reader's language: 512 B, 3.2 KB, 1.5 MB. */
-export function formatBytes(n: number, lang: string): string {
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let v = n;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${new Intl.NumberFormat(lang, { maximumFractionDigits: u === 0 ? 0 : 1 }).format(v)} ${units[u]}`;
-}
-
 function Limits({ p }: { p: ParticipantProblem }) {
-  const { t, lang } = useI18n();
-  const num = (v: number) => new Intl.NumberFormat(lang, { maximumFractionDigits: 2 }).format(v);
+  const { t, locale } = useI18n();
+  const num = (v: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(v);
   const rows: [string, string][] = [];
   if (p.timeLimitSeconds !== undefined) rows.push([t('problem.limits.time'), t('problem.limits.seconds', { value: num(p.timeLimitSeconds) })]);
   if (p.memoryMiB !== undefined) rows.push([t('problem.limits.memory'), t('problem.limits.mib', { value: num(p.memoryMiB) })]);
@@ -58,7 +47,7 @@ function Languages({ p }: { p: ParticipantProblem }) {
 }
 
 function Attachments({ p }: { p: ParticipantProblem }) {
-  const { t, lang } = useI18n();
+  const { t, locale } = useI18n();
   const files = p.attachments.filter((a) => !isSampleFile(a.name) && !isStatementFile(a.name));
   if (!files.length) return null;
   return (
@@ -70,7 +59,7 @@ function Attachments({ p }: { p: ParticipantProblem }) {
             <a href={fileUrl(f.fileId)} download={f.name.split('/').pop()}>
               {f.name}
             </a>{' '}
-            <span className="muted">({formatBytes(f.sizeBytes, lang)})</span>
+            <span className="muted">({formatBytes(f.sizeBytes, locale, t)})</span>
           </li>
         ))}
       </ul>

@@ -6,6 +6,7 @@ import { usePageTitle } from '../../components/usePageTitle';
 import { useT } from '../../i18n/I18n';
 import type { ActivityContext } from '../activity/ActivityLayout';
 import { letterOf } from '../activity/letters';
+import { useIcpc } from '../activity/useIcpc';
 import { SubmitPanel } from '../submit/SubmitPanel';
 import { ProblemFacts } from './ProblemFacts';
 import { problemQuery } from './query';
@@ -20,18 +21,23 @@ function useLetter(problem: ParticipantProblem | undefined): string | undefined 
   return problem && inSeries ? letterOf(inSeries, problem.id) : undefined;
 }
 
+/** The reader's standing on the problem: solved or tried with the tries in an icpc contest, with the best score otherwise. */
+function statusText(t: ReturnType<typeof useT>, problem: ParticipantProblem, icpc: boolean): string {
+  const status = t(`problems.status.${problem.status}`);
+  if (icpc) return problem.attempts > 0 ? `${status} · ${t('problems.tries', { count: problem.attempts })}` : status;
+  const scored = (problem.status === 'partial' || problem.status === 'solved') && problem.bestScore !== undefined && problem.maxScore !== undefined;
+  return scored ? `${status} ${t('problems.score', { score: problem.bestScore!, max: problem.maxScore! })}` : status;
+}
+
 function Heading({ problem, letter }: { problem: ParticipantProblem; letter: string | undefined }) {
   const t = useT();
-  const score = problem.bestScore !== undefined && problem.maxScore !== undefined ? ` ${t('problems.score', { score: problem.bestScore, max: problem.maxScore })}` : '';
+  const icpc = useIcpc();
   return (
     <div className="problem-heading">
       <h1>
         {letter && <span className="letter">{letter}</span>} {problem.name}
       </h1>
-      <span className={`status status-${problem.status}`}>
-        {t(`problems.status.${problem.status}`)}
-        {problem.status === 'partial' || problem.status === 'solved' ? score : ''}
-      </span>
+      <span className={`status status-${problem.status}`}>{statusText(t, problem, icpc)}</span>
     </div>
   );
 }

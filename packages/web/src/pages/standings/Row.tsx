@@ -1,5 +1,5 @@
 import type { RankingCell, RankingRow } from '@judge/contract';
-import { memo, type Ref } from 'react';
+import { memo } from 'react';
 import { useT } from '../../i18n/I18n';
 import { isTouched, solveMinute, type Column } from './model';
 
@@ -53,18 +53,17 @@ export interface RowProps {
   own: boolean;
   /** Problem ids this row solved first, space-separated (a string, so an unchanged row is equal). */
   firsts: string;
-  rowRef?: Ref<HTMLTableRowElement> | undefined;
 }
 
 /**
  * One participant's row. Memoised: a refetch keeps unchanged rows as the same objects (the query
  * cache shares structure), so a live update of a 1,000-row table renders only the rows that moved.
  */
-export const Row = memo(function Row({ row, columns, kind, own, firsts, rowRef }: RowProps) {
+export const Row = memo(function Row({ row, columns, kind, own, firsts }: RowProps) {
   const t = useT();
   const first = new Set(firsts ? firsts.split(' ') : []);
   return (
-    <tr className={own ? 'own' : undefined} aria-current={own ? 'true' : undefined} ref={rowRef} data-user={row.userId}>
+    <tr className={own ? 'own' : undefined} aria-current={own ? 'true' : undefined} data-user={row.userId}>
       <td className="rank">{row.rank}</td>
       <th scope="row" className="who">
         <span className="name">{row.userName}</span>

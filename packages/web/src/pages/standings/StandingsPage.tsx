@@ -53,7 +53,7 @@ export default function StandingsPage() {
         <h1>{t('standings.title')}</h1>
         {(series.data?.length ?? 0) > 1 && <SeriesPicker series={series.data!} value={seriesId ?? ''} onChange={pick} />}
         {own && (
-          <button type="button" onClick={() => centreInRegion(document.querySelector<HTMLElement>('.standings tr.own'))}>
+          <button type="button" className="link-button show-mine" onClick={() => centreInRegion(document.querySelector<HTMLElement>('.standings tr.own'))}>
             {t('standings.showMine')}
           </button>
         )}

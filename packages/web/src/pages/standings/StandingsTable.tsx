@@ -1,5 +1,5 @@
 import type { Ranking } from '@judge/contract';
-import { useEffect, useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useT } from '../../i18n/I18n';
 import { columnsOf, firstSolvers } from './model';
 import { Row } from './Row';
@@ -53,17 +53,13 @@ function Head({ ranking }: { ranking: Ranking }) {
 /**
  * The standings table in a region of its own that scrolls both ways: the header and the rank and
  * name columns stay put, and the reader's own row sticks to the top or bottom edge when scrolled
- * away, so it is always in view.
+ * away, so it is always in view. It opens at the top, with the leaders: the page's "Show my row"
+ * brings the reader's row to the middle when asked, never by itself.
  */
 export function StandingsTable({ ranking, ownUserId, caption }: { ranking: Ranking; ownUserId: string | undefined; caption: string }) {
   const columns = useMemo(() => columnsOf(ranking.problems), [ranking.problems]);
   const firsts = useMemo(() => firstSolvers(ranking), [ranking]);
-  const ownRef = useRef<HTMLTableRowElement>(null);
-  const ownRank = ranking.rows.find((r) => r.userId === ownUserId)?.rank;
   const kind = ranking.rankingType;
-
-  // on the first render and whenever the reader's place changes, bring their row to the middle
-  useEffect(() => centreInRegion(ownRef.current), [ownRank, ranking.rows.length]);
 
   return (
     <div className="standings-region" role="region" aria-label={caption} tabIndex={0}>
@@ -73,7 +69,7 @@ export function StandingsTable({ ranking, ownUserId, caption }: { ranking: Ranki
         <tbody>
           {ranking.rows.map((row) => {
             const own = row.userId === ownUserId;
-            return <Row key={row.userId} row={row} columns={columns} kind={kind} own={own} firsts={firsts.get(row.userId) ?? ''} rowRef={own ? ownRef : undefined} />;
+            return <Row key={row.userId} row={row} columns={columns} kind={kind} own={own} firsts={firsts.get(row.userId) ?? ''} />;
           })}
         </tbody>
       </table>

@@ -6,12 +6,14 @@ import { Time } from '../../i18n/time';
 import { formatMemory, formatMs, peaks, type Details } from './details';
 import { languageOf, scoreText } from './SubmissionRows';
 import { useActivityZone } from './useActivityZone';
+import { useIcpc } from '../activity/useIcpc';
 
 /** The facts of a submission as a definition list: problem, time, language, result (live), score, peaks. */
 export function SubmissionFacts({ activity, s, details, language }: { activity: string; s: SubmissionDetail; details?: Details; language?: string }) {
   const t = useT();
   const zone = useActivityZone(activity);
   const peak = details ? peaks(details) : {};
+  const scored = !useIcpc();
   return (
     <dl className="submission-facts" aria-live="polite">
       <div>
@@ -37,7 +39,7 @@ export function SubmissionFacts({ activity, s, details, language }: { activity: 
           {s.excluded && <span className="badge">{t('verdict.excluded')}</span>}
         </dd>
       </div>
-      {s.score !== undefined && (
+      {scored && s.score !== undefined && (
         <div>
           <dt>{t('submissions.col.score')}</dt>
           <dd>{scoreText(s)}</dd>

@@ -18,6 +18,7 @@ import { SourceFiles } from './SourceFiles';
 import { SubmissionFacts } from './SubmissionFacts';
 import { usePendingRefetch } from './pendingRefetch';
 import { TestResults } from './TestResults';
+import { WrongLanguage } from './WrongLanguage';
 import './submissions.css';
 
 /** One submission of the reader's: its verdict (live), source, compiler output, tests and failed samples. */
@@ -54,6 +55,7 @@ function SubmissionView({ activity, s }: { activity: string; s: SubmissionDetail
       <h1 className="page-title">{t('submission.title', { problem: s.problemName })}</h1>
       <SubmissionFacts activity={activity} s={s} details={details} language={language?.name} />
       {printable && <PrintSubmission activity={activity} submissionId={s.id} />}
+      <WrongLanguage s={s} language={language} allowed={problem.data?.allowedLanguages ?? []} />
       {compile && <CompileOutput file={compile} open={s.verdict === 'CE'} />}
       {details && <TestResults details={details} />}
       {details && <SampleFailures tests={details.tests} problem={problem.data} />}

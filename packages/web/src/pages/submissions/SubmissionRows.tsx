@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { VerdictBadge } from '../../components/Verdict';
 import { useI18n } from '../../i18n/I18n';
 import { formatInZone, Time } from '../../i18n/time';
+import { useIcpc } from '../activity/useIcpc';
 import './submissions.css';
 
 export const submissionPath = (activity: string, id: string) => `/a/${encodeURIComponent(activity)}/submissions/${encodeURIComponent(id)}`;
@@ -20,11 +21,13 @@ export function languageOf(s: SubmissionSummary, languages?: LanguageChoice[]): 
 }
 
 /**
- * Submissions as a table: when, (problem), language, verdict or state (live), score, a link to
- * each. Where it is narrow (a phone, a side column) each submission becomes a card (submissions.css).
+ * Submissions as a table: when, (problem), language, verdict or state (live), score (not in an
+ * icpc contest, where a submission is accepted or not), a link to each. Where it is narrow (a
+ * phone, a side column) each submission becomes a card (submissions.css).
  */
 export function SubmissionRows(props: { items: SubmissionSummary[]; activity: string; timeZone: string; withProblem: boolean; caption: string; languages?: LanguageChoice[] }) {
   const { t } = useI18n();
+  const scored = !useIcpc();
   return (
     <div className="submissions-wrap">
       <table className="submissions-table">
@@ -35,7 +38,7 @@ export function SubmissionRows(props: { items: SubmissionSummary[]; activity: st
             {props.withProblem && <th scope="col">{t('submissions.col.problem')}</th>}
             <th scope="col">{t('submissions.col.language')}</th>
             <th scope="col">{t('submissions.col.result')}</th>
-            <th scope="col">{t('submissions.col.score')}</th>
+            {scored && <th scope="col">{t('submissions.col.score')}</th>}
             <th scope="col">
               <span className="visually-hidden">{t('submissions.col.link')}</span>
             </th>
@@ -43,7 +46,7 @@ export function SubmissionRows(props: { items: SubmissionSummary[]; activity: st
         </thead>
         <tbody>
           {props.items.map((s) => (
-            <SubmissionRow key={s.id} s={s} {...props} />
+            <SubmissionRow key={s.id} s={s} scored={scored} {...props} />
           ))}
         </tbody>
       </table>
@@ -51,8 +54,8 @@ export function SubmissionRows(props: { items: SubmissionSummary[]; activity: st
   );
 }
 
-function SubmissionRow({ s, activity, timeZone, withProblem, languages }: { s: SubmissionSummary; activity: string; timeZone: string; withProblem: boolean; languages?: LanguageChoice[] }) {
-  const { t, lang } = useI18n();
+function SubmissionRow({ s, activity, timeZone, withProblem, languages, scored }: { s: SubmissionSummary; activity: string; timeZone: string; withProblem: boolean; languages?: LanguageChoice[]; scored: boolean }) {
+  const { t, locale } = useI18n();
   return (
     <tr data-submission={s.id} data-state={s.state} data-verdict={s.verdict ?? ''}>
       <td data-label={t('submissions.col.time')}>
@@ -64,9 +67,9 @@ function SubmissionRow({ s, activity, timeZone, withProblem, languages }: { s: S
         <VerdictBadge of={s} />
         {s.excluded && <span className="badge">{t('verdict.excluded')}</span>}
       </td>
-      <td data-label={t('submissions.col.score')}>{scoreText(s)}</td>
+      {scored && <td data-label={t('submissions.col.score')}>{scoreText(s)}</td>}
       <td>
-        <Link to={submissionPath(activity, s.id)} aria-label={t('submissions.open', { time: formatInZone(s.submittedAt, timeZone, lang, false), problem: s.problemName })}>
+        <Link to={submissionPath(activity, s.id)} aria-label={t('submissions.open', { time: formatInZone(s.submittedAt, timeZone, locale, false), problem: s.problemName })}>
           {t('submit.mine.details')}
         </Link>
       </td>

@@ -58,7 +58,7 @@ function SubmitFormView({ activity, problem }: { activity: string; problem: Part
           <span className="field-label">
             {t('submit.code')}
           </span>
-          <LazyEditor value={f.code} onChange={f.setCode} language={chosenLanguage} label={t('submit.editorLabel')} describedBy={keysHint} />
+          <LazyEditor value={f.code} onChange={f.setCode} onPaste={f.pasted} language={chosenLanguage} label={t('submit.editorLabel')} describedBy={keysHint} />
           <p id={keysHint} className="muted small">
             {t('submit.editorKeys')} {t('submit.draftKept')}
           </p>
@@ -86,7 +86,7 @@ function SubmitFormView({ activity, problem }: { activity: string; problem: Part
 
 function LanguagePicker({ problem, form }: { problem: ParticipantProblem; form: SubmitForm }) {
   const t = useT();
-  const guessed = problem.allowedLanguages.find((l) => l.id === form.guessed);
+  const guessed = form.guessed && problem.allowedLanguages.find((l) => l.id === form.guessed!.id);
   return (
     <label>
       {t('submit.language')}
@@ -97,7 +97,11 @@ function LanguagePicker({ problem, form }: { problem: ParticipantProblem; form: 
           </option>
         ))}
       </select>
-      {guessed && <span className="muted small">{t('submit.files.guessed', { name: guessed.name })}</span>}
+      {guessed && (
+        <span className="muted small" role="status">
+          {t(form.guessed!.from === 'code' ? 'submit.code.guessed' : 'submit.files.guessed', { name: guessed.name })}
+        </span>
+      )}
     </label>
   );
 }
@@ -116,7 +120,7 @@ function Notices({ notices, refusal }: { notices: Notice[]; refusal: Refusal | n
       {refusal && (
         <p className="refusal" data-refusal={refusal.key}>
           {t(refusal.key, refusal.params)}
-          {refusal.detail && <span className="muted refusal-detail"> ({refusal.detail})</span>}
+          {refusal.detail && <span className="muted refusal-detail" lang="en"> ({refusal.detail})</span>}
         </p>
       )}
     </div>

@@ -1,5 +1,6 @@
 import type { ParticipantProblem } from '@judge/contract';
 import type { MessageKey, Params } from '../../i18n/catalogue';
+import { guessFromCode } from './guessCode';
 import { guessLanguage } from './languages';
 
 /** A reason in words; `blocking`: the submit button stays off while it holds. */
@@ -14,6 +15,8 @@ export interface Pending {
   files: { name: string; size: number }[];
   codeBytes: number;
   language: string;
+  /** The editor's text (sent when no file is chosen). */
+  code?: string;
 }
 
 export type Limits = Pick<ParticipantProblem, 'canSubmit' | 'submissionsLeft' | 'allowedLanguages' | 'maxUploadBytes' | 'maxAttachments'>;
@@ -40,6 +43,11 @@ export function noticesBefore(p: Limits, s: Pending): Notice[] {
   for (const f of s.files) if (f.size > max) out.push({ key: 'submit.refuse.fileTooLarge', params: { name: f.name, ...sizes(f.size, max) }, blocking: true });
   if (!s.files.length && s.codeBytes > max) out.push({ key: 'submit.refuse.codeTooLarge', params: sizes(s.codeBytes, max), blocking: true });
   if (!p.allowedLanguages.some((l) => l.id === s.language)) out.push({ key: 'submit.refuse.pickLanguage', blocking: true });
+  const looks = !s.files.length && s.code ? guessFromCode(s.code, p.allowedLanguages, s.language) : undefined;
+  if (looks) {
+    const chosen = p.allowedLanguages.find((l) => l.id === s.language)?.name ?? s.language;
+    out.push({ key: looks.language ? 'submit.hint.looksLike' : 'submit.hint.looksLikeOther', params: { family: looks.family, chosen, name: looks.language?.name ?? '' }, blocking: false });
+  }
   if (s.files.length && !guessLanguage(s.files.map((f) => f.name), p.allowedLanguages)) {
     out.push({ key: 'submit.hint.noMatch', params: { allowed: p.allowedLanguages.map((l) => l.name).join(', ') }, blocking: false });
   }

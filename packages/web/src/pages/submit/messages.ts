@@ -3,7 +3,7 @@ import { defineMessages } from '../../i18n/define';
 export const submitMessages = defineMessages({
   en: {
     'submit.title': 'Submit',
-    'submit.language': 'Language',
+    'submit.language': 'Programming language',
     'submit.code': 'Code',
     'submit.editorLabel': 'Source code',
     'submit.editorKeys': 'Tab indents. To leave the editor with the keyboard, press Esc, then Tab.',
@@ -16,6 +16,9 @@ export const submitMessages = defineMessages({
     'submit.files.remove': 'Remove {name}',
     'submit.files.clear': 'Write in the editor instead',
     'submit.files.guessed': 'Language chosen from the file name: {name}.',
+    'submit.code.guessed': 'The pasted code looks like {name}, so {name} is chosen. Change it above if that is wrong.',
+    'submit.hint.looksLike': 'This code looks like {family}, but {chosen} is chosen: choose {name} above, or it will not compile.',
+    'submit.hint.looksLikeOther': 'This code looks like {family}, but {chosen} is chosen, and {family} is not allowed here.',
     'submit.send': 'Submit',
     'submit.sending': 'Sending…',
     'submit.sent': 'Submitted. Its verdict appears below as soon as it is judged.',
@@ -64,7 +67,7 @@ export const submitMessages = defineMessages({
   },
   de: {
     'submit.title': 'Einreichen',
-    'submit.language': 'Sprache',
+    'submit.language': 'Programmiersprache',
     'submit.code': 'Code',
     'submit.editorLabel': 'Quelltext',
     'submit.editorKeys': 'Tab rückt ein. Um den Editor mit der Tastatur zu verlassen, drücke Esc und dann Tab.',
@@ -77,6 +80,9 @@ export const submitMessages = defineMessages({
     'submit.files.remove': '{name} entfernen',
     'submit.files.clear': 'Stattdessen im Editor schreiben',
     'submit.files.guessed': 'Sprache nach dem Dateinamen gewählt: {name}.',
+    'submit.code.guessed': 'Der eingefügte Code sieht nach {name} aus, daher ist {name} gewählt. Ändere es oben, falls das falsch ist.',
+    'submit.hint.looksLike': 'Dieser Code sieht nach {family} aus, gewählt ist aber {chosen}: wähle oben {name}, sonst lässt er sich nicht übersetzen.',
+    'submit.hint.looksLikeOther': 'Dieser Code sieht nach {family} aus, gewählt ist aber {chosen}, und {family} ist hier nicht erlaubt.',
     'submit.send': 'Einreichen',
     'submit.sending': 'Wird gesendet…',
     'submit.sent': 'Eingereicht. Das Urteil erscheint unten, sobald bewertet ist.',

@@ -7,6 +7,7 @@ import { noticesBefore, type Notice } from './checks';
 import { lastLanguage, loadDraft, rememberLanguage, saveDraft } from './draft';
 import { refusalOf, type Refusal } from './errors';
 import { hintMaintenance } from '../../api/maintenanceHint';
+import { guessFromCode } from './guessCode';
 import { guessLanguage, pastedFileName } from './languages';
 
 /** The query key of the author's submissions to one problem (in the `submissions` family the socket refreshes). */
@@ -35,7 +36,8 @@ export function useSubmitForm(activity: string, problem: ParticipantProblem) {
   const [language, setLanguageState] = useState(() => initialLanguage(activity, problem));
   const [code, setCode] = useState(() => loadDraft(localStorage, activity, problem.slug)?.code ?? '');
   const [files, setFilesState] = useState<File[]>([]);
-  const [guessed, setGuessed] = useState<string | null>(null);
+  /** The language the form chose by itself, and from what: a file's name or pasted code. */
+  const [guessed, setGuessed] = useState<{ id: string; from: 'file' | 'code' } | null>(null);
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
@@ -44,7 +46,7 @@ export function useSubmitForm(activity: string, problem: ParticipantProblem) {
   useEffect(() => saveDraft(localStorage, activity, problem.slug, { language, code }), [activity, problem.slug, language, code]);
 
   const notices: Notice[] = useMemo(
-    () => noticesBefore(problem, { files: files.map((f) => ({ name: f.name, size: f.size })), codeBytes: new TextEncoder().encode(code).length, language }),
+    () => noticesBefore(problem, { files: files.map((f) => ({ name: f.name, size: f.size })), codeBytes: new TextEncoder().encode(code).length, language, code }),
     [problem, files, code, language],
   );
   const blocked = notices.some((n) => n.blocking) || (!files.length && !code.trim());
@@ -62,7 +64,16 @@ export function useSubmitForm(activity: string, problem: ParticipantProblem) {
       setLanguageState(guess);
       rememberLanguage(localStorage, guess);
     }
-    setGuessed(guess ?? null);
+    setGuessed(guess ? { id: guess, from: 'file' } : null);
+  }
+
+  /** Pasted code has no file name: its content says which allowed language it is in, if it is sure. */
+  function pasted(text: string) {
+    const guess = guessFromCode(text, problem.allowedLanguages, language)?.language;
+    if (!guess) return;
+    setLanguageState(guess.id);
+    rememberLanguage(localStorage, guess.id);
+    setGuessed({ id: guess.id, from: 'code' });
   }
 
   async function send() {
@@ -90,7 +101,7 @@ export function useSubmitForm(activity: string, problem: ParticipantProblem) {
     }
   }
 
-  return { language, setLanguage, code, setCode, files, setFiles, guessed, notices, blocked, busy, refusal, failure, sent, send };
+  return { language, setLanguage, code, setCode, pasted, files, setFiles, guessed, notices, blocked, busy, refusal, failure, sent, send };
 }
 
 export type SubmitForm = ReturnType<typeof useSubmitForm>;

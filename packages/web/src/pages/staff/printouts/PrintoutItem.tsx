@@ -1,6 +1,7 @@
 import type { Printout } from '@judge/contract';
 import { useAllActivities } from '../../../app/permissions';
-import { useT } from '../../../i18n/I18n';
+import { formatBytes } from '../../../i18n/bytes';
+import { useI18n } from '../../../i18n/I18n';
 import { Time } from '../../../i18n/time';
 import { PrintoutActions } from './PrintoutActions';
 
@@ -10,7 +11,7 @@ const STATE_LABEL = { queued: 'staff.p.state.queued', claimed: 'staff.p.state.cl
 
 /** One printout of the queue: who asked for what and when, its state, and what to do with it. */
 export function PrintoutItem({ printout: p }: { printout: Printout }) {
-  const t = useT();
+  const { t, locale } = useI18n();
   const activities = useAllActivities();
   const zone = activities.data?.items.find((a) => a.id === p.activityId)?.timeZone ?? localZone;
   const headingId = `p-${p.id}`;
@@ -32,7 +33,7 @@ export function PrintoutItem({ printout: p }: { printout: Printout }) {
         <dd>{p.activityName}</dd>
         <dt>{t('staff.p.file')}</dt>
         <dd>
-          {p.fileName} · {t('staff.p.size', { kib: Math.max(1, Math.round(p.sizeBytes / 1024)) })}
+          {p.fileName} · {formatBytes(p.sizeBytes, locale, t)}
         </dd>
         <dt>{t('staff.p.requestedAt')}</dt>
         <dd>

@@ -10,6 +10,8 @@ import './editor.css';
 export interface CodeEditorProps {
   value: string;
   onChange?: (value: string) => void;
+  /** Called with the whole text after a paste (the submit form guesses the language from it). */
+  onPaste?: (value: string) => void;
   language?: { id: string; extensions: string[] };
   /** A file's name: its extension picks the highlighting before the language does. */
   fileName?: string;
@@ -32,7 +34,7 @@ const theme = EditorView.theme({
 // room to write in; a read-only source is as tall as its text
 const writingRoom = EditorView.theme({ '.cm-scroller': { minHeight: '12rem' } });
 
-function baseExtensions(props: CodeEditorProps, onDoc: (v: string) => void): Extension[] {
+function baseExtensions(props: CodeEditorProps, onDoc: (v: string) => void, onPaste: (v: string) => void): Extension[] {
   return [
     props.readOnly ? [] : writingRoom,
     lineNumbers(),
@@ -47,7 +49,10 @@ function baseExtensions(props: CodeEditorProps, onDoc: (v: string) => void): Ext
     EditorView.lineWrapping,
     EditorView.contentAttributes.of({ 'aria-label': props.label, ...(props.describedBy ? { 'aria-describedby': props.describedBy } : {}) }),
     EditorView.updateListener.of((u) => {
-      if (u.docChanged) onDoc(u.state.doc.toString());
+      if (!u.docChanged) return;
+      const text = u.state.doc.toString();
+      onDoc(text);
+      if (u.transactions.some((tr) => tr.isUserEvent('input.paste'))) onPaste(text);
     }),
     theme,
   ];
@@ -61,6 +66,8 @@ export default function CodeEditor(props: CodeEditorProps) {
   const editable = useRef(new Compartment());
   const onChange = useRef(props.onChange);
   onChange.current = props.onChange;
+  const onPaste = useRef(props.onPaste);
+  onPaste.current = props.onPaste;
 
   useEffect(() => {
     const v = new EditorView({
@@ -68,7 +75,11 @@ export default function CodeEditor(props: CodeEditorProps) {
       state: EditorState.create({
         doc: props.value,
         extensions: [
-          ...baseExtensions(props, (text) => onChange.current?.(text)),
+          ...baseExtensions(
+            props,
+            (text) => onChange.current?.(text),
+            (text) => onPaste.current?.(text),
+          ),
           grammar.current.of([]),
           editable.current.of([EditorState.readOnly.of(!!props.readOnly), EditorView.editable.of(!props.readOnly)]),
         ],

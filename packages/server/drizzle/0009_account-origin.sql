@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `origin` text DEFAULT 'staff' NOT NULL;
