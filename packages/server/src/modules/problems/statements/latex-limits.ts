@@ -14,6 +14,11 @@ export const LIMITS = {
   text: 128 * 1024,
   /** Levels of braces and environments in the text, checked before the parser recurses into them. */
   nesting: 32,
+  /**
+   * Optional arguments opened (`\\item[`) and not yet closed by a `]`: the parser looks ahead for the
+   * `]` of each, so that thousands left open cost it minutes.
+   */
+  openOptional: 32,
   /** Levels of the parsed tree once the statement's macros are expanded (groups, arguments, environments, math). */
   treeDepth: 64,
   /** Uses of the statement's own macros expanded, in all. */
@@ -51,6 +56,7 @@ function bracedName(text: string, from: number): { name: string; end: number } |
  */
 export function checkNesting(text: string): void {
   let depth = 0;
+  let optional = 0;
   const deeper = (): void => {
     if (++depth > LIMITS.nesting) throw new LatexStatementError(`it nests braces and environments deeper than ${LIMITS.nesting} levels`);
   };
@@ -66,6 +72,9 @@ export function checkNesting(text: string): void {
     } else if (c === '}') {
       depth = Math.max(0, depth - 1);
       i++;
+    } else if (c === ']') {
+      optional = Math.max(0, optional - 1);
+      i++;
     } else if (c !== '\\') i++;
     else if (!isLetter(text[i + 1] ?? '')) i += 2; // \{ \} \% \\ and the like
     else {
@@ -80,7 +89,13 @@ export function checkNesting(text: string): void {
       const close = text.indexOf(text[start] ?? '', start + 1);
       return close < 0 ? text.length : close + 1;
     }
-    if (name !== 'begin' && name !== 'end') return after;
+    if (name !== 'begin' && name !== 'end') {
+      let j = after;
+      while (text[j] === ' ') j++;
+      if (text[j] !== '[') return after;
+      if (++optional > LIMITS.openOptional) throw new LatexStatementError(`it opens more than ${LIMITS.openOptional} optional arguments [ without closing them`);
+      return j + 1;
+    }
     const env = bracedName(text, after);
     if (!env) return after;
     if (name === 'end') {
