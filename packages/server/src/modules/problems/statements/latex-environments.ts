@@ -26,7 +26,9 @@ function trimNodes(nodes: Ast.Node[]): Ast.Node[] {
 function items(content: Ast.Node[]): { before: Ast.Node[]; items: { label?: Ast.Node[]; body: Ast.Node[] }[] } {
   const before: Ast.Node[] = [];
   const found: { label?: Ast.Node[]; body: Ast.Node[] }[] = [];
-  for (const n of content) {
+  // items inside a grouping environment (`\\begin{samepage}\\item ...`) are the list's own
+  const flat = content.flatMap((n) => (n.type === 'environment' && TRANSPARENT.has(envName(n)) && n.content.some((c) => isMacro(c, 'item')) ? n.content : [n]));
+  for (const n of flat) {
     if (isMacro(n, 'item')) {
       const args = n.args ?? [];
       const attached = args.length >= 4 ? [...args.at(-1)!.content] : [];

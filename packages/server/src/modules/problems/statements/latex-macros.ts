@@ -133,7 +133,7 @@ export const ENVIRONMENT_SIGNATURES: Record<string, string> = {
 /** Macros that stand for a character or a few: accents and dashes the ligature pass left, symbols, escapes. */
 export const SYMBOLS: Record<string, string> = {
   '%': '%', $: '$', '&': '&', '#': '#', _: '_', '{': '{', '}': '}',
-  ' ': ' ', ',': '\u2009', ';': ' ', ':': ' ', '!': '', '@': '', '/': '', '-': '\u00ad',
+  ' ': ' ', '\n': ' ', '\t': ' ', ',': '\u2009', ';': ' ', ':': ' ', '!': '', '@': '', '/': '', '-': '\u00ad',
   quad: '\u2003', qquad: '\u2003\u2003', enspace: '\u2002', thinspace: '\u2009', space: ' ',
   ldots: '…', dots: '…', textellipsis: '…',
   LaTeX: 'LaTeX', TeX: 'TeX', LaTeXe: 'LaTeX2ε',
