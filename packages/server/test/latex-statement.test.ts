@@ -138,6 +138,65 @@ describe('LaTeX statements as HTML', () => {
     expect(prepare('\\problemname{A} \\textbf{b} $c$').warnings).toEqual([]);
   });
 
+  it('renders the text macros contest statements use', () => {
+    const out = squeeze(
+      html(
+        String.raw`{\bf bold {\it both} still} \textsc{Caps} \verb|a{b| \lstinline|x<y| \url{https://a.b/x--y_%20} 5~km \LaTeX\ rocks\texttrademark\ \"o\c{c} \sout{gone} H\textsubscript{2}O \paragraph{Note} text`,
+      ),
+    );
+    expect(out).toBe(
+      '<b>bold <i>both</i> still</b> <span class="textsc">Caps</span> <code>a{b</code> <code>x&#x3C;y</code> ' +
+        '<a class="url" href="https://a.b/x--y_%20">https://a.b/x--y_%20</a> 5 km LaTeX rocks™ öç <del>gone</del> H<sub>2</sub>O <strong class="paragraph">Note</strong> text',
+    );
+    // layout is left out without a warning
+    const layout = prepare(String.raw`\vspace{1cm}\centering\clearpage A\hfill B\looseness=-1 \smallskip C`);
+    expect(squeeze(layout.render(() => undefined))).toBe('A B C');
+    expect(layout.warnings).toEqual([]);
+  });
+
+  it('numbers figures for \\caption and \\ref, and keeps a table with its alignments and spans', () => {
+    const out = squeeze(
+      html(String.raw`\begin{figure}\includegraphics{pic}\caption{One}\label{f:one}\end{figure}
+\begin{figure}\includegraphics{plot}\caption{Two}\label{f:two}\end{figure}
+See Figures~\ref{f:two} and \ref{f:one}.
+\begin{tabular}{*{2}{c}|p{2cm}}\toprule \multicolumn{2}{r}{wide} & x \\ \midrule a & b & c\\ \bottomrule\end{tabular}`),
+    );
+    expect(out).toContain('<figcaption>Figure 1: One</figcaption>');
+    expect(out).toContain('<figcaption>Figure 2: Two</figcaption>');
+    // (squeezed: the tie's no-break space is a space here)
+    expect(out).toContain('See Figures 2 and 1.');
+    expect(out).toContain(
+      '<table class="tabular"><tbody><tr><td colspan="2" align="right">wide</td><td>x</td></tr><tr><td align="center">a</td><td align="center">b</td><td>c</td></tr></tbody></table>',
+    );
+    expect(prepare(String.raw`\ref{nowhere}`).warnings).toEqual(['the reference nowhere names no numbered figure or table: it is shown as ??']);
+  });
+
+  it('expands \\def, \\DeclareMathOperator and an optional argument with its default', () => {
+    const out = html(String.raw`\def\hello#1{Hi #1!}\hello{you} \DeclareMathOperator{\lcm}{lcm} $\lcm(a,b)$ \newcommand{\opt}[2][dflt]{#1/#2}\opt{x} \opt[y]{z}`);
+    expect(out).toMatch(/^Hi you! /);
+    expect(out).toContain('<annotation encoding="application/x-tex">\\operatorname{lcm}(a,b)</annotation>');
+    expect(out).toMatch(/dflt\/x y\/z$/);
+  });
+
+  it('typesets the math environments KaTeX lacks as the nearest it has', () => {
+    for (const [tex, shown] of [
+      [String.raw`\begin{eqnarray*} a &=& b \end{eqnarray*}`, String.raw`\begin{array}{rcl}a &amp;=&amp; b\end{array}`],
+      [String.raw`\begin{multline*} a \\ b \end{multline*}`, String.raw`\begin{gathered}a \\ b\end{gathered}`],
+      [String.raw`\begin{align}x &= 1 \label{eq}\end{align}`, String.raw`\begin{align}x&amp;= 1 \end{align}`],
+      [String.raw`\ensuremath{x^2}`, 'x^2'],
+    ]) {
+      const out = html(tex!);
+      expect({ tex, annotation: /<annotation encoding="application\/x-tex">(.*?)<\/annotation>/.exec(out)?.[1] }).toEqual({ tex, annotation: shown });
+      expect(out).not.toContain('katex-error');
+    }
+  });
+
+  it('leaves a drawing out with a note, and shows citations as their keys, each with a warning', () => {
+    const prepared = prepare(String.raw`Look: \begin{tikzpicture}\draw (0,0) -- (1,1);\end{tikzpicture} as \cite{knuth} says.`);
+    expect(squeeze(prepared.render(() => undefined))).toBe('Look:<p class="latex-unknown">[a drawing that cannot be shown here]</p>as [knuth] says.');
+    expect(prepared.warnings).toEqual(['the tikzpicture drawing cannot be shown: a note stands in its place', 'citations are shown as their keys: the statement has no bibliography']);
+  });
+
   it('leaves nothing active: script URLs dropped, raw HTML shown as text', () => {
     const out = html('\\href{javascript:alert(1)}{x} \\url{javascript:alert(2)} <script>alert(3)</script> $\\href{javascript:alert(4)}{y}$');
     expect(out).not.toMatch(/<[^>]*(?:href|src)="?\s*javascript:/i);

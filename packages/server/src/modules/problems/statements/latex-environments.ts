@@ -118,7 +118,18 @@ function cell(w: Writer, nodes: Ast.Node[], align: string | undefined): ElementC
 
 function table(w: Writer, env: Ast.Environment): ElementContent[] {
   const columns = alignments(printRaw(lastArg(env)));
-  const body = rows(env.content).map((row) => el('tr', row.map((c, i) => cell(w, c, columns[i]))));
+  const body = rows(env.content).map((row) => {
+    // a cell's column counts the spans before it
+    let column = 0;
+    return el(
+      'tr',
+      row.map((c) => {
+        const td = cell(w, c, columns[column]);
+        column += Number(td.type === 'element' && td.properties['colSpan']) || 1;
+        return td;
+      }),
+    );
+  });
   return [el('table', [el('tbody', body)], { className: ['tabular'] })];
 }
 
