@@ -81,6 +81,14 @@ describe('hostile LaTeX statements: refused with a reason, in bounded time', () 
     expect(out.cpuMs).toBeLessThan(BOUND_MS);
   });
 
+  it('thousands of macros in a row, each taking the next as its argument (the parser overflowed its stack)', () => {
+    for (const text of ['\\textbf'.repeat(10_000), `$${'\\frac'.repeat(10_000)}$`, '\\url \\href '.repeat(5_000)]) {
+      const out = convert(text);
+      expect(out.refused).toBe(`it has more than ${LIMITS.macroRun} macros in a row (each could take the next as its argument)`);
+      expect(out.cpuMs).toBeLessThan(BOUND_MS);
+    }
+  });
+
   it('an \\input fan-out is refused while it is inlined, before it is built', () => {
     const siblings = { 'a.tex': '\\input{b}'.repeat(1000), 'b.tex': 'x'.repeat(10_000) };
     const out = convert('\\input{a}\\input{a}', siblings);

@@ -19,6 +19,8 @@ export const LIMITS = {
    * `]` of each, so that thousands left open cost it minutes.
    */
   openOptional: 32,
+  /** Macros in a row, nothing between them: each may take the next as its argument, one level deeper each. */
+  macroRun: 64,
   /** Levels of the parsed tree once the statement's macros are expanded (groups, arguments, environments, math). */
   treeDepth: 64,
   /** Uses of the statement's own macros expanded, in all. */
@@ -57,12 +59,14 @@ function bracedName(text: string, from: number): { name: string; end: number } |
 export function checkNesting(text: string): void {
   let depth = 0;
   let optional = 0;
+  let run = 0;
   const deeper = (): void => {
     if (++depth > LIMITS.nesting) throw new LatexStatementError(`it nests braces and environments deeper than ${LIMITS.nesting} levels`);
   };
   let i = 0;
   while (i < text.length) {
     const c = text[i]!;
+    if (c !== '\\' && c !== ' ' && c !== '\n' && c !== '\t') run = 0;
     if (c === '%') {
       const eol = text.indexOf('\n', i);
       i = eol < 0 ? text.length : eol + 1;
@@ -80,11 +84,13 @@ export function checkNesting(text: string): void {
     else {
       let j = i + 1;
       while (j < text.length && isLetter(text[j]!)) j++;
+      if (++run > LIMITS.macroRun) throw new LatexStatementError(`it has more than ${LIMITS.macroRun} macros in a row (each could take the next as its argument)`);
       i = controlWord(text, text.slice(i + 1, j), j);
     }
   }
   function controlWord(text: string, name: string, after: number): number {
     if (name === 'verb') {
+      run = 0; // its text ends the row
       const start = text[after] === '*' ? after + 1 : after;
       const close = text.indexOf(text[start] ?? '', start + 1);
       return close < 0 ? text.length : close + 1;
@@ -98,6 +104,7 @@ export function checkNesting(text: string): void {
     }
     const env = bracedName(text, after);
     if (!env) return after;
+    run = 0; // an environment's name is not an argument of what comes before
     if (name === 'end') {
       depth = Math.max(0, depth - 1);
       return env.end;
