@@ -1,0 +1,24 @@
+/**
+ * The entry of a bounded pool's thread (pool.ts): loads one job module, says it is ready, then
+ * answers each input posted to it with the job's output or its error. A job module's default
+ * export is a function of one structured-clonable input.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+
+type Job = (input: unknown) => unknown;
+
+const port = parentPort!;
+const { module } = workerData as { module: string };
+const job = ((await import(module)) as { default: Job }).default;
+
+port.on('message', (input: unknown) => {
+  void (async () => {
+    try {
+      const output = await job(input);
+      port.postMessage({ ok: true, output });
+    } catch (e) {
+      port.postMessage({ ok: false, message: e instanceof Error ? e.message : String(e) });
+    }
+  })();
+});
+port.postMessage({ ready: true });
