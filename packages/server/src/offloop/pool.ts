@@ -42,7 +42,7 @@ interface Thread {
 }
 
 export interface PoolOptions {
-  /** Threads at most; by default one fewer than the cores, at least 2 and at most 4. */
+  /** Threads at most; by default one fewer than the cores (a core stays the event loop's), at least 1 and at most 4. */
   size?: number;
   /** Jobs waiting at most; beyond, a job fails at once as 'busy'. */
   queueMax?: number;
@@ -63,6 +63,8 @@ const FROM_SOURCES = import.meta.url.endsWith('.ts');
 const ENTRY = new URL(FROM_SOURCES ? './worker.ts' : './worker.js', import.meta.url);
 const SOURCE_BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
+// niced before the loader starts, so that its threads and compiler processes yield as worker.ts does
+try { require('node:os').setPriority(Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()), 10); } catch {}
 import(workerData.tsx).then((tsx) => { tsx.register(); return import(workerData.entry); });
 `;
 
@@ -82,7 +84,7 @@ export class BoundedPool {
   private closed = false;
 
   constructor(opts: PoolOptions = {}) {
-    this.size = opts.size ?? Math.min(4, Math.max(2, availableParallelism() - 1));
+    this.size = opts.size ?? Math.min(4, Math.max(1, availableParallelism() - 1));
     this.queueMax = opts.queueMax ?? 64;
     this.idleMs = opts.idleMs ?? 30_000;
     this.startMs = opts.startMs ?? 60_000;
