@@ -291,7 +291,7 @@ export class ProblemsService {
     let calibrate = false;
     const path = input.package ? this.files.blobs.pathOf(fileRows.get(input.package.fileId)!.sha256) : undefined;
     if (path) {
-      inspected = await inspectPackage(path);
+      inspected = await inspectPackage(this.d.offloop, path);
       calibrate = !!this.calibration && (await needsCalibration(inspected, path));
     }
     const statements = await readStatements(this.d.offloop, this.files, actor, path, input.statements);
