@@ -99,7 +99,7 @@ describe('the event loop while heavy work runs', () => {
      * allowed on top. Rendering or converting on the event loop holds polls for whole seconds.
      */
     const slack = idle.at(-1)! - idle[Math.floor(idle.length / 2)]!;
-    const report = `${busy.length} polls while busy: median ${busy[Math.floor(busy.length / 2)]!.toFixed(1)} ms, slowest ${busy.at(-1)!.toFixed(1)} ms; idle: slowest ${idle.at(-1)!.toFixed(1)} ms, slack ${slack.toFixed(1)} ms`;
+    const report = `${JSON.stringify(outcomes)}; ${busy.length} polls while busy: median ${busy[Math.floor(busy.length / 2)]!.toFixed(1)} ms, slowest ${busy.at(-1)!.toFixed(1)} ms; idle: slowest ${idle.at(-1)!.toFixed(1)} ms, slack ${slack.toFixed(1)} ms`;
     console.log(report);
     expect(busy.at(-1)!, report).toBeLessThan(HEALTH_WITHIN_MS + slack);
   });

@@ -42,7 +42,7 @@ interface Thread {
 }
 
 export interface PoolOptions {
-  /** Threads at most; by default one fewer than the cores (a core stays the event loop's), at least 1 and at most 4. */
+  /** Threads working at once; by default one fewer than the cores (a core stays the event loop's), at least 1 and at most 4. */
   size?: number;
   /** Jobs waiting at most; beyond, a job fails at once as 'busy'. */
   queueMax?: number;
@@ -67,6 +67,9 @@ const { workerData } = require('node:worker_threads');
 try { require('node:os').setPriority(Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()), 10); } catch {}
 import(workerData.tsx).then((tsx) => { tsx.register(); return import(workerData.entry); });
 `;
+
+/** Idle threads kept beyond `size`, so that each kind of job (printout, statement, package) keeps one. */
+const IDLE_SPARE = 2;
 
 function tsxApi(): string {
   const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
@@ -124,8 +127,10 @@ export class BoundedPool {
         this.dispatch(idle, q);
         continue;
       }
-      if (this.threads.size >= this.size) {
-        // a thread idle for another kind of job makes room
+      if ([...this.threads].filter((t) => t.current).length >= this.size) return;
+      // ending a thread joins it on the event loop (a pause the size of its heap), so a few idle
+      // threads of other kinds are kept beside the working ones rather than ended to make room
+      if (this.threads.size >= this.size + IDLE_SPARE) {
         const other = [...this.threads].find((t) => t.ready && !t.current);
         if (!other) return;
         void this.end(other);

@@ -34,6 +34,9 @@ export interface ConvertOutput {
   warnings: string[];
 }
 
+/** A converted statement larger than this is refused: its handling and storing would weigh on the server. */
+export const MAX_HTML_CHARS = 4 * 1024 * 1024;
+
 export const imagePlaceholder = (nonce: string, index: number): string => `/__statement-image/${nonce}/${index}`;
 
 export default function convertJob(input: ConvertInput): ConvertOutput {
@@ -51,5 +54,6 @@ export default function convertJob(input: ConvertInput): ConvertOutput {
     return true;
   });
   const html = prepared.render((p) => (shown.includes(p) ? imagePlaceholder(input.nonce, shown.indexOf(p)) : undefined));
+  if (html.length > MAX_HTML_CHARS) throw new Error(`the converted statement is longer than ${MAX_HTML_CHARS} characters`);
   return { html, shown, fresh, warnings: prepared.warnings ?? [] };
 }
