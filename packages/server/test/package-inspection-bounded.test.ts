@@ -14,7 +14,7 @@ import { legacyPackage, zipOf } from './zips.js';
 
 const HUGE_YAML = `name: Huge\nvalidation: default\n${Array.from({ length: 30_000 }, (_, i) => `key${i}: value ${i}`).join('\n')}\n`;
 
-describe('a package whose metadata takes long to read', () => {
+describe('a package whose metadata takes long to read', { timeout: 120_000 }, () => {
   let j: TestJudge;
   let admin: JudgeClient;
   beforeAll(async () => {

@@ -10,7 +10,7 @@ import { NESTED_BRACES, NESTED_ITEMIZE, versionWithStatement } from './support/h
  * overflowed the server's stack or answered 500 end as a version or a 422, and the server goes on.
  */
 
-describe('a statement whose conversion runs out of its time', () => {
+describe('a statement whose conversion runs out of its time', { timeout: 120_000 }, () => {
   let j: TestJudge;
   let admin: JudgeClient;
   beforeAll(async () => {
@@ -29,7 +29,7 @@ describe('a statement whose conversion runs out of its time', () => {
   });
 });
 
-describe('statements that once stopped the server', () => {
+describe('statements that once stopped the server', { timeout: 120_000 }, () => {
   let j: TestJudge;
   let admin: JudgeClient;
   beforeAll(async () => {

@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => j.stop());
 
-describe('printout limits', () => {
+describe('printout limits', { timeout: 120_000 }, () => {
   it(`takes ${PRINTOUT_LINES_MAX} lines and refuses one more: 422 printout.tooLong, nothing stored`, async () => {
     await askToPrint(alice, act, 'ok.txt', 'x\n'.repeat(PRINTOUT_LINES_MAX - 1) + 'x');
     const before = rows();
@@ -57,7 +57,7 @@ describe('printout limits', () => {
   });
 });
 
-describe('the PDF', () => {
+describe('the PDF', { timeout: 120_000 }, () => {
   it('is made once on the pool and kept: a repeated fetch serves the kept file without making it again', async () => {
     const p = await askToPrint(alice, act, 'big.cpp', LONG_PROGRAM);
     const made = j.app.services.printouts.renders;
@@ -99,7 +99,7 @@ describe('the PDF', () => {
   });
 });
 
-describe('wrapping', () => {
+describe('wrapping', { timeout: 120_000 }, () => {
   it('cuts a line into rows of the width, joining runs of one class, in linear time', () => {
     expect(wrap([{ text: 'abcde', cls: 'k' }, { text: 'fg', cls: 'k' }, { text: 'hij', cls: '' }], 3)).toEqual([
       [{ text: 'abc', cls: 'k' }],
@@ -111,7 +111,7 @@ describe('wrapping', () => {
   });
 });
 
-describe('a PDF whose making runs out of its time', () => {
+describe('a PDF whose making runs out of its time', { timeout: 120_000 }, () => {
   let tight: TestJudge;
   beforeAll(async () => {
     tight = await TestJudge.start({ offloop: { limits: { printout: { timeoutMs: 1 } } } });
