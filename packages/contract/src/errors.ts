@@ -90,6 +90,8 @@ export const ERROR_CODES = {
   'submission.language': 422,
   'file.tooMany': 422,
   'json.tooDeep': 422,
+  'printout.tooLong': 422,
+  'printout.render': 422,
   rate_limited: 429,
   'server.maintenance': 503,
   'server.draining': 503,

@@ -28,7 +28,7 @@ import { InstanceService, instanceRoutes, maintenanceGate } from './modules/inst
 import { Judging, judgingRoutes } from './modules/judging/index.js';
 import { ParticipantService, participantRoutes } from './modules/participant/index.js';
 import { activityViewers } from './modules/policy/index.js';
-import { PrintoutsService, printoutsRoutes } from './modules/printouts/index.js';
+import { PrintoutsService, printoutPdfDir, printoutsRoutes } from './modules/printouts/index.js';
 import { ProblemsService, problemsRoutes } from './modules/problems/index.js';
 import { QuestionsService, questionsRoutes } from './modules/questions/index.js';
 import { RankingService, rankingRoutes } from './modules/ranking/index.js';
@@ -37,6 +37,7 @@ import { SeriesService, seriesRoutes } from './modules/series/index.js';
 import { SubmissionsService, submissionsRoutes } from './modules/submissions/index.js';
 import { UsersService, usersRoutes } from './modules/users/index.js';
 import { startControlSocket } from './ops/control.js';
+import { BoundedPool, type PoolOptions } from './offloop/pool.js';
 import type { Deps } from './services.js';
 import { systemClock, type Clock } from './util.js';
 import { LeaseReaper } from './workers/lease-reaper.js';
@@ -52,6 +53,8 @@ export interface AppOptions {
   logger?: Logger;
   /** The log file's lines also on standard output (`--log-format json`). */
   logToStdout?: boolean;
+  /** The bounded pool's settings (threads, queue, limits by job); its defaults otherwise. */
+  offloop?: PoolOptions;
 }
 
 /** The background workers, each with a `tick(now)` tests call directly. */
@@ -155,7 +158,7 @@ function createDeps(opts: AppOptions, dbh: ReturnType<typeof openDatabase>, log:
   const sessions = new SessionStore(dbh.sqlite, config.auth);
   const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKib, iterations: config.auth.argon2Iterations });
   const clock = opts.clock ?? systemClock;
-  return { config, dataDir, db: dbh.db, sqlite: dbh.sqlite, tx, clock, log, bus, permissions, sessions, hasher, connections };
+  return { config, dataDir, db: dbh.db, sqlite: dbh.sqlite, tx, clock, log, bus, permissions, sessions, hasher, connections, offloop: new BoundedPool(opts.offloop) };
 }
 
 /** Binds every area's routes to the contract's operations. */
@@ -210,7 +213,7 @@ function createHttpServer(deps: Deps, api: Api, services: Services): Server {
 
 function startWorkers(deps: Deps, services: Services, paths: DataPaths): Workers {
   const workers: Workers = {
-    retention: new RetentionWorker(deps.sqlite, paths.uploads, deps.clock, deps.log),
+    retention: new RetentionWorker(deps.sqlite, paths.uploads, deps.clock, deps.log, printoutPdfDir(deps.dataDir)),
     scheduler: new SeriesScheduler(deps, services.series),
     rankingAnnouncer: new RankingAnnouncer(deps),
     reaper: new LeaseReaper(deps, services.judging),
@@ -225,6 +228,7 @@ function startWorkers(deps: Deps, services: Services, paths: DataPaths): Workers
  * closes and the data directory is let go.
  */
 async function shutdown(parts: {
+  deps: Deps;
   workers: Workers;
   services: Services;
   hub: EventHub;
@@ -240,6 +244,7 @@ async function shutdown(parts: {
   parts.services.judging.close();
   // a printout being printed finishes and is recorded before the database closes
   await Promise.all(parts.services.printouts.printing);
+  await parts.deps.offloop.close();
   await parts.hub.close();
   await parts.control?.close();
   await new Promise<void>((r) => {
@@ -281,7 +286,7 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   });
   hub.attach(server);
   const workers = startWorkers(deps, services, paths);
-  const parts: Parameters<typeof shutdown>[0] = { workers, services, hub, server, dbh, lock, log, closeLog };
+  const parts: Parameters<typeof shutdown>[0] = { deps, workers, services, hub, server, dbh, lock, log, closeLog };
   await listen(server, config).catch(async (e: unknown) => {
     await shutdown(parts);
     throw e;

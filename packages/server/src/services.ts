@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { Transactor } from './db/transactor.js';
 import type { EventBus } from './events/bus.js';
+import type { BoundedPool } from './offloop/pool.js';
 import type { Clock } from './util.js';
 
 /** What every service is built from; app.ts makes one of these per server. */
@@ -22,6 +23,8 @@ export interface Deps {
   permissions: PermissionResolver;
   sessions: SessionStore;
   hasher: PasswordHasher;
+  /** Threads with time and memory limits for heavy work on untrusted input (printouts, statements). */
+  offloop: BoundedPool;
   /** Live socket count of a session, answered by the event hub. */
   connections(sessionId: string): number;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ops } from '@judge/contract';
 import { JudgeClient } from '@judge/sdk';
 import { initDataDir, loadConfig, startApp, type ConfigOverrides, type JudgeApp } from '@judge/server';
+import type { PoolOptions } from '../src/offloop/pool.js';
 import type { Clock } from '../src/util.js';
 
 export const ADMIN_PASSWORD = 'admin-password-for-tests';
@@ -41,11 +42,11 @@ export class TestJudge {
     private readonly keepDir: boolean,
   ) {}
 
-  static async start(opts: { config?: ConfigOverrides; clock?: Clock; dataDir?: string } = {}): Promise<TestJudge> {
+  static async start(opts: { config?: ConfigOverrides; clock?: Clock; dataDir?: string; offloop?: PoolOptions } = {}): Promise<TestJudge> {
     const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'judge-test-'));
     const config = loadConfig(dataDir, merge(TEST_CONFIG as Record<string, unknown>, (opts.config ?? {}) as Record<string, unknown>) as ConfigOverrides, {});
     await initDataDir(dataDir, config, async () => ADMIN_PASSWORD);
-    const app = await startApp({ dataDir, config, ...(opts.clock ? { clock: opts.clock } : {}) });
+    const app = await startApp({ dataDir, config, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.offloop ? { offloop: opts.offloop } : {}) });
     return new TestJudge(app, dataDir, !!opts.dataDir);
   }
 

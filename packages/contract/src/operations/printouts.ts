@@ -53,12 +53,13 @@ export const getPrintoutPdf = defineOperation({
   method: 'GET',
   path: '/printouts/{id}/pdf',
   tag: TAG,
-  summary: 'The printout as the PDF that is printed: header (participant, problem, time in the activity\'s zone, pages), line numbers, highlighting',
+  summary:
+    "The printout as the PDF that is printed: header (participant, problem, time in the activity's zone, pages), line numbers, highlighting. Made once, off the request's thread, and kept; 422 printout.tooLong past the line or page limit, 422 printout.render when making it ran out of its time or memory",
   auth: 'user',
   params: IdParam,
   response: 'binary',
   status: 200,
-  errors: ['not_found', 'printout.state'],
+  errors: ['not_found', 'printout.state', 'printout.tooLong', 'printout.render'],
   permission: 'printout:manage',
   extension: true,
 });
@@ -113,13 +114,14 @@ export const requestPrintout = defineOperation({
   method: 'POST',
   path: '/activities/{idOrSlug}/printouts',
   tag: 'Participant printouts',
-  summary: 'Ask to print a file ({fileName, source}) or one of the caller\'s submissions ({submissionId}); printoutChanged tells the printout staff',
+  summary:
+    "Ask to print a file ({fileName, source}) or one of the caller's submissions ({submissionId}); printoutChanged tells the printout staff. 422 printout.tooLong when it has more than PRINTOUT_LINES_MAX (5000) lines or would take more than PRINTOUT_PAGES_MAX (100) pages",
   auth: 'user',
   params: ActivityParam,
   body: PrintoutRequest,
   response: Printout,
   status: 201,
-  errors: ['forbidden', 'not_found', 'printouts.disabled', 'validation_failed', 'activity.archived'],
+  errors: ['forbidden', 'not_found', 'printouts.disabled', 'validation_failed', 'activity.archived', 'printout.tooLong'],
   permission: 'printout:create',
   extension: true,
 });

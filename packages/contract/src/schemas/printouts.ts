@@ -6,6 +6,10 @@ export type PrintoutState = z.infer<typeof PrintoutState>;
 
 /** The largest source a printout takes: a few hundred pages of Courier. */
 export const PRINTOUT_SOURCE_MAX = 256 * 1024;
+/** The most lines a printout prints; a longer source is refused (422 printout.tooLong). */
+export const PRINTOUT_LINES_MAX = 5000;
+/** The most A4 pages a printout takes (long lines wrap onto rows of about 90 characters, 67 rows a page); more is refused (422 printout.tooLong). */
+export const PRINTOUT_PAGES_MAX = 100;
 
 /** A request to print: `groupName` is the requester's first tag (their team or room), when they have one. */
 export const Printout = z.object({

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
+import { pruneDisposed } from '../modules/printouts/index.js';
 import { iso, type Clock } from '../util.js';
 import { IntervalWorker, type WorkerDeps } from './interval.js';
 
@@ -10,11 +11,11 @@ const KEEP_ENDED_SESSIONS_DAYS = 90;
 /** A resolved printout's source is kept this long, for a reprint or a dispute, then dropped (CONTRACT §7). */
 const KEEP_PRINTOUT_SOURCE_DAYS = 7;
 
-type Removed = { secrets: number; sessions: number; uploads: number; printoutSources: number };
+type Removed = { secrets: number; sessions: number; uploads: number; printoutSources: number; printoutPdfs: number };
 
 /**
  * Removes what nobody can use any more: lapsed secrets, sessions ended long ago, upload
- * leftovers of requests that died half way, and the sources of printouts resolved a week ago. `tick(now)` is what tests call.
+ * leftovers of requests that died half way, and the sources of printouts resolved a week ago (with their kept PDFs). `tick(now)` is what tests call.
  */
 export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps> {
   /** Without a log of the server's, failures go to standard error. */
@@ -23,6 +24,8 @@ export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps
     private readonly incomingDir: string,
     clock: Clock,
     log: Logger = pino({ level: 'error' }, pino.destination(2)),
+    /** Where the printouts' PDFs are kept: those of disposed sources go with them. */
+    private readonly printoutPdfs?: string,
   ) {
     super({ clock, log }, 'retention');
   }
@@ -50,6 +53,7 @@ export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps
         uploads++;
       }
     }
-    return { secrets, sessions, uploads, printoutSources };
+    const printoutPdfs = this.printoutPdfs ? await pruneDisposed(this.printoutPdfs, this.sqlite) : 0;
+    return { secrets, sessions, uploads, printoutSources, printoutPdfs };
   }
 }

@@ -2,7 +2,8 @@ import type { Trial } from '@judge/contract';
 import type { Actor } from '../../auth/permissions.js';
 import type { RunnerActor } from '../../auth/runner-tokens.js';
 import { ApiError, notFound } from '@judge/contract';
-import { inspectPackageZip, PackageError } from '@judge/problem-package';
+import { PackageError } from '@judge/problem-package';
+import { inspectOffLoop } from '../../offloop/inspect-package.js';
 import type { Outbox } from '../../db/transactor.js';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId, newSecret, sha256Hex, statements } from '../../util.js';
@@ -83,7 +84,7 @@ export class TrialsService {
     const file = this.files.readable(actor, body.packageFileId);
     // what a problem version would refuse is refused here too, at once rather than by a runner later
     try {
-      await inspectPackageZip(this.files.blobs.pathOf(file.sha256));
+      await inspectOffLoop(this.d.offloop, this.files.blobs.pathOf(file.sha256));
     } catch (e) {
       if (e instanceof PackageError) throw ApiError.of('package.invalid', `The package is not a valid ICPC problem package: ${e.message}`, { packageFileId: [e.message] });
       throw e;

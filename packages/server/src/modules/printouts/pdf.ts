@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { highlightLines, languageOf, type Token } from './highlight.js';
+import { CHAR, FONT_SIZE, HEADER, layoutOf, LINE, MARGIN } from './layout.js';
 
 export interface PrintoutPage {
   participant: string;
@@ -11,13 +12,6 @@ export interface PrintoutPage {
   source: string;
   language?: string | undefined;
 }
-
-const FONT_SIZE = 9;
-const LINE = 11;
-const MARGIN = 36;
-const HEADER = 28;
-/** Courier's advance is 600/1000 of its size. */
-const CHAR = FONT_SIZE * 0.6;
 
 const COLOURS: Record<string, string> = {
   keyword: '#0033b3',
@@ -45,21 +39,28 @@ export function zonedTime(instant: string, timeZone: string): string {
   return `${f.format(new Date(instant))} (${timeZone})`;
 }
 
-/** Splits a line of tokens into rows no wider than `width` characters. */
-function wrap(tokens: Token[], width: number): Token[][] {
+/**
+ * Splits a line of tokens into rows no wider than `width` characters, in time linear in the line
+ * (each token is cut by offsets, never copied again for what is left of it); neighbouring runs of
+ * one class are joined, so that each row draws few pieces of text.
+ */
+export function wrap(tokens: Token[], width: number): Token[][] {
   const rows: Token[][] = [[]];
   let used = 0;
   for (const t of tokens) {
-    let rest = t.text;
-    while (rest.length) {
+    for (let at = 0; at < t.text.length; ) {
       if (used === width) {
         rows.push([]);
         used = 0;
       }
-      const take = rest.slice(0, width - used);
-      rows[rows.length - 1]!.push({ text: take, cls: t.cls });
-      used += take.length;
-      rest = rest.slice(take.length);
+      const take = Math.min(width - used, t.text.length - at);
+      const row = rows[rows.length - 1]!;
+      const last = row[row.length - 1];
+      const text = t.text.slice(at, at + take);
+      if (last && last.cls === t.cls) last.text += text;
+      else row.push({ text, cls: t.cls });
+      used += take;
+      at += take;
     }
   }
   return rows;
@@ -79,9 +80,8 @@ export function renderPrintout(p: PrintoutPage): Promise<Buffer> {
     doc.on('error', reject);
   });
   const lines = highlightLines(p.source, languageOf(p.fileName, p.language));
-  const digits = String(lines.length).length;
+  const { digits, width } = layoutOf(p.source);
   const left = MARGIN + (digits + 1) * CHAR;
-  const width = Math.floor((doc.page.width - MARGIN - left) / CHAR);
   const top = MARGIN + HEADER;
   const bottom = doc.page.height - MARGIN;
   let y = top;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
   ApiError,
@@ -19,12 +20,30 @@ import { event } from '../../events/bus.js';
 import type { FilesService } from '../files/index.js';
 import { requireNotArchived, visibleActivity, type ActivityRow } from '../policy/index.js';
 import type { Deps } from '../../services.js';
+import { defineJob } from '../../offloop/pool.js';
+import { failureText, OffloopFailure } from '../../offloop/failure.js';
 import { iso, newId, sha256Hex, statements } from '../../util.js';
-import { renderPrintout, zonedTime } from './pdf.js';
+import { tooLong } from './layout.js';
+import { zonedTime, type PrintoutPage } from './pdf.js';
+import { PdfStore, printoutPdfDir } from './pdf-store.js';
 import { runPrintCommand } from './printer.js';
 import { PRINTOUT_SELECT, toPrintout, type PrintoutRow } from './queries.js';
 
 const FROM = PRINTOUT_SELECT.slice(PRINTOUT_SELECT.indexOf('FROM printouts'));
+
+/**
+ * Making a PDF off the event loop: the largest printout allowed takes a few seconds on a slow
+ * machine (bench/printout-render.mjs), so a minute is far beyond any honest one.
+ */
+const RENDER = defineJob<typeof import('./render-job.js').default>({ name: 'printout', module: new URL('./render-job.js', import.meta.url), timeoutMs: 60_000, memoryMb: 256 });
+/** Changed when the PDF's look changes, so that the PDFs kept are made again. */
+const RENDERER = 'printout-pdf-2';
+
+/** Refuses a source past the line or page limit (422 printout.tooLong), naming `field`. */
+function checkLength(source: string, field: string): void {
+  const why = tooLong(source);
+  if (why) throw ApiError.of('printout.tooLong', `The printout is too long: ${why}`, { [field]: [why] });
+}
 
 /**
  * Printouts (CONTRACT §6, §7, §9; interface "Printouts"): participants ask for a file or one of
@@ -35,12 +54,16 @@ export class PrintoutsService {
   private readonly st: ReturnType<typeof statements>;
   /** Print jobs still running, so that shutdown and tests can wait for them. */
   readonly printing = new Set<Promise<void>>();
+  /** PDFs made (not served from those kept), for tests. */
+  renders = 0;
+  private readonly pdfs: PdfStore;
 
   constructor(
     private readonly d: Deps,
     private readonly files: FilesService,
   ) {
     this.st = statements(d.sqlite);
+    this.pdfs = new PdfStore(printoutPdfDir(d.dataDir));
   }
 
   private row(id: string): PrintoutRow | undefined {
@@ -91,6 +114,7 @@ export class PrintoutsService {
     const a = this.participantActivity(actor, idOrSlug);
     requireNotArchived(a);
     const c = this.content(actor, a, body);
+    checkLength(c.source, 'source' in body ? 'source' : 'submissionId');
     const id = newId();
     const printout = this.d.tx.run((out) => {
       this.st(
@@ -128,15 +152,33 @@ export class PrintoutsService {
     }
   }
 
-  private render(r: PrintoutRow): Promise<Buffer> {
+  /**
+   * The printout's PDF: the one kept, or made on the bounded pool and kept. Making it never runs on
+   * the event loop; past its time or memory it is refused (422 printout.render).
+   */
+  private async render(r: PrintoutRow): Promise<Buffer> {
     if (r.source === null) throw ApiError.of('printout.state', 'The source of this printout was disposed of');
-    return renderPrintout({
+    // printouts asked for before the limits were set are held to them too
+    checkLength(r.source, 'source');
+    const page: PrintoutPage = {
       participant: toPrintout(r).requestedByName,
       subject: r.problem_name ?? r.title,
       fileName: r.file_name,
       time: zonedTime(r.requested_at, r.time_zone),
       source: r.source,
       language: r.language ?? undefined,
+    };
+    const key = createHash('sha256').update(RENDERER).update(JSON.stringify(page)).digest('hex');
+    return this.pdfs.get(r.id, key, async () => {
+      try {
+        const pdf = await this.d.offloop.run(RENDER, page);
+        this.renders++;
+        return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+      } catch (e) {
+        if (!(e instanceof OffloopFailure)) throw e;
+        this.d.log.warn({ printoutId: r.id, reason: e.reason, err: e.message }, 'a printout could not be made');
+        throw ApiError.of('printout.render', `The printout's PDF could not be made: ${failureText(e)}`);
+      }
     });
   }
 

@@ -1,5 +1,7 @@
 import type { PackageInfo } from '@judge/contract';
-import { inspectPackageZip, PackageError } from '@judge/problem-package';
+import { PackageError } from '@judge/problem-package';
+import { inspectOffLoop } from '../../offloop/inspect-package.js';
+import type { BoundedPool } from '../../offloop/pool.js';
 import type { z } from 'zod';
 import { ApiError } from '@judge/contract';
 
@@ -12,11 +14,12 @@ export const packageRefused = (reason: string): ApiError =>
 /**
  * Checks a stored package by the rules the runners apply (@judge/problem-package: the zip safety
  * rules, problem.yaml, the layout) and answers what it says of itself. Any fault is 422
- * `package.invalid` with the reader's reason, so what the server takes a runner can unpack.
+ * `package.invalid` with the reader's reason, so what the server takes a runner can unpack. The
+ * reading runs on the bounded pool (crafted metadata can take minutes to parse).
  */
-export async function inspectPackage(path: string): Promise<PackageSummary> {
+export async function inspectPackage(pool: BoundedPool, path: string): Promise<PackageSummary> {
   try {
-    return await inspectPackageZip(path);
+    return await inspectOffLoop(pool, path);
   } catch (e) {
     if (e instanceof PackageError) throw packageRefused(e.message);
     throw e;

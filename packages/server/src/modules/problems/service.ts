@@ -22,7 +22,7 @@ import { findUserById } from '../users/index.js';
 import { needsCalibration, type VersionCalibration } from './calibration.js';
 import { inspectPackage, type PackageSummary } from './package.js';
 import { packageSamples } from './samples.js';
-import { readStatements, storeStatements } from './statement-files.js';
+import { readStatements, statementWarnings, storeStatements } from './statement-files.js';
 import { checkVersionRequest, NOTHING_MADE, nextFiles, PACKAGE_NAME, type MadeFiles, type PlannedFile } from './version-files.js';
 import {
   attachedCount,
@@ -291,10 +291,12 @@ export class ProblemsService {
     let calibrate = false;
     const path = input.package ? this.files.blobs.pathOf(fileRows.get(input.package.fileId)!.sha256) : undefined;
     if (path) {
-      inspected = await inspectPackage(path);
+      inspected = await inspectPackage(this.d.offloop, path);
       calibrate = !!this.calibration && (await needsCalibration(inspected, path));
     }
-    const statements = await readStatements(this.files, actor, path, input.statements);
+    const statements = await readStatements(this.d.offloop, this.files, actor, path, input.statements);
+    // the version's answer has no place for them: the converters' warnings go to the log
+    for (const w of statementWarnings(statements)) this.d.log.warn({ problemId, ...w }, 'a statement was converted with warnings');
     // nothing is refused past this point but what the transaction checks again
     const made: MadeFiles = { ...NOTHING_MADE, ...(await storeStatements(this.files, actor, statements)) };
     if (path) made.samples = await this.storeSamples(actor, path);

@@ -8,6 +8,7 @@ import type { CreateVersionRequest } from '@judge/contract';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/permissions.js';
 import type { FilesService } from '../files/index.js';
+import type { BoundedPool } from '../../offloop/pool.js';
 import { readStatement, sourceFormatOf, STATEMENT_MIME, statementFileName, type ReadStatement } from './statements/convert.js';
 import { packageStatements, type PackageStatement, type StatementImage } from './statements/from-package.js';
 import type { PlannedFile } from './version-files.js';
@@ -29,16 +30,28 @@ const fileUrl = (fileId: string) => `/api/v1/files/${fileId}`;
  * their format), LaTeX to convert and HTML to sanitize. A statement sent alone has no directory to
  * draw \input files or images from. Refuses (422 version.statement.latex) before anything is stored.
  */
-export async function readStatements(files: FilesService, actor: Actor, packagePath: string | undefined, statements: VersionInput['statements']): Promise<ReadStatements> {
-  const fromPackage = packagePath ? await packageStatements(packagePath) : { statements: [], images: [] };
+export async function readStatements(
+  pool: BoundedPool,
+  files: FilesService,
+  actor: Actor,
+  packagePath: string | undefined,
+  statements: VersionInput['statements'],
+): Promise<ReadStatements> {
+  const fromPackage = packagePath ? await packageStatements(pool, packagePath) : { statements: [], images: [] };
   const sent: ReadStatements['sent'] = [];
   for (const [i, s] of (statements ?? []).entries()) {
     const row = files.readable(actor, s.fileId);
     const bytes = await readFile(files.blobs.pathOf(row.sha256));
-    const read = readStatement(sourceFormatOf(row, bytes), bytes, { sibling: () => undefined, image: () => undefined }, `statements[${i}].fileId`);
+    const { fresh: _, ...read } = await readStatement(pool, sourceFormatOf(row, bytes), bytes, `statements[${i}].fileId`);
     sent.push({ ...read, language: s.language, fileId: s.fileId });
   }
   return { fromPackage, sent };
+}
+
+/** What the converters could not render as written, by statement, for the log. */
+export function statementWarnings(read: ReadStatements): { statement: string; warnings: string[] }[] {
+  const all = [...read.fromPackage.statements.map((s) => ({ statement: statementFileName(s.language, s.format), warnings: s.warnings })), ...read.sent.map((s) => ({ statement: s.fileId, warnings: s.warnings }))];
+  return all.filter((s) => s.warnings.length);
 }
 
 /** Stores the statements read: the package's (and their images) and the request's, as the version's files. */
