@@ -120,4 +120,23 @@ describe('code shape', () => {
     expect(longFile('f.ts', 'x\n'.repeat(MAX_FILE_LINES))).toEqual([]);
     expect(longFile('f.ts', 'x\n'.repeat(MAX_FILE_LINES + 1))).toEqual([`f.ts is ${MAX_FILE_LINES + 1} lines (at most ${MAX_FILE_LINES})`]);
   });
+
+  it('cites only documents of the repository: decisions by a number docs/decisions.md has, no outside contract or issue', () => {
+    const sections = new Set([...readFileSync(join(root, 'docs/decisions.md'), 'utf8').matchAll(/^## (\d+)\. /gm)].map((m) => m[1]));
+    expect(sections.size).toBeGreaterThan(10);
+    const native = packages.flatMap((p) => filesUnder(`packages/${p}/native`)).filter((f) => /\.[ch]$/.test(f));
+    const offenders: string[] = [];
+    // this file names the patterns it looks for
+    for (const f of [...sources, ...tests, ...native].map(rel).filter((f) => f !== 'test/code-shape.test.ts')) {
+      readFileSync(join(root, f), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          const at = `${f}:${i + 1}`;
+          if (/CONTRACT §|CONTRACT\.md/.test(line)) offenders.push(`${at} cites the outside contract`);
+          if (/\b[Ii]ssue \d+/.test(line)) offenders.push(`${at} cites an issue tracker entry`);
+          for (const m of line.matchAll(/decisions §(\d+)/g)) if (!sections.has(m[1]!)) offenders.push(`${at} cites decisions §${m[1]}, which docs/decisions.md does not have`);
+        });
+    }
+    expect(offenders, `${offenders.length} offenders:\n  ${offenders.join('\n  ')}`).toEqual([]);
+  });
 });

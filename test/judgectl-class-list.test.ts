@@ -12,7 +12,7 @@ import { zipOf } from '../packages/server/test/zips.js';
 import { CTL, judgectlAs, type CtlSession } from './judgectl-child.js';
 import { SUM_PACKAGE } from './one-problem-contest.js';
 
-// A term in a real school (issue 22, items 4, 7 and 9), each judgectl call a child process against a
+// A term in a real school, each judgectl call a child process against a
 // real server: the school office's class list from German Excel, the same list for the next
 // contest, the standings for a spreadsheet, times in the activity's zone, and judgectl's sessions.
 

@@ -4,7 +4,7 @@ import type { JudgeClient } from '@judge/sdk';
 import { ADMIN_PASSWORD, TestJudge } from '../packages/server/test/harness.js';
 import { judgectlAs, type CtlSession } from './judgectl-child.js';
 
-// Contest times as a teacher moved them in a real term (issue 22, item 2), each judgectl call a
+// Contest times as a teacher moved them in a real term, each judgectl call a
 // child process against a real server: `series open` once kept the old end, so a 180-minute
 // contest opened early ran for days; `activities update --end` once left the series' end behind.
 

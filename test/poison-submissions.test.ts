@@ -11,7 +11,7 @@ import { oneProblemContest, settled, SUM_PACKAGE, type OneProblemContest } from 
 import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-process.js';
 
 /**
- * Poison submissions (issue 21, finding 1): a program that ptraces its sandbox's pid 1 once made
+ * Poison submissions: a program that ptraces its sandbox's pid 1 once made
  * the sandbox launcher die, the runner exit, and the restarted runner claim it again forever. Here a
  * real server and a real `bin/judge-runner` child with one slot: each poison gets a verdict in one
  * delivery, the runner process never ends, and an innocent submission sent right after a burst

@@ -6,7 +6,7 @@ import { readClassList } from '../src/class-list.js';
 import { parseCsv, readCsv } from '../src/csv.js';
 import { usernameFor } from '../src/usernames.js';
 
-// The school office's class list (issue 22, item 4): a German Excel CSV was refused as one unknown
+// The school office's class list: a German Excel CSV was refused as one unknown
 // column, and lmüller and sgroß as not letters.
 
 const dir = mkdtempSync(join(tmpdir(), 'class-list-'));

@@ -1,5 +1,5 @@
 /**
- * The stable error codes clients switch on (CONTRACT §3), with the status each answers.
+ * The stable error codes clients switch on (decisions §3), with the status each answers.
  * A code is listed once here so that the server, the SDK and the documentation agree.
  */
 export const ERROR_CODES = {
@@ -101,7 +101,7 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** Login refusals carry one of these in `detail` (CONTRACT §4). */
+/** Login refusals carry one of these in `detail` (decisions §4). */
 export const LOGIN_FAILURES = ['Failed', 'LockedOut', 'NotAllowed', 'RequiresTwoFactor'] as const;
 export type LoginFailure = (typeof LOGIN_FAILURES)[number];
 

@@ -28,7 +28,7 @@ const SeriesSignal = z.object({
 });
 
 /**
- * The socket's event catalogue: each type, who receives it, and its payload (CONTRACT §10).
+ * The socket's event catalogue: each type, who receives it, and its payload (decisions §10).
  * `events.json` is generated from this list.
  */
 export const EVENTS = {

@@ -32,7 +32,7 @@ export interface Operation {
   errors: readonly ErrorCode[];
   /** The permission checked, for the documentation; checks themselves live in the services. */
   permission?: Permission | string;
-  /** Marks what the interface document does not have (CONTRACT "extension"). */
+  /** Marks what the interface document does not have (an addition of ours, decisions.md "(ours)"). */
   extension?: boolean;
 }
 

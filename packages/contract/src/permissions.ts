@@ -1,5 +1,5 @@
 /**
- * The permission catalogue (CONTRACT §5). `scope` says where a grant carrying the key has effect:
+ * The permission catalogue (decisions §5). `scope` says where a grant carrying the key has effect:
  * `system` keys are checked only against system-wide grants, `activity` keys in an activity
  * (system grants included, since they apply everywhere).
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Lowercase hyphenated UUID; records use UUIDv7 (CONTRACT §2). */
+/** Lowercase hyphenated UUID; records use UUIDv7 (decisions §2). */
 export const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a lowercase UUID');
 
 /** An instant as the server writes it: RFC 3339 UTC with milliseconds. */
@@ -73,7 +73,7 @@ export const QueryBoolean = z
   .transform((v) => v === 'true' || v === '1')
   .meta({ type: 'boolean' });
 
-/** Paging (CONTRACT §2): 1-based page, pageSize clamped to 1..200, default 20. */
+/** Paging (decisions §2): 1-based page, pageSize clamped to 1..200, default 20. */
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 200;
 
@@ -95,7 +95,7 @@ export interface Page<T> {
 }
 
 /**
- * The deepest nesting of objects and arrays a JSON body or free-form member may have (CONTRACT §2):
+ * The deepest nesting of objects and arrays a JSON body or free-form member may have (decisions §2):
  * `{}` is 1 deep. Anything that walks a value recursively (JSON.stringify, zod, SQLite's JSON)
  * would overflow its stack long before a body's size limit stops a deep one.
  */
@@ -113,7 +113,7 @@ export function jsonTooDeep(value: unknown, max = MAX_JSON_DEPTH): boolean {
   return false;
 }
 
-/** Free-form JSON members must be objects of bounded size and depth (CONTRACT §2). */
+/** Free-form JSON members must be objects of bounded size and depth (decisions §2). */
 export function freeForm(maxBytes: number) {
   return z
     .record(z.string(), z.unknown())
@@ -122,7 +122,7 @@ export function freeForm(maxBytes: number) {
 }
 export const Props = freeForm(256 * 1024);
 
-/** The problem document every failure under /api/ carries (CONTRACT §3). */
+/** The problem document every failure under /api/ carries (decisions §3). */
 export const ProblemDocument = z.object({
   type: z.string(),
   title: z.string(),

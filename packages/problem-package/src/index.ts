@@ -1,4 +1,4 @@
-/** The ICPC problem package format (CONTRACT §13) and the language table, shared by server, runner and judgectl. */
+/** The ICPC problem package format (decisions §13) and the language table, shared by server, runner and judgectl. */
 export { PackageError } from './errors.js';
 export type { Verdict, ProblemFormat, LegacyGrading, ModernScoring, ProblemLimits } from './types.js';
 export { isMapping, parseMapping, checkKeys, splitArgs, number, bound, compareNames, type Mapping } from './yaml.js';

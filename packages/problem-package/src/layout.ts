@@ -1,7 +1,7 @@
 import { PackageError } from './errors.js';
 import type { ProblemFormat } from './types.js';
 
-/** Where things are in a problem package (CONTRACT §13), legacy and 2023-07 alike. */
+/** Where things are in a problem package (decisions §13), legacy and 2023-07 alike. */
 
 export const MANIFEST_FILE = 'problem.yaml';
 /** The legacy time limit, beside problem.yaml. */

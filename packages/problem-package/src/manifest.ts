@@ -4,7 +4,7 @@ import type { ProblemFormat, ProblemLimits } from './types.js';
 import { checkKeys, isMapping, parseMapping, splitArgs, type Mapping } from './yaml.js';
 
 /**
- * problem.yaml (CONTRACT §13) in its legacy and 2023-07 (through 2025-09) forms. The zod schema
+ * problem.yaml (decisions §13) in its legacy and 2023-07 (through 2025-09) forms. The zod schema
  * says what each key may hold, in the words an author reads when it does not; the functions below
  * say what the keys mean. Server (upload check), runner (loading) and judgectl read it here.
  */

@@ -2,7 +2,7 @@ import type { TimeLimitSource } from './limits.js';
 
 /** What a problem package says, in the terms the judge uses (the runner's ProblemSpec is built from these). */
 
-/** ICPC judgement ids our runner reports (CONTRACT §6). */
+/** ICPC judgement ids our runner reports (decisions §6). */
 export type Verdict = 'AC' | 'WA' | 'TLE' | 'MLE' | 'OLE' | 'RTE' | 'CE' | 'JE';
 
 /** `legacy` covers `legacy` and `legacy-icpc`; `2023-07` covers 2023-07, its drafts, 2025-09 and later. */

@@ -10,7 +10,7 @@ import { withCancel } from './sandbox/cancel-scope.js';
 import type { Sandbox } from './sandbox/sandbox.js';
 import { StrayErrors } from './stray-errors.js';
 
-/** Problem types this runner judges (CONTRACT §6): what its graders take (graders/registry.ts). */
+/** Problem types this runner judges (decisions §6): what its graders take (graders/registry.ts). */
 export { PROBLEM_TYPES } from './graders/registry.js';
 
 export interface AgentOptions {

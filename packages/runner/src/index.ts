@@ -15,7 +15,7 @@ export {
   type CompileResult,
 } from './languages.js';
 export { checkMachine, HELLO_PROGRAMS, LIMIT_PROGRAMS, type CheckOptions, type CheckReport, type LanguageCheck, type LimitCheck } from './check.js';
-// problem packages and judging (ICPC problem package format, CONTRACT §13)
+// problem packages and judging (ICPC problem package format, decisions §13)
 export {
   judgeSubmission,
   runTrial,

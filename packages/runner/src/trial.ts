@@ -69,7 +69,7 @@ export interface TrialNotRun {
 }
 
 export interface TrialResult {
-  /** The `measurement` JSON text of CONTRACT §8. */
+  /** The `measurement` JSON text of decisions §8. */
   measurement: string;
   ok: boolean;
   submissions: TrialSubmission[];

@@ -1,5 +1,5 @@
 /**
- * Secret test data stays the runner's (issue 21, finding 5): the package and the validator's build
+ * Secret test data stays the runner's: the package and the validator's build
  * may be private to the runner's user (0700/0600, as the package cache keeps them), yet the
  * validator, run as a slot uid, still judges; and while it runs, no process on the machine shows a
  * path of the package in its arguments (/proc/<pid>/cmdline is readable by every local user):

@@ -129,7 +129,7 @@ export class ApiClient {
   }
 
   /**
-   * Submits a solution of one or more files (CONTRACT §9): a file part each, and their SHA-256
+   * Submits a solution of one or more files (decisions §9): a file part each, and their SHA-256
    * digests in the same order, comma-separated in the one sha256 part.
    */
   async submit(idOrSlug: string, problemSlug: string, files: { name: string; bytes: Uint8Array | string }[], props?: Record<string, unknown>) {

@@ -20,7 +20,7 @@ export function generateRunnerKey(): RunnerKey {
   return { publicKey: Buffer.from(pair.publicKey).toString('base64'), secretKey: Buffer.from(pair.secretKey).toString('base64') };
 }
 
-/** The runner's fingerprint: lowercase hex SHA-256 of the raw public key bytes (CONTRACT §8). */
+/** The runner's fingerprint: lowercase hex SHA-256 of the raw public key bytes (decisions §8). */
 export function fingerprintOf(publicKeyB64: string): string {
   return createHash('sha256').update(Buffer.from(publicKeyB64, 'base64')).digest('hex');
 }
@@ -123,7 +123,7 @@ const LONG_POLL_MARGIN_MS = 30_000;
 const TRANSFER_TIMEOUT_MS = 600_000;
 
 /**
- * The runner side of the protocol (CONTRACT §8). Composes a credential-less ApiClient for the
+ * The runner side of the protocol (decisions §8). Composes a credential-less ApiClient for the
  * transport and adds the runner's own token: `authenticate()` trades a signed nonce for it, and
  * every runner call that the server answers 401 (no token yet, expired after 12 h, unknown after
  * the server lost it) authenticates once more by itself and is sent again. Any other failure is an

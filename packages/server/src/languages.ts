@@ -58,7 +58,7 @@ export function submissionLanguage(tableFile: string, fileNames: string | readon
   return languageOfFiles(tableFile, typeof fileNames === 'string' ? [fileNames] : fileNames, props).id;
 }
 
-/** The languages an assignment allows, when its config names them as a list of strings (CONTRACT §13). */
+/** The languages an assignment allows, when its config names them as a list of strings (decisions §13). */
 export function assignmentLanguages(config: Record<string, unknown> | null | undefined): string[] | undefined {
   const langs = config?.languages;
   return Array.isArray(langs) && langs.every((l) => typeof l === 'string') ? (langs as string[]) : undefined;

@@ -61,7 +61,7 @@ export function generatePassword(length = 16): string {
   return out.length === length ? out : generatePassword(length);
 }
 
-/** Drops null and undefined members, since the wire omits them (CONTRACT §2). */
+/** Drops null and undefined members, since the wire omits them (decisions §2). */
 export function compact<T extends Record<string, unknown>>(o: T): { [K in keyof T]: Exclude<T[K], null> } {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) if (v !== null && v !== undefined) out[k] = v;
@@ -81,7 +81,7 @@ export function statements(sqlite: { prepare(sql: string): unknown }): <P extend
   };
 }
 
-/** JSON.stringify's replacer for the wire: null members are left out (CONTRACT §2); nulls in arrays stay. */
+/** JSON.stringify's replacer for the wire: null members are left out (decisions §2); nulls in arrays stay. */
 const dropNulls = (_k: string, v: unknown): unknown => (v === null ? undefined : v);
 
 /**

@@ -5,7 +5,7 @@ import { UNKNOWN_UUID } from './support/ids.js';
 import { PARTICIPANT_KEYS, inCatalogueOrder, NOT_A_UUID, uniq, problem, j, admin, builtIn, refused, account, createRole, grant, mine, grantsOf, useAccessServer } from './support/access.js';
 
 /**
- * Roles, grants and the permission catalogue over real HTTP and a real SQLite file (CONTRACT §5):
+ * Roles, grants and the permission catalogue over real HTTP and a real SQLite file (decisions §5):
  * granting roles, listing and revoking grants, and the last administrator grant that cannot go.
  * Shared setup in support/access.ts.
  */

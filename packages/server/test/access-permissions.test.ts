@@ -3,7 +3,7 @@ import { PERMISSIONS, PERMISSION_KEYS, ops } from '@judge/contract';
 import { PARTICIPANT_KEYS, inCatalogueOrder, NOT_A_UUID, uniq, problem, j, admin, builtIn, account, createRole, grant, mine, grantsOf, useAccessServer } from './support/access.js';
 
 /**
- * Roles, grants and the permission catalogue over real HTTP and a real SQLite file (CONTRACT §5):
+ * Roles, grants and the permission catalogue over real HTTP and a real SQLite file (decisions §5):
  * how a grant's keys reach the caller at once, OverrideSystem included. Shared setup in
  * support/access.ts.
  */
@@ -84,7 +84,7 @@ describe('roles, grants and permissions', () => {
       await grant({ userId: u.id, roleId: builtIn.participant.id, activityId: a });
       expect(await mine(c, a)).toEqual(inCatalogueOrder([...PARTICIPANT_KEYS, 'question:read:all', 'runner:read']));
       await grant({ userId: u.id, roleId: builtIn.participant.id, activityId: a, overrideSystem: true });
-      // exactly the grant's keys in A (CONTRACT §5), neither the system role's activity key nor its system key
+      // exactly the grant's keys in A (decisions §5), neither the system role's activity key nor its system key
       expect(await mine(c, a)).toEqual(inCatalogueOrder(PARTICIPANT_KEYS));
       expect(await mine(c)).toEqual(['runner:read', 'question:read:all'].sort((x, y) => PERMISSION_KEYS.indexOf(x as never) - PERMISSION_KEYS.indexOf(y as never)));
     });

@@ -5,7 +5,7 @@ import { UNKNOWN_UUID } from './support/ids.js';
 import { PARTICIPANT_KEYS, inCatalogueOrder, NOT_A_UUID, uniq, problem, j, admin, builtIn, snapshot, refused, account, createRole, grant, mine, grantsOf, rolesNow, useAccessServer } from './support/access.js';
 
 /**
- * Roles, grants and the permission catalogue over real HTTP and a real SQLite file (CONTRACT §5):
+ * Roles, grants and the permission catalogue over real HTTP and a real SQLite file (decisions §5):
  * reading, creating, changing and deleting roles, who may do each, and what every refusal leaves
  * untouched. Shared setup in support/access.ts.
  */

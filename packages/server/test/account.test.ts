@@ -7,7 +7,7 @@ import { TestJudge, raw } from './harness.js';
 import { sleep } from './support/wait.js';
 
 /**
- * The caller's own account over real HTTP and a real SQLite file (interface "Account"; CONTRACT
+ * The caller's own account over real HTTP and a real SQLite file (interface "Account"; decisions
  * §2-4, §14): profile, login and address changes, password changes and the caller's sessions.
  */
 

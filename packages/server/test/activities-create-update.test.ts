@@ -3,7 +3,7 @@ import { ops, type Activity } from '@judge/contract';
 import { UUID_V7, now, uniq, j, admin, refused, refusedRaw, account, create, managed, update, archive, activityRow, M, P, MB, U, SD, world, useActivitiesWorld } from './support/activities.js';
 
 /**
- * The managers' side of activities over real HTTP and a real SQLite file (CONTRACT §5, §7, §14):
+ * The managers' side of activities over real HTTP and a real SQLite file (decisions §5, §7, §14):
  * creating and updating activities, who may do each and who may not, what each refusal leaves
  * untouched. Shared setup in support/activities.ts.
  */

@@ -6,7 +6,7 @@ import { ADMIN_PASSWORD, type Party } from './harness.js';
 import { j, admin, account, create, update, publish, archive, addSeries, assign, MB, useActivitiesWorld } from './support/activities.js';
 
 /**
- * The managers' side of activities over real HTTP and a real SQLite file (CONTRACT §5, §7, §14):
+ * The managers' side of activities over real HTTP and a real SQLite file (decisions §5, §7, §14):
  * which events reach whom when activities change. Shared setup in support/activities.ts.
  */
 

@@ -8,7 +8,7 @@ import { UNKNOWN_UUID } from './support/ids.js';
 import { clock, now, uniq, j, admin, refused, refusedRaw, account, create, managed, update, publish, archive, activityRow, addSeries, assign, addSubmission, M, P, MB, U, SD, world, useActivitiesWorld } from './support/activities.js';
 
 /**
- * The managers' side of activities over real HTTP and a real SQLite file (CONTRACT §5, §7, §14):
+ * The managers' side of activities over real HTTP and a real SQLite file (decisions §5, §7, §14):
  * publishing, archiving and deleting activities, who may do each and who may not, what each refusal
  * leaves untouched. Shared setup in support/activities.ts.
  */

@@ -5,7 +5,7 @@ import { type Party } from './harness.js';
 import { clock, uniq, j, admin, refusedRaw, account, create, managed, archive, addSeries, assign, M, P, MB, U, SD, standDown, world, useActivitiesWorld } from './support/activities.js';
 
 /**
- * The managers' side of activities over real HTTP and a real SQLite file (CONTRACT §5, §7, §14):
+ * The managers' side of activities over real HTTP and a real SQLite file (decisions §5, §7, §14):
  * the manager views, who may do each and who may not, what each refusal leaves untouched. Shared
  * setup in support/activities.ts.
  */

@@ -4,7 +4,7 @@ import { T0, at, only } from './series-fixtures.js';
 import { M, P, clock, create, heard, pause, resume, shift, update, useSeriesWorld, w, world } from './support/series.js';
 
 /**
- * The activity's own start and end follow its series (issue 15, README "Series and the activity's
+ * The activity's own start and end follow its series (README "Series and the activity's
  * dates"): a start or end equal to the series' old one moves with it, the range widens to take in
  * every series, and members hear it as they hear any other change of the activity's dates.
  */

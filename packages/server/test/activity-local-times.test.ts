@@ -4,7 +4,7 @@ import { activities } from '../src/db/schema.js';
 import { M, P, create, j, update, useSeriesWorld, w, world } from './support/series.js';
 
 /**
- * Dates without an offset are read in the activity's time zone (issue 15): the activity's own, its
+ * Dates without an offset are read in the activity's time zone: the activity's own, its
  * series', a duplicate's start and its documents' validFrom. An instant with Z or an offset means
  * what it says, as before.
  */

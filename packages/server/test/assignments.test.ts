@@ -5,7 +5,7 @@ import { ADMIN_PASSWORD, ManualClock, TestJudge } from './harness.js';
 import { T0, UNKNOWN_UUID, World, listen, only, type Party } from './series-fixtures.js';
 
 /**
- * Assignments (series problems) over real HTTP and a real SQLite file (CONTRACT §5, §7, §14):
+ * Assignments (series problems) over real HTTP and a real SQLite file (decisions §5, §7, §14):
  * attach, reorder, change and detach; the managers' view of each (versions, package, submission
  * count); who may do each (problem:attach in the activity and a problem the caller may read);
  * what every refusal leaves untouched; and that only the activity's managers hear of it.

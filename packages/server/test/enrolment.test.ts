@@ -5,7 +5,7 @@ import { refusedWith, sendJson } from './expect.js';
 import { ManualClock, TestJudge, type Party } from './harness.js';
 
 /**
- * The participant's side of activities (CONTRACT §9): what a signed-in user may list and read,
+ * The participant's side of activities (decisions §9): what a signed-in user may list and read,
  * and enrolment by join policy. Every "may not" is proven by trying it: a user who is not
  * enrolled, or enrolled elsewhere, finds a closed or unpublished activity exactly as if it did
  * not exist.
@@ -156,7 +156,7 @@ describe('activities: the participants side', () => {
         const res = await sendJson(j.url, 'GET', `/activities?${q}`, U.c.accessToken);
         expect({ q, status: res.status, code: res.body.code }).toEqual({ q, status: 422, code: 'validation_failed' });
       }
-      // an empty value is no filter (CONTRACT §2), not a malformed one
+      // an empty value is no filter (decisions §2), not a malformed one
       expect((await sendJson(j.url, 'GET', '/activities?state=', U.c.accessToken)).status).toBe(200);
     });
   });

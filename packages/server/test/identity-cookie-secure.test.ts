@@ -3,7 +3,7 @@ import { TestJudge } from './harness.js';
 import { attrs, login, req, sessionCookie } from './support/identity.js';
 
 /**
- * The session cookie's `Secure` attribute (issue 21, finding 10): behind a proxy that ends TLS the
+ * The session cookie's `Secure` attribute: behind a proxy that ends TLS the
  * server sees plain http, so the configured public URL, not the connection, decides it.
  */
 

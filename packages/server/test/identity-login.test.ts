@@ -5,7 +5,7 @@ import { ADMIN_PASSWORD, ManualClock, TestJudge } from './harness.js';
 import { SECRET, req, expectProblem, login, sessionCookie, attrs } from './support/identity.js';
 
 /**
- * Identity over real HTTP (CONTRACT §2, §3): signing in, the lockout after repeated failures and
+ * Identity over real HTTP (decisions §2, §3): signing in, the lockout after repeated failures and
  * against guesses in flight, and the login rate limit per address. Shared helpers in
  * support/identity.ts.
  */

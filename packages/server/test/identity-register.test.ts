@@ -5,7 +5,7 @@ import { ADMIN_PASSWORD, TestJudge } from './harness.js';
 import { req, expectProblem, login } from './support/identity.js';
 
 /**
- * Identity over real HTTP (CONTRACT §2, §3): registering an account. Shared helpers in
+ * Identity over real HTTP (decisions §2, §3): registering an account. Shared helpers in
  * support/identity.ts.
  */
 

@@ -7,7 +7,7 @@ import { ADMIN_PASSWORD, TestJudge } from './harness.js';
 import { SECRET, req, expectProblem, login, sessionCookie, attrs } from './support/identity.js';
 
 /**
- * Identity over real HTTP (CONTRACT §2, §3): refreshing and ending sessions, the managed account
+ * Identity over real HTTP (decisions §2, §3): refreshing and ending sessions, the managed account
  * info, sessions across a restart, and the log file. Shared helpers in support/identity.ts.
  */
 

@@ -3,7 +3,7 @@ import { LatexStatementError, prepareLatex, type PreparedStatement } from '../sr
 import { LIMITS } from '../src/modules/problems/statements/latex-limits.js';
 
 /**
- * The LaTeX converter on hostile statements (issue 21, finding 3): what a probe sent and what
+ * The LaTeX converter on hostile statements: what a probe sent and what
  * killed or stalled the server before, each converted to HTML or refused with a LatexStatementError
  * that says why, never another exception. The bound on time is CPU time, not wall time, and is
  * generous for a loaded two-core machine: before these limits the same statements took 49 s or

@@ -7,7 +7,7 @@ import { ADMIN_PASSWORD, TestJudge, type TestUser } from './harness.js';
 import { expectProblem, login, req, type RawResponse } from './support/identity.js';
 
 /**
- * Sign-in limits sized for a lab (issue 15): a class behind one NAT address signs in within a minute,
+ * Sign-in limits sized for a lab: a class behind one NAT address signs in within a minute,
  * while guessing stays blocked per account (lockout and a per-account failure budget) and per address
  * (a budget of failures across accounts). The servers here run with the shipped budgets
  * (config/server.json; the test that reads them checks they match), not the harness's raised ones.

@@ -11,7 +11,7 @@ import { barrier, handshake, open as openStream, types } from './support/socket.
 import { act, admin, alice, j, manager, open, participant, refused, runner, submit, task, useSubmissionWorld, w } from './support/submissions.js';
 
 /**
- * Maintenance levels (CONTRACT §1, §3, §10): `draining` stops new judging work while the queue
+ * Maintenance levels (decisions §1, §3, §10): `draining` stops new judging work while the queue
  * empties, `closed` answers 503 to all but health, sign-in and administrators, each change is
  * told to every session once, and the level survives a restart.
  */

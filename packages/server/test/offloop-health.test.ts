@@ -7,7 +7,7 @@ import { legacyPackage, zipOf } from './zips.js';
 import { askToPrint, LONG_PROGRAM, ONE_LONG_LINE, printoutWorld, versionWithStatement, WORST_STATEMENTS } from './support/heavy-inputs.js';
 
 /**
- * Acceptance of issue 21 (findings 2 and 3): while the largest printouts allowed are made and the
+ * The bounded-work acceptance check (decisions §16): while the largest printouts allowed are made and the
  * worst statements known are converted, the server still answers /health within 100 ms, at every
  * poll. The work runs on the bounded pool's threads; the event loop only hands it over. Each
  * statement ends as a version or as a 422 with its reason, never a 500 or a dead server.

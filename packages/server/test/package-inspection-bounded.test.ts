@@ -6,9 +6,8 @@ import { TestJudge } from './harness.js';
 import { legacyPackage, zipOf } from './zips.js';
 
 /**
- * A package's metadata is read off the event loop (issue 21, "any other heavy work on untrusted
- * input"): a problem.yaml of 30,000 keys (under the 1 MiB metadata limit) took over a minute to
- * parse on the server's only thread. Now the server answers meanwhile, and a reading past its time
+ * A package's metadata is read off the event loop (decisions §16): a problem.yaml of 30,000 keys
+ * (under the 1 MiB metadata limit) took over a minute to parse on the server's only thread. Now the server answers meanwhile, and a reading past its time
  * is 422 package.invalid saying so.
  */
 

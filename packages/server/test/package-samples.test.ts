@@ -5,7 +5,7 @@ import { TestJudge } from './harness.js';
 import { zipOf } from './zips.js';
 
 /**
- * A package's samples (CONTRACT §13): its data/sample/ .in, .ans and .interaction files become
+ * A package's samples (decisions §13): its data/sample/ .in, .ans and .interaction files become
  * participant files of the version at upload, named sample/<path>; nothing else of data/ does.
  * Real HTTP, a real SQLite file; the rest of versions and packages is in packages.test.ts.
  */

@@ -5,7 +5,7 @@ import { TestJudge } from './harness.js';
 import { NESTED_BRACES, NESTED_ITEMIZE, versionWithStatement } from './support/heavy-inputs.js';
 
 /**
- * Statements are converted off the event loop, on the bounded pool (issue 21, finding 3): a
+ * Statements are converted off the event loop, on the bounded pool: a
  * conversion past its time is a 422 version.statement.latex saying so; statements that once
  * overflowed the server's stack or answered 500 end as a version or a 422, and the server goes on.
  */

@@ -8,7 +8,7 @@ import { admin, j, uniq, useParticipantWorld } from './support/participant.js';
 import { legacyPackage, zipOf } from './zips.js';
 
 /**
- * The statements that killed or stalled the server (issue 21, finding 3), uploaded in packages
+ * The statements that killed or stalled the server, uploaded in packages
  * through the real HTTP server: each is refused with 422 version.statement.latex and its reason, or
  * converted, never a 500, and the server answers on after every one. The converter's own coverage
  * is in latex-limits.test.ts.

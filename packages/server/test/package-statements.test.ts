@@ -6,7 +6,7 @@ import { activity, admin, attach, inMinutes, j, participantOf, problemOf, series
 import { legacyPackage, zipOf, type ZipContent } from './zips.js';
 
 /**
- * The statements of a package (CONTRACT §13), read by the server when a version is made: LaTeX
+ * The statements of a package (decisions §13), read by the server when a version is made: LaTeX
  * converted once to sanitized HTML with its math typeset and its images served as participant
  * files, Markdown and PDF kept, each listed with its format. Real HTTP, a real SQLite file; the
  * converter's coverage of LaTeX is in latex-statement.test.ts.

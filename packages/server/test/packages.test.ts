@@ -11,7 +11,7 @@ const MODERN_SAMPLES = ['sample/1.ans', 'sample/1.in', 'sample/2.ans', 'sample/2
 
 /**
  * Problem versions and packages over real HTTP: statements, files and packages of a version, what
- * carries forward to the next, the refusals of CONTRACT §14, the package check on arrival (good
+ * carries forward to the next, the refusals of decisions §14, the package check on arrival (good
  * legacy, 2023-07 and wrapped packages; every kind of bad one answered 422 package.invalid with its
  * reason and nothing stored), statement content, the package download, and who may read the files
  * of a version.
@@ -199,7 +199,7 @@ describe('problem versions and packages', () => {
       expect((await version(author.c, p.id, { note: 'just a note' })).files.map((f) => f.name)).toEqual(['package.zip', 'sample/1.ans', 'sample/1.in']);
     });
 
-    it('refuses what CONTRACT §14 forbids, storing nothing', async () => {
+    it('refuses what decisions §14 forbids, storing nothing', async () => {
       const p = await problem();
       const f = await upload(author.c, 'f.md', '# f');
       const g = await upload(author.c, 'g.md', '# g');

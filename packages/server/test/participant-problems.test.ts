@@ -5,7 +5,7 @@ import { refusedWith } from './expect.js';
 import { admin, uniq, inMinutes, party, activity, series, attach, participantOf, problemWithFiles, newStatement, simpleProblem, submitted, listOf, problemOf, seriesIn, fileStatus, useParticipantWorld } from './support/participant.js';
 
 /**
- * The participant's view of series and problems (CONTRACT §7, §9) over real HTTP and a real SQLite
+ * The participant's view of series and problems (decisions §7, §9) over real HTTP and a real SQLite
  * file: a problem as a participant reads it: its effective limits and the files of its version.
  * Submissions are written straight to the database. Shared world in support/participant.ts.
  */

@@ -3,7 +3,7 @@ import { ops } from '@judge/contract';
 import { j, admin, inMinutes, party, activity, series, attach, participantOf, simpleProblem, submitted, listOf, problemOf, seriesIn, useParticipantWorld } from './support/participant.js';
 
 /**
- * The participant's view of series and problems (CONTRACT §7, §9) over real HTTP and a real SQLite
+ * The participant's view of series and problems (decisions §7, §9) over real HTTP and a real SQLite
  * file: the series an activity shows, and the caller's standing per problem. Submissions are
  * written straight to the database. Shared world in support/participant.ts.
  */

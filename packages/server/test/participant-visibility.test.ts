@@ -5,7 +5,7 @@ import { refusedWith, sendJson } from './expect.js';
 import { j, admin, inMinutes, party, activity, series, attach, participantOf, problemWithFiles, simpleProblem, passMinutes, listOf, problemOf, seriesIn, fileStatus, hiddenFrom, shownTo, useParticipantWorld } from './support/participant.js';
 
 /**
- * The participant's view of series and problems (CONTRACT §7, §9) over real HTTP and a real SQLite
+ * The participant's view of series and problems (decisions §7, §9) over real HTTP and a real SQLite
  * file: when a series shows its problems, and every refusal to an outsider, proven by trying it.
  * Submissions are written straight to the database. Shared world in support/participant.ts.
  */

@@ -6,7 +6,7 @@ import { codeForm } from './support/forms.js';
 import { act, admin, alice, j, manager, open, submit, task, useSubmissionWorld } from './support/submissions.js';
 
 /**
- * Route matching and the gates in front of it agree on one path (issue 21, finding 8): the gates
+ * Route matching and the gates in front of it agree on one path: the gates
  * ask which operation the routers will run, so a trailing slash, another letter case, a doubled
  * slash or a percent-encoded letter either reaches the same operation through the same gates or
  * reaches nothing (404). Never an operation without its gate.

@@ -9,7 +9,7 @@ import { TestJudge, type Party } from './harness.js';
 import { askToPrint, LONG_PROGRAM, ONE_LONG_LINE, printoutWorld } from './support/heavy-inputs.js';
 
 /**
- * Printouts within bounds (issue 21, finding 2): a source past the line or page limit is refused
+ * Printouts within bounds: a source past the line or page limit is refused
  * with printout.tooLong before anything is stored; the PDF is made once on the bounded pool and the
  * kept file is served again; a PDF whose making runs out of its time is a 422, not a 500; and the
  * wrapping of a long line is linear.

@@ -12,7 +12,7 @@ import { barrier, open, types } from './support/socket.js';
 import { until } from './support/wait.js';
 
 /**
- * Printouts over real HTTP and the socket (CONTRACT §6, §7, §9; interface "Printouts"): requests,
+ * Printouts over real HTTP and the socket (decisions §6, §7, §9; interface "Printouts"): requests,
  * the staff's queue and its state rules, who hears what, the PDF, the printing command and the
  * disposal of sources.
  */

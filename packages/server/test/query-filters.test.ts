@@ -4,7 +4,7 @@ import { codeForm } from './support/forms.js';
 import { act, admin, alice, j, manager, open, runner, submit, task, useSubmissionWorld } from './support/submissions.js';
 
 /**
- * An empty query value is no filter (CONTRACT §2): a form's empty choice (`state=`) lists what the
+ * An empty query value is no filter (decisions §2): a form's empty choice (`state=`) lists what the
  * unfiltered request lists, for enumerated filters, booleans and free text alike, while a value
  * outside the list is still refused.
  */

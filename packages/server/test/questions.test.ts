@@ -6,7 +6,7 @@ import { TestJudge, type Party } from './harness.js';
 import { barrier, open, types } from './support/socket.js';
 
 /**
- * Questions and announcements over real HTTP and the socket (CONTRACT §9, §10; interface "Manager
+ * Questions and announcements over real HTTP and the socket (decisions §9, §10; interface "Manager
  * questions"): who may ask, read, answer, publish and delete, what each write tells whom, the
  * module switch, and that refusals change nothing.
  */

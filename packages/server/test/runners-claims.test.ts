@@ -4,7 +4,7 @@ import { until } from './support/wait.js';
 import { sha256, plus, Bench } from './support/runner-bench.js';
 
 /**
- * Claiming jobs (CONTRACT §7): problem types, tags, order, leases and long polls.
+ * Claiming jobs (decisions §7): problem types, tags, order, leases and long polls.
  * Over real HTTP on a real server; fixtures in support/runner-bench.ts.
  */
 

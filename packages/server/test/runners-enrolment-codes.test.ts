@@ -7,7 +7,7 @@ import { barrier } from './support/socket.js';
 import { Runner, Bench } from './support/runner-bench.js';
 
 /**
- * Enrolment codes (extension of CONTRACT §8): an administrator makes a one-time code, and a runner
+ * Enrolment codes (extension of decisions §8): an administrator makes a one-time code, and a runner
  * registering with it is approved at once with the code's name and tags. A code that cannot be used
  * registers nothing. Over real HTTP on a real server; fixtures in support/runner-bench.ts.
  */

@@ -7,7 +7,7 @@ import { UNKNOWN_UUID, World, listen, only } from './series-fixtures.js';
 import { Runner, Bench } from './support/runner-bench.js';
 
 /**
- * Runner management (CONTRACT §8): the administrators' side with its permission matrix and events,
+ * Runner management (decisions §8): the administrators' side with its permission matrix and events,
  * and matchingRunners on activities and series.
  * Over real HTTP on a real server; fixtures in support/runner-bench.ts.
  */

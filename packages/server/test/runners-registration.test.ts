@@ -6,7 +6,7 @@ import { ADMIN_PASSWORD, raw } from './harness.js';
 import { sha256, b64, plus, HOUR, Runner, Bench } from './support/runner-bench.js';
 
 /**
- * Runner registration (CONTRACT §7): registering a key, the Ed25519 challenge and token exchange,
+ * Runner registration (decisions §7): registering a key, the Ed25519 challenge and token exchange,
  * runner-authenticated calls, heartbeats, and the per-address limit on the handshake.
  * Over real HTTP on a real server; fixtures in support/runner-bench.ts.
  */

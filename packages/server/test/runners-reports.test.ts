@@ -4,7 +4,7 @@ import { ops } from '@judge/contract';
 import { type Res, sha256, plus, Runner, Bench } from './support/runner-bench.js';
 
 /**
- * Holding and reporting jobs (CONTRACT §7): leases and their renewal, reports, and the files of
+ * Holding and reporting jobs (decisions §7): leases and their renewal, reports, and the files of
  * jobs a runner uploads and downloads.
  * Over real HTTP on a real server; fixtures in support/runner-bench.ts.
  */

@@ -8,7 +8,7 @@ import { T0, World, at, listen, only, type Party } from './series-fixtures.js';
 import { sleep } from './support/wait.js';
 
 /**
- * The series scheduler driven by a fake clock (CONTRACT §7): `tick(now)` opens a series at its start
+ * The series scheduler driven by a fake clock (decisions §7): `tick(now)` opens a series at its start
  * and closes it at its end, only in published, unarchived activities; pause, resume and shift move
  * what it does; and each transition is told exactly once, to the members and managers of that
  * activity and nobody else (proven with a barrier event on every socket).

@@ -4,7 +4,7 @@ import { T0, UNKNOWN_UUID, at, only } from './series-fixtures.js';
 import { w, M, P, MB, PB, U, heard, changes, world, create, list, row, useSeriesWorld } from './support/series.js';
 
 /**
- * The managers' side of series over real HTTP (CONTRACT §5, §7): creating and listing series, who
+ * The managers' side of series over real HTTP (decisions §5, §7): creating and listing series, who
  * may do each, and which events reach whom. Shared world in support/series.ts.
  */
 

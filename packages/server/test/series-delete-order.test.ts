@@ -4,7 +4,7 @@ import { UNKNOWN_UUID, only } from './series-fixtures.js';
 import { j, w, M, P, MB, U, B, heard, world, create, list, remove, reorder, useSeriesWorld } from './support/series.js';
 
 /**
- * The managers' side of series over real HTTP (CONTRACT §5, §7): deleting and reordering series,
+ * The managers' side of series over real HTTP (decisions §5, §7): deleting and reordering series,
  * who may do each, and which events reach whom. Shared world in support/series.ts.
  */
 

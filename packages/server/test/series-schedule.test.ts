@@ -3,7 +3,7 @@ import { T0, UNKNOWN_UUID, at, only } from './series-fixtures.js';
 import { clock, w, M, P, MB, U, heard, changes, world, create, list, update, shift, pause, resume, row, useSeriesWorld } from './support/series.js';
 
 /**
- * The managers' side of series over real HTTP (CONTRACT §5, §7): editing, shifting, pausing and
+ * The managers' side of series over real HTTP (decisions §5, §7): editing, shifting, pausing and
  * resuming series, who may do each, and which events reach whom. Shared world in support/series.ts.
  */
 

@@ -5,7 +5,7 @@ import { ADMIN_PASSWORD, TestJudge, type TestUser } from './harness.js';
 import { barrier, open } from './support/socket.js';
 
 /**
- * The socket tells a session exactly what REST would show it (issue 21, finding 7): an event about
+ * The socket tells a session exactly what REST would show it: an event about
  * an activity reaches a user only while GET /activities/{id} answers them 200, decided when the
  * event is delivered, not when the socket was opened. Staff keep hearing everything.
  */

@@ -3,7 +3,7 @@ import { ManualClock, TestJudge } from './harness.js';
 import { open, barrier, types } from './support/socket.js';
 
 /**
- * The event socket's liveness over real WebSockets (CONTRACT §12): heartbeats, lapsed sessions, and
+ * The event socket's liveness over real WebSockets (decisions §12): heartbeats, lapsed sessions, and
  * sockets that do not drain. Shared helpers in support/socket.ts.
  */
 

@@ -7,7 +7,7 @@ import { sleep } from './support/wait.js';
 import { wsUrl, rawFrames, open, handshake, hasNull, barrier, types } from './support/socket.js';
 
 /**
- * The event socket over real HTTP and real WebSockets (CONTRACT §4, §10, §12): who may connect, who
+ * The event socket over real HTTP and real WebSockets (decisions §4, §10, §12): who may connect, who
  * is told what, live connection counts, and what ending a session does to sockets. Shared helpers
  * in support/socket.ts.
  */

@@ -7,7 +7,7 @@ import { admin, runner, act, open, submit, task, participant, useSubmissionWorld
 
 /**
  * The compiler's output is an attachment of its own (`compile`) that the submission's author sees
- * by default (CONTRACT §6), while the judge's log and the per-test details stay with managers; an
+ * by default (decisions §6), while the judge's log and the per-test details stay with managers; an
  * activity that sets `compile` otherwise hides it. Judged by a bare protocol runner.
  */
 

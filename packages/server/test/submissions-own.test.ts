@@ -6,7 +6,7 @@ import { codeForm } from './support/forms.js';
 import { w, admin, runner, manager, act, open, submit, task, participant, useSubmissionWorld } from './support/submissions.js';
 
 /**
- * Submissions (CONTRACT §7, §9): the participant's own list and detail, and who may read which
+ * Submissions (decisions §7, §9): the participant's own list and detail, and who may read which
  * files. Judging is done by a bare protocol runner, so that attempts finish as they do in
  * production; shared setup in support/submissions.ts.
  */

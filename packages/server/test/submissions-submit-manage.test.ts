@@ -8,7 +8,7 @@ import { codeForm, fileForm, sha256 } from './support/forms.js';
 import { j, w, admin, runner, manager, act, open, later, alice, bob, snapshot, incoming, refused, submit, task, participant, useSubmissionWorld } from './support/submissions.js';
 
 /**
- * Submissions (CONTRACT §7, §9): the participant's submit with its refusals in the documented
+ * Submissions (decisions §7, §9): the participant's submit with its refusals in the documented
  * order, then the managers' list, detail, rejudge, cancel and exclusion of what was submitted.
  * Judging is done by a bare protocol runner, so that attempts finish as they do in production;
  * shared setup in support/submissions.ts.

@@ -7,7 +7,7 @@ import { sha256 } from './support/forms.js';
 import { until } from './support/wait.js';
 
 /**
- * Submissions of several files (CONTRACT §9, §13), over real HTTP and SQLite: repeated `file`
+ * Submissions of several files (decisions §9, §13), over real HTTP and SQLite: repeated `file`
  * parts up to the assignment's (else the activity's) maxAttachments, one sha256 per part in their
  * order, comma-separated; every file is stored and listed, and every refusal stores nothing.
  */

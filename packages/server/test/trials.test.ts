@@ -7,7 +7,7 @@ import { sha256, plus, Runner, Bench } from './support/runner-bench.js';
 import { zipOf } from './zips.js';
 
 /**
- * Trials (CONTRACT §7, §8): a manager runs a package against a runner without a submission.
+ * Trials (decisions §7, §8): a manager runs a package against a runner without a submission.
  * Over real HTTP on a real server; fixtures in support/runner-bench.ts.
  */
 

@@ -8,7 +8,7 @@ import { UUID, INSTANT, j, admin, adminId, fresh, refused, send, userRow, loginR
 
 /**
  * The user administration endpoints over real HTTP and a real SQLite file (interface "Users";
- * CONTRACT §2-5): blocking users, setting passwords, and their sessions: what each answers, who may
+ * decisions §2-5): blocking users, setting passwords, and their sessions: what each answers, who may
  * call it, and that every refusal changes nothing. Shared setup in support/users.ts.
  */
 

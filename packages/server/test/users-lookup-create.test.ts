@@ -5,7 +5,7 @@ import { UUID, INSTANT, j, admin, fresh, url, refused, send, loginResult, holder
 
 /**
  * The user administration endpoints over real HTTP and a real SQLite file (interface "Users";
- * CONTRACT §2-5): looking users up and creating them: what each answers, who may call it, and that
+ * decisions §2-5): looking users up and creating them: what each answers, who may call it, and that
  * every refusal changes nothing. Shared setup in support/users.ts.
  */
 

@@ -5,7 +5,7 @@ import { INSTANT, j, admin, adminId, fresh, refused, send, userRow, sql, loginRe
 
 /**
  * The user administration endpoints over real HTTP and a real SQLite file (interface "Users";
- * CONTRACT §2-5): the managed user list and editing a user: what each answers, who may call it, and
+ * decisions §2-5): the managed user list and editing a user: what each answers, who may call it, and
  * that every refusal changes nothing. Shared setup in support/users.ts.
  */
 

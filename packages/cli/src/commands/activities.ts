@@ -23,7 +23,7 @@ export function seriesTable(list: Series[], zone: string): string {
   );
 }
 
-/** Whether participants see an attachment of their judgings (the compiler's output unless set otherwise, CONTRACT §8). */
+/** Whether participants see an attachment of their judgings (the compiler's output unless set otherwise, decisions §8). */
 const shown = (a: Activity, name: string) => (a.attachmentVisibility.find((v) => v.name === name)?.visibility ?? (name === 'compile' ? 'participant' : 'managersOnly')) === 'participant';
 
 export function activityFields(a: Activity): string {

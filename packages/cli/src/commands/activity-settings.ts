@@ -10,7 +10,7 @@ import { positive, sub } from './common.js';
 
 type Body = OperationInput<typeof ops.updateActivity>['body'];
 
-/** The attachments of a judging that the show-... switches govern (CONTRACT §8). */
+/** The attachments of a judging that the show-... switches govern (decisions §8). */
 const SWITCHED_ATTACHMENTS = { showCompileOutput: 'compile', showTestResults: 'details', showJudgeLog: 'log' } as const;
 
 interface UpdateOptions extends JsonOption {

@@ -26,7 +26,7 @@ type ListOptions = JsonOption & { activity?: string; unanswered?: boolean; searc
 
 /**
  * Follows the socket and prints each new question as it arrives, with a bell. The socket takes
- * only a session cookie (CONTRACT §10), so watching signs in once more with the password and ends
+ * only a session cookie (decisions §10), so watching signs in once more with the password and ends
  * that session when it stops.
  */
 async function watch(o: ListOptions, activityId: string | undefined, seen: Set<string>): Promise<void> {

@@ -22,7 +22,7 @@ async function submissionsTable(c: JudgeClient, list: SubmissionSummary[]): Prom
   );
 }
 
-/** The verdicts judgectl knows: the ICPC judgement ids the runner reports (CONTRACT §6). */
+/** The verdicts judgectl knows: the ICPC judgement ids the runner reports (decisions §6). */
 export const VERDICTS = ['AC', 'WA', 'TLE', 'MLE', 'OLE', 'RTE', 'CE', 'JE'] as const;
 
 function verdict(v: string): string {

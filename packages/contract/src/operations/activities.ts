@@ -202,7 +202,7 @@ export const listManagedSeries = defineOperation({
   permission: 'activity:update',
 });
 
-// ---- the participant's side (CONTRACT §9) ----
+// ---- the participant's side (decisions §9) ----
 
 export const listActivities = defineOperation({
   id: 'listActivities',

@@ -10,7 +10,7 @@ export const Slug = z
   .max(64)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'letters, digits, dash and underscore, starting with a letter or digit');
 export const Name = z.string().trim().min(1).max(200);
-/** `name@version`, matched exactly by runners (CONTRACT §6). */
+/** `name@version`, matched exactly by runners (decisions §6). */
 export const TypeTag = z.string().max(64).regex(/^[a-z0-9][a-z0-9-]*@[0-9]+$/, 'name@version, e.g. standard-io@1');
 export const TimeZone = z
   .string()
@@ -230,7 +230,7 @@ export const ActivitySummary = z.object({ id: z.string(), slug: z.string(), name
 
 export const ActivityState = z.enum(['upcoming', 'ongoing', 'finished']);
 
-/** What a participant sees of an activity (CONTRACT §9). */
+/** What a participant sees of an activity (decisions §9). */
 export const ParticipantActivity = z.object({
   id: z.string(),
   slug: z.string(),
@@ -375,7 +375,7 @@ export const ParticipantProblemSummary = z.object({
   attempts: z.number().int(),
 });
 
-/** What a participant sees of a series: problems only once it has opened (CONTRACT §7, §9). */
+/** What a participant sees of a series: problems only once it has opened (decisions §7, §9). */
 export const ParticipantSeries = z.object({
   id: z.string(),
   slug: z.string(),

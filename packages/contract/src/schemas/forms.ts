@@ -52,7 +52,7 @@ function digests(raw: string | undefined): string[] | undefined {
 const partName = (p: FilePart): string => p.fileName || 'source';
 
 /**
- * The parts of a submission (CONTRACT §9): file parts (all named file; how many the assignment's
+ * The parts of a submission (decisions §9): file parts (all named file; how many the assignment's
  * maxAttachments allows is the handler's check), or pasted code with a fileName; props as a JSON
  * object; the sha256 of the stored bytes (several files: one digest per file part in their order,
  * comma-separated, in the one sha256 part); a device id. Checked in the order clients learn of

@@ -4,7 +4,7 @@ import { RankingType, RunnerTags, TypeTag } from './content.js';
 
 // ---- submissions ----
 
-/** submission and attempt `state` (CONTRACT §6); a submission's is its newest attempt's. */
+/** submission and attempt `state` (decisions §6); a submission's is its newest attempt's. */
 export const SubmissionState = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
 export type SubmissionState = z.infer<typeof SubmissionState>;
 
@@ -20,7 +20,7 @@ export type SubmissionFile = z.infer<typeof SubmissionFile>;
 
 /**
  * A submission as lists show it. `score` and `maxScore` are rescaled to the assignment's
- * `maxPoints` when it has them (CONTRACT §9), on every surface.
+ * `maxPoints` when it has them (decisions §9), on every surface.
  */
 export const SubmissionSummary = z.object({
   id: z.string(),
@@ -77,7 +77,7 @@ export const SubmissionDetail = SubmissionSummary.extend({
 });
 export type SubmissionDetail = z.infer<typeof SubmissionDetail>;
 
-/** The multipart parts of a participant's submission (CONTRACT §9). */
+/** The multipart parts of a participant's submission (decisions §9). */
 export const SubmitForm = z.object({
   file: z
     .string()

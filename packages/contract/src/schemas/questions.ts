@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { QueryBoolean, Timestamp, Uuid } from '../wire.js';
 
-/** An optional query value where an empty one (`kind=`) means no filter (CONTRACT §2). */
+/** An optional query value where an empty one (`kind=`) means no filter (decisions §2). */
 const orNone = <T extends z.ZodType>(t: T) => z.preprocess((v) => (v === '' ? undefined : v), t.optional());
 
 export const QuestionKind = z.enum(['question', 'announcement']);

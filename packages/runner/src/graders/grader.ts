@@ -16,7 +16,7 @@ import type { RunResult, RunStatus } from '../sandbox/types.js';
 export interface Grader {
   /** The mode's name, for messages. */
   readonly mode: string;
-  /** The problem types (CONTRACT §13) a runner with this grader may claim jobs of. */
+  /** The problem types (decisions §13) a runner with this grader may claim jobs of. */
   readonly problemTypes: readonly string[];
   /** Whether this grader judges the package (the registry asks in order; the first yes wins). */
   handles(problem: ProblemSpec, problemType: string | undefined): boolean;

@@ -8,7 +8,7 @@ import { PackageError, type ProblemSpec, type TestGroup, testsOf } from './types
 export { programLanguage } from './sources.js';
 
 /**
- * Reads an extracted ICPC problem package (CONTRACT §13) into a ProblemSpec: problem.yaml in its
+ * Reads an extracted ICPC problem package (decisions §13) into a ProblemSpec: problem.yaml in its
  * legacy and 2023-07 (through 2025-09) forms (problem/manifest.ts), the test data tree with its
  * group settings (problem/testdata.ts), the output validator, include/ and the example submissions
  * (problem/sources.ts, recognised by the language table). A package the runner cannot judge is a

@@ -18,7 +18,7 @@ export function originMatches(origin: string | undefined, referer: string | unde
 }
 
 /**
- * Whether a cookie-authenticated unsafe request may go on (CONTRACT §4). Its Origin, else its
+ * Whether a cookie-authenticated unsafe request may go on (decisions §4). Its Origin, else its
  * Referer, must be the expected origin (a `null` Origin never is). With neither header it goes on
  * unless Sec-Fetch-Site says it came from another site: browsers send Origin on every
  * cross-origin write, and the SameSite=Lax cookie never travels cross-site, so what is left is a

@@ -17,7 +17,7 @@ interface HeldGrant {
 const ALL: ReadonlySet<string> = new Set(PERMISSION_KEYS);
 
 /**
- * Effective permissions (CONTRACT §5). REST checks and socket audiences both ask this resolver,
+ * Effective permissions (decisions §5). REST checks and socket audiences both ask this resolver,
  * so what a session is told always matches what it could read.
  */
 export class PermissionResolver {

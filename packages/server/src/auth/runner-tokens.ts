@@ -10,7 +10,7 @@ export interface RunnerActor {
   tags: string[];
 }
 
-/** Runner tokens last 12 hours (CONTRACT §8, §12). */
+/** Runner tokens last 12 hours (decisions §8, §12). */
 export const RUNNER_TOKEN_SECONDS = 12 * 3600;
 /** lastSeenAt is written at most this often per runner: every runner call would otherwise be a write. */
 const SEEN_WRITE_SECONDS = 10;

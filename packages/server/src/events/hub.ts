@@ -78,7 +78,7 @@ function readCookie(header: string | undefined, name: string): string | undefine
 }
 
 /**
- * The event socket (CONTRACT §10): one connection a tab, authenticated by the session cookie,
+ * The event socket (decisions §10): one connection a tab, authenticated by the session cookie,
  * told only what its session could read over REST, and only after the change committed.
  */
 export class EventHub {
@@ -189,7 +189,7 @@ export class EventHub {
   }
 
   private send(ws: WebSocket, frame: string): void {
-    // a socket that does not drain would hold memory for everyone: drop it (CONTRACT §12)
+    // a socket that does not drain would hold memory for everyone: drop it (decisions §12)
     if (ws.bufferedAmount > this.opts.maxBufferedBytes) {
       ws.terminate();
       return;

@@ -238,7 +238,7 @@ export class Api {
       const raw: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(ctx.query)) {
         const value = Array.isArray(v) ? v[v.length - 1] : v;
-        // `state=` from a form's empty choice means no filter (CONTRACT §2), for every filter alike
+        // `state=` from a form's empty choice means no filter (decisions §2), for every filter alike
         if (value !== '') raw[k] = value;
       }
       const r = op.query.safeParse(raw);

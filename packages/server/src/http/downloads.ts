@@ -9,7 +9,7 @@ export interface BlobSource {
 
 const RANGE = /^bytes=(\d*)-(\d*)$/;
 
-/** Sends stored bytes with ETag, conditional 304 and single-range 206 (CONTRACT §11). */
+/** Sends stored bytes with ETag, conditional 304 and single-range 206 (decisions §11). */
 export function sendBlob(ctx: Ctx, blobs: BlobSource, f: { sha256: string; sizeBytes: number; name: string; mimeType: string }): void {
   const etag = `"${f.sha256}"`;
   ctx.set('ETag', etag);

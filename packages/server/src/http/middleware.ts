@@ -36,7 +36,7 @@ export function zodErrors(e: ZodError, prefix = ''): Record<string, string[]> {
   return out;
 }
 
-/** Writes any failure as problem+json (CONTRACT §3); a 5xx never shows internals, only the request id. */
+/** Writes any failure as problem+json (decisions §3); a 5xx never shows internals, only the request id. */
 function respondWithProblem(ctx: Ctx, log: Logger, full: StorageFullAlarm, err: unknown): void {
   let status = 500;
   let code = 'internal';

@@ -4,7 +4,7 @@ import { IntervalWorker } from './interval.js';
 
 /**
  * Puts jobs and trials whose lease lapsed back in the queue, and gives up on those handed out five
- * times without a result (CONTRACT §7); judging decides, this worker keeps time. `tick(now)` is what
+ * times without a result (decisions §7); judging decides, this worker keeps time. `tick(now)` is what
  * tests call with a fake clock.
  */
 export class LeaseReaper extends IntervalWorker<{ jobs: number; trials: number }> {

@@ -18,7 +18,7 @@ interface Due {
 }
 
 /**
- * Tells the ranking's readers when the standings change by the clock alone (CONTRACT §10,
+ * Tells the ranking's readers when the standings change by the clock alone (decisions §10,
  * `rankingChanged`): `unfrozen` when a series passes its rankingRevealAt after a freeze, and
  * `windowOpened` when it passes the start of its ranking window (rankingVisibleFrom, else its
  * start). Nothing about those instants is stored: each tick announces what fell in

@@ -8,7 +8,7 @@ import { IntervalWorker, type WorkerDeps } from './interval.js';
 
 const HOUR = 3_600_000;
 const KEEP_ENDED_SESSIONS_DAYS = 90;
-/** A resolved printout's source is kept this long, for a reprint or a dispute, then dropped (CONTRACT §7). */
+/** A resolved printout's source is kept this long, for a reprint or a dispute, then dropped (decisions §7). */
 const KEEP_PRINTOUT_SOURCE_DAYS = 7;
 
 type Removed = { secrets: number; sessions: number; uploads: number; printoutSources: number; printoutPdfs: number };

@@ -5,7 +5,7 @@ import { IntervalWorker } from './interval.js';
 export type { SeriesTransition };
 
 /**
- * Opens and closes the series of published, unarchived activities as their dates pass (CONTRACT §7);
+ * Opens and closes the series of published, unarchived activities as their dates pass (decisions §7);
  * the series service decides and announces, this worker only keeps time. `tick(now)` is what tests
  * call with a fake clock.
  */

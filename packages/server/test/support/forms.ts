@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The multipart bodies a participant submits (CONTRACT §9): pasted code or a file, each with the
+ * The multipart bodies a participant submits (decisions §9): pasted code or a file, each with the
  * SHA-256 the server checks the bytes against.
  */
 

@@ -4,7 +4,7 @@ import type { Party, TestJudge } from '../harness.js';
 import { legacyPackage, zipOf } from '../zips.js';
 
 /**
- * The inputs that once held or killed the server (issue 21): statements that crash or stall the
+ * The inputs that once held or killed the server: statements that crash or stall the
  * LaTeX converter and the largest printouts, with the few steps that hand them to a test server.
  */
 

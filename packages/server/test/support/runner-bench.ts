@@ -11,7 +11,7 @@ import { packagedProblem } from './packaged-problem.js';
 export { sha256 };
 
 /**
- * What the runner-protocol tests share (CONTRACT §7, §8): a judging machine that speaks the
+ * What the runner-protocol tests share (decisions §7, §8): a judging machine that speaks the
  * protocol with plain fetch and tweetnacl, as any runner would, not through the SDK; and a Bench,
  * one server per describe block with an administrator, a pupil and a package. Time that matters
  * runs on a ManualClock; the reaper's timer is stopped and `tick(now)` is called by hand. Every

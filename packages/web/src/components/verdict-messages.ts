@@ -1,6 +1,6 @@
 import { defineMessages } from '../i18n/define';
 
-/** Verdicts and judging states in words (the runner's ICPC judgement ids, CONTRACT §6). */
+/** Verdicts and judging states in words (the runner's ICPC judgement ids, decisions §6). */
 export const verdictMessages = defineMessages({
   en: {
     'verdict.AC': 'Accepted',

@@ -27,7 +27,7 @@ export interface GrantInput {
 
 const ADMIN_KEY: Permission = 'system:administrator';
 
-/** Roles, grants and the permission catalogue (CONTRACT §5). */
+/** Roles, grants and the permission catalogue (decisions §5). */
 export class AccessService {
   constructor(private readonly d: Deps) {}
 
@@ -281,7 +281,7 @@ export class AccessService {
 
   mine(actor: Actor, activityId: string | undefined): string[] {
     // system-scoped keys count only from system grants, exactly as the checks treat them; and in an
-    // activity where the caller's grant has overrideSystem, nothing beyond that grant's keys (CONTRACT §5)
+    // activity where the caller's grant has overrideSystem, nothing beyond that grant's keys (decisions §5)
     const there = this.d.permissions.effective(actor.userId, activityId ?? null);
     return PERMISSION_KEYS.filter((k) => there.has(k) && this.d.permissions.has(actor.userId, k, activityId ?? null));
   }

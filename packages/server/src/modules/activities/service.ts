@@ -88,7 +88,7 @@ function patchOf(input: Partial<CreateInput> | UpdateInput, modulesNow: Activity
 
 /**
  * Applies the rules that tie members together to a patch of `before` (or of a new activity):
- * a closed activity is unlisted (CONTRACT §6), an end never precedes the start, and choosing the
+ * a closed activity is unlisted (decisions §6), an end never precedes the start, and choosing the
  * password policy, or clearing the password under it, needs a password to be left.
  */
 function settle(before: Pick<ActivityRow, 'joinPolicy' | 'joinPassword' | 'startDate' | 'endDate'>, set: ActivityPatch): void {
@@ -101,7 +101,7 @@ function settle(before: Pick<ActivityRow, 'joinPolicy' | 'joinPassword' | 'start
 
 /** Moves an instant by `ms`, keeping an absent one absent. */
 
-/** Activities, their documents and enrolment: the managers' side and the participants' (CONTRACT §9). */
+/** Activities, their documents and enrolment: the managers' side and the participants' (decisions §9). */
 export class ActivitiesService {
   constructor(
     private readonly d: Deps,

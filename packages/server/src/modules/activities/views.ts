@@ -78,7 +78,7 @@ export function toActivity(db: Db, a: ActivityRow): Activity {
   }) as Activity;
 }
 
-/** What a participant sees (CONTRACT §9): never the join password, and where the caller stands. */
+/** What a participant sees (decisions §9): never the join password, and where the caller stands. */
 export function toParticipantActivity(d: Deps, userId: string, a: ActivityRow, now: Date): ParticipantActivity {
   return compact({
     id: a.id,

@@ -1,5 +1,5 @@
 /**
- * What the lockout remembers in memory (issue 21, finding 6). A stranger's guesses must not lock an
+ * What the lockout remembers in memory. A stranger's guesses must not lock an
  * account's owner out, and an unknown name must answer exactly as a known account does:
  *
  * - GuessingAddresses: which addresses failed against which account lately. While an account is

@@ -18,7 +18,7 @@ export class LoginRefused extends ApiError {
   }
 }
 
-/** Sign-in, sign-out, tokens and self-registration (CONTRACT §4). */
+/** Sign-in, sign-out, tokens and self-registration (decisions §4). */
 export class IdentityService {
   private readonly budget: SignInBudget;
   private readonly guessing: GuessingAddresses;

@@ -3,7 +3,7 @@ import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../../config.js';
 
 /**
- * Failed sign-ins allowed per minute, per client address and per account (CONTRACT §12). A class
+ * Failed sign-ins allowed per minute, per client address and per account (decisions §12). A class
  * behind one NAT address signs in from one address, so the address's budget of attempts is sized for
  * a lab (`auth.loginAttemptsPerMinute`, applied by the routes); what stops guessing is the smaller
  * budget of failures: per address (guessing across many accounts) and per account (guessing one

@@ -50,7 +50,7 @@ interface Claimed {
 const CANDIDATES = 64;
 
 /**
- * The job side of the runner protocol (CONTRACT §7, §8): claiming under a lease with long polls,
+ * The job side of the runner protocol (decisions §7, §8): claiming under a lease with long polls,
  * renewing, progress, release, reports (one result per job; repeats are duplicates), the files of
  * held jobs, and the reaper's requeue. Every claim and report is one transaction, so two runners
  * can never hold the same job.
@@ -334,7 +334,7 @@ export class JobsService {
   }
 }
 
-/** The limit a calibration trial computed for a version whose package names none (CONTRACT: ClaimedJob.timeLimitSeconds). */
+/** The limit a calibration trial computed for a version whose package names none (interface: ClaimedJob.timeLimitSeconds). */
 function computedTimeLimit(packageInfo: string | null): number | undefined {
   if (!packageInfo) return undefined;
   const info = JSON.parse(packageInfo) as { timeLimitSeconds?: unknown; timeLimitSource?: unknown };

@@ -1,7 +1,7 @@
 import { ApiError, notFound } from '@judge/contract';
 import { sha256Hex } from '../../util.js';
 
-/** Lease lengths (CONTRACT §8, §12): 60 s unless asked, never under 15 s or over an hour. */
+/** Lease lengths (decisions §8, §12): 60 s unless asked, never under 15 s or over an hour. */
 export const LEASE_DEFAULT_SECONDS = 60;
 const LEASE_MIN_SECONDS = 15;
 const LEASE_MAX_SECONDS = 3600;

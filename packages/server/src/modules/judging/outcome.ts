@@ -21,7 +21,7 @@ interface Newest {
 }
 
 /**
- * Keeps a submission's row in step with its newest attempt (CONTRACT §6: a submission's state is
+ * Keeps a submission's row in step with its newest attempt (decisions §6: a submission's state is
  * its newest attempt's) and tells who must know: the author (`submissionStateChanged`, and
  * `problemStatusChanged` when the outcome changed), the managers (`submissionChanged`) and the
  * ranking's readers (`rankingChanged`). Runs inside the caller's transaction; events leave after commit.

@@ -44,7 +44,7 @@ const TRIAL_SELECT = `SELECT t.id, t.activity_id AS activityId, t.created_by AS 
 const TRIALS_PER_USER = 3;
 
 /**
- * Trials (CONTRACT §8): a package checked by a runner, which judges the package's own example
+ * Trials (decisions §8): a package checked by a runner, which judges the package's own example
  * submissions and reports what it measured. They never touch submissions, rankings or limits.
  */
 export class TrialsService {

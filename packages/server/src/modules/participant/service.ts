@@ -105,7 +105,7 @@ export function shownLimits(
 }
 
 /**
- * The participant's side of series and problems (CONTRACT §7, §9): the series of an activity with
+ * The participant's side of series and problems (decisions §7, §9): the series of an activity with
  * the problems they show and the caller's standing on each, one problem with its statements,
  * attachments and effective limits, and who may read the files of problem versions.
  */
@@ -199,7 +199,7 @@ export class ParticipantService {
 
   // ---- the series list ----
 
-  /** Every series in order; problems and their count only where the series shows them (CONTRACT §9). */
+  /** Every series in order; problems and their count only where the series shows them (decisions §9). */
   listSeries(actor: Actor, idOrSlug: string): ParticipantSeries[] {
     const b = this.browsing(actor, idOrSlug);
     const all = this.seriesOfActivity.all(b.a.id).map(listedSeries);

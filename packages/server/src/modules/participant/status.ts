@@ -110,7 +110,7 @@ export class StandingsCache {
 }
 
 /**
- * What a participant is shown (CONTRACT §9): no submissions is untouched; a best outcome at full
+ * What a participant is shown (decisions §9): no submissions is untouched; a best outcome at full
  * marks is solved, above nothing partial, otherwise attempted. The score is rescaled to the
  * assignment's maxPoints when it has them (round(score / maxScore × maxPoints)), else it is the
  * runner's own.

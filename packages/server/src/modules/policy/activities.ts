@@ -27,7 +27,7 @@ function lookups(db: Db): { byId: ActivityLookup; bySlug: ActivityLookup } {
   return st;
 }
 
-/** An activity by id, or by slug regardless of case (CONTRACT: `{idOrSlug}`). */
+/** An activity by id, or by slug regardless of case (interface: `{idOrSlug}`). */
 export function findActivity(db: Db, idOrSlug: string): ActivityRow | undefined {
   const { byId, bySlug } = lookups(db);
   if (UUID.test(idOrSlug)) {
@@ -47,7 +47,7 @@ export function canManage(d: Deps, userId: string, activityId: string): boolean 
 }
 
 /**
- * Whether a user may see an activity at all (CONTRACT §7, §9): its managers always; others only
+ * Whether a user may see an activity at all (decisions §7, §9): its managers always; others only
  * while it is published, and then members, or anyone when it is not closed to joining.
  */
 export function canSeeActivity(d: Deps, userId: string, a: ActivityRow): boolean {

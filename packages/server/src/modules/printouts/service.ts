@@ -46,7 +46,7 @@ function checkLength(source: string, field: string): void {
 }
 
 /**
- * Printouts (CONTRACT §6, §7, §9; interface "Printouts"): participants ask for a file or one of
+ * Printouts (decisions §6, §7, §9; interface "Printouts"): participants ask for a file or one of
  * their submissions on paper; staff with printout:manage work the queue (claim, release, resolve).
  * Each request is rendered as a PDF and, when `printing.command` is set, printed at once.
  */

@@ -21,7 +21,7 @@ function sharedWith(db: Db, problemId: string, userId: string): boolean {
     .get();
 }
 
-/** Readable (CONTRACT, issue 3): the owner, instance visibility, shared with the caller, or problem:read:all. */
+/** Readable (decisions §5): the owner, instance visibility, shared with the caller, or problem:read:all. */
 export function canReadProblem(d: Deps, userId: string, p: ProblemRow): boolean {
   if (p.ownerUserId === userId || d.permissions.has(userId, 'problem:read:all')) return true;
   if (!d.permissions.has(userId, 'problem:read:own')) return false;

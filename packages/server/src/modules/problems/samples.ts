@@ -1,5 +1,5 @@
 /**
- * A package's samples as files participants may read (CONTRACT §13): every `data/sample/` file
+ * A package's samples as files participants may read (decisions §13): every `data/sample/` file
  * ending in .in, .ans or .interaction, named `sample/<its path below data/sample/>`, read once
  * when the version is made.
  */

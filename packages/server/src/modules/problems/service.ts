@@ -277,7 +277,7 @@ export class ProblemsService {
   }
 
   /**
-   * Appends a version (CONTRACT §14). Everything that can be refused from the request and the
+   * Appends a version (decisions §14). Everything that can be refused from the request and the
    * stored state is refused before the package is read; the package is read outside the
    * transaction (it may be large), and the state is checked again inside it before anything is
    * written, so a refusal at any step stores nothing.

@@ -33,7 +33,7 @@ function requireModule(a: ActivityRow): void {
 }
 
 /**
- * Questions and announcements (CONTRACT §9, interface "Manager questions"): participants ask and
+ * Questions and announcements (decisions §9, interface "Manager questions"): participants ask and
  * read their own and the published ones; staff answer, publish, withdraw and delete; every write
  * tells the staff (questionChanged) and the participants it concerns.
  */

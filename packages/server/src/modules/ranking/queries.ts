@@ -39,7 +39,7 @@ type SubmissionTuple = [userId: string, assignmentId: string, submittedAt: strin
 /** The submissions that can count: not excluded; failed and cancelled never do. */
 const COUNTING = `state IN ('queued', 'running', 'completed') AND excluded = 0`;
 
-/** How a counting submission stands (CONTRACT §9), as an index into KINDS. */
+/** How a counting submission stands (decisions §9), as an index into KINDS. */
 const KIND_SQL = `CASE WHEN state <> 'completed' THEN 0
   WHEN verdict = 'AC' OR (score IS NOT NULL AND max_score > 0 AND score >= max_score) THEN 1
   WHEN verdict IN ('CE', 'JE') THEN 3 ELSE 2 END`;

@@ -41,7 +41,7 @@ interface ResultRow {
 }
 
 /**
- * The standings (CONTRACT §9), computed by the server and kept incrementally: each activity's
+ * The standings (decisions §9), computed by the server and kept incrementally: each activity's
  * counted submissions are loaded once into memory (one indexed query) and from then on replaced
  * one cell at a time as the judging flow reports changes. The structure (series, assignments,
  * participants) is read on every request, so nobody has to tell the ranking about it; rows are
@@ -81,7 +81,7 @@ export class RankingService {
    */
   json(actor: Actor, idOrSlug: string, seriesId?: string): string {
     const s = this.standings(actor, idOrSlug, seriesId);
-    // the rows hold no null members, so plain JSON is the wire form (CONTRACT §2)
+    // the rows hold no null members, so plain JSON is the wire form (decisions §2)
     const rows = s.rows === s.ranked.rows ? (s.ranked.rowsJson ??= JSON.stringify(s.rows)) : JSON.stringify(s.rows);
     return `{"rankingType":${JSON.stringify(s.type)},"frozen":${s.ranked.frozen},"problems":${JSON.stringify(s.problems)},"rows":${rows}}`;
   }
@@ -170,7 +170,7 @@ export class RankingService {
 
   /**
    * The rankingChanged events for a submission whose outcome just changed, each to those who could
-   * read it in the ranking now (CONTRACT §10): holders of ranking:read, narrowed by the activity's
+   * read it in the ranking now (decisions §10): holders of ranking:read, narrowed by the activity's
    * scoreVisibility (result:read:all, or also the author under participantOnly), and by
    * ranking:read:unfrozen where the freeze or the ranking window hides the result. Those who hold
    * ranking:read but not ranking:read:unfrozen learn of a frozen submission without its result, so

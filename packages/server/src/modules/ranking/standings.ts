@@ -1,7 +1,7 @@
 import type { RankingCell, RankingRow } from '@judge/contract';
 
 /**
- * The arithmetic of the ranking (CONTRACT §9), free of storage and permissions: how a submission
+ * The arithmetic of the ranking (decisions §9), free of storage and permissions: how a submission
  * counts, what a cell and a row add up to, and how rows are ordered and ranked.
  */
 

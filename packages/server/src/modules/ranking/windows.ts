@@ -1,7 +1,7 @@
 import type { RankedSeries } from './queries.js';
 
 /**
- * When a series shows in the ranking, and when its freeze hides results (CONTRACT §9). Instants
+ * When a series shows in the ranking, and when its freeze hides results (decisions §9). Instants
  * are RFC 3339 UTC text with milliseconds, which compare as they read. Holders of
  * ranking:read:unfrozen are exempt from both; the callers decide that.
  */

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import { runners } from '../../db/schema.js';
 import { CONNECTED_SECONDS } from './service.js';
 
-/** The tags a job requires: its series', or its activity's when the series names none (CONTRACT §8). */
+/** The tags a job requires: its series', or its activity's when the series names none (decisions §8). */
 export function requiredTags(seriesTags: readonly string[], activityTags: readonly string[]): readonly string[] {
   return seriesTags.length ? seriesTags : activityTags;
 }

@@ -36,7 +36,7 @@ const RUNNER_SELECT = `SELECT id, name, public_key AS publicKey, fingerprint, st
   registered_at AS registeredAt, approved_at AS approvedAt, revoked_at AS revokedAt, revoked_reason AS revokedReason,
   last_seen_at AS lastSeenAt, completed_jobs AS completedJobs, languages FROM runners`;
 
-/** Nonces live 2 minutes (CONTRACT §8) and in memory only: a restart just makes runners ask again. */
+/** Nonces live 2 minutes (decisions §8) and in memory only: a restart just makes runners ask again. */
 const NONCE_SECONDS = 120;
 /** A runner seen this recently counts as connected. */
 export const CONNECTED_SECONDS = 120;
@@ -61,7 +61,7 @@ export interface RunnerWork {
 }
 
 /**
- * Runners (CONTRACT §8): anonymous registration of an Ed25519 key, the challenge-and-signature
+ * Runners (decisions §8): anonymous registration of an Ed25519 key, the challenge-and-signature
  * handshake that yields a token, and what administrators do with runners (approve, revoke, tag,
  * forget). Revoking kills the runner's tokens and requeues its jobs in the same transaction.
  */
@@ -268,7 +268,7 @@ export class RunnersService {
     this.d.tx.run((out) => this.work.requeueAllOf(runnerId, out, 'the local runner\'s process ended while judging it'));
   }
 
-  // ---- management (CONTRACT §8, extension) ----
+  // ---- management (decisions §8, extension) ----
 
   list(actor: Actor, query: { page?: number; pageSize?: number; state?: string; search?: string }): Page<Runner> {
     this.d.permissions.require(actor, 'runner:read');

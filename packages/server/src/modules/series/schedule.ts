@@ -17,7 +17,7 @@ export interface SeriesTransition {
   change: 'opened' | 'closed';
 }
 
-/** Open by its dates and not paused at `now` (CONTRACT §7). */
+/** Open by its dates and not paused at `now` (decisions §7). */
 export function shouldBeOpen(s: Pick<SeriesRow, 'startDate' | 'endDate' | 'pausedAt'>, now: Date): boolean {
   const t = iso(now);
   return !s.pausedAt && (!s.startDate || s.startDate <= t) && (!s.endDate || s.endDate > t);

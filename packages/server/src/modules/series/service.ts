@@ -114,7 +114,7 @@ function arrange(current: { id: string; order: number }[], orderedIds: string[],
 }
 
 /**
- * Series and assignments, the managers' side (CONTRACT §7, §14): writes check the activity's
+ * Series and assignments, the managers' side (decisions §7, §14): writes check the activity's
  * permission, refuse an archived activity, bring `isOpen` in line with the dates at once and tell
  * participants (`seriesChanged`) and managers (`managerSeriesChanged`) what changed.
  */

@@ -18,7 +18,7 @@ type SubmitParts = z.output<typeof SubmitFormParts>;
 const plans = new WeakMap<object, SubmitPlan>();
 
 /**
- * The uploads a validated submission form stands for (CONTRACT §9). Pasted code is written to the
+ * The uploads a validated submission form stands for (decisions §9). Pasted code is written to the
  * incoming folder so that it is stored and checked like an uploaded file.
  */
 async function uploadOf(form: SubmitParts, incomingDir: string, plan: SubmitPlan): Promise<Omit<SubmitInput, 'ipAddress'>> {

@@ -91,7 +91,7 @@ export interface SubmissionJudging {
 }
 
 /**
- * Submissions (CONTRACT §7, §9): a participant's submit with its refusals in order, their own list
+ * Submissions (decisions §7, §9): a participant's submit with its refusals in order, their own list
  * and detail, and the managers' side: the filtered list, detail, rejudge (a new attempt), cancel,
  * exclusion, and the rejudge of a whole assignment.
  */
@@ -298,7 +298,7 @@ export class SubmissionsService {
     return this.managerDetail(actor, this.managed(actor, id));
   }
 
-  /** Filters go into the SQL, so `total` counts what the filters let through (CONTRACT §2). */
+  /** Filters go into the SQL, so `total` counts what the filters let through (decisions §2). */
   list(actor: Actor, query: ListQuery): Page<SubmissionSummary> {
     const { page, pageSize } = clampPaging(query);
     const where: string[] = [];
@@ -454,7 +454,7 @@ export class SubmissionsService {
 }
 
 /**
- * The attachment names an activity shows participants (CONTRACT §6): those it sets to
+ * The attachment names an activity shows participants (decisions §6): those it sets to
  * `participant`, and the compiler's output (`compile`) unless it sets that one otherwise; any
  * other is for managers only.
  */

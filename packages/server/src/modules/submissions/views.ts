@@ -56,7 +56,7 @@ export const SUBMISSION_SELECT = `
   JOIN users u ON u.id = s.user_id`;
 
 /**
- * The score as every surface shows it (CONTRACT §9): rescaled to the assignment's maxPoints when it
+ * The score as every surface shows it (decisions §9): rescaled to the assignment's maxPoints when it
  * has them, else the runner's own; absent while there is none.
  */
 export function rescaled(score: number | null, maxScore: number | null, maxPoints: number | null): { score?: number; maxScore?: number } {

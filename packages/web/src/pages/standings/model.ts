@@ -1,6 +1,6 @@
 import type { Ranking, RankingCell } from '@judge/contract';
 
-/** icpc: each rejected attempt before the accepted one adds this many minutes (CONTRACT §9). */
+/** icpc: each rejected attempt before the accepted one adds this many minutes (decisions §9). */
 const PENALTY_PER_REJECTION = 20;
 
 export interface Column {
