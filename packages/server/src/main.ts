@@ -111,7 +111,7 @@ program
   .option('--public-url <url>', 'the URL browsers use, e.g. https://judge.example.org')
   .option('--admin-password-file <file>', 'the admin password, when the data directory is new')
   .option('--no-runner', 'serve without starting a local runner')
-  .option('--runner-uid-base <uid>', "the local runner's first sandbox uid (judge-runner start --uid-base; default 60000)", uidBase)
+  .option('--runner-uid-base <uid>', 'the first sandbox uid the local runner tries (default 60000); when another runner holds uids there, judge up takes the next free range and says which', uidBase)
   .addHelpText('after', configHelp())
   .addOption(logFormatOption())
   .action(async (o: { dataDir: string; port?: number; host?: string; publicUrl?: string; adminPasswordFile?: string; runner: boolean; runnerUidBase?: number; logFormat: LogFormat }) => {
