@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { packageVersion } from './app.js';
 import { ConfigError, loadConfig, settingsTable, type ConfigOverrides } from './config.js';
 import { initDataDir } from './init.js';
+import { registerInstallServiceCommand } from './install-service-command.js';
 import { registerOpsCommands } from './ops/commands.js';
 import { LOG_FORMATS, runServer, type LogFormat } from './serve-command.js';
 import { startupFailure } from './startup-errors.js';
@@ -149,6 +150,7 @@ tlsOptions(
     await runServer({ dataDir: dir, config, logFormat: o.logFormat, localRunner: { enabled: o.runner, ...(o.runnerUidBase ? { uidBase: o.runnerUidBase } : {}) } });
   });
 
+registerInstallServiceCommand(program);
 registerOpsCommands(program, packageVersion());
 
 program.parseAsync().catch((e: unknown) => {
