@@ -9,6 +9,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Health } from '@judge/contract';
 import { freeUidRange, movedUidsNotice, noFreeUidsReason, uidHolder } from '../packages/server/src/local-runner-uids.js';
 import { inJudgeUpTerms, localRunnerExitHint } from '../packages/server/src/local-runner.js';
+import { startupFailure } from '../packages/server/src/startup-errors.js';
+import { loadTls } from '../packages/server/src/tls.js';
+import { loadConfig } from '../packages/server/src/config.js';
 // the runner's own claim, so that judge up reads the claims judge-runner really makes
 import { claimUidRange, UidRangeInUse } from '../packages/runner/src/sandbox/host-lock.js';
 import { until } from '../packages/server/test/support/wait.js';
@@ -25,6 +28,7 @@ const JUDGE = fileURLToPath(new URL('../bin/judge', import.meta.url));
 const RUNNER = fileURLToPath(new URL('../bin/judge-runner', import.meta.url));
 const upFlags = helpFlags(JUDGE, ['up']);
 const startFlags = helpFlags(RUNNER, ['start']);
+const serveFlags = helpFlags(JUDGE, ['serve']);
 
 /** The refusal judge-runner gives when its range is held (the runner's own message). */
 async function runnerRefusal(base: number): Promise<string> {
@@ -82,6 +86,22 @@ describe('the local runner’s sandbox uids', () => {
     // a runner that lost its uids is not sent to judge-runner check: nothing is missing
     expect(localRunnerExitHint([shown])).not.toMatch(/check/);
     expect(localRunnerExitHint(['bwrap: no permission'])).toMatch(/judge-runner check/);
+  });
+
+  it('the failures at start of judge serve and judge up name flags both accept', () => {
+    const listen = (code: string, port = 8080) => startupFailure(Object.assign(new Error(code), { code, syscall: 'listen', address: '127.0.0.1', port }))!;
+    let tls = '';
+    try {
+      loadTls(loadConfig('/nonexistent', { tls: { certFile: '/x.crt', keyFile: '' } }, {}));
+    } catch (e) {
+      tls = startupFailure(e)!;
+    }
+    const messages = [listen('EADDRINUSE'), listen('EACCES', 80), listen('EADDRNOTAVAIL'), tls];
+    expect(messages.every((m) => /--/.test(m))).toBe(true);
+    for (const m of messages) {
+      expect(unknownFlags(m, upFlags), m).toEqual([]);
+      expect(unknownFlags(m, serveFlags), m).toEqual([]);
+    }
   });
 });
 
