@@ -5,7 +5,8 @@
 #   --languages all|ID,ID...  also install (as root, with apt-get) the Debian packages of these
 #                             languages of config/languages.json (`judge-runner languages install`)
 #   --browser                 also install (as root, with apt-get) Debian's chromium, which the
-#                             browser tests drive; a judge serving students does not need it
+#                             browser tests drive, and nginx, which the reverse-proxy test runs;
+#                             a judge serving students needs neither
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -53,12 +54,13 @@ if ! command -v bwrap >/dev/null 2>&1; then
   fi
 fi
 
-if [ -n "$browser" ] && ! command -v chromium >/dev/null 2>&1; then
+# nginx: the README's reverse-proxy recipe is tested with it (packages/server/test/reverse-proxy.test.ts)
+if [ -n "$browser" ] && { ! command -v chromium >/dev/null 2>&1 || ! { command -v nginx || [ -x /usr/sbin/nginx ]; } >/dev/null 2>&1; }; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "install.sh: installing chromium for the browser tests"
-    apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+    echo "install.sh: installing chromium and nginx for the browser and reverse-proxy tests"
+    apt-get update -qq && apt-get install -y -qq chromium nginx >/dev/null
   else
-    echo "install.sh: --browser needs root and apt-get to install chromium (or install it yourself: apt-get install chromium)" >&2
+    echo "install.sh: --browser needs root and apt-get to install chromium and nginx (or install them yourself: apt-get install chromium nginx)" >&2
     exit 1
   fi
 fi

@@ -61,3 +61,5 @@ export {
   type DetectableLanguage,
   type CompileLimitsInput,
 } from './languages.js';
+// not about packages: what the server's and the runner's install-service share (neither imports the other)
+export { unitWord, environmentLines, checkUserName, writeUnit, unitName, enableLine, InstallServiceError } from './systemd-unit.js';

@@ -7,7 +7,8 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDir, loadConfig } from './config.js';
 import { parseSlots } from './slots.js';
-import { DEFAULT_UNIT_PATH, InstallServiceError, renderUnit, unitName, writeUnit, type UnitOptions } from './service-unit.js';
+import { checkUserName, enableLine } from '@judge/problem-package';
+import { DEFAULT_UNIT_PATH, InstallServiceError, renderUnit, writeUnit, type UnitOptions } from './service-unit.js';
 
 interface InstallOptions {
   server?: string;
@@ -43,7 +44,7 @@ function install(o: InstallOptions): void {
   const dir = configDir(o.configDir);
   const cfg = loadConfig(dir);
   if (!cfg && !o.server) throw new InstallServiceError(`no runner configuration in ${dir}: run \`judge-runner register --server URL\` first (or give --config-dir)`);
-  if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(o.user)) throw new InstallServiceError(`not a user name: ${o.user}`);
+  checkUserName(o.user);
   const environment: Record<string, string> = {};
   if (process.env.JUDGE_LANGUAGES) environment.JUDGE_LANGUAGES = resolve(process.env.JUDGE_LANGUAGES);
   const unit: UnitOptions = {
@@ -59,7 +60,7 @@ function install(o: InstallOptions): void {
   };
   const path = resolve(o.output);
   const outcome = writeUnit(path, renderUnit(unit), !!o.force);
-  const enable = `systemctl daemon-reload && systemctl enable --now ${unitName(path)}`;
+  const enable = enableLine(path);
   if (o.json) return console.log(JSON.stringify({ path, outcome, configDir: dir, server: o.server ?? cfg?.server, enable }, null, 2));
   console.log(`${outcome === 'unchanged' ? 'Unchanged' : outcome === 'replaced' ? 'Replaced' : 'Wrote'} ${path}: judge-runner start for ${o.server ?? cfg?.server}, as ${o.user}, configuration in ${dir}.`);
   console.log('Start it now and at every boot with:');

@@ -2,8 +2,7 @@
  * The systemd unit `judge-runner install-service` writes: `judge-runner start` run by this Node
  * from this install, restarted when it fails, stopped the way the runner expects to be stopped.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { environmentLines, unitWord } from '@judge/problem-package';
 
 export const DEFAULT_UNIT_PATH = '/etc/systemd/system/judge-runner.service';
 /** Beyond the grace the runner gives held jobs, time to give back what is left and close the sandbox. */
@@ -26,15 +25,6 @@ export interface UnitOptions {
   environment: Record<string, string>;
 }
 
-/**
- * One word of a command line as systemd reads it: `%` and `$` would be expanded, so they are
- * doubled; words with blanks or quotes are quoted.
- */
-export function unitWord(word: string): string {
-  const escaped = word.replace(/%/g, '%%').replace(/\$/g, '$$$$');
-  return /[\s"'\\]/.test(escaped) ? `"${escaped.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : escaped;
-}
-
 /** The `start` command line of the unit. */
 export function startArgs(o: UnitOptions): string[] {
   return [
@@ -52,7 +42,7 @@ export function startArgs(o: UnitOptions): string[] {
 }
 
 export function renderUnit(o: UnitOptions): string {
-  const env = Object.entries(o.environment).map(([k, v]) => `Environment=${unitWord(`${k}=${v}`)}`);
+  const env = environmentLines(o.environment);
   return [
     '# Written by `judge-runner install-service`; run it again (with --force) to change it.',
     '[Unit]',
@@ -81,26 +71,4 @@ export function renderUnit(o: UnitOptions): string {
   ].join('\n');
 }
 
-export class InstallServiceError extends Error {}
-
-/**
- * Writes the unit unless a different one is there (then only with `force`). Answers whether the
- * file changed.
- */
-export function writeUnit(path: string, text: string, force: boolean): 'written' | 'unchanged' | 'replaced' {
-  const existing = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
-  if (existing === text) return 'unchanged';
-  if (existing !== undefined && !force) throw new InstallServiceError(`${path} exists and differs from the unit this would write: add --force to replace it`);
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, text, { mode: 0o644 });
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM') throw new InstallServiceError(`cannot write ${path}: run it as root, or give --output`);
-    throw e;
-  }
-  return existing === undefined ? 'written' : 'replaced';
-}
-
-/** The unit's name for systemctl: the file's name without `.service`. */
-export const unitName = (path: string): string => basename(path).replace(/\.service$/, '');
+export { InstallServiceError, unitName, writeUnit } from '@judge/problem-package';

@@ -1,8 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadTls } from './tls.js';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { PasswordHasher } from './auth/passwords.js';
@@ -67,8 +69,13 @@ interface Workers {
 
 export interface JudgeApp extends Workers {
   server: Server;
-  /** e.g. http://127.0.0.1:41234 */
+  /** e.g. http://127.0.0.1:41234, or https://… with built-in TLS */
   url: string;
+  /**
+   * Where a process on this machine reaches the API (the local runner): `url`, or with built-in
+   * TLS a plain-HTTP listener on 127.0.0.1 (the certificate names the public host, not 127.0.0.1).
+   */
+  localUrl: string;
   port: number;
   deps: Deps;
   hub: EventHub;
@@ -192,15 +199,15 @@ function createApi(deps: Deps, services: Services): Api {
 }
 
 /**
- * The HTTP server: the edge (request ids, problem+json, log line), which operation the request
+ * The request handler: the edge (request ids, problem+json, log line), which operation the request
  * reaches (every gate after it asks that, not the path), authentication, the maintenance gate, the
  * rate limit, the API, then the web app for what the API did not answer.
  */
-function createHttpServer(deps: Deps, api: Api, services: Services): Server {
+function createHandler(deps: Deps, api: Api, services: Services): RequestListener {
   const { config, log, sessions, clock } = deps;
   const koa = new Koa<RequestState>({ proxy: config.trustProxy });
   koa.silent = true;
-  koa.use(edge(log, config.publicUrl.startsWith('https:')));
+  koa.use(edge(log, config.publicUrl.startsWith('https:') || !!config.tls.certFile));
   koa.use(api.classify());
   koa.use(authenticate(sessions, clock));
   koa.use(maintenanceGate(services.instance.maintenance, deps.permissions));
@@ -208,7 +215,7 @@ function createHttpServer(deps: Deps, api: Api, services: Services): Server {
   koa.use(api.routes());
   koa.use(api.allowedMethods());
   koa.use(webApp(config.web.dir, log));
-  return createServer(koa.callback());
+  return koa.callback();
 }
 
 function startWorkers(deps: Deps, services: Services, paths: DataPaths): Workers {
@@ -233,6 +240,8 @@ async function shutdown(parts: {
   services: Services;
   hub: EventHub;
   server: Server;
+  /** With built-in TLS, the plain listener on 127.0.0.1 for the local runner. */
+  loopback?: Server;
   dbh: { close(): void };
   lock: { release(): void };
   control?: { close(): Promise<void> };
@@ -247,12 +256,14 @@ async function shutdown(parts: {
   await parts.deps.offloop.close();
   await parts.hub.close();
   await parts.control?.close();
-  await new Promise<void>((r) => {
-    parts.server.close(() => r());
-    parts.server.closeIdleConnections();
-    // requests still running after a grace period are cut, so shutdown always finishes
-    setTimeout(() => parts.server.closeAllConnections(), 5000).unref();
-  });
+  const close = (server: Server) =>
+    new Promise<void>((r) => {
+      server.close(() => r());
+      server.closeIdleConnections();
+      // requests still running after a grace period are cut, so shutdown always finishes
+      setTimeout(() => server.closeAllConnections(), 5000).unref();
+    });
+  await Promise.all([close(parts.server), ...(parts.loopback ? [close(parts.loopback)] : [])]);
   parts.dbh.close();
   parts.lock.release();
   parts.log.info('judge stopped');
@@ -260,22 +271,25 @@ async function shutdown(parts: {
   await parts.closeLog();
 }
 
-function listen(server: Server, config: Config): Promise<void> {
+function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host, () => resolveListen());
+    server.listen(port, host, () => resolveListen());
   });
 }
 
 /** Composes config → database → services → Koa app → HTTP server → socket hub → workers, and listens. */
 export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   const { dataDir, config } = opts;
+  // a certificate that cannot serve is refused before the data directory is touched
+  const tls = loadTls(config);
   const { lock, paths, log, closeLog, dbh } = openDataDir(opts);
   let hub: EventHub | undefined;
   const deps = createDeps(opts, dbh, log, (id) => hub?.connections(id) ?? 0);
   const services = createServices(deps, new BlobStore(paths.files, paths.uploads));
   const api = createApi(deps, services);
-  const server = createHttpServer(deps, api, services);
+  const handler = createHandler(deps, api, services);
+  const server: Server = tls ? createHttpsServer(tls, handler) : createServer(handler);
   const maintenance = services.instance.maintenance;
   hub = new EventHub(deps, {
     ...config.socket,
@@ -287,10 +301,17 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   hub.attach(server);
   const workers = startWorkers(deps, services, paths);
   const parts: Parameters<typeof shutdown>[0] = { deps, workers, services, hub, server, dbh, lock, log, closeLog };
-  await listen(server, config).catch(async (e: unknown) => {
+  await listen(server, config.port, config.host).catch(async (e: unknown) => {
     await shutdown(parts);
     throw e;
   });
+  if (tls) {
+    parts.loopback = createServer(handler);
+    await listen(parts.loopback, 0, '127.0.0.1').catch(async (e: unknown) => {
+      await shutdown(parts);
+      throw e;
+    });
+  }
   // judge backup, doctor and reset-password reach the database through the server while it runs
   parts.control = await startControlSocket(deps, paths.uploads);
   // the first ranking request of a running contest should not pay for loading its submissions
@@ -303,12 +324,14 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   });
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  log.info({ port, host: config.host, dataDir }, 'judge listening');
+  log.info({ port, host: config.host, dataDir, https: !!tls }, 'judge listening');
   let closing: Promise<void> | undefined;
+  const url = `${tls ? 'https' : 'http'}://${host}:${port}`;
   return {
     ...workers,
     server,
-    url: `http://${host}:${port}`,
+    url,
+    localUrl: parts.loopback ? `http://127.0.0.1:${(parts.loopback.address() as AddressInfo).port}` : url,
     port,
     deps,
     hub,

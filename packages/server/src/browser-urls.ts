@@ -20,11 +20,12 @@ const urlHost = (host: string) => (host.includes(':') && !host.startsWith('[') ?
  * server listening on every interface names the machine's network addresses, which a lab's
  * students can type, rather than the wildcard, which no browser can open.
  */
-export function browserHint(o: { host: string; port: number; publicUrl: string; interfaces?: Interfaces }): string {
+export function browserHint(o: { host: string; port: number; publicUrl: string; https?: boolean; interfaces?: Interfaces }): string {
   if (o.publicUrl) return `Open ${o.publicUrl.replace(/\/+$/, '')}/ in a browser.`;
-  const local = `http://${o.host === '::' || o.host === '[::]' ? '[::1]' : '127.0.0.1'}:${o.port}/`;
-  if (!WILDCARDS.has(o.host)) return `Open http://${urlHost(o.host)}:${o.port}/ in a browser.`;
-  const addresses = reachableIPv4(o.interfaces).map((a) => `http://${a}:${o.port}/`);
+  const scheme = o.https ? 'https' : 'http';
+  const local = `${scheme}://${o.host === '::' || o.host === '[::]' ? '[::1]' : '127.0.0.1'}:${o.port}/`;
+  if (!WILDCARDS.has(o.host)) return `Open ${scheme}://${urlHost(o.host)}:${o.port}/ in a browser.`;
+  const addresses = reachableIPv4(o.interfaces).map((a) => `${scheme}://${a}:${o.port}/`);
   if (addresses.length === 0) return `Open ${local} in a browser on this machine (it has no network address other machines could use).`;
   return `Open ${addresses.join(' or ')} in a browser (also ${local} on this machine).`;
 }

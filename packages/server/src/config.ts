@@ -16,6 +16,14 @@ export const ConfigSchema = z.strictObject({
   publicUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
   /** Believe X-Forwarded-For / X-Forwarded-Proto from a reverse proxy. */
   trustProxy: z.boolean(),
+  /**
+   * Built-in HTTPS (src/tls.ts): a PEM certificate (chain) and its private key; both empty: plain
+   * HTTP, e.g. behind a reverse proxy. Relative to the data directory unless absolute.
+   */
+  tls: z.strictObject({
+    certFile: z.string(),
+    keyFile: z.string(),
+  }),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
   /** DATA_DIR/logs/judge.log is rotated at `maxFileBytes` into judge.log.1 … judge.log.<keepFiles>. */
   logs: z.strictObject({
@@ -181,6 +189,10 @@ export function loadConfig(dataDir: string, overrides: ConfigOverrides = {}, env
     ...parsed.data,
     languages: resolve(installationDir(), parsed.data.languages),
     web: { ...parsed.data.web, dir: resolve(installationDir(), parsed.data.web.dir) },
+    tls: {
+      certFile: parsed.data.tls.certFile && resolve(dataDir, parsed.data.tls.certFile),
+      keyFile: parsed.data.tls.keyFile && resolve(dataDir, parsed.data.tls.keyFile),
+    },
   };
   try {
     languageIndex(config.languages);

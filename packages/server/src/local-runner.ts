@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nacl from 'tweetnacl';
 import type { RunnersService } from './modules/runners/index.js';
-import { Supervisor } from './runner-supervisor.js';
+import { DEFAULT_UID_BASE, freeUidRange, localRunnerSlots, movedUidsNotice, noFreeUidsReason } from './local-runner-uids.js';
+import { Supervisor, type Spawned } from './runner-supervisor.js';
 import { sha256Hex } from './util.js';
 
 /**
@@ -66,7 +67,10 @@ export interface LocalRunnerOptions {
   dataDir: string;
   serverUrl: string;
   languages?: string;
-  /** First sandbox uid of its slots (judge-runner's --uid-base). */
+  /**
+   * The first sandbox uid tried for its slots (default 60000); the first range from there that no
+   * other runner holds is passed as judge-runner's --uid-base.
+   */
   uidBase?: number;
   runners: RunnersService;
   /** The runner's own output lines, each prefixed `runner: ` (the server log). */
@@ -87,24 +91,67 @@ export function startLocalRunner(opts: LocalRunnerOptions): LocalRunner {
   // holds goes back at once when it exits, and again before the next one starts (also the first
   // one, after a judge that was killed with its runner)
   const giveBack = () => runnerId && opts.runners.requeueLocal(runnerId);
+  const said: { notice?: string } = {};
   const spawnOne = () =>
-    spawnLocalRunner(opts, (id) => {
-      runnerId = id;
-      giveBack();
-    });
+    spawnLocalRunner(
+      opts,
+      (id) => {
+        runnerId = id;
+        giveBack();
+      },
+      said,
+    );
   const supervisor = new Supervisor({
     spawn: spawnOne,
     onExit: giveBack,
     log: opts.notice ?? opts.log,
     name: 'the local runner',
-    earlyExitHint: '`bin/judge-runner check` tells what this machine lacks to judge',
+    earlyExitHint: localRunnerExitHint,
+    quote: inJudgeUpTerms,
   });
-  supervisor.start();
+  void supervisor.start();
   return { supervisor, stop: () => supervisor.stop() };
 }
 
-/** One start of the local runner; each start checks again that its key is still trusted. */
-function spawnLocalRunner(opts: LocalRunnerOptions, trusted: (runnerId: string) => void): ChildProcess | { unavailable: string } {
+/**
+ * A line of judge-runner as judge up shows it: its advice names judge-runner's flags, which
+ * judge up spells its own way (the uids of the local runner are `judge up --runner-uid-base`).
+ */
+export function inJudgeUpTerms(line: string): string {
+  return line.replace(/(^|[^-\w])--uid-base(?=[\s=]|$)/g, '$1judge up --runner-uid-base');
+}
+
+/**
+ * What judge up adds when its runner ended at once. Sandbox uids taken since the last look are
+ * looked for again before the next start, so that needs nothing of the administrator; anything
+ * else may be something this machine lacks, which judge-runner check tells.
+ */
+export function localRunnerExitHint(tail: readonly string[]): string | undefined {
+  if (tail.some((l) => /sandbox uid \d+ .* is already used by/.test(l))) return 'Another runner took its sandbox uids; judge up looks for a free range before it starts it again';
+  return '`bin/judge-runner check` tells what this machine lacks to judge';
+}
+
+/**
+ * The sandbox uids of the next start: the first free range from the one asked for (as root only;
+ * a runner that is not root judges as its own uid and claims none). Says when it had to move on.
+ */
+async function uidBaseFor(opts: LocalRunnerOptions, configDir: string, said: { notice?: string }): Promise<number | { unavailable: string }> {
+  const asked = opts.uidBase ?? DEFAULT_UID_BASE;
+  if (process.geteuid?.() !== 0) return asked;
+  const slots = localRunnerSlots();
+  const range = await freeUidRange(asked, slots);
+  if (!range) return { unavailable: noFreeUidsReason(asked, slots) };
+  if (range.base !== asked) {
+    const notice = movedUidsNotice(asked, range, configDir);
+    // said once per range, not again at every restart on the same one
+    if (notice !== said.notice) (opts.notice ?? opts.log)(notice);
+    said.notice = notice;
+  }
+  return range.base;
+}
+
+/** One start of the local runner; each start checks again that its key is still trusted and its uids free. */
+async function spawnLocalRunner(opts: LocalRunnerOptions, trusted: (runnerId: string) => void, said: { notice?: string }): Promise<Spawned> {
   const program = runnerProgram();
   if (!program) return { unavailable: 'judge-runner is not built here (packages/runner/dist/main.js is missing): run ./install.sh' };
   if (!findBubblewrap()) return { unavailable: BUBBLEWRAP_MISSING };
@@ -117,14 +164,16 @@ function spawnLocalRunner(opts: LocalRunnerOptions, trusted: (runnerId: string) 
   writeFileSync(join(dir, 'runner.json'), `${JSON.stringify({ server: opts.serverUrl, name: 'local', tags: [] }, null, 2)}\n`, { mode: 0o600 });
   // the server's language table, so that both know the same languages
   const languages = opts.languages ? ['--languages', opts.languages] : [];
-  const uids = opts.uidBase ? ['--uid-base', String(opts.uidBase)] : [];
+  const uidBase = await uidBaseFor(opts, dir, said);
+  if (typeof uidBase !== 'number') return uidBase;
+  const uids = uidBase !== DEFAULT_UID_BASE ? ['--uid-base', String(uidBase)] : [];
   const child = spawn(process.execPath, [program, 'start', '--config-dir', dir, ...languages, ...uids], { stdio: ['ignore', 'pipe', 'pipe'] });
   const relay = (stream: NodeJS.ReadableStream | null) => {
     let rest = '';
     stream?.on('data', (d: Buffer) => {
       const lines = (rest + d.toString()).split('\n');
       rest = lines.pop() ?? '';
-      for (const l of lines) if (l.trim()) opts.log(`runner: ${l}`);
+      for (const l of lines) if (l.trim()) opts.log(`runner: ${inJudgeUpTerms(l)}`);
     });
   };
   relay(child.stdout);

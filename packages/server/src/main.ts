@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { packageVersion } from './app.js';
 import { ConfigError, loadConfig, settingsTable, type ConfigOverrides } from './config.js';
 import { initDataDir } from './init.js';
+import { registerInstallServiceCommand } from './install-service-command.js';
 import { registerOpsCommands } from './ops/commands.js';
 import { LOG_FORMATS, runServer, type LogFormat } from './serve-command.js';
 import { startupFailure } from './startup-errors.js';
@@ -21,6 +22,19 @@ function uidBase(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1000 || n > 65000) throw new InvalidArgumentError('a uid from 1000 to 65000');
   return n;
+}
+
+/** --tls-cert and --tls-key: built-in HTTPS (settings tls.certFile and tls.keyFile). */
+function tlsOptions(command: Command): Command {
+  return command
+    .option('--tls-cert <file>', 'serve HTTPS (and WSS) with this PEM certificate (chain); setting tls.certFile')
+    .option('--tls-key <file>', "the certificate's PEM private key; setting tls.keyFile");
+}
+
+/** The flags' files, relative to where the command was typed (in judge.json they are relative to the data directory). */
+function tlsOverrides(o: { tlsCert?: string; tlsKey?: string }): ConfigOverrides {
+  if (!o.tlsCert && !o.tlsKey) return {};
+  return { tls: { ...(o.tlsCert ? { certFile: resolve(o.tlsCert) } : {}), ...(o.tlsKey ? { keyFile: resolve(o.tlsKey) } : {}) } };
 }
 
 function logFormatOption(): Option {
@@ -87,36 +101,40 @@ program
     else console.log('Sign in as admin with the password you gave.');
   });
 
-program
-  .command('serve')
-  .description('Serve the API on an initialised data directory')
-  .option('--data-dir <dir>', 'data directory', process.env.JUDGE_DATA_DIR ?? './data')
-  .option('--port <port>', 'TCP port (0 picks a free one)', port)
-  .option('--host <host>', 'address to listen on')
-  .option('--public-url <url>', 'the URL browsers use, e.g. https://judge.example.org')
+tlsOptions(
+  program
+    .command('serve')
+    .description('Serve the API on an initialised data directory')
+    .option('--data-dir <dir>', 'data directory', process.env.JUDGE_DATA_DIR ?? './data')
+    .option('--port <port>', 'TCP port (0 picks a free one)', port)
+    .option('--host <host>', 'address to listen on')
+    .option('--public-url <url>', 'the URL browsers use, e.g. https://judge.example.org'),
+)
   .addHelpText('after', configHelp())
   .addOption(logFormatOption())
-  .action(async (o: { dataDir: string; port?: number; host?: string; publicUrl?: string; logFormat: LogFormat }) => {
+  .action(async (o: { dataDir: string; port?: number; host?: string; publicUrl?: string; tlsCert?: string; tlsKey?: string; logFormat: LogFormat }) => {
     const dir = resolve(o.dataDir);
-    const overrides: ConfigOverrides = { port: o.port, host: o.host, publicUrl: o.publicUrl };
+    const overrides: ConfigOverrides = { port: o.port, host: o.host, publicUrl: o.publicUrl, ...tlsOverrides(o) };
     await runServer({ dataDir: dir, config: loadConfig(dir, overrides), logFormat: o.logFormat });
   });
 
-program
-  .command('up')
-  .description("A small school's one command: initialise the data directory if needed, serve, and judge with a local runner when this machine can sandbox")
-  .option('--data-dir <dir>', 'data directory', process.env.JUDGE_DATA_DIR ?? './data')
-  .option('--port <port>', 'TCP port (0 picks a free one)', port)
-  .option('--host <host>', 'address to listen on')
-  .option('--public-url <url>', 'the URL browsers use, e.g. https://judge.example.org')
+tlsOptions(
+  program
+    .command('up')
+    .description("A small school's one command: initialise the data directory if needed, serve, and judge with a local runner when this machine can sandbox")
+    .option('--data-dir <dir>', 'data directory', process.env.JUDGE_DATA_DIR ?? './data')
+    .option('--port <port>', 'TCP port (0 picks a free one)', port)
+    .option('--host <host>', 'address to listen on')
+    .option('--public-url <url>', 'the URL browsers use, e.g. https://judge.example.org'),
+)
   .option('--admin-password-file <file>', 'the admin password, when the data directory is new')
   .option('--no-runner', 'serve without starting a local runner')
-  .option('--runner-uid-base <uid>', "the local runner's first sandbox uid (judge-runner start --uid-base; default 60000)", uidBase)
+  .option('--runner-uid-base <uid>', 'the first sandbox uid the local runner tries (default 60000); when another runner holds uids there, judge up takes the next free range and says which', uidBase)
   .addHelpText('after', configHelp())
   .addOption(logFormatOption())
-  .action(async (o: { dataDir: string; port?: number; host?: string; publicUrl?: string; adminPasswordFile?: string; runner: boolean; runnerUidBase?: number; logFormat: LogFormat }) => {
+  .action(async (o: { dataDir: string; port?: number; host?: string; publicUrl?: string; tlsCert?: string; tlsKey?: string; adminPasswordFile?: string; runner: boolean; runnerUidBase?: number; logFormat: LogFormat }) => {
     const dir = resolve(o.dataDir);
-    const config = loadConfig(dir, { port: o.port, host: o.host, publicUrl: o.publicUrl });
+    const config = loadConfig(dir, { port: o.port, host: o.host, publicUrl: o.publicUrl, ...tlsOverrides(o) });
     let shown: string | undefined;
     const r = await initDataDir(dir, config, async () => {
       const p = await adminPassword(o.adminPasswordFile);
@@ -132,6 +150,7 @@ program
     await runServer({ dataDir: dir, config, logFormat: o.logFormat, localRunner: { enabled: o.runner, ...(o.runnerUidBase ? { uidBase: o.runnerUidBase } : {}) } });
   });
 
+registerInstallServiceCommand(program);
 registerOpsCommands(program, packageVersion());
 
 program.parseAsync().catch((e: unknown) => {

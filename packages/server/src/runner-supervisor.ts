@@ -10,7 +10,7 @@ import type { LocalRunnerHealth } from '@judge/contract';
  */
 export interface SupervisorOptions {
   /** Starts one process, or says why none can be started (then nothing is tried again). */
-  spawn: () => ChildProcess | { unavailable: string };
+  spawn: () => Spawned | Promise<Spawned>;
   log: (line: string) => void;
   /** Called when a process has exited, before any restart (e.g. to give back what it held). */
   onExit?: () => void;
@@ -21,9 +21,16 @@ export interface SupervisorOptions {
   stableMs?: number;
   /** Lines of its stderr kept to explain an exit. */
   tailLines?: number;
-  /** Added to the log when a process ends within seconds of its start (it may never work here). */
-  earlyExitHint?: string;
+  /**
+   * Added to the log when a process ends within seconds of its start (it may never work here),
+   * given its last lines: what to do about it, or undefined for nothing to add.
+   */
+  earlyExitHint?: (tail: readonly string[]) => string | undefined;
+  /** How a line of its stderr is quoted in the log (e.g. its advice in the supervisor's terms). */
+  quote?: (line: string) => string;
 }
+
+export type Spawned = ChildProcess | { unavailable: string };
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const EARLY_EXIT_MS = 10_000;
@@ -53,7 +60,7 @@ export class Supervisor {
   }
 
   /** Starts the first process; answers false (and keeps the reason in `status()`) when none can start. */
-  start(): boolean {
+  start(): Promise<boolean> {
     return this.launch();
   }
 
@@ -82,13 +89,18 @@ export class Supervisor {
     this.state = { ...(lastExit ? { lastExit } : {}), ...next, since: iso(Date.now()), restarts };
   }
 
-  private launch(): boolean {
+  private async launch(): Promise<boolean> {
     if (this.stopping) return false;
-    let started: ChildProcess | { unavailable: string };
+    let started: Spawned;
     try {
-      started = this.o.spawn();
+      started = await this.o.spawn();
     } catch (e) {
       started = { unavailable: (e as Error).message };
+    }
+    if (!('unavailable' in started) && this.stopping) {
+      // stop() came while this one was being prepared: it never gets to work
+      started.kill('SIGTERM');
+      return false;
     }
     if ('unavailable' in started) {
       this.set({ state: 'notStarted', reason: started.unavailable });
@@ -113,7 +125,7 @@ export class Supervisor {
     child.stderr?.on('data', (d: Buffer) => {
       const lines = (rest + d.toString()).split('\n');
       rest = lines.pop() ?? '';
-      for (const l of lines) if (l.trim()) this.tail.push(l);
+      for (const l of lines) if (l.trim()) this.tail.push(this.o.quote ? this.o.quote(l) : l);
       if (this.tail.length > this.keep) this.tail.splice(0, this.tail.length - this.keep);
     });
   }
@@ -138,12 +150,13 @@ export class Supervisor {
     this.delay = Math.min(this.delay * 2, this.max);
     const cause = error ?? (signal ? `was killed by ${signal}` : `exited with code ${code}`);
     const last = this.tail.length ? `; its last lines: ${this.tail.join(' | ')}` : '';
-    const hint = this.o.earlyExitHint && upMs < EARLY_EXIT_MS ? `. ${this.o.earlyExitHint}` : '';
+    const advice = upMs < EARLY_EXIT_MS ? this.o.earlyExitHint?.(this.tail) : undefined;
+    const hint = advice ? `. ${advice}` : '';
     this.o.log(`judge: ${this.name} (pid ${child.pid ?? '?'}) ${cause} after ${(upMs / 1000).toFixed(1)} s; starting it again in ${(wait / 1000).toFixed(1)} s${last}${hint}`);
     this.state = { state: 'restarting', since: iso(now), restarts: this.state.restarts, nextAttemptAt: iso(now + wait), lastExit };
     this.timer = setTimeout(() => {
       this.state.restarts++;
-      this.launch();
+      void this.launch();
     }, wait);
     this.timer.unref();
   }

@@ -42,7 +42,8 @@ function startRunner(app: JudgeApp, run: ServeRun, write: ReturnType<typeof writ
   const log = app.deps.log.child({ source: 'local-runner' }, { level: run.config.logLevel === 'silent' ? 'silent' : moreVerbose(run.config.logLevel, 'info') });
   const runner = startLocalRunner({
     dataDir: run.dataDir,
-    serverUrl: app.url,
+    // with built-in TLS, the plain loopback listener: the certificate names the public host
+    serverUrl: app.localUrl,
     languages: run.config.languages,
     ...(run.localRunner.uidBase ? { uidBase: run.localRunner.uidBase } : {}),
     runners: app.services.runners,
@@ -61,7 +62,7 @@ export async function runServer(run: ServeRun): Promise<void> {
   const app = await startApp({ dataDir, config, logToStdout: run.logFormat === 'json' });
   const write = writer(app, run.logFormat);
   write(`judge ${packageVersion()} serving ${app.url}/api/v1 from ${dataDir}`);
-  write(browserHint({ host: config.host, port: app.port, publicUrl: config.publicUrl }));
+  write(browserHint({ host: config.host, port: app.port, publicUrl: config.publicUrl, https: app.url.startsWith('https:') }));
   write(`Logs: ${dataDir}/logs/judge.log`);
   const local = run.localRunner ? startRunner(app, run, write) : undefined;
   if (local) app.services.instance.watchLocalRunner(local.state);

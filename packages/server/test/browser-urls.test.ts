@@ -34,4 +34,11 @@ describe('the address printed for browsers', () => {
     expect(browserHint({ host: 'fd00::5', port: 8080, publicUrl: '', interfaces: LAB })).toBe('Open http://[fd00::5]:8080/ in a browser.');
     expect(browserHint({ host: '0.0.0.0', port: 8080, publicUrl: 'https://judge.school.example/', interfaces: LAB })).toBe('Open https://judge.school.example/ in a browser.');
   });
+
+  it('with built-in HTTPS names https addresses', () => {
+    expect(browserHint({ host: '0.0.0.0', port: 8443, publicUrl: '', https: true, interfaces: LAB })).toBe(
+      'Open https://192.168.1.20:8443/ or https://10.0.0.7:8443/ in a browser (also https://127.0.0.1:8443/ on this machine).',
+    );
+    expect(browserHint({ host: '127.0.0.1', port: 8443, publicUrl: '', https: true, interfaces: LAB })).toBe('Open https://127.0.0.1:8443/ in a browser.');
+  });
 });

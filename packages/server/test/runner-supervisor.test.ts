@@ -19,7 +19,7 @@ describe('Supervisor', () => {
     let starts = 0;
     const spawnOne = program(['starting', 'config broken'], 'process.exit(3)');
     const s = new Supervisor({ spawn: () => (starts++, spawnOne()), log: (l) => log.push(l), name: 'the test process', firstDelayMs: 50, maxDelayMs: 200 });
-    expect(s.start()).toBe(true);
+    expect(await s.start()).toBe(true);
     await until('four starts', () => starts >= 4, 10_000, 5);
     await s.stop();
     expect(log[0]).toMatch(/^judge: the test process \(pid \d+\) exited with code 3 after [\d.]+ s; starting it again in 0\.1 s; its last lines: starting \| config broken$/);
@@ -34,7 +34,7 @@ describe('Supervisor', () => {
 
   it('shows running, then restarting with the next attempt and the last exit; SIGTERM on stop, no restart after', async () => {
     const s = new Supervisor({ spawn: program([], 'setInterval(() => {}, 1000)'), log: () => {}, firstDelayMs: 300 });
-    s.start();
+    await s.start();
     const first = s.status();
     expect(first).toMatchObject({ state: 'running', restarts: 0 });
     process.kill(first.pid!, 'SIGKILL');
@@ -51,16 +51,16 @@ describe('Supervisor', () => {
   it('after a process stayed up long enough the delay starts over', async () => {
     const log: string[] = [];
     const s = new Supervisor({ spawn: program([], 'setTimeout(() => process.exit(1), 150)'), log: (l) => log.push(l), firstDelayMs: 20, maxDelayMs: 1000, stableMs: 100 });
-    s.start();
+    await s.start();
     await until('three exits', () => log.length >= 3, 10_000, 5);
     await s.stop();
     expect(log.slice(0, 3).map((l) => /again in ([\d.]+) s/.exec(l)![1])).toEqual(['0.0', '0.0', '0.0']);
   });
 
-  it('a process that cannot start is not tried again, and the state says why', () => {
+  it('a process that cannot start is not tried again, and the state says why', async () => {
     const log: string[] = [];
     const s = new Supervisor({ spawn: () => ({ unavailable: 'not built here' }), log: (l) => log.push(l) });
-    expect(s.start()).toBe(false);
+    expect(await s.start()).toBe(false);
     expect(s.status()).toMatchObject({ state: 'notStarted', reason: 'not built here', restarts: 0 });
   });
 });

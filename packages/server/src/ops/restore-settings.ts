@@ -11,6 +11,8 @@ export const COMMAND_SETTINGS: Record<string, string> = {
   'printing.command': 'a shell command the judge runs for every printout',
   languages: 'the language table (its compile and run commands) of the judge and its local runner',
   'web.dir': 'a folder whose files the judge serves to everybody at /',
+  'tls.certFile': 'a file the judge reads at start and sends to every client as its certificate',
+  'tls.keyFile': 'a file the judge reads at start as its private key',
 };
 
 /** String settings that start nothing and name no file. */
