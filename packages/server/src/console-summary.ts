@@ -3,6 +3,7 @@ import type { LocalRunnerHealth } from '@judge/contract';
 import type { JudgeApp } from './app.js';
 import type { BusMessage } from './events/bus.js';
 import { runnerCensus } from './modules/runners/index.js';
+import { NOT_STARTED_YET } from './runner-supervisor.js';
 
 /**
  * What `judge up` and `judge serve` print for the person at the terminal, instead of the JSON log
@@ -67,6 +68,8 @@ function languageAndTime(app: JudgeApp, submissionId: string): { language: strin
 
 function localRunnerLine(s: LocalRunnerHealth): string | undefined {
   if (s.state === 'running') return `local runner: running (pid ${s.pid ?? '?'})${s.restarts ? `, restarted ${s.restarts} time${s.restarts === 1 ? '' : 's'}` : ''}`;
+  // before its first start the runner is not refused, only not there yet: nothing to say
+  if (s.state === 'notStarted' && s.reason === NOT_STARTED_YET) return undefined;
   if (s.state === 'notStarted') return `local runner: not started: ${s.reason ?? 'unknown reason'}`;
   // restarting is said by the supervisor itself, with the cause of the exit
   return undefined;

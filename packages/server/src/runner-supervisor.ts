@@ -35,6 +35,9 @@ export type Spawned = ChildProcess | { unavailable: string };
 const iso = (ms: number) => new Date(ms).toISOString();
 const EARLY_EXIT_MS = 10_000;
 
+/** The reason health gives before the first start was tried (judge up may still be choosing its sandbox uids). */
+export const NOT_STARTED_YET = 'not started yet';
+
 export class Supervisor {
   private child: ChildProcess | undefined;
   private state: LocalRunnerHealth;
@@ -56,7 +59,7 @@ export class Supervisor {
     this.stable = o.stableMs ?? 60_000;
     this.keep = o.tailLines ?? 5;
     this.delay = this.first;
-    this.state = { state: 'notStarted', since: iso(Date.now()), restarts: 0, reason: 'not started yet' };
+    this.state = { state: 'notStarted', since: iso(Date.now()), restarts: 0, reason: NOT_STARTED_YET };
   }
 
   /** Starts the first process; answers false (and keeps the reason in `status()`) when none can start. */
