@@ -136,6 +136,14 @@ export class TrialsService {
     return this.signal.poll(() => this.claimNow(runner, lease), body.waitSeconds ?? 0, abort);
   }
 
+  /** Whether a trial of one of the runner's problem types waits to be claimed. */
+  queuedFor(runner: RunnerActor): boolean {
+    if (!runner.problemTypes.length) return false;
+    return !!this.q<[string], { n: number }>("SELECT 1 AS n FROM trials WHERE state = 'queued' AND problem_type IN (SELECT value FROM json_each(?)) LIMIT 1").get(
+      JSON.stringify(runner.problemTypes),
+    );
+  }
+
   private claimNow(runner: RunnerActor, lease: number) {
     if (!runner.problemTypes.length) return null;
     return this.d.tx.run(() => {
