@@ -25,6 +25,8 @@ export class Judging {
     // a runner long-polls for jobs and asks for a trial only when that poll ends: a queued trial
     // ends it at once, so that a trial starts as soon as a runner is free
     this.jobs.otherWork = (runner) => this.trials.queuedFor(runner);
+    // a calibration goes before submissions: until it reports, its version is judged at the default limit
+    this.jobs.workFirst = (runner) => this.trials.queuedFor(runner, true);
     this.trials.signal.alsoWake(this.jobs.signal);
   }
 
