@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe as suite, expect, it } from 'vitest';
+import { runTrial } from '@judge/runner';
 import { hasBwrap, judgeFixture, sumPackage } from './judging.js';
 
 /**
@@ -10,7 +11,8 @@ import { hasBwrap, judgeFixture, sumPackage } from './judging.js';
  */
 
 const describe = suite.skipIf(!hasBwrap);
-const { problemOf, judge } = judgeFixture();
+const fixture = judgeFixture();
+const { problemOf, judge } = fixture;
 const has = (bin: string) => existsSync(bin);
 
 describe('multi-file submissions: compiled languages', () => {
@@ -139,6 +141,21 @@ describe('entry points and every file of the submission', () => {
     };
     const r = await judge(problem, { files, props: { language: 'prolog' } });
     expect(r, r.log).toMatchObject({ verdict: 'AC', score: 1 });
+  });
+
+  it.skipIf(!has('/usr/bin/swipl'))("Prolog in a package: an example of two .pl files is told from Perl by its clauses, and both are loaded", async () => {
+    const problem = await problemOf({
+      ...sumPackage(),
+      'submissions/accepted/prolog/solve.pl':
+        'main :- read_line_to_string(user_input, S), split_string(S, " ", "", [A, B]),\n' +
+        '  number_string(X, A), number_string(Y, B), add(X, Y, Z), writeln(Z).\n',
+      'submissions/accepted/prolog/helper.pl': 'add(A, B, C) :- C is A + B.\n',
+      'submissions/accepted/sum.pl': 'my ($a, $b) = split " ", <STDIN>;\nprint $a + $b, "\\n";\n',
+    });
+    const trial = await runTrial({ sandbox: fixture.sandbox, languages: fixture.languages, problem });
+    const by = Object.fromEntries(trial.submissions.map((s) => [s.path, s]));
+    expect(by['accepted/prolog'], trial.measurement).toMatchObject({ language: 'prolog', verdict: 'AC', ok: true });
+    expect(by['accepted/sum.pl']).toMatchObject({ language: 'perl', verdict: 'AC', ok: true });
   });
 
   it('JavaScript: a syntax error in a module beside the entry is CE, not a run-time error', async () => {
