@@ -36,7 +36,7 @@ const PACKAGES = {
     'problem.yaml': 'name: Sum\n',
     'data/sample/1.in': '1 2\n',
     'data/sample/1.ans': '3\n',
-    ...Object.fromEntries(Array.from({ length: 3 }, (_, i) => [[`data/secret/${i}.in`, `${i} ${i * 7}\n`], [`data/secret/${i}.ans`, `${i * 8}\n`]]).flat()),
+    ...Object.fromEntries(Array.from({ length: 3 }, (_, i) => [[`data/secret/${i}.in`, `${i + 4} ${i * 7}\n`], [`data/secret/${i}.ans`, `${i * 8 + 4}\n`]]).flat()),
     'submissions/accepted/sum.c': SUM_C,
     'submissions/accepted/sum.py': SUM_PY,
     'submissions/wrong_answer/off.c': SUM_C.replace('a+b', 'a+b+(a>4)'),
