@@ -76,9 +76,10 @@ describe('judgectl manages judging: assignments, rejudging, cancelling, sources,
     const updated = await as.admin.json<SeriesProblem>(
       'assignments', 'update', 'manage', 'main', 'sum',
       '--time-limit', '2.5', '--memory', '256', '--languages', 'c, python3', '--points', '50', '--max-submissions', '20', '--pin', '1',
+      '--max-attachments', '3',
     );
-    expect(updated).toMatchObject({ maxPoints: 50, maxSubmissions: 20, pinnedVersion: 1, config: { timeLimitSeconds: 2.5, memoryMiB: 256, languages: ['c', 'python3'] } });
-    expect(await assignment()).toMatchObject({ maxPoints: 50, maxSubmissions: 20, pinnedVersion: 1 });
+    expect(updated).toMatchObject({ maxPoints: 50, maxSubmissions: 20, maxAttachments: 3, pinnedVersion: 1, config: { timeLimitSeconds: 2.5, memoryMiB: 256, languages: ['c', 'python3'] } });
+    expect(await assignment()).toMatchObject({ maxPoints: 50, maxSubmissions: 20, maxAttachments: 3, pinnedVersion: 1 });
     const list = await as.admin.ctl('assignments', 'list', 'manage');
     expect(list.status, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/sum.*1 \(pinned\).*2\.5 s.*256 MiB.*c, python3.*50.*20/);
@@ -88,7 +89,12 @@ describe('judgectl manages judging: assignments, rejudging, cancelling, sources,
     expect(cleared.config).toEqual({ memoryMiB: 256, languages: ['c', 'python3'] });
     expect(cleared.maxPoints).toBeUndefined();
     expect(cleared.pinnedVersion).toBeUndefined();
-    expect((await as.admin.json<SeriesProblem>('assignments', 'update', 'manage', 'main', 'sum', '--clear', 'memory', '--clear', 'languages', '--clear', 'max-submissions')).config).toBeUndefined();
+    expect(cleared.maxAttachments).toBe(3);
+    const all = await as.admin.json<SeriesProblem>('assignments', 'update', 'manage', 'main', 'sum', '--clear', 'memory', '--clear', 'languages', '--clear', 'max-submissions', '--clear', 'max-attachments');
+    expect(all.config).toBeUndefined();
+    expect(all.maxAttachments).toBeUndefined();
+    const tooMany = await as.admin.failure('assignments', 'update', 'manage', 'main', 'sum', '--max-attachments', '101');
+    expect(tooMany.error.status).toBe(422);
 
     const noVersion = await as.admin.ctl('assignments', 'update', 'manage', 'main', 'sum', '--pin', '9');
     expect(noVersion.status).toBe(1);

@@ -14,6 +14,7 @@ export interface Measurement {
     safetyMargin?: number;
     safetyMarginKey?: string;
     slowestAcceptedMs?: number;
+    slowestAcceptedRunsMs?: number[];
     slowestAccepted?: string;
     suggestedTimeLimitSeconds?: number;
     tleMarginSeconds?: number;
@@ -73,7 +74,10 @@ function timeLines(m: Measurement): [string, string][] {
   const lines: [string, string][] = [];
   const limit = t.timeLimitSeconds !== undefined ? `${t.timeLimitSeconds} s (${t.timeLimitSource ?? 'package'})` : `the runner's default (${t.timeLimitSource ?? ''})`;
   lines.push(['time limit', limit]);
-  if (t.slowestAcceptedMs !== undefined) lines.push(['slowest accepted', `${seconds(t.slowestAcceptedMs)} (${t.slowestAccepted ?? ''})`]);
+  if (t.slowestAcceptedMs !== undefined) {
+    const runs = t.slowestAcceptedRunsMs?.length ? `; CPU time, least of ${t.slowestAcceptedRunsMs.map(seconds).join(', ')}` : '';
+    lines.push(['slowest accepted', `${seconds(t.slowestAcceptedMs)} (${t.slowestAccepted ?? ''}${runs})`]);
+  }
   if (t.suggestedTimeLimitSeconds !== undefined) {
     lines.push(['suggested time limit', `${t.suggestedTimeLimitSeconds} s (slowest accepted × ${t.multiplier}, ${t.multiplierKey}; problemtools' rule)`]);
   }

@@ -45,6 +45,13 @@ const DetectInput = z
      * expression: Python's `if __name__ == "__main__":`, C's `int main(`.
      */
     mainPattern: RegExpText.optional(),
+    /** Sources matching this (multiline) regular expression are never the entry: Pascal's `unit Name;`. */
+    libraryPattern: RegExpText.optional(),
+    /**
+     * Extensions another language owns whose files are this language's when their code matches the
+     * (multiline) regular expression: Prolog's `.pl`, Perl's by extension, told apart by a clause.
+     */
+    claims: z.record(Extension, RegExpText).default({}),
   })
   .strict();
 
@@ -91,7 +98,7 @@ export const LanguageEntry = z
     mounts: z
       .array(z.object({ host: z.string().startsWith('/'), box: z.string().startsWith('/') }).strict())
       .default([]),
-    detect: DetectInput.default({ headers: [], entryFiles: [] }),
+    detect: DetectInput.default({ headers: [], entryFiles: [], claims: {} }),
     /** A program that copies its standard input to its standard output: `judge-runner check` compiles and runs it. */
     selfTest: z.string().min(1).optional(),
   })
@@ -154,15 +161,30 @@ export function languageOfFile(byExtension: ReadonlyMap<string, string>, fileNam
 export interface DetectableLanguage {
   id: string;
   extensions: string[];
-  detect: { precedence?: number; headers: string[]; entryFiles: string[]; mainPattern?: string };
+  detect: { precedence?: number; headers: string[]; entryFiles: string[]; mainPattern?: string; claims?: Record<string, string> };
+}
+
+/** Reads a file of the program (relative name) as text, or undefined when it cannot. */
+export type ReadText = (file: string) => string | undefined;
+
+/** The language claiming `file` by its code (detect.claims), if any. */
+function claimedBy(file: string, langs: DetectableLanguage[], read: ReadText | undefined): string | undefined {
+  const ext = extensionOf(file);
+  if (!read || !ext) return undefined;
+  const claimers = langs.filter((l) => l.detect.claims?.[ext] !== undefined);
+  if (!claimers.length) return undefined;
+  const text = read(file);
+  if (text === undefined) return undefined;
+  return claimers.find((l) => new RegExp(l.detect.claims![ext]!, 'm').test(text))?.id;
 }
 
 /**
  * The language of a package's program directory (files relative to it): `build-run` when it has
  * build or run scripts; else the highest-precedence language one of whose sources (or entry files)
- * is there; else the one language all its sources share. Headers and documentation say nothing.
+ * is there; else the one language all its sources share, a file's code deciding where another
+ * language claims its extension (`read` gives the code). Headers and documentation say nothing.
  */
-export function detectProgramLanguage(files: string[], languages: Iterable<DetectableLanguage>): string | undefined {
+export function detectProgramLanguage(files: string[], languages: Iterable<DetectableLanguage>, read?: ReadText): string | undefined {
   const top = files.filter((f) => !f.includes('/'));
   if (top.includes('build') || top.includes('run')) return 'build-run';
   const langs = [...languages];
@@ -174,14 +196,17 @@ export function detectProgramLanguage(files: string[], languages: Iterable<Detec
     if (sources.some((f) => l.extensions.includes(extensionOf(f) ?? ''))) return l.id;
   }
   const byExt = new Map(langs.flatMap((l) => l.extensions.map((e) => [e.toLowerCase(), l.id] as const)));
-  const found = new Set(sources.flatMap((f) => byExt.get(extensionOf(f) ?? '') ?? []));
+  const found = new Set(sources.flatMap((f) => claimedBy(f, langs, read) ?? byExt.get(extensionOf(f) ?? '') ?? []));
   return found.size === 1 ? [...found][0] : undefined;
 }
 
-/** The language of one file of a package (an example submission given as a single file). */
-export function fileLanguage(fileName: string, languages: Iterable<DetectableLanguage>): string | undefined {
+/** The language of one file of a package (an example submission given as a single file), its code deciding a claimed extension. */
+export function fileLanguage(fileName: string, languages: Iterable<DetectableLanguage>, read?: ReadText): string | undefined {
   const ext = extensionOf(fileName);
   if (!ext) return undefined;
-  for (const l of languages) if (l.extensions.includes(ext)) return l.id;
+  const langs = [...languages];
+  const claimed = claimedBy(fileName, langs, read);
+  if (claimed) return claimed;
+  for (const l of langs) if (l.extensions.includes(ext)) return l.id;
   return undefined;
 }

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extensionIndex, readLanguageTableFile, type CompileLimitsInput } from '@judge/problem-package';
+import { codeOnly } from './compile/code-text.js';
 import { findMainClass } from './jvm-main.js';
 import type { Box, Sandbox } from './sandbox/sandbox.js';
 import type { Limits, Mount, RunResult, RunSpec, RunStatus } from './sandbox/types.js';
@@ -46,7 +47,7 @@ export interface Language {
   outOfMemory: { exitCode: number; stderr: string }[];
   mounts: Mount[];
   /** How a package's program directory is recognised as this language. */
-  detect: { precedence?: number; headers: string[]; entryFiles: string[]; mainPattern?: string };
+  detect: { precedence?: number; headers: string[]; entryFiles: string[]; mainPattern?: string; libraryPattern?: string; claims: Record<string, string> };
   /** A program copying stdin to stdout, for `judge-runner check`. */
   selfTest?: string;
 }
@@ -98,6 +99,8 @@ export function loadLanguages(file: string = process.env.JUDGE_LANGUAGES ?? defa
       mounts: l.mounts.map((m) => ({ host: m.host, box: m.box })),
       detect: { headers: l.detect.headers.map((h) => h.toLowerCase()), entryFiles: l.detect.entryFiles,
         ...(l.detect.mainPattern ? { mainPattern: l.detect.mainPattern } : {}),
+        ...(l.detect.libraryPattern ? { libraryPattern: l.detect.libraryPattern } : {}),
+        claims: l.detect.claims,
         ...(l.detect.precedence !== undefined ? { precedence: l.detect.precedence } : {}) },
       ...(l.selfTest ? { selfTest: l.selfTest } : {}),
     });
@@ -166,10 +169,14 @@ export function sourceExtensions(lang: Language): Set<string> {
   return new Set([...lang.extensions, ...(own ? [own] : [])]);
 }
 
-/** The entry point a source names (Java's public class), else the language's default. */
+/**
+ * The entry point a source declares (Java's public class), else the language's default. The
+ * pattern is matched against the code alone, comments and strings blanked (compile/code-text.ts):
+ * "public class names" in a comment names no class.
+ */
 export function entryOf(lang: Language, code: Uint8Array): string {
   if (lang.entry?.pattern) {
-    const m = new RegExp(lang.entry.pattern).exec(Buffer.from(code).toString('utf8'));
+    const m = new RegExp(lang.entry.pattern).exec(codeOnly(Buffer.from(code).toString('utf8')));
     if (m?.[1]) return m[1];
   }
   return lang.entry?.default ?? 'main';
@@ -198,10 +205,19 @@ function vars(lang: Language, memoryBytes: number, entry?: string): Record<strin
 /** What a RunSpec needs from the language to run a compiled submission (the caller adds workDir, stdio, limits). */
 export type LanguageRun = Required<Pick<RunSpec, 'argv' | 'env' | 'mounts' | 'addressSpaceLimit' | 'outOfMemory'>> & Pick<RunSpec, 'openFiles'>;
 
-/** The command that runs a submission under `memoryBytes` (entry: CompileResult.entry). */
-export function runCommand(lang: Language, opts: { memoryBytes: number; entry?: string }): LanguageRun {
+/** Whether the run command names the source (an interpreter's): the program sees the file's name (`sys.argv[0]`). */
+export function runsSource(lang: Language): boolean {
+  return lang.run.argv.some((a) => a.includes('{source}'));
+}
+
+/**
+ * The command that runs a submission under `memoryBytes` (entry: CompileResult.entry); `source`
+ * is the file `{source}` stands for when the program runs under its submitted name.
+ */
+export function runCommand(lang: Language, opts: { memoryBytes: number; entry?: string; source?: string }): LanguageRun {
+  const v = vars(lang, opts.memoryBytes, opts.entry);
   return {
-    argv: fill(lang.run.argv, vars(lang, opts.memoryBytes, opts.entry)),
+    argv: fill(lang.run.argv, opts.source ? { ...v, source: opts.source } : v),
     env: { ...lang.run.env },
     mounts: lang.mounts,
     addressSpaceLimit: lang.addressSpaceLimit,

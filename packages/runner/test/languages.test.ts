@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { extensionIndex, readLanguageTableFile } from '@judge/problem-package';
+import { detectProgramLanguage, extensionIndex, fileLanguage, readLanguageTableFile } from '@judge/problem-package';
 import { afterAll, describe, expect, it } from 'vitest';
 import { heapMiB, loadLanguages, pickLanguage, runCommand } from '@judge/runner';
 
@@ -114,5 +114,26 @@ describe('language table: what check and the package reader take from it', () =>
     for (const l of table.languages.values()) expect(l.selfTest, l.id).toBeTruthy();
     expect(table.get('cpp')!.detect.precedence).toBeGreaterThan(table.get('c')!.detect.precedence!);
     expect(table.get('python3')!.detect.entryFiles).toEqual(['__main__.py']);
+  });
+});
+
+describe('a package program in .pl: Perl by its extension, Prolog by its code', () => {
+  const table = loadLanguages();
+  const langs = () => table.languages.values();
+  const code: Record<string, string> = {
+    'solve.pl': 'main :- read_term(X, []), add(X, 1, Y), writeln(Y).\n',
+    'helper.pl': '% adds\nadd(A, B, C) :- C is A + B.\n',
+    'perl.pl': '#!/usr/bin/perl\nuse strict;\nmy $x = <STDIN>;\nprint $x ? 1 :-1;\n',
+    'init.pl': ':- initialization(main).\nmain :- halt.\n',
+  };
+  const read = (f: string) => code[f];
+
+  it('a directory of Prolog clauses is Prolog, a Perl script stays Perl', () => {
+    expect(detectProgramLanguage(['solve.pl', 'helper.pl'], langs(), read)).toBe('prolog');
+    expect(fileLanguage('init.pl', langs(), read)).toBe('prolog');
+    expect(fileLanguage('perl.pl', langs(), read)).toBe('perl');
+    expect(detectProgramLanguage(['perl.pl'], langs(), read)).toBe('perl');
+    // without the code, the extension decides
+    expect(fileLanguage('solve.pl', langs())).toBe('perl');
   });
 });

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe as suite, expect, it } from 'vitest';
+import { runTrial } from '@judge/runner';
 import { hasBwrap, judgeFixture, sumPackage } from './judging.js';
 
 /**
@@ -10,7 +11,8 @@ import { hasBwrap, judgeFixture, sumPackage } from './judging.js';
  */
 
 const describe = suite.skipIf(!hasBwrap);
-const { problemOf, judge } = judgeFixture();
+const fixture = judgeFixture();
+const { problemOf, judge } = fixture;
 const has = (bin: string) => existsSync(bin);
 
 describe('multi-file submissions: compiled languages', () => {
@@ -101,5 +103,78 @@ describe('multi-file submissions: Python modules and the entry', () => {
     const r = await judge(problem, { files: { 'helper.py': 'def add(a, b)\n    return a + b\n', 'sum.py': usesHelper } });
     expect(r.verdict).toBe('CE');
     expect(r.log).toContain('helper.py');
+  });
+});
+
+/**
+ * How the entry is found and started, as the packages' authors expect (problemtools, DOMjudge):
+ * each of these was judged differently before (CE or RTE where the package says accepted).
+ */
+describe('entry points and every file of the submission', () => {
+  it.skipIf(!has('/usr/bin/javac'))('Java: "public class names" in the opening comment names no class', async () => {
+    const problem = await problemOf(sumPackage());
+    const code =
+      '/*\n * Reads two numbers. The judge finds public class names by itself.\n */\nimport java.util.Scanner;\n\n' +
+      'public class Sum {\n  static String s = "public class Nope {";\n  public static void main(String[] args) {\n' +
+      '    Scanner in = new Scanner(System.in);\n    System.out.println(in.nextLong() + in.nextLong());\n  }\n}\n';
+    const r = await judge(problem, { files: { 'Sum.java': code } });
+    expect(r, r.log).toMatchObject({ verdict: 'AC', score: 1 });
+  });
+
+  it.skipIf(!has('/usr/bin/fpc'))('Pascal: the program is the entry, not the unit named like the problem', async () => {
+    const problem = await problemOf(sumPackage());
+    const files = {
+      'sum.pas': 'unit sum;\n\ninterface\nfunction add(a, b: int64): int64;\n\nimplementation\nfunction add(a, b: int64): int64;\nbegin\n  add := a + b;\nend;\n\nend.\n',
+      'solve.pas': 'program solve;\nuses sum;\nvar a, b: int64;\nbegin\n  readln(a, b);\n  writeln(add(a, b));\nend.\n',
+    };
+    const r = await judge(problem, { files });
+    expect(r, r.log).toMatchObject({ verdict: 'AC', score: 1 });
+  });
+
+  it.skipIf(!has('/usr/bin/swipl'))('Prolog (declared): every .pl file is loaded, not the entry alone', async () => {
+    const problem = await problemOf(sumPackage());
+    const files = {
+      'solve.pl':
+        'main :- read_line_to_string(user_input, S), split_string(S, " ", "", [A, B]),\n' +
+        '  number_string(X, A), number_string(Y, B), add(X, Y, Z), writeln(Z).\n',
+      'helper.pl': 'add(A, B, C) :- C is A + B.\n',
+    };
+    const r = await judge(problem, { files, props: { language: 'prolog' } });
+    expect(r, r.log).toMatchObject({ verdict: 'AC', score: 1 });
+  });
+
+  it.skipIf(!has('/usr/bin/swipl'))("Prolog in a package: an example of two .pl files is told from Perl by its clauses, and both are loaded", async () => {
+    const problem = await problemOf({
+      ...sumPackage(),
+      'submissions/accepted/prolog/solve.pl':
+        'main :- read_line_to_string(user_input, S), split_string(S, " ", "", [A, B]),\n' +
+        '  number_string(X, A), number_string(Y, B), add(X, Y, Z), writeln(Z).\n',
+      'submissions/accepted/prolog/helper.pl': 'add(A, B, C) :- C is A + B.\n',
+      'submissions/accepted/sum.pl': 'my ($a, $b) = split " ", <STDIN>;\nprint $a + $b, "\\n";\n',
+    });
+    const trial = await runTrial({ sandbox: fixture.sandbox, languages: fixture.languages, problem });
+    const by = Object.fromEntries(trial.submissions.map((s) => [s.path, s]));
+    expect(by['accepted/prolog'], trial.measurement).toMatchObject({ language: 'prolog', verdict: 'AC', ok: true });
+    expect(by['accepted/sum.pl']).toMatchObject({ language: 'perl', verdict: 'AC', ok: true });
+  });
+
+  it('JavaScript: a syntax error in a module beside the entry is CE, not a run-time error', async () => {
+    const problem = await problemOf(sumPackage());
+    const entry = "const add = require('./helper.js');\nconst [a, b] = require('fs').readFileSync(0, 'utf8').trim().split(' ').map(Number);\nconsole.log(add(a, b));\n";
+    const good = await judge(problem, { files: { 'sum.js': entry, 'helper.js': 'module.exports = (a, b) => a + b;\n' } });
+    expect(good, good.log).toMatchObject({ verdict: 'AC' });
+    const r = await judge(problem, { files: { 'sum.js': entry, 'helper.js': 'module.exports = (a, b) => a +* b;\n' } });
+    expect(r.verdict, r.log).toBe('CE');
+    expect(r.log).toContain('helper.js');
+    expect(r.details.tests).toEqual([]);
+  });
+
+  it('an interpreted entry runs under its submitted name (sys.argv[0], __file__)', async () => {
+    const problem = await problemOf(sumPackage());
+    const code = "import os, sys\nassert os.path.basename(sys.argv[0]) == 'solve_sum.py', sys.argv[0]\nassert os.path.basename(__file__) == 'solve_sum.py'\na, b = map(int, input().split())\nprint(a + b)\n";
+    const r = await judge(problem, { files: { 'solve_sum.py': code } });
+    expect(r, r.log).toMatchObject({ verdict: 'AC', score: 1 });
+    const js = "if (require('path').basename(process.argv[1]) !== 'add.js') process.exit(3);\nconst [a, b] = require('fs').readFileSync(0, 'utf8').trim().split(' ').map(Number);\nconsole.log(a + b);\n";
+    expect(await judge(problem, { files: { 'add.js': js } })).toMatchObject({ verdict: 'AC' });
   });
 });

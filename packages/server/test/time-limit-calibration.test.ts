@@ -93,8 +93,13 @@ describe('time-limit calibration of a version whose package names none', () => {
     const s = await staged(unnamed());
     const r = await b.runner([s.type]);
 
-    // until the trial reports, the version is judged at the runner's default: the claim names no limit
+    // the calibration goes before the waiting submission: the job claim answers 204 while it is queued
     await b.submit(s);
+    expect((await r.claim()).status).toBe(204);
+    const claimed = await r.post('/runner/trials/claim', {});
+    expect(claimed.status, claimed.text).toBe(200);
+    expect(claimed.body).toMatchObject({ problemType: s.type, packageFileId: s.pkg.id });
+    // until the trial reports, the version is judged at the runner's default: the claim names no limit
     const early = await r.job();
     expect(early.timeLimitSeconds).toBeUndefined();
     expect((await participantView(s)).timeLimitSeconds).toBeUndefined();
@@ -105,7 +110,8 @@ describe('time-limit calibration of a version whose package names none', () => {
     const events = listener.events();
     try {
       await events.opened;
-      expect(await reportTrial(r, s, { measurement: computed(1) })).toMatchObject({ state: 'completed', duplicate: false });
+      const reported = await r.post(`/runner/trials/${claimed.body.trialId}/report`, { leaseToken: claimed.body.leaseToken, measurement: computed(1) });
+      expect(reported.body).toMatchObject({ state: 'completed', duplicate: false });
       expect((await events.next('problemChanged')).data).toMatchObject({ problem: { id: s.problemId } });
     } finally {
       events.close();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type Activity } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { refusedWith, sendJson } from './expect.js';
+import { until } from './support/wait.js';
 import { UNKNOWN_UUID } from './series-fixtures.js';
 import { sha256, plus, Runner, Bench } from './support/runner-bench.js';
 import { zipOf } from './zips.js';
@@ -49,6 +50,31 @@ describe('runners: trials', () => {
       deliveries: number;
       leaseExpiresAt: string | null;
     };
+
+  it("a queued trial ends an idle runner's long poll for jobs at once, so the trial starts without waiting the poll out", async () => {
+    const type = b.type();
+    const r = await b.runner([type]);
+    const other = await b.runner([b.type()]);
+    const signal = b.j.app.services.jobs.signal;
+    const before = signal.waiting;
+    const started = Date.now();
+    const waiting = r.claim({ waitSeconds: 30 });
+    let otherDone = false;
+    const otherWaiting = other.claim({ waitSeconds: 3 }).then((res) => ((otherDone = true), res));
+    await until('both long polls to wait', () => signal.waiting >= before + 2);
+    const { trial } = await trialOf(type);
+    const res = await waiting;
+    // the poll asked for 30 s; before, the trial waited all of it (the bound is loose for a loaded machine)
+    expect(res.status).toBe(204);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const claimed = await claimTrial(r);
+    expect(claimed.status).toBe(200);
+    expect(claimed.body.trialId).toBe(trial.id);
+    expect((await r.post(`/runner/trials/${trial.id}/report`, { leaseToken: claimed.body.leaseToken, measurement: '[]' })).status).toBe(200);
+    // a runner that cannot take the trial goes on waiting for jobs
+    expect(otherDone).toBe(false);
+    expect((await otherWaiting).status).toBe(204);
+  });
 
   it('POST /trials queues a trial for holders of trial:run with a package they may read', async () => {
     const type = b.type();

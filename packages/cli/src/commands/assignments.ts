@@ -41,6 +41,7 @@ function assignmentFields(a: SeriesProblem): string {
     ['languages', languagesOf(a)],
     ['points', a.maxPoints ?? 'problem'],
     ['submission cap', a.maxSubmissions ?? "activity's"],
+    ['files per submission', a.maxAttachments ?? "activity's"],
     ['submissions', a.submissionCount],
   ]);
 }
@@ -53,13 +54,17 @@ interface UpdateOptions extends JsonOption {
   languages?: string;
   points?: number;
   maxSubmissions?: number;
+  maxAttachments?: number;
   pin?: number;
   followNewest?: boolean;
   clear?: string[];
 }
 
 /** Config keys and assignment members --clear takes back to the package's or activity's value. */
-const CLEARABLE: Record<string, string> = { 'time-limit': 'timeLimitSeconds', memory: 'memoryMiB', languages: 'languages', points: 'maxPoints', 'max-submissions': 'maxSubmissions' };
+const CLEARABLE: Record<string, string> = { 'time-limit': 'timeLimitSeconds', memory: 'memoryMiB', languages: 'languages', points: 'maxPoints', 'max-submissions': 'maxSubmissions', 'max-attachments': 'maxAttachments' };
+
+/** Members of the assignment itself (not of its config) that --clear takes back to the activity's value. */
+const MEMBERS = ['maxPoints', 'maxSubmissions', 'maxAttachments'];
 
 function clearable(v: string, prev: string[] = []): string[] {
   if (!(v in CLEARABLE)) throw new InvalidArgumentError(`one of ${Object.keys(CLEARABLE).join(', ')}.`);
@@ -72,10 +77,10 @@ async function updatedBody(c: JudgeClient, a: SeriesProblem, o: UpdateOptions) {
   if (o.timeLimit !== undefined) config.timeLimitSeconds = o.timeLimit;
   if (o.memory !== undefined) config.memoryMiB = o.memory;
   if (o.languages !== undefined) config.languages = o.languages.split(',').map((l) => l.trim()).filter(Boolean);
-  for (const k of o.clear ?? []) if (!['maxPoints', 'maxSubmissions'].includes(CLEARABLE[k]!)) delete config[CLEARABLE[k]!];
+  for (const k of o.clear ?? []) if (!MEMBERS.includes(CLEARABLE[k]!)) delete config[CLEARABLE[k]!];
   let pinned: string | null | undefined;
   if (o.pin !== undefined && o.followNewest) throw new CliError('give --pin N or --follow-newest, not both');
-  const asked = ['slug', 'name', 'timeLimit', 'memory', 'languages', 'points', 'maxSubmissions', 'pin', 'followNewest', 'clear'] as const;
+  const asked = ['slug', 'name', 'timeLimit', 'memory', 'languages', 'points', 'maxSubmissions', 'maxAttachments', 'pin', 'followNewest', 'clear'] as const;
   if (!asked.some((k) => o[k] !== undefined)) throw new CliError('nothing to change: give at least one option (`judgectl assignments update --help` lists them)');
   if (o.pin !== undefined) {
     const versions = await c.call(ops.listProblemVersions, { params: { problemId: a.problemId } });
@@ -92,6 +97,7 @@ async function updatedBody(c: JudgeClient, a: SeriesProblem, o: UpdateOptions) {
     config: Object.keys(config).length ? config : null,
     ...(o.points !== undefined ? { maxPoints: o.points } : cleared.has('maxPoints') ? { maxPoints: null } : {}),
     ...(o.maxSubmissions !== undefined ? { maxSubmissions: o.maxSubmissions } : cleared.has('maxSubmissions') ? { maxSubmissions: null } : {}),
+    ...(o.maxAttachments !== undefined ? { maxAttachments: o.maxAttachments } : cleared.has('maxAttachments') ? { maxAttachments: null } : {}),
   };
 }
 
@@ -117,6 +123,7 @@ export function assignmentsCommands(program: Command): void {
     .option('--languages <ids>', 'the only languages allowed, comma-separated ICPC ids, e.g. c,cpp,python3')
     .option('--points <n>', 'points a full solution is worth', positive)
     .option('--max-submissions <n>', "submissions a participant may make to it, instead of the activity's cap", positive)
+    .option('--max-attachments <n>', "files per submission (a multi-file problem), instead of the activity's, at most 100", positive)
     .option('--pin <version>', 'judge against this version of the problem', positive)
     .option('--follow-newest', 'judge against the newest version (undo --pin)')
     .option('--slug <slug>', 'a new slug in the activity')

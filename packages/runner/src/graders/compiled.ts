@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { entryOf, sourceName, type Language } from '../languages.js';
+import { entryOf, runsSource, sourceName, type Language } from '../languages.js';
 import { trim } from '../judging/log.js';
 import type { SubmissionFileInput } from '../judging/types.js';
 import { chooseLanguage } from './entry.js';
@@ -21,6 +21,12 @@ export interface Program {
   lang: Language;
   entry: string;
   box: Box;
+  /**
+   * The file an interpreter runs: the entry under its submitted name (made safe by boxName), as
+   * problemtools and DOMjudge run it, so that `sys.argv[0]` and `__file__` are what was sent;
+   * absent for a package's driver (include/) and for languages that run a binary or a class.
+   */
+  source?: string;
 }
 
 /** Compiles the submission once; a refusal is CE (with the compiler's output in the log) or an infrastructure failure. */
@@ -46,7 +52,10 @@ export async function compileSubmission(ctx: GradeContext): Promise<{ program: P
   if (output) log.add(`compiler output:\n${output}`);
   if (output || !compiled.ok) ctx.compileOutput = compiled.ok ? output : `${output}${output ? '\n' : ''}compilation failed`;
   if (!compiled.ok) return { rejected: 'CE', message: 'compilation failed', language };
-  return { program: { lang, entry: compiled.entry, box: compiled.box } };
+  // compileFiles compiles a package's driver (include/) of the language's own file name instead of the entry
+  const driver = files.files.some((f) => f.name === compiled.source && f.name !== files.main);
+  const source = runsSource(lang) && !driver ? files.main : undefined;
+  return { program: { lang, entry: compiled.entry, box: compiled.box, ...(source ? { source } : {}) } };
 }
 
 /** A submitted file's name as written into the box: its base name, odd characters replaced. */

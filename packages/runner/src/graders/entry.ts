@@ -5,7 +5,8 @@ import type { JudgeInput, SubmissionFileInput } from '../judging/types.js';
  * A submission's language and entry file, as problemtools and DOMjudge choose them: the language is
  * `props.language`, else the one every source's extension names (headers such as .h and .hpp go
  * with any); of several sources the entry is `props.entry`, else a file the table names as an entry
- * (`detect.entryFiles`: `__main__.py`), else the file named like the problem, else the one source
+ * (`detect.entryFiles`: `__main__.py`), else of the sources that are no library (`detect.libraryPattern`:
+ * Pascal's `unit x;`) the only one, else the file named like the problem, else the one source
  * matching the table's `detect.mainPattern` (Python's `if __name__ == "__main__":`), else, for a
  * language with no such pattern, the first source (the JVM languages find their main class after
  * compiling; C and C++ compile every unit together).
@@ -54,8 +55,13 @@ export function chooseEntry(lang: Language, files: SubmissionFileInput[], props:
     return hit ?? { error: `props.entry names ${JSON.stringify(named)}, which is not among the submission's files (${listed})` };
   }
   const extensions = sourceExtensions(lang);
-  const sources = files.filter((f) => extensions.has(extensionOf(f.name)));
-  if (sources.length <= 1) return sources[0] ?? files[0]!;
+  const all = files.filter((f) => extensions.has(extensionOf(f.name)));
+  if (all.length <= 1) return all[0] ?? files[0]!;
+  // a library (Pascal's unit) is never the entry, however it is named
+  const library = lang.detect.libraryPattern ? new RegExp(lang.detect.libraryPattern, 'm') : undefined;
+  const programs = library ? all.filter((f) => !library.test(Buffer.from(f.bytes).toString('utf8'))) : all;
+  const sources = programs.length ? programs : all;
+  if (sources.length === 1) return sources[0]!;
   const byTable = sources.find((f) => lang.detect.entryFiles.includes(f.name));
   if (byTable) return byTable;
   const problem = squashed(problemName);

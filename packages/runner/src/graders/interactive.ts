@@ -57,7 +57,7 @@ async function startPair(ctx: GradeContext, program: Program, test: TestCase, fb
   const { sandbox, problem } = ctx.input;
   const v = ctx.validator!;
   const vcmd = v.command(ctx.limits.validation.memoryBytes);
-  const scmd = runCommand(program.lang, { memoryBytes: ctx.limits.run.memoryBytes, entry: program.entry });
+  const scmd = runCommand(program.lang, { memoryBytes: ctx.limits.run.memoryBytes, entry: program.entry, ...(program.source ? { source: program.source } : {}) });
   const val = sandbox.start({
     argv: [...vcmd.argv, ...validatorArgs(test)],
     workDir: (await validatorView(ctx)).dir,

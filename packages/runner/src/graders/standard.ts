@@ -48,7 +48,7 @@ export async function gradeStandard(ctx: GradeContext, program: Program, test: T
   const { sandbox, problem } = ctx.input;
   const out = path.join(ctx.scratch, 'stdout');
   const err = path.join(ctx.scratch, 'stderr');
-  const cmd = runCommand(program.lang, { memoryBytes: ctx.limits.run.memoryBytes, entry: program.entry });
+  const cmd = runCommand(program.lang, { memoryBytes: ctx.limits.run.memoryBytes, entry: program.entry, ...(program.source ? { source: program.source } : {}) });
   const spec: SessionSpec = {
     argv: cmd.argv,
     workDir: program.box.path,

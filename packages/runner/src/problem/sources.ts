@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DOC_FILE,
@@ -23,8 +24,19 @@ import type { ExampleSubmission, ProblemFormat, ProblemSpec, ProgramSource, Verd
  */
 
 /** The language of a program directory: build/run scripts, else what the language table's detection rules say. */
-export function programLanguage(files: string[], languages: LanguageTable = defaultLanguageTable()): string | undefined {
-  return detectProgramLanguage(files, languages.languages.values());
+export function programLanguage(files: string[], languages: LanguageTable = defaultLanguageTable(), dir?: string): string | undefined {
+  return detectProgramLanguage(files, languages.languages.values(), dir === undefined ? undefined : readerIn(dir));
+}
+
+/** Reads a program's file as text (a claimed extension's code decides its language: Prolog's .pl). */
+function readerIn(dir: string): (file: string) => string | undefined {
+  return (file) => {
+    try {
+      return readFileSync(join(dir, file), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /** Files that accompany sources without being one: the table's headers and documentation. */
@@ -65,7 +77,7 @@ export async function findValidator(
   }
   const files = await filesBelow(programDir);
   if (files.length === 0) throw new PackageError(`${found}/ is empty`);
-  const language = programLanguage(files, languages);
+  const language = programLanguage(files, languages, programDir);
   if (!language) throw new PackageError(`cannot tell the language of the output validator in ${found}/ (give build and run scripts, or sources of one language of the language table)`);
   return { dir: programDir, files, language };
 }
@@ -98,12 +110,12 @@ export async function readSubmissions(dir: string, format: ProblemFormat, warnin
         const files = await filesBelow(join(root, path));
         if (files.length === 0) continue;
         sub = { expected: group.name, path, dir: join(root, path), files };
-        const lang = programLanguage(files, languages);
+        const lang = programLanguage(files, languages, join(root, path));
         if (lang && lang !== 'build-run') sub.language = lang;
       } else if (e.isFile()) {
         if (DOC_FILE.test(e.name)) continue;
         sub = { expected: group.name, path, dir: join(root, group.name), files: [e.name] };
-        const lang = fileLanguage(e.name, languages.languages.values());
+        const lang = fileLanguage(e.name, languages.languages.values(), readerIn(join(root, group.name)));
         if (lang) sub.language = lang;
       } else continue;
       for (const rule of rules) {

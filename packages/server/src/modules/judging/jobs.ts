@@ -111,10 +111,24 @@ export class JobsService {
 
   // ---- claiming ----
 
-  /** The next job for this runner, waiting up to `waitSeconds` for one to be queued; null when none came. */
+  /**
+   * Whether other work (a queued trial) waits for this runner: a runner asks for jobs first, with a
+   * long poll, and for trials only when none came, so the long poll must end when a trial is queued
+   * or a trial would wait out the whole poll with the runner idle.
+   */
+  otherWork: (runner: RunnerActor) => boolean = () => false;
+  /**
+   * Whether work that goes before jobs waits for this runner: a calibration trial, since until it
+   * reports every submission of its version is judged at the runner's default limit instead of the
+   * package's own.
+   */
+  workFirst: (runner: RunnerActor) => boolean = () => false;
+
+  /** The next job for this runner, waiting up to `waitSeconds` for one to be queued; null when none came or other work waits. */
   async claim(runner: RunnerActor, body: { leaseSeconds?: number; waitSeconds?: number }, abort?: AbortSignal): Promise<ClaimedJob | null> {
     const lease = leaseSeconds(body.leaseSeconds);
-    return this.signal.poll(() => this.claimNow(runner, lease), body.waitSeconds ?? 0, abort);
+    const take = () => (this.workFirst(runner) ? null : this.claimNow(runner, lease));
+    return this.signal.poll(take, body.waitSeconds ?? 0, abort, () => this.otherWork(runner));
   }
 
   private claimNow(runner: RunnerActor, lease: number): ClaimedJob | null {

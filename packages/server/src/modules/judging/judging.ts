@@ -22,6 +22,12 @@ export class Judging {
     this.outcome = new SubmissionOutcome(d, ranking);
     this.jobs = new JobsService(d, this.outcome);
     this.trials = new TrialsService(d, files);
+    // a runner long-polls for jobs and asks for a trial only when that poll ends: a queued trial
+    // ends it at once, so that a trial starts as soon as a runner is free
+    this.jobs.otherWork = (runner) => this.trials.queuedFor(runner);
+    // a calibration goes before submissions: until it reports, its version is judged at the default limit
+    this.jobs.workFirst = (runner) => this.trials.queuedFor(runner, true);
+    this.trials.signal.alsoWake(this.jobs.signal);
   }
 
   /** What submitting, rejudging and exclusion ask of judging. */

@@ -62,8 +62,15 @@ export function requireHeld<T extends Held>(row: T | undefined, runnerId: string
  */
 export class WorkSignal {
   private waiters = new Set<() => void>();
+  /** Signals woken with this one: a job's long poll wakes when a trial is queued. */
+  private readonly followers: WorkSignal[] = [];
   /** Set when the server shuts down: long polls end at once and nobody waits again. */
   closed = false;
+
+  /** Wakes `other`'s waiters too whenever this signal is notified. */
+  alsoWake(other: WorkSignal): void {
+    this.followers.push(other);
+  }
 
   close(): void {
     this.closed = true;
@@ -74,6 +81,7 @@ export class WorkSignal {
     const woken = this.waiters;
     this.waiters = new Set();
     for (const wake of woken) wake();
+    for (const f of this.followers) f.notify();
   }
 
   wait(ms: number, abort?: AbortSignal): Promise<void> {
@@ -94,14 +102,16 @@ export class WorkSignal {
 
   /**
    * Tries `take` now, and again each time work is queued, until it yields something or
-   * `waitSeconds` have passed (a long poll). A caller that went away is handed nothing.
+   * `waitSeconds` have passed (a long poll), or until `elsewhere` says the caller has other work
+   * waiting (then null at once, so that it goes for that). A caller that went away is handed nothing.
    */
-  async poll<T>(take: () => T | null, waitSeconds: number, abort?: AbortSignal): Promise<T | null> {
+  async poll<T>(take: () => T | null, waitSeconds: number, abort?: AbortSignal, elsewhere?: () => boolean): Promise<T | null> {
     const deadline = Date.now() + waitSeconds * 1000;
     for (;;) {
       if (abort?.aborted) return null;
       const got = take();
       if (got) return got;
+      if (elsewhere?.()) return null;
       const left = deadline - Date.now();
       if (left <= 0 || abort?.aborted || this.closed) return null;
       await this.wait(left, abort);

@@ -137,11 +137,20 @@ export class TrialsService {
     return this.signal.poll(() => this.claimNow(runner, lease), body.waitSeconds ?? 0, abort);
   }
 
+  /** Whether a trial of one of the runner's problem types (with `calibrating`, a calibration) waits to be claimed. */
+  queuedFor(runner: RunnerActor, calibrating = false): boolean {
+    if (!runner.problemTypes.length) return false;
+    const which = calibrating ? ' AND calibrates_version_id IS NOT NULL' : '';
+    return !!this.q<[string], { n: number }>(`SELECT 1 AS n FROM trials WHERE state = 'queued'${which} AND problem_type IN (SELECT value FROM json_each(?)) LIMIT 1`).get(
+      JSON.stringify(runner.problemTypes),
+    );
+  }
+
   private claimNow(runner: RunnerActor, lease: number) {
     if (!runner.problemTypes.length) return null;
     return this.d.tx.run(() => {
       const next = this.q<[string], { id: string }>(
-        "SELECT id FROM trials WHERE state = 'queued' AND problem_type IN (SELECT value FROM json_each(?)) ORDER BY created_at, id LIMIT 1",
+        "SELECT id FROM trials WHERE state = 'queued' AND problem_type IN (SELECT value FROM json_each(?)) ORDER BY calibrates_version_id IS NULL, created_at, id LIMIT 1",
       ).get(JSON.stringify(runner.problemTypes));
       if (!next) return null;
       const now = this.d.clock.now();
