@@ -8,6 +8,8 @@ import { TestJudge } from '../packages/server/test/harness.js';
 import { codeForm } from '../packages/server/test/support/forms.js';
 import { until } from '../packages/server/test/support/wait.js';
 import { zipOf } from '../packages/server/test/zips.js';
+import { writeFileSync } from 'node:fs';
+import { judgectlAs } from './judgectl-child.js';
 import { oneProblemContest, settled } from './one-problem-contest.js';
 import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-process.js';
 
@@ -115,5 +117,25 @@ describe('sample runs judged by a real runner', () => {
     expect((await c.call(ops.listOwnSubmissions, { params: { idOrSlug: act.slug } })).total).toBe(0);
     expect(await ranking()).toEqual(before);
     expect(runner!.logs.join('')).toMatch(/sample run [0-9a-f-]+: WA on 2 samples/);
+  }, 240_000);
+
+  it('judgectl submissions try prints each sample\'s result, and what a failed one got against what it expected', async () => {
+    const u = await j.user('terminal');
+    const c = await j.signIn(u);
+    await c.call(ops.enrol, { params: { idOrSlug: act.slug }, body: {} });
+    const ctl = await judgectlAs(j.url, u.username, u.password);
+    try {
+      writeFileSync(join(work, 'wrong.py'), WRONG);
+      const out = await ctl.run('submissions', 'try', act.slug, 'sum', join(work, 'wrong.py'));
+      expect(out.status, out.stderr).toBe(0);
+      expect(out.stdout).toMatch(/completed, WA/);
+      expect(out.stdout).toMatch(/sample\/1\s+WA\s+\d+ ms/);
+      expect(out.stdout).toMatch(/--- sample\/2 \(WA\)\ninput:\n10 20\nexpected:\n30\nyour output:\n200/);
+      const json = await ctl.ok<SampleRun>('submissions', 'try', act.slug, 'sum', join(work, 'wrong.py'), '--json');
+      expect(json).toMatchObject({ state: 'completed', verdict: 'WA' });
+      expect((await c.call(ops.listOwnSubmissions, { params: { idOrSlug: act.slug } })).total).toBe(0);
+    } finally {
+      ctl.close();
+    }
   }, 240_000);
 });
