@@ -16,7 +16,7 @@ export function SampleRunResult({ run }: { run: SampleRun }) {
       {run.compileOutput && (
         <details open={run.verdict === 'CE'}>
           <summary>{t('samples.run.compiler')}</summary>
-          <pre className="sample-run-text">{run.compileOutput}</pre>
+          <pre className="sample-run-text" tabIndex={0}>{run.compileOutput}</pre>
         </details>
       )}
       {run.samples.length > 0 && (
@@ -48,7 +48,7 @@ function Text({ label, text }: { label: string; text: string | undefined }) {
   return (
     <figure className="sample-run-figure">
       <figcaption className="small">{label}</figcaption>
-      <pre className="sample-run-text">{text ?? ''}</pre>
+      <pre className="sample-run-text" tabIndex={0}>{text ?? ''}</pre>
     </figure>
   );
 }
