@@ -129,7 +129,7 @@ describe('sample runs judged by a real runner', () => {
       const out = await ctl.run('submissions', 'try', act.slug, 'sum', join(work, 'wrong.py'));
       expect(out.status, out.stderr).toBe(0);
       expect(out.stdout).toMatch(/completed, WA/);
-      expect(out.stdout).toMatch(/sample\/1\s+WA\s+\d+ ms/);
+      expect(out.stdout).toMatch(/sample\/1\W+WA\W+\d+ ms/);
       expect(out.stdout).toMatch(/--- sample\/2 \(WA\)\ninput:\n10 20\nexpected:\n30\nyour output:\n200/);
       const json = await ctl.ok<SampleRun>('submissions', 'try', act.slug, 'sum', join(work, 'wrong.py'), '--json');
       expect(json).toMatchObject({ state: 'completed', verdict: 'WA' });
