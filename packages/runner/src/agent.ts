@@ -1,5 +1,5 @@
 import type { ClaimedJob } from '@judge/contract';
-import { ApiProblem, RunnerClient, type ClaimedTrial, type HeldJob, type HeldTrial } from '@judge/sdk';
+import { ApiProblem, RunnerClient, type ClaimedSampleRun, type ClaimedTrial, type HeldJob, type HeldSampleRun, type HeldTrial } from '@judge/sdk';
 import type { CompileCache } from './compile/cache.js';
 import { judgeSubmission, runTrial, type RunnerLimits } from './judge.js';
 import type { LanguageTable } from './languages.js';
@@ -8,6 +8,7 @@ import { loadProblem } from './problem/load.js';
 import { PackageError, type ProblemSpec } from './problem/types.js';
 import { withCancel } from './sandbox/cancel-scope.js';
 import type { Sandbox } from './sandbox/sandbox.js';
+import { runSamples } from './sample-run.js';
 import { StrayErrors } from './stray-errors.js';
 
 /** Problem types this runner judges (decisions §6): what its graders take (graders/registry.ts). */
@@ -45,6 +46,7 @@ export interface AgentStats {
   judged: number;
   failed: number;
   trials: number;
+  sampleRuns: number;
 }
 
 /** Waits after a failed claim before the next, doubling up to a minute: a server that is down is not hammered. */
@@ -61,9 +63,9 @@ const RENEW_LOG_MS = 10_000;
  * finish; `abandon()` releases what is still held, so that another runner takes it at once.
  */
 export class Agent {
-  readonly stats: AgentStats = { judged: 0, failed: 0, trials: 0 };
+  readonly stats: AgentStats = { judged: 0, failed: 0, trials: 0, sampleRuns: 0 };
   private stopping = false;
-  private readonly held = new Map<string, { kind: 'job' | 'trial'; lease: HeldJob | HeldTrial }>();
+  private readonly held = new Map<string, { kind: 'job' | 'trial' | 'sampleRun'; lease: HeldJob | HeldTrial | HeldSampleRun }>();
   private readonly problems = new Map<string, Promise<ProblemSpec>>();
   private loops: Promise<void>[] = [];
   private readonly leaseSeconds: number;
@@ -117,12 +119,18 @@ export class Agent {
     let backoff = BACKOFF_START_MS;
     while (!this.stopping) {
       try {
-        const job = await this.o.client.claim({ leaseSeconds: this.leaseSeconds, waitSeconds: this.stopping ? 0 : this.waitSeconds });
+        // jobs first; the long poll ends early when a sample run waits, which goes next, then a trial
+        const job = await this.o.client.claim({ leaseSeconds: this.leaseSeconds, waitSeconds: this.stopping ? 0 : this.waitSeconds, sampleRuns: true });
         if (job) {
           await this.judge(job);
         } else if (!this.stopping) {
-          const trial = await this.o.client.claimTrial({ leaseSeconds: this.leaseSeconds });
-          if (trial) await this.trial(trial);
+          const run = await this.o.client.claimSampleRun({ leaseSeconds: this.leaseSeconds });
+          if (run) {
+            await this.sampleRun(run);
+          } else {
+            const trial = await this.o.client.claimTrial({ leaseSeconds: this.leaseSeconds });
+            if (trial) await this.trial(trial);
+          }
         }
         backoff = BACKOFF_START_MS;
       } catch (e) {
@@ -152,7 +160,7 @@ export class Agent {
       inFlight = true;
       renew()
         .catch((e: unknown) => {
-          if (e instanceof ApiProblem && (e.code === 'runner.lease.stale' || e.code === 'runner.lease.foreign' || e.code === 'job.state' || e.code === 'trial.state' || e.code === 'not_found')) {
+          if (e instanceof ApiProblem && (e.code === 'runner.lease.stale' || e.code === 'runner.lease.foreign' || e.code === 'job.state' || e.code === 'trial.state' || e.code === 'sampleRun.state' || e.code === 'not_found')) {
             withdrawn.abort();
           } else if (Date.now() - lastLog > RENEW_LOG_MS) {
             lastLog = Date.now();
@@ -252,6 +260,54 @@ export class Agent {
       await this.o.client.report(job, { infrastructureFailure: true, failureReason: reason.slice(0, 2000), runnerVersion: this.o.runnerVersion, files });
     } catch (e) {
       this.o.log(`job ${job.jobId}: could not report the failure: ${(e as Error).message}`);
+    }
+  }
+
+  /**
+   * A sample run: the package's samples only, judged as a job is; withdrawn (its author started
+   * another) shows as a lost lease, and nothing is reported. Logged here: staff see sample runs
+   * in the judge log only.
+   */
+  private async sampleRun(run: ClaimedSampleRun): Promise<void> {
+    const { client } = this.o;
+    this.held.set(run.sampleRunId, { kind: 'sampleRun', lease: run });
+    const lease = this.keepLease(() => client.renewSampleRun(run, this.leaseSeconds));
+    let pkg: CachedPackage | undefined;
+    const started = Date.now();
+    try {
+      if (!run.packageFileId) throw new PackageError('the problem version has no package to judge with');
+      pkg = await this.o.cache.acquire(run.packageFileId, run.packageSha256);
+      const problem = await this.problemOf(pkg);
+      const buildDir = pkg.buildDir;
+      const files = run.files.map((f) => ({ name: f.name, bytes: Buffer.from(f.code, 'utf8') }));
+      const r = await this.strays.run(`sample run ${run.sampleRunId}`, (strayed) => withCancel(AbortSignal.any([lease.signal, strayed]), () => runSamples({
+        sandbox: this.o.sandbox,
+        languages: this.o.languages,
+        problem,
+        problemType: run.problemType,
+        files,
+        props: run.props ?? null,
+        config: run.config ?? null,
+        ...(this.o.limits ? { limits: this.o.limits } : {}),
+        ...(run.maxima ? { maxima: run.maxima } : {}),
+        ...(run.timeLimitSeconds ? { computedTimeLimitSeconds: run.timeLimitSeconds } : {}),
+        buildDir,
+        ...(this.o.compileCache ? { compileCache: this.o.compileCache } : {}),
+      })));
+      if (lease.lost()) return this.o.log(`sample run ${run.sampleRunId}: withdrawn (replaced by its author, or the lease lapsed); nothing is reported`);
+      await client.reportSampleRun(run, 'failure' in r ? { failureReason: r.failure.slice(0, 2000) } : r);
+      this.stats.sampleRuns++;
+      this.o.log(`sample run ${run.sampleRunId}: ${'failure' in r ? `failed: ${r.failure}` : `${r.verdict} on ${r.samples.length} samples`} in ${Date.now() - started} ms`);
+    } catch (e) {
+      if (!lease.lost()) {
+        const reason = e instanceof PackageError ? `broken package: ${e.message}` : `runner error: ${(e as Error).message}`;
+        this.o.log(`sample run ${run.sampleRunId}: ${reason}`);
+        await client.reportSampleRun(run, { failureReason: reason.slice(0, 2000) }).catch(() => undefined);
+      }
+    } finally {
+      lease.stop();
+      pkg?.release();
+      this.held.delete(run.sampleRunId);
     }
   }
 

@@ -60,7 +60,7 @@ export async function judgeSubmission(input: JudgeInput): Promise<JudgeResult> {
     }
     const runs = new Map<string, TestRun>();
     const evaluation = await runTests(ctx, prepared, runs);
-    return { ...finish(evaluation, runs, log, prepared.language, detailLimits), ...compile };
+    return { ...finish(evaluation, runs, log, prepared.language, detailLimits, input.revealOutputs === true), ...compile };
   } catch (e) {
     return end.infrastructure(e instanceof PackageError ? `the problem package cannot be judged: ${e.message}` : `${(e as Error).name ?? 'Error'}: ${(e as Error).message}`);
   } finally {
@@ -142,7 +142,7 @@ function runTests(ctx: GradeContext, prepared: Ready, runs: Map<string, TestRun>
   );
 }
 
-function finish(evaluation: Evaluation, runs: Map<string, TestRun>, log: Log, language: string | undefined, limits: JudgeDetails['limits']): JudgeResult {
+function finish(evaluation: Evaluation, runs: Map<string, TestRun>, log: Log, language: string | undefined, limits: JudgeDetails['limits'], revealAll: boolean): JudgeResult {
   const tests: TestDetail[] = evaluation.tests.map((t) => {
     const r = runs.get(t.test.name);
     const d: TestDetail = { test: t.test.name, group: t.test.group, verdict: t.outcome.verdict };
@@ -156,7 +156,7 @@ function finish(evaluation: Evaluation, runs: Map<string, TestRun>, log: Log, la
     const feedback = r?.feedback ?? t.outcome.reason;
     if (feedback) d.feedback = trim(feedback, FEEDBACK_DETAIL);
     if (t.test.fullFeedback) d.fullFeedback = true;
-    if (t.test.fullFeedback && t.outcome.verdict !== 'AC' && r?.output !== undefined) d.output = r.output;
+    if (t.test.fullFeedback && (revealAll || t.outcome.verdict !== 'AC') && r?.output !== undefined) d.output = r.output;
     if (!t.counted) d.counted = false;
     return d;
   });

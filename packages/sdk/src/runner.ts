@@ -117,6 +117,9 @@ export type RegisterInput = Omit<OperationInput<typeof ops.registerRunner>['body
 export type ClaimOptions = OperationInput<typeof ops.claimJob>['body'];
 export type JobReport = Omit<OperationInput<typeof ops.reportJob>['body'], 'leaseToken'>;
 export type TrialReport = Omit<OperationInput<typeof ops.reportTrial>['body'], 'leaseToken'>;
+export type ClaimedSampleRun = OperationOutput<typeof ops.claimSampleRun>;
+export type HeldSampleRun = Pick<ClaimedSampleRun, 'sampleRunId' | 'leaseToken'>;
+export type SampleRunReport = Omit<OperationInput<typeof ops.reportSampleRun>['body'], 'leaseToken'>;
 
 /** Extra time a long poll's fetch gets beyond the server's wait. */
 const LONG_POLL_MARGIN_MS = 30_000;
@@ -302,6 +305,23 @@ export class RunnerClient {
 
   reportTrial(trial: HeldTrial, body: TrialReport) {
     return this.call(ops.reportTrial, { params: { trialId: trial.trialId }, body: { ...body, leaseToken: trial.leaseToken } });
+  }
+
+  /** The next sample run, unless a job this runner could take waits; never waits itself. */
+  async claimSampleRun(opts: Omit<ClaimOptions, 'waitSeconds' | 'sampleRuns'> = {}): Promise<ClaimedSampleRun | null> {
+    const run = await this.call(ops.claimSampleRun, { body: opts });
+    return run ?? null;
+  }
+
+  renewSampleRun(run: HeldSampleRun, leaseSeconds?: number) {
+    return this.call(ops.renewSampleRunLease, {
+      params: { sampleRunId: run.sampleRunId },
+      body: { leaseToken: run.leaseToken, ...(leaseSeconds !== undefined ? { leaseSeconds } : {}) },
+    });
+  }
+
+  reportSampleRun(run: HeldSampleRun, body: SampleRunReport) {
+    return this.call(ops.reportSampleRun, { params: { sampleRunId: run.sampleRunId }, body: { ...body, leaseToken: run.leaseToken } });
   }
 }
 

@@ -36,6 +36,7 @@ import { QuestionsService, questionsRoutes } from './modules/questions/index.js'
 import { RankingService, rankingRoutes } from './modules/ranking/index.js';
 import { RunnersService, runnerRoutes } from './modules/runners/index.js';
 import { SeriesService, seriesRoutes } from './modules/series/index.js';
+import { SampleRunsService, sampleRunsRoutes } from './modules/sample-runs/index.js';
 import { SubmissionsService, submissionsRoutes } from './modules/submissions/index.js';
 import { UsersService, usersRoutes } from './modules/users/index.js';
 import { startControlSocket } from './ops/control.js';
@@ -102,6 +103,7 @@ function createServices(deps: Deps, blobs: BlobStore) {
     },
   });
   const series = new SeriesService(deps);
+  const submissions = new SubmissionsService(deps, files, judging.forSubmissions);
   return {
     instance,
     identity: new IdentityService(deps, instance),
@@ -117,7 +119,8 @@ function createServices(deps: Deps, blobs: BlobStore) {
     activities: new ActivitiesService(deps, files, series),
     // judging services
     judging,
-    submissions: new SubmissionsService(deps, files, judging.forSubmissions),
+    submissions,
+    sampleRuns: new SampleRunsService(deps, submissions, judging.sampleRuns),
     jobs: judging.jobs,
     trials: judging.trials,
     runners: new RunnersService(deps, judging.forRunners),
@@ -192,6 +195,7 @@ function createApi(deps: Deps, services: Services): Api {
   // judging routes
   submissionsRoutes(api, services.submissions, services.files.blobs.incomingDir);
   judgingRoutes(api, services.jobs, services.trials, services.files);
+  sampleRunsRoutes(api, services.sampleRuns, services.judging.sampleRuns);
   runnerRoutes(api, services.runners, services.files, config.limits.uploadBytes);
   questionsRoutes(api, services.questions);
   printoutsRoutes(api, services.printouts);

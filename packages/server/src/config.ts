@@ -66,6 +66,11 @@ export const ConfigSchema = z.strictObject({
     maxMemoryMib: z.number().positive(),
     maxOutputMib: z.number().positive(),
   }),
+  /** Sample runs a participant may start per window (README "Run on samples"); 0 runs: none at all. */
+  sampleRuns: z.strictObject({
+    perWindow: z.number().int().min(0),
+    windowSeconds: z.number().int().min(1),
+  }),
   /**
    * Printouts: `command` (run by /bin/sh, e.g. `lp -d hall-a`) gets each requested printout's PDF on
    * its standard input; empty: nothing is printed, staff print from the queue themselves.

@@ -24,7 +24,7 @@ describe('activities: the managers side', () => {
         type: 'contest@1',
         rankingType: 'icpc',
         timeZone: 'Europe/Warsaw',
-        modules: { questions: true, printouts: false },
+        modules: { questions: true, printouts: false, sampleRuns: true },
         documents: [],
         scoreVisibility: 'everyone',
         attachmentVisibility: [],
@@ -152,7 +152,7 @@ describe('activities: the managers side', () => {
         maxSubmissionsPerProblem: undefined,
         joinPassword: undefined,
         joinPolicy: 'open',
-        modules: { questions: false, printouts: true },
+        modules: { questions: false, printouts: true, sampleRuns: true },
       });
       expect(b.endDate).toBe('2026-12-31T00:00:00.000Z');
       expect(await managed(M.c, a.id)).toEqual(b);

@@ -112,7 +112,7 @@ describe('activities: the participants side', () => {
         joinPolicy: 'closed',
         scoreVisibility: 'everyone',
         hideEndedSeriesProblems: false,
-        modules: { questions: true, printouts: false },
+        modules: { questions: true, printouts: false, sampleRuns: true },
         documents: [],
       });
       expect(page.items.map((a) => [a.name, a.state, a.enrolled])).toEqual([

@@ -108,10 +108,10 @@ describe('runners: holding and reporting jobs', () => {
       b.reapAll();
       const { s, r, job } = await b.held({ leaseSeconds: 15 });
       b.clock.advance(14);
-      expect(b.j.app.reaper.tick(b.clock.now())).toEqual({ jobs: 0, trials: 0 });
+      expect(b.j.app.reaper.tick(b.clock.now())).toEqual({ jobs: 0, trials: 0, sampleRuns: 0 });
       expect(b.attempt(job.jobId).state).toBe('running');
       b.clock.advance(1);
-      expect(b.j.app.reaper.tick(b.clock.now())).toEqual({ jobs: 1, trials: 0 });
+      expect(b.j.app.reaper.tick(b.clock.now())).toEqual({ jobs: 1, trials: 0, sampleRuns: 0 });
       expect(b.attempt(job.jobId)).toMatchObject({ state: 'queued', runnerId: null, deliveries: 1 });
       await b.refused(() => lease(r, job.jobId, { leaseToken: job.leaseToken }), 403, 'runner.lease.stale');
       await b.refused(() => r.report(job.jobId, { leaseToken: job.leaseToken, verdict: 'AC' }), 403, 'runner.lease.stale');

@@ -25,6 +25,7 @@ interface UpdateOptions extends JsonOption {
   unlisted?: boolean;
   questions?: boolean;
   printouts?: boolean;
+  sampleRuns?: boolean;
   scoreVisibility?: 'everyone' | 'participantOnly' | 'managersOnly';
   showCompileOutput?: boolean;
   showTestResults?: boolean;
@@ -82,6 +83,7 @@ function updateOptions(cmd: Command): Command {
   toggle(cmd, 'unlisted', 'hide it from the list of activities (a closed one always is)', 'list it');
   toggle(cmd, 'questions', 'participants may ask questions', 'turn questions off');
   toggle(cmd, 'printouts', 'participants may request printouts', 'turn printouts off');
+  toggle(cmd, 'sample-runs', 'participants may run their code on the samples, never counted (the default)', 'turn sample runs off');
   toggle(cmd, 'show-compile-output', "show participants the compiler's output of their submissions (the default)", 'keep it for managers');
   toggle(cmd, 'show-test-results', 'show participants the per-test results of their submissions', 'keep them for managers (the default)');
   toggle(cmd, 'show-judge-log', "show participants the judge's log of their submissions", 'keep it for managers (the default)');
@@ -106,7 +108,11 @@ function attachmentsAfter(a: Activity, o: UpdateOptions): Body['attachmentVisibi
 
 /** The update body: only what was given, so everything else keeps its stored value. */
 function bodyOf(a: Activity, o: UpdateOptions): Body {
-  const modules = { ...(o.questions !== undefined ? { questions: o.questions } : {}), ...(o.printouts !== undefined ? { printouts: o.printouts } : {}) };
+  const modules = {
+    ...(o.questions !== undefined ? { questions: o.questions } : {}),
+    ...(o.printouts !== undefined ? { printouts: o.printouts } : {}),
+    ...(o.sampleRuns !== undefined ? { sampleRuns: o.sampleRuns } : {}),
+  };
   const given: Partial<Body> = {
     name: o.name,
     type: o.type,

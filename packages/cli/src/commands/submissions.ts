@@ -10,6 +10,7 @@ import { allPages, resolveActivity, resolveUser } from '../resolve.js';
 import { resolveAssignment } from './assignments.js';
 import { attemptOf, submissionFilesCommands, submissionId, testResults, testsTable } from './submission-files.js';
 import { positive, sub } from './common.js';
+import { sampleRunCommands } from './sample-runs.js';
 
 const score = (s: { score?: number | undefined; maxScore?: number | undefined }) => (s.score !== undefined ? `${s.score}${s.maxScore !== undefined ? `/${s.maxScore}` : ''}` : '');
 
@@ -80,7 +81,7 @@ function judgingCommands(submissions: Command): void {
 }
 
 export function submissionsCommands(program: Command): void {
-  const submissions = program.command('submissions').description('Submissions of the activities you manage: list, show, source, log, rejudge, cancel, exclude');
+  const submissions = program.command('submissions').description('Submissions of the activities you manage: list, show, source, log, rejudge, cancel, exclude; try code on the samples');
 
   sub(submissions, 'list', 'List submissions, newest first (20 a page unless --all-pages)')
     .option('--activity <slug>', 'only this activity')
@@ -145,6 +146,7 @@ export function submissionsCommands(program: Command): void {
   );
 
   judgingCommands(submissions);
+  sampleRunCommands(submissions);
   submissionFilesCommands(submissions);
 
   sub(submissions, 'exclude <id>', 'Leave a submission out of the ranking, or count it again with --include')

@@ -13,6 +13,7 @@ import * as runner from './runner.js';
 import * as runners from './runners.js';
 import * as questions from './questions.js';
 import * as printouts from './printouts.js';
+import * as sampleRuns from './sample-runs.js';
 
 /** Every operation of the API, keyed by operation id. */
 export const ops = {
@@ -29,6 +30,7 @@ export const ops = {
   ...runners,
   ...questions,
   ...printouts,
+  ...sampleRuns,
   ...admin,
 } as const;
 

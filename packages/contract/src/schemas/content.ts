@@ -150,7 +150,11 @@ export const ActivityDocument = z.object({
   sizeBytes: z.number().int(),
 });
 
-export const Modules = z.object({ questions: z.boolean(), printouts: z.boolean() });
+export const Modules = z.object({
+  questions: z.boolean(),
+  printouts: z.boolean(),
+  sampleRuns: z.boolean().meta({ description: 'Participants may run their code on the samples (never a submission); on unless switched off' }),
+});
 
 export const Activity = z.object({
   id: z.string(),
@@ -188,7 +192,7 @@ export type Activity = z.infer<typeof Activity>;
 const activityWritable = {
   startDate: ActivityTimeInput.nullable().optional(),
   endDate: ActivityTimeInput.nullable().optional(),
-  modules: z.object({ questions: z.boolean().optional(), printouts: z.boolean().optional() }).optional(),
+  modules: z.object({ questions: z.boolean().optional(), printouts: z.boolean().optional(), sampleRuns: z.boolean().optional() }).optional(),
   scoreVisibility: ScoreVisibility.optional(),
   attachmentVisibility: z.array(z.object({ name: z.string().min(1).max(64), visibility: AttachmentVisibility })).max(50).optional(),
   props: Props.nullable().optional(),

@@ -216,6 +216,7 @@ export const RunnerToken = z.object({ token: z.string(), expiresAt: Timestamp })
 export const ClaimRequest = z.object({
   leaseSeconds: z.number().int().optional().meta({ description: 'Default 60, clamped to 15..3600' }),
   waitSeconds: z.number().int().min(0).max(30).optional().meta({ description: 'Hold the request open until work arrives (long poll); default 0' }),
+  sampleRuns: z.boolean().optional().meta({ description: 'This runner also takes sample runs (claimSampleRun): a long poll that finds no job ends early (204) when a sample run it could take is waiting' }),
 });
 
 export const JudgingMaxima = z

@@ -52,6 +52,8 @@ export interface JudgeInput {
   buildDir?: string;
   /** Run every test (trials); the verdict stays the lazy one. */
   runAll?: boolean;
+  /** Keep what the program wrote on every revealed test, passed or not (sample runs); default: on failed ones only. */
+  revealOutputs?: boolean;
   /** Called after each test case (for lease progress reports). */
   onProgress?: (done: number, total: number) => void;
 }

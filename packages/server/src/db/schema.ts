@@ -95,7 +95,7 @@ export const activities = sqliteTable(
     timeZone: text('time_zone').notNull().default('UTC'),
     startDate: ts('start_date'),
     endDate: ts('end_date'),
-    modules: text('modules', { mode: 'json' }).$type<{ questions: boolean; printouts: boolean }>().notNull().default(sql`'{"questions":true,"printouts":false}'`),
+    modules: text('modules', { mode: 'json' }).$type<{ questions: boolean; printouts: boolean; sampleRuns?: boolean }>().notNull().default(sql`'{"questions":true,"printouts":false}'`),
     /** everyone | participantOnly | managersOnly */
     scoreVisibility: text('score_visibility').notNull().default('everyone'),
     attachmentVisibility: text('attachment_visibility', { mode: 'json' }).$type<{ name: string; visibility: string }[]>().notNull().default(sql`'[]'`),
@@ -586,6 +586,48 @@ export const trials = sqliteTable(
     calibratesVersionId: text('calibrates_version_id').references(() => problemVersions.id, { onDelete: 'cascade' }),
   },
   (t) => [index('trials_queue').on(t.state, t.createdAt), index('trials_creator').on(t.createdBy, t.state), index('trials_lease').on(t.state, t.leaseExpiresAt)],
+);
+
+/**
+ * A participant's code run on a problem's samples only (README "Run on samples"): never a
+ * submission, kept briefly (retention), its source inline since it is small and short-lived.
+ */
+export const sampleRuns = sqliteTable(
+  'sample_runs',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    activityId: text('activity_id')
+      .notNull()
+      .references(() => activities.id, { onDelete: 'cascade' }),
+    seriesProblemId: text('series_problem_id')
+      .notNull()
+      .references(() => seriesProblems.id, { onDelete: 'cascade' }),
+    problemVersionId: text('problem_version_id')
+      .notNull()
+      .references(() => problemVersions.id, { onDelete: 'cascade' }),
+    problemType: text('problem_type').notNull(),
+    /** JSON: [{ name, code }] */
+    sources: text('sources').notNull(),
+    language: text('language'),
+    /** queued | running | completed | failed | cancelled */
+    state: text('state').notNull(),
+    createdAt: ts('created_at').notNull(),
+    claimedAt: ts('claimed_at'),
+    finishedAt: ts('finished_at'),
+    runnerId: text('runner_id').references(() => runners.id, { onDelete: 'set null' }),
+    runnerName: text('runner_name'),
+    leaseHash: text('lease_hash'),
+    leaseExpiresAt: ts('lease_expires_at'),
+    verdict: text('verdict'),
+    compileOutput: text('compile_output'),
+    /** JSON: the samples' results as reported */
+    results: text('results'),
+    failureReason: text('failure_reason'),
+  },
+  (t) => [index('sample_runs_queue').on(t.state, t.createdAt), index('sample_runs_user').on(t.userId, t.createdAt), index('sample_runs_lease').on(t.state, t.leaseExpiresAt)],
 );
 
 // ---- contest day: questions, announcements, printouts ----

@@ -3,11 +3,11 @@ import type { Deps } from '../services.js';
 import { IntervalWorker } from './interval.js';
 
 /**
- * Puts jobs and trials whose lease lapsed back in the queue, and gives up on those handed out five
- * times without a result (decisions §7); judging decides, this worker keeps time. `tick(now)` is what
- * tests call with a fake clock.
+ * Puts jobs and trials whose lease lapsed back in the queue (lapsed sample runs fail), and gives up
+ * on those handed out five times without a result (decisions §7); judging decides, this worker
+ * keeps time. `tick(now)` is what tests call with a fake clock.
  */
-export class LeaseReaper extends IntervalWorker<{ jobs: number; trials: number }> {
+export class LeaseReaper extends IntervalWorker<{ jobs: number; trials: number; sampleRuns: number }> {
   constructor(
     d: Deps,
     private readonly judging: Pick<Judging, 'reap'>,
@@ -20,7 +20,7 @@ export class LeaseReaper extends IntervalWorker<{ jobs: number; trials: number }
     super.start(intervalMs);
   }
 
-  tick(now: Date): { jobs: number; trials: number } {
+  tick(now: Date): { jobs: number; trials: number; sampleRuns: number } {
     return this.judging.reap(now);
   }
 }

@@ -4,6 +4,7 @@ import { activityMessages } from '../pages/activity/messages';
 import { problemMessages } from '../pages/problem/messages';
 import { authMessages } from '../pages/auth/messages';
 import { submitMessages } from '../pages/submit/messages';
+import { sampleRunMessages } from '../pages/submit/sample-run-messages';
 import { submissionsMessages } from '../pages/submissions/messages';
 import { verdictMessages } from '../components/verdict-messages';
 import { standingsMessages } from '../pages/standings/messages';
@@ -21,6 +22,7 @@ const PARTS = [
   authMessages,
   activitiesMessages,
   submitMessages,
+  sampleRunMessages,
   activityMessages,
   problemMessages,
   submissionsMessages,

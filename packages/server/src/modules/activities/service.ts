@@ -65,7 +65,7 @@ const NEW_ACTIVITY: Pick<ActivityRow, 'joinPolicy' | 'joinPassword' | 'startDate
   joinPassword: null,
   startDate: null,
   endDate: null,
-  modules: { questions: true, printouts: false },
+  modules: { questions: true, printouts: false, sampleRuns: true },
 };
 
 const SUMMARY_LIMIT = 200;
@@ -81,7 +81,7 @@ function patchOf(input: Partial<CreateInput> | UpdateInput, modulesNow: Activity
   if (input.runnerTags !== undefined) set.runnerTags = [...new Set(input.runnerTags)];
   if (input.modules) {
     const m = input.modules;
-    set.modules = { questions: m.questions ?? modulesNow.questions, printouts: m.printouts ?? modulesNow.printouts };
+    set.modules = { questions: m.questions ?? modulesNow.questions, printouts: m.printouts ?? modulesNow.printouts, sampleRuns: m.sampleRuns ?? modulesNow.sampleRuns ?? true };
   }
   return set as ActivityPatch;
 }

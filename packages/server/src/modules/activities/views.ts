@@ -55,7 +55,7 @@ export function toActivity(db: Db, a: ActivityRow): Activity {
     timeZone: a.timeZone,
     startDate: a.startDate,
     endDate: a.endDate,
-    modules: a.modules,
+    modules: modulesOf(a.modules),
     documents: documentsOf(db, a.id),
     scoreVisibility: a.scoreVisibility as Activity['scoreVisibility'],
     attachmentVisibility: a.attachmentVisibility as Activity['attachmentVisibility'],
@@ -95,9 +95,14 @@ export function toParticipantActivity(d: Deps, userId: string, a: ActivityRow, n
     joinPolicy: a.joinPolicy as ParticipantActivity['joinPolicy'],
     scoreVisibility: a.scoreVisibility as ParticipantActivity['scoreVisibility'],
     hideEndedSeriesProblems: a.hideEndedSeriesProblems,
-    modules: a.modules,
+    modules: modulesOf(a.modules),
     documents: documentsOf(d.db, a.id),
     props: a.props,
     archivedAt: a.archivedAt,
   }) as ParticipantActivity;
+}
+
+/** The modules as the wire shows them: sample runs are on unless switched off (rows from before they existed say nothing). */
+export function modulesOf(m: { questions: boolean; printouts: boolean; sampleRuns?: boolean }): { questions: boolean; printouts: boolean; sampleRuns: boolean } {
+  return { questions: m.questions, printouts: m.printouts, sampleRuns: m.sampleRuns ?? true };
 }

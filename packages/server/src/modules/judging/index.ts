@@ -4,3 +4,4 @@ export { JobsService } from './jobs.js';
 export { TrialsService } from './trials.js';
 export { SubmissionOutcome, type RankingHooks } from './outcome.js';
 export { judgingRoutes } from './routes.js';
+export { SampleRunQueue } from './sample-run-queue.js';

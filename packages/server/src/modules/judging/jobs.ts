@@ -46,6 +46,9 @@ interface Claimed {
   packageInfo: string | null;
 }
 
+/** What a long poll ends with when no job came but a sample run waits for the runner. */
+const EARLY = Symbol('a sample run waits');
+
 /** Queued jobs are read this many at a time while looking for one whose tags the runner has. */
 const CANDIDATES = 64;
 
@@ -61,7 +64,7 @@ export class JobsService {
   private readonly take: Database.Statement<[string, string, string, string, string, string]>;
   private readonly claimed: Rows<[string], Claimed>;
   private readonly job: Rows<[string], JobRow>;
-  private readonly heldFile: Database.Statement<[string, string, string, string, string]>;
+  private readonly heldFile: Database.Statement<[string, string, string, string, string, string, string]>;
   private readonly q;
   private readonly details: DetailReader;
 
@@ -105,7 +108,9 @@ export class JobsService {
       `SELECT 1 FROM attempts a WHERE a.runner_id = ? AND a.state = 'running' AND (
          EXISTS (SELECT 1 FROM submission_files sf WHERE sf.submission_id = a.submission_id AND sf.file_id = ?)
          OR EXISTS (SELECT 1 FROM problem_version_files pvf WHERE pvf.version_id = a.problem_version_id AND pvf.file_id = ?))
-       UNION ALL SELECT 1 FROM trials t WHERE t.runner_id = ? AND t.state = 'running' AND t.package_file_id = ? LIMIT 1`,
+       UNION ALL SELECT 1 FROM trials t WHERE t.runner_id = ? AND t.state = 'running' AND t.package_file_id = ?
+       UNION ALL SELECT 1 FROM sample_runs r JOIN problem_version_files pkg ON pkg.version_id = r.problem_version_id AND pkg.role = 'package'
+         WHERE r.runner_id = ? AND r.state = 'running' AND pkg.file_id = ? LIMIT 1`,
     );
   }
 
@@ -123,33 +128,48 @@ export class JobsService {
    * package's own.
    */
   workFirst: (runner: RunnerActor) => boolean = () => false;
+  /**
+   * Whether a sample run this runner could take is waiting: set by Judging. A runner that takes
+   * sample runs ends its job long poll early for one (it claims it next), since they share runners.
+   */
+  sampleRunWaiting: (runner: RunnerActor) => boolean = () => false;
 
-  /** The next job for this runner, waiting up to `waitSeconds` for one to be queued; null when none came or other work waits. */
-  async claim(runner: RunnerActor, body: { leaseSeconds?: number; waitSeconds?: number }, abort?: AbortSignal): Promise<ClaimedJob | null> {
+  /**
+   * The next job for this runner, waiting up to `waitSeconds` for one to be queued; null when none
+   * came, when other work waits (a trial), or (`sampleRuns`) when none is queued but a sample run
+   * this runner could take is.
+   */
+  async claim(runner: RunnerActor, body: { leaseSeconds?: number; waitSeconds?: number; sampleRuns?: boolean }, abort?: AbortSignal): Promise<ClaimedJob | null> {
     const lease = leaseSeconds(body.leaseSeconds);
-    const take = () => (this.workFirst(runner) ? null : this.claimNow(runner, lease));
-    return this.signal.poll(take, body.waitSeconds ?? 0, abort, () => this.otherWork(runner));
+    const take = () => (this.workFirst(runner) ? null : (this.claimNow(runner, lease) ?? (body.sampleRuns && this.sampleRunWaiting(runner) ? EARLY : null)));
+    const got = await this.signal.poll(take, body.waitSeconds ?? 0, abort, () => this.otherWork(runner));
+    return got === EARLY ? null : got;
+  }
+
+  /** Whether a queued job is one this runner could claim now: sample runs wait behind every such job. */
+  jobWaiting(runner: RunnerActor): boolean {
+    return this.firstFit(runner) !== undefined;
+  }
+
+  private firstFit(runner: RunnerActor): string | undefined {
+    if (!runner.problemTypes.length) return undefined;
+    const types = JSON.stringify(runner.problemTypes);
+    for (let offset = 0; ; offset += CANDIDATES) {
+      // stepped one row at a time and left at the first fit: usually the first row is the job,
+      // and reading (and joining) the whole batch would cost several times the rest of the claim
+      let read = 0;
+      for (const c of this.candidates.iterate(types, offset)) {
+        read++;
+        if (tagsSatisfied(requiredTags(JSON.parse(c.seriesTags) as string[], JSON.parse(c.activityTags) as string[]), runner.tags)) return c.id;
+      }
+      if (read < CANDIDATES) return undefined;
+    }
   }
 
   private claimNow(runner: RunnerActor, lease: number): ClaimedJob | null {
-    if (!runner.problemTypes.length) return null;
-    const types = JSON.stringify(runner.problemTypes);
     return this.d.tx.run((out) => {
-      for (let offset = 0; ; offset += CANDIDATES) {
-        // stepped one row at a time and left at the first fit: usually the first row is the job,
-        // and reading (and joining) the whole batch would cost several times the rest of the claim
-        let pick: string | undefined;
-        let read = 0;
-        for (const c of this.candidates.iterate(types, offset)) {
-          read++;
-          if (tagsSatisfied(requiredTags(JSON.parse(c.seriesTags) as string[], JSON.parse(c.activityTags) as string[]), runner.tags)) {
-            pick = c.id;
-            break;
-          }
-        }
-        if (pick) return this.hand(pick, runner, lease, out);
-        if (read < CANDIDATES) return null;
-      }
+      const pick = this.firstFit(runner);
+      return pick ? this.hand(pick, runner, lease, out) : null;
     });
   }
 
@@ -321,7 +341,7 @@ export class JobsService {
 
   /** Whether this runner may download a file: one of a job or trial it holds right now. */
   mayFetch(runner: RunnerActor, fileId: string): boolean {
-    return !!this.heldFile.get(runner.runnerId, fileId, fileId, runner.runnerId, fileId);
+    return !!this.heldFile.get(runner.runnerId, fileId, fileId, runner.runnerId, fileId, runner.runnerId, fileId);
   }
 
   // ---- the reaper ----
@@ -349,7 +369,7 @@ export class JobsService {
 }
 
 /** The limit a calibration trial computed for a version whose package names none (interface: ClaimedJob.timeLimitSeconds). */
-function computedTimeLimit(packageInfo: string | null): number | undefined {
+export function computedTimeLimit(packageInfo: string | null): number | undefined {
   if (!packageInfo) return undefined;
   const info = JSON.parse(packageInfo) as { timeLimitSeconds?: unknown; timeLimitSource?: unknown };
   return info.timeLimitSource === 'trial' && typeof info.timeLimitSeconds === 'number' ? info.timeLimitSeconds : undefined;

@@ -6,6 +6,7 @@ import type { RunnerWork } from '../runners/index.js';
 import type { SubmissionJudging, SubmissionRow } from '../submissions/index.js';
 import { JobsService } from './jobs.js';
 import { SubmissionOutcome, type RankingHooks } from './outcome.js';
+import { SampleRunQueue } from './sample-run-queue.js';
 import { TrialsService } from './trials.js';
 
 /**
@@ -17,6 +18,7 @@ export class Judging {
   readonly outcome: SubmissionOutcome;
   readonly jobs: JobsService;
   readonly trials: TrialsService;
+  readonly sampleRuns: SampleRunQueue;
 
   constructor(d: Deps, files: FilesService, ranking: RankingHooks) {
     this.outcome = new SubmissionOutcome(d, ranking);
@@ -28,6 +30,7 @@ export class Judging {
     // a calibration goes before submissions: until it reports, its version is judged at the default limit
     this.jobs.workFirst = (runner) => this.trials.queuedFor(runner, true);
     this.trials.signal.alsoWake(this.jobs.signal);
+    this.sampleRuns = new SampleRunQueue(d, this.jobs);
   }
 
   /** What submitting, rejudging and exclusion ask of judging. */
@@ -47,14 +50,15 @@ export class Judging {
     requeueAllOf: (runnerId: string, out: Outbox, reason: string): void => {
       this.jobs.requeueAllOf(runnerId, out, reason);
       this.trials.requeueAllOf(runnerId, reason);
+      this.sampleRuns.failAllOf(runnerId, reason);
       out.then(() => this.trials.signal.notify());
     },
     wake: (out: Outbox): void => out.then(() => this.jobs.signal.notify()),
   };
 
-  /** Jobs and trials whose lease lapsed go back to the queue, or are given up after too many deliveries. */
-  reap(now: Date): { jobs: number; trials: number } {
-    return { jobs: this.jobs.reap(now), trials: this.trials.reap(now) };
+  /** Jobs and trials whose lease lapsed go back to the queue, or are given up after too many deliveries; lapsed sample runs fail. */
+  reap(now: Date): { jobs: number; trials: number; sampleRuns: number } {
+    return { jobs: this.jobs.reap(now), trials: this.trials.reap(now), sampleRuns: this.sampleRuns.reap(now) };
   }
 
   /** The server is closing: long polls answer 204 now rather than wait out their time. */

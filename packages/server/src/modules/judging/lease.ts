@@ -46,13 +46,13 @@ interface Held {
  * is its current lease (403 stale), the caller is the runner holding it (403 foreign), and it is
  * still running (409). A token is compared by its hash, as it is stored.
  */
-export function requireHeld<T extends Held>(row: T | undefined, runnerId: string, leaseToken: string, what: 'job' | 'trial'): T {
+export function requireHeld<T extends Held>(row: T | undefined, runnerId: string, leaseToken: string, what: 'job' | 'trial' | 'sample run'): T {
   if (!row) throw notFound(what);
   if (!row.leaseHash || row.leaseHash !== sha256Hex(leaseToken)) {
     throw ApiError.of('runner.lease.stale', `The lease token is not the ${what}'s current lease (it lapsed, was released, or the ${what} was cancelled)`);
   }
   if (row.runnerId !== runnerId) throw ApiError.of('runner.lease.foreign', `Another runner holds this ${what}`);
-  if (row.state !== 'running') throw ApiError.of(what === 'job' ? 'job.state' : 'trial.state', `The ${what} is ${row.state}, not running`);
+  if (row.state !== 'running') throw ApiError.of(what === 'job' ? 'job.state' : what === 'trial' ? 'trial.state' : 'sampleRun.state', `The ${what} is ${row.state}, not running`);
   return row;
 }
 

@@ -120,8 +120,10 @@ export class SubmissionsService {
    * it cannot be seen, 409 when archived), the problem (404 when not shown), the permission, the
    * series taking submissions, the address rules, the limit, and a version to judge against.
    * Managers of the activity may submit to closed series and past limits, to test their problems.
+   * A sample run (`forSampleRun`) passes the same checks but the limit: it is never a submission, so
+   * it counts against none; before the permission it asks the activity's sampleRuns module.
    */
-  plan(actor: Actor, idOrSlug: string, problemSlug: string, address: string): SubmitPlan {
+  plan(actor: Actor, idOrSlug: string, problemSlug: string, address: string, forSampleRun = false): SubmitPlan {
     const a = visibleActivity(this.d, actor, idOrSlug);
     if (!this.d.permissions.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
     if (a.archivedAt) throw ApiError.of('activity.archived', 'The activity is archived: it takes no submissions');
@@ -134,13 +136,14 @@ export class SubmissionsService {
     const manages = canManage(this.d, actor.userId, a.id);
     if (!found || !series || !(manages || problemsVisible(series, a))) throw notFound('problem');
     this.d.permissions.require(actor, 'submission:create', a.id);
+    if (forSampleRun && a.modules.sampleRuns === false) throw ApiError.of('sampleRuns.disabled', 'Running code on the samples is switched off in this activity');
     if (!manages) {
       if (!acceptsSubmissions(series)) throw ApiError.of('series.closed', series.pausedAt ? 'The series is paused' : 'The series is not open for submissions');
       if (series.restrictionsEnabled && !addressAllowed(address, series.addressRules)) {
         throw ApiError.of('series.address', `Submissions to this series are not taken from ${address}`);
       }
     }
-    const maxSubmissions = manages ? null : (found.maxSubmissions ?? a.maxSubmissionsPerProblem);
+    const maxSubmissions = manages || forSampleRun ? null : (found.maxSubmissions ?? a.maxSubmissionsPerProblem);
     if (maxSubmissions !== null && this.countOwn(actor.userId, found.id) >= maxSubmissions) {
       throw ApiError.of('submission.limit', `The limit of ${maxSubmissions} submissions to this problem is reached`);
     }

@@ -11,6 +11,7 @@ import { SubmitPanel } from '../submit/SubmitPanel';
 import { ProblemFacts } from './ProblemFacts';
 import { problemQuery } from './query';
 import { Samples } from './Samples';
+import { pairSamples } from './samples';
 import { Statement } from './Statement';
 import { AskAboutProblem } from '../questions/AskAboutProblem';
 import './problem.css';
@@ -72,7 +73,7 @@ export default function ProblemPage() {
           <Samples files={problem.attachments} />
           <section className="submit card" aria-labelledby="submit-title">
             <h2 id="submit-title">{t('problem.submit')}</h2>
-            <SubmitPanel activity={activity.slug} problem={problem} />
+            <SubmitPanel activity={activity.slug} problem={problem} sampleRuns={activity.modules.sampleRuns && pairSamples(problem.attachments).length > 0} />
           </section>
         </aside>
       </div>

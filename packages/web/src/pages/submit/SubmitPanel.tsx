@@ -10,6 +10,8 @@ import { ChosenFiles, FilePicker } from './FilePicker';
 import { LazyEditor } from './LazyEditor';
 import { ProblemSubmissions } from './ProblemSubmissions';
 import { useSubmitForm, type SubmitForm } from './useSubmitForm';
+import { useSampleRun } from './useSampleRun';
+import { SampleRunResult } from './SampleRunResult';
 import { NotifyButton, useVerdictNotifications } from './VerdictNotifier';
 import './submit.css';
 
@@ -17,7 +19,7 @@ import './submit.css';
  * Sends a solution to a problem, and lists what the reader sent there with its verdicts, live.
  * The page that holds it gives it its heading.
  */
-export function SubmitPanel({ activity, problem }: { activity: string; problem: ParticipantProblem }) {
+export function SubmitPanel({ activity, problem, sampleRuns = false }: { activity: string; problem: ParticipantProblem; sampleRuns?: boolean }) {
   const t = useT();
   useVerdictNotifications();
   const closed = closedReason(problem);
@@ -35,7 +37,7 @@ export function SubmitPanel({ activity, problem }: { activity: string; problem: 
         </p>
       ) : (
         // keyed by the problem: moving to another problem's page must not carry this one's draft over
-        <SubmitFormView key={`${activity}/${problem.slug}`} activity={activity} problem={problem} />
+        <SubmitFormView key={`${activity}/${problem.slug}`} activity={activity} problem={problem} sampleRuns={sampleRuns} />
       )}
       <ProblemSubmissions activity={activity} problem={problem} />
       <NotifyButton />
@@ -43,9 +45,11 @@ export function SubmitPanel({ activity, problem }: { activity: string; problem: 
   );
 }
 
-function SubmitFormView({ activity, problem }: { activity: string; problem: ParticipantProblem }) {
+function SubmitFormView({ activity, problem, sampleRuns }: { activity: string; problem: ParticipantProblem; sampleRuns: boolean }) {
   const t = useT();
   const f = useSubmitForm(activity, problem);
+  const tryRun = useSampleRun(activity, problem, f);
+  const sampleHint = useId();
   const keysHint = useId();
   const chosenLanguage = problem.allowedLanguages.find((l) => l.id === f.language);
   return (
@@ -71,8 +75,21 @@ function SubmitFormView({ activity, problem }: { activity: string; problem: Part
         <button type="submit" className="primary" disabled={f.busy || f.blocked} aria-disabled={f.busy || f.blocked}>
           {f.busy ? t('submit.sending') : t('submit.send')}
         </button>
+        {sampleRuns && (
+          <button type="button" onClick={() => void tryRun.start()} disabled={tryRun.busy || f.blocked} aria-disabled={tryRun.busy || f.blocked} aria-describedby={sampleHint}>
+            {tryRun.busy ? t('samples.running') : t('samples.run')}
+          </button>
+        )}
         {problem.submissionsLeft !== undefined && <span className="muted">{t('submit.left', { count: problem.submissionsLeft })}</span>}
       </div>
+      {sampleRuns && (
+        <p id={sampleHint} className="muted small">
+          {t('samples.run.hint')}
+        </p>
+      )}
+      {(tryRun.refusal || tryRun.failure !== null) && <Notices notices={[]} refusal={tryRun.refusal} />}
+      {tryRun.failure !== null && <ErrorBox error={tryRun.failure} />}
+      {tryRun.run && <SampleRunResult run={tryRun.run} />}
       <p role="status" aria-live="polite" className="submit-sent">
         {f.sent && (
           <>

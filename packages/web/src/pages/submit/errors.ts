@@ -24,6 +24,8 @@ const BY_CODE: Record<string, MessageKey> = {
   forbidden: 'submit.error.forbidden',
   'server.draining': 'submit.error.paused',
   'server.maintenance': 'submit.error.maintenance',
+  'sampleRuns.disabled': 'submit.error.sampleRunsOff',
+  'sampleRun.noSamples': 'submit.error.noSamples',
 };
 
 /** A refused submission in words, from the server's problem document; null: not a refusal (unreachable, a bug). */

@@ -1,0 +1,36 @@
+import { defineMessages } from '../../i18n/define';
+
+export const sampleRunMessages = defineMessages({
+  en: {
+    'samples.run': 'Run on samples',
+    'samples.running': 'Running…',
+    'samples.run.hint': 'Runs your code on the sample tests only. It is not a submission: no penalty, not counted.',
+    'samples.run.result': 'Run on samples',
+    'samples.run.notCounted': 'Not a submission: nothing counted.',
+    'samples.run.compiler': 'Compiler output',
+    'samples.run.time': '{ms} ms',
+    'samples.run.input': 'Input',
+    'samples.run.expected': 'Expected output',
+    'samples.run.output': 'Your output',
+    'samples.run.feedback': 'Judge',
+    'samples.run.truncated': 'Long texts are cut short here.',
+    'submit.error.sampleRunsOff': 'Running on the samples is switched off in this activity.',
+    'submit.error.noSamples': 'This problem has no sample tests to run on.',
+  },
+  de: {
+    'samples.run': 'Mit Beispielen testen',
+    'samples.running': 'Läuft…',
+    'samples.run.hint': 'Führt deinen Code nur mit den Beispieltests aus. Das ist keine Einsendung: keine Strafzeit, nichts wird gezählt.',
+    'samples.run.result': 'Test mit Beispielen',
+    'samples.run.notCounted': 'Keine Einsendung: nichts wird gezählt.',
+    'samples.run.compiler': 'Ausgabe des Compilers',
+    'samples.run.time': '{ms} ms',
+    'samples.run.input': 'Eingabe',
+    'samples.run.expected': 'Erwartete Ausgabe',
+    'samples.run.output': 'Deine Ausgabe',
+    'samples.run.feedback': 'Bewerter',
+    'samples.run.truncated': 'Lange Texte sind hier gekürzt.',
+    'submit.error.sampleRunsOff': 'Das Testen mit Beispielen ist in dieser Veranstaltung ausgeschaltet.',
+    'submit.error.noSamples': 'Diese Aufgabe hat keine Beispieltests.',
+  },
+});
