@@ -75,11 +75,13 @@ describe('work directories of killed runners', () => {
   });
 
   it('judge-runner start removes a killed runner\'s directory from the temp dir and keeps a live one\'s', async () => {
-    const dead = leftover(os.tmpdir(), `startup-dead-${process.pid}`, { pid: deadPid(), start: '1' });
-    const live = leftover(os.tmpdir(), `startup-live-${process.pid}`, { pid: process.pid, start: processStart(process.pid)! });
+    // a temp dir of this test's own: every runner started meanwhile by other tests sweeps the shared one
+    const own = fs.mkdtempSync(path.join(tmp, 'tmpdir-'));
+    const dead = leftover(own, `startup-dead-${process.pid}`, { pid: deadPid(), start: '1' });
+    const live = leftover(own, `startup-live-${process.pid}`, { pid: process.pid, start: processStart(process.pid)! });
     try {
       // no server answers: the runner stops after its start-up, which is what is looked at
-      const r = await startRunner(['--uid-base', String(UID_BASE + 20), '--server', 'http://127.0.0.1:9']);
+      const r = await startRunner(['--uid-base', String(UID_BASE + 20), '--server', 'http://127.0.0.1:9'], { TMPDIR: own });
       expect(r.code, r.out).not.toBe(0);
       expect(r.out).toMatch(/removed \d+ work director(y|ies) left by runners that were killed/);
       expect(fs.existsSync(dead)).toBe(false);
@@ -92,10 +94,10 @@ describe('work directories of killed runners', () => {
 });
 
 /** Runs `judge-runner start` with its own config dir until it exits. */
-function startRunner(args: string[]): Promise<{ code: number | null; out: string }> {
+function startRunner(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; out: string }> {
   const dir = fs.mkdtempSync(path.join(tmp, 'runner-'));
   return new Promise((resolve) => {
-    const child = spawn(RUNNER, ['start', '--config-dir', dir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(RUNNER, ['start', '--config-dir', dir, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
