@@ -1,4 +1,5 @@
-import { ops, type ParticipantProblem, type SampleRun } from '@judge/contract';
+import type { ParticipantProblem, SampleRun } from '@judge/contract';
+import { ops } from '@judge/sdk/browser';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../api/client';
