@@ -54,7 +54,7 @@ if ! command -v bwrap >/dev/null 2>&1; then
   fi
 fi
 
-# nginx: the README's reverse-proxy recipe is tested with it (packages/server/test/reverse-proxy.test.ts)
+# nginx: the reverse-proxy recipe of docs/operations.md is tested with it (packages/server/test/reverse-proxy.test.ts)
 if [ -n "$browser" ] && { ! command -v chromium >/dev/null 2>&1 || ! { command -v nginx || [ -x /usr/sbin/nginx ]; } >/dev/null 2>&1; }; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "install.sh: installing chromium and nginx for the browser and reverse-proxy tests"

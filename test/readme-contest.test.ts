@@ -13,7 +13,7 @@ import { placeholders, sectionCommands, type ReadmeCommand } from './readme-comm
 import { CLASS_SIZE, firstHour, ranking, signInClass, submit, verdicts, writeClassCsv, type Student } from './readme-contest-class.js';
 
 /**
- * README "Running a contest", run command by command in a fresh directory, with a class of 30 that
+ * The guide "Running a contest" (docs/running-a-contest.md), run command by command in a fresh directory, with a class of 30 that
  * signs in from one address and takes part between the commands. Only what cannot run inside a
  * test is left out, each for a reason given below; the port, the data directory's place and the
  * sandbox uids are the test's own.
@@ -50,7 +50,7 @@ describe('README: running a contest', () => {
   });
 
   it('every command of the section works, in order, for a class of 30', async () => {
-    const commands = sectionCommands(join(ROOT, 'README.md'), '## Running a contest');
+    const commands = sectionCommands(join(ROOT, 'docs/running-a-contest.md'), '# Running a contest');
     expect(commands.length).toBeGreaterThan(25);
     symlinkSync(join(ROOT, 'bin'), join(work, 'bin'));
     symlinkSync(join(ROOT, 'examples'), join(work, 'examples'));
@@ -93,7 +93,7 @@ describe('README: running a contest', () => {
       if (/activities enrol spring ann bob/.test(text)) for (const u of ['ann', 'bob']) await admin!.call(ops.createUser, { body: { username: u } });
       const r = await runChild('bash', ['-c', text], env, work);
       outputs.push({ cmd, r });
-      expect(r.status, `README.md:${cmd.line}: ${cmd.text}\n${r.stdout}\n${r.stderr}`).toBe(0);
+      expect(r.status, `docs/running-a-contest.md:${cmd.line}: ${cmd.text}\n${r.stdout}\n${r.stderr}`).toBe(0);
       await afterCommand(text, r);
     }
 

@@ -18,7 +18,7 @@ async function zoneOf(c: JudgeClient, activityId: string): Promise<string> {
 
 /**
  * The time zone of each activity of a list, looked up once per activity, so that lists show an
- * activity's times as its own people read them, with the offset (README, "Times").
+ * activity's times as its own people read them, with the offset (docs/api.md, "Times").
  */
 export async function activityZones(c: JudgeClient, activityIds: Iterable<string>): Promise<(activityId: string) => string> {
   const zones = new Map<string, string>();

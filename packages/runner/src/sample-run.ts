@@ -9,7 +9,7 @@ export type SampleRunOutcome =
   | { failure: string };
 
 /**
- * A sample run (README "Run on samples"): the submission judged exactly as a job is (same grader,
+ * A sample run (docs/web-pages.md "Run on samples"): the submission judged exactly as a job is (same grader,
  * sandbox and limits) on the package's `data/sample` group only, every sample run and its output
  * kept, so the author sees each sample's verdict, time, input, expected and actual output. The
  * secret data is never touched: the problem handed to the judge holds the sample group alone.

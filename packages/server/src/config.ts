@@ -66,7 +66,7 @@ export const ConfigSchema = z.strictObject({
     maxMemoryMib: z.number().positive(),
     maxOutputMib: z.number().positive(),
   }),
-  /** Sample runs a participant may start per window (README "Run on samples"); 0 runs: none at all. */
+  /** Sample runs a participant may start per window (docs/web-pages.md "Run on samples"); 0 runs: none at all. */
   sampleRuns: z.strictObject({
     perWindow: z.number().int().min(0),
     windowSeconds: z.number().int().min(1),

@@ -11,20 +11,20 @@ import { ADMIN_PASSWORD, TestJudge } from './harness.js';
 import { until } from './support/wait.js';
 
 /**
- * The README's reverse-proxy recipe (Operations: weeks, not hours), as written there: Debian's
+ * The reverse-proxy recipe of docs/operations.md, as written there: Debian's
  * nginx terminates TLS with a self-signed certificate made here and passes requests and the event
  * socket to a judge with `publicUrl` and `trustProxy`. Skipped, saying so, without nginx
  * (`./install.sh --browser` installs it).
  */
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
-const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
+const README = fileURLToPath(new URL('../../../docs/operations.md', import.meta.url));
 
-/** The recipe's nginx block, taken from the README so that the test checks what people copy. */
+/** The recipe's nginx block, taken from the guide so that the test checks what people copy. */
 function recipe(): string {
   const text = readFileSync(README, 'utf8');
   const block = /```nginx\n([\s\S]*?)```/.exec(text);
-  if (!block) throw new Error('the README has no nginx block');
+  if (!block) throw new Error('docs/operations.md has no nginx block');
   return block[1]!;
 }
 
@@ -66,7 +66,7 @@ describe.skipIf(!NGINX)('the reverse-proxy recipe with nginx', () => {
     publicUrl = `https://127.0.0.1:${port}`;
     j = await TestJudge.start({ config: { publicUrl, trustProxy: true } });
     const upstream = new URL(j.url);
-    // the README's block with this machine's names, ports and files put in
+    // the guide's block with this machine's names, ports and files put in
     const site = recipe()
       .replace('listen 443 ssl;', `listen 127.0.0.1:${port} ssl;`)
       .replace(/server_name \S+;/, 'server_name 127.0.0.1;')

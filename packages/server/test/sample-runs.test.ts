@@ -8,7 +8,7 @@ import { packagedProblem } from './support/packaged-problem.js';
 import { zipOf } from './zips.js';
 
 /**
- * Sample runs over HTTP (README "Run on samples"): who may start one (a participant where the
+ * Sample runs over HTTP (docs/web-pages.md "Run on samples"): who may start one (a participant where the
  * activity's switch is on and the series takes submissions), who may not, the per-participant
  * rate, bad input, replacing an unfinished run, and that a run is never a submission. The runner's
  * side: only runners that ask get sample runs, and only while no job they could take waits.

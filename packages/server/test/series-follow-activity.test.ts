@@ -4,7 +4,7 @@ import { T0, at, only } from './series-fixtures.js';
 import { M, P, changes, create, heard, list, useSeriesWorld, w, world } from './support/series.js';
 
 /**
- * The series follow their activity's dates (README "Series and the activity's dates"):
+ * The series follow their activity's dates (docs/api.md "Series and the activity's dates"):
  * `activities update --end` once moved the activity alone, so the home page said "Ends 5:00" while
  * the series' clock said 4 days. A series start or end equal to the activity's old one moves with
  * it; a series that would then lie outside the activity refuses the update, naming it.

@@ -33,7 +33,7 @@ export function seriesFields(s: Series, zone: string): string {
 /**
  * The body that moves a series' start to `start`. Unless `keepEnd`, its end and ranking dates move
  * by as much, so that a contest opened early or late keeps its length and its freeze stays as far
- * from the end (README, "Running a contest").
+ * from the end (docs/running-a-contest.md, "Running a contest").
  */
 function startMovedTo(s: Series, start: string, keepEnd: boolean): Body {
   const body: Body = { startDate: start };
@@ -114,7 +114,7 @@ export function seriesDatesCommands(series: Command): void {
     'update <activity> <series>',
     "Change a series' name and dates; what is not given stays. A new --start carries the end, freeze and reveal along (the series keeps its length) " +
       'unless --end, --duration or --keep-end is given. Dates without an offset are read in the activity\'s time zone. ' +
-      "The activity's own start and end follow the series (README, \"Series and the activity's dates\").",
+      "The activity's own start and end follow the series (docs/api.md, \"Series and the activity's dates\").",
   )
     .option('--name <name>', 'its name')
     .option('--start <instant>', "when it opens (RFC 3339; without an offset, in the activity's time zone); none: open from the start of the activity", zonedInstantOrNone)

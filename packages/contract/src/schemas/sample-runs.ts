@@ -3,7 +3,7 @@ import { Timestamp } from '../wire.js';
 import { JudgingMaxima } from './judging.js';
 
 /**
- * Sample runs (docs/sample-runs in README "Run on samples"): a participant's code judged on the
+ * Sample runs (docs/sample-runs in docs/web-pages.md "Run on samples"): a participant's code judged on the
  * problem's sample tests only. Never a submission: no penalty, not in standings, not counted against
  * limits, kept for a short while (SAMPLE_RUN_KEEP_SECONDS) and shown to its author only.
  */

@@ -589,7 +589,7 @@ export const trials = sqliteTable(
 );
 
 /**
- * A participant's code run on a problem's samples only (README "Run on samples"): never a
+ * A participant's code run on a problem's samples only (docs/web-pages.md "Run on samples"): never a
  * submission, kept briefly (retention), its source inline since it is small and short-lived.
  */
 export const sampleRuns = sqliteTable(

@@ -30,7 +30,7 @@ const QUEUED = `SELECT r.id, se.runner_tags AS seriesTags, ac.runner_tags AS act
   WHERE r.state = 'queued' AND r.problem_type IN (SELECT value FROM json_each(?)) ORDER BY r.created_at, r.id LIMIT 64`;
 
 /**
- * The runner's side of sample runs (README "Run on samples"): claimed only by runners that ask for
+ * The runner's side of sample runs (docs/web-pages.md "Run on samples"): claimed only by runners that ask for
  * them (claimSampleRun; older runners never do), by problem type and runner tags as jobs are, and
  * only while no job the runner could take is waiting, so a burst of them never holds a submission
  * up. A run whose lease lapses or whose runner goes away fails: its author just runs it again.

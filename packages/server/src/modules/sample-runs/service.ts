@@ -27,7 +27,7 @@ const RUN_SELECT = `SELECT r.id, r.user_id AS userId, r.activity_id AS activityI
   FROM sample_runs r JOIN series_problems sp ON sp.id = r.series_problem_id`;
 
 /**
- * A participant's sample runs (README "Run on samples"): the submit checks but the limit
+ * A participant's sample runs (docs/web-pages.md "Run on samples"): the submit checks but the limit
  * (SubmissionsService.plan), the activity's sampleRuns switch, a rate per participant (setting
  * sampleRuns.*), and one run at a time: a new run cancels the author's unfinished one. Only the
  * author reads a run, until it expires.

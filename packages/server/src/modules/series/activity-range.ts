@@ -44,7 +44,7 @@ export interface ActivityMove {
 }
 
 /**
- * The other direction of followedRange (README, "Series and the activity's dates"): when the
+ * The other direction of followedRange (docs/api.md, "Series and the activity's dates"): when the
  * activity's start or end changes, a series start or end equal to the activity's old one moves with
  * it; every series must then still lie within the activity's range, so that the activity's dates
  * and the clock a participant sees never disagree. An open date on either side bounds nothing.

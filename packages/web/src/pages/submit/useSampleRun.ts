@@ -8,7 +8,7 @@ import { refusalOf, type Refusal } from './errors';
 import { pastedFileName } from './languages';
 import type { SubmitForm } from './useSubmitForm';
 
-/** How often a waiting run is asked for: its result comes by polling (README "Run on samples"). */
+/** How often a waiting run is asked for: its result comes by polling (docs/web-pages.md "Run on samples"). */
 const POLL_MS = 1000;
 
 /**
