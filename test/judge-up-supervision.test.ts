@@ -105,8 +105,8 @@ describe('judge up supervises its local runner', () => {
 
   it('cancelling an attempt stops its sandboxed program within a second', async () => {
     const s = await submit('import time\ntime.sleep(25)\n', 'sleepy.py');
-    // the run itself, not the syntax check before it
-    await until('the sandboxed program to run', () => (slotProcesses().some((l) => /python3 main\.py/.test(l)) ? true : undefined), 20_000, 20);
+    // the run itself (under the name it was submitted with), not the syntax check before it
+    await until('the sandboxed program to run', () => (slotProcesses().some((l) => /python3 sleepy\.py/.test(l)) ? true : undefined), 20_000, 20);
     const m = await admin.call(ops.getSubmission, { params: { id: s.id } });
     const cancelled = Date.now();
     await admin.call(ops.cancelAttempt, { params: { submissionId: s.id, attemptId: m.attemptList[0]!.id } });
