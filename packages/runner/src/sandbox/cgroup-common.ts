@@ -3,7 +3,7 @@
  * figures, the cgroupfs file helpers, and where the hierarchies are and which cgroup is ours.
  * Every directory is created below the runner's OWN cgroup of each hierarchy, as
  * `<own>/judge/<pid>-<random>/run-<n>` (one fresh child per run, so the counters start clean),
- * never at a hierarchy root. See research/sandbox.md §2 and §7.
+ * never at a hierarchy root.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';

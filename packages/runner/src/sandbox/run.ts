@@ -1,5 +1,5 @@
 /**
- * One run under supervision, in named phases (research/sandbox.md §2.2):
+ * One run under supervision, in named phases:
  *
  *   lease      an idle cell (a launcher already inside its cgroups), the run's limits applied
  *   launch     the cell forks: stdio, rlimits, the slot uid, then bwrap; pipes the runner streams

@@ -1,7 +1,7 @@
 /**
  * The sandbox every untrusted program runs in: bubblewrap namespaces, a uid of its own per slot,
  * rlimit backstops, and cgroups that limit, measure and kill the whole tree. The per-run pipeline
- * (research/sandbox.md §2.2, made cheap):
+ * (made cheap):
  *
  *   an idle cell: a judge-cell launcher that joined its cgroups once (cell.ts, cell-pool.ts)
  *     → the run's limits written to the cell's cgroups

@@ -4,7 +4,7 @@ import type { Limits, RunResult, RunStatus } from './types.js';
 /** Why the runner killed a run, if it did. */
 export type KillReason = 'tle' | 'wall' | 'ole' | 'user' | 'setup';
 
-/** Final verdict in the order of research/sandbox.md §2.2 step 8. */
+/** Final verdict in a fixed order: what killed the run first, then what it exceeded, then how it ended. */
 export function decide(x: {
   limits: Limits;
   none: boolean;
