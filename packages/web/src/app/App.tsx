@@ -23,6 +23,7 @@ const StaffLayout = lazy(() => import('../pages/staff/StaffLayout'));
 const StaffQuestions = lazy(() => import('../pages/staff/questions/QuestionsPage'));
 const StaffAnnounce = lazy(() => import('../pages/staff/AnnouncePage'));
 const StaffPrintouts = lazy(() => import('../pages/staff/printouts/PrintoutsPage'));
+const StaffActivityLayout = lazy(() => import('../pages/staff/activity/StaffActivityLayout'));
 
 function NotFound() {
   const t = useT();
@@ -61,6 +62,7 @@ export function App() {
               <Route path="questions" element={<StaffQuestions />} />
               <Route path="announce" element={<StaffAnnounce />} />
               <Route path="printouts" element={<StaffPrintouts />} />
+              <Route path="a/:activity" element={<StaffActivityLayout />}></Route>
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>

@@ -1,5 +1,6 @@
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { useStaffAccess } from '../../app/permissions';
+import { GLOBAL_SECTIONS } from './sections';
 import { Loading } from '../../components/Status';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useT } from '../../i18n/I18n';
@@ -19,7 +20,7 @@ function NotStaff() {
 }
 
 /**
- * The frame of the staff pages: their own navigation (questions, announcements, printouts), shown
+ * The frame of the staff pages: their own navigation (the pages of GLOBAL_SECTIONS), shown
  * only to holders of a staff permission. The server refuses the requests of anybody else anyway;
  * this keeps them from a page of errors.
  */
@@ -29,15 +30,17 @@ export default function StaffLayout() {
   const { pathname } = useLocation();
   if (staff.pending) return <Loading />;
   if (!staff.any) return <NotStaff />;
-  const questions = staff.managed.length > 0;
+  const sections = GLOBAL_SECTIONS.filter((s) => s.shown(staff));
   // /staff itself opens the first page the reader has work on
-  if (pathname.replace(/\/$/, '') === '/staff') return <Navigate to={questions ? '/staff/questions' : '/staff/printouts'} replace />;
+  if (pathname.replace(/\/$/, '') === '/staff' && sections[0]) return <Navigate to={`/staff/${sections[0].path}`} replace />;
   return (
     <div className="staff">
       <nav className="tabs staff-tabs" aria-label={t('staff.nav.label')}>
-        {questions && <NavLink to="/staff/questions">{t('staff.nav.questions')}</NavLink>}
-        {questions && <NavLink to="/staff/announce">{t('staff.nav.announce')}</NavLink>}
-        {staff.printouts && <NavLink to="/staff/printouts">{t('staff.nav.printouts')}</NavLink>}
+        {sections.map((s) => (
+          <NavLink key={s.key} to={`/staff/${s.path}`} data-section={s.key}>
+            {t(s.label)}
+          </NavLink>
+        ))}
       </nav>
       <Outlet />
     </div>
