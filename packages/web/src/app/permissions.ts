@@ -1,4 +1,4 @@
-import type { ParticipantActivity } from '@judge/contract';
+import type { ParticipantActivity, Permission } from '@judge/contract';
 import { ops } from '@judge/sdk/browser';
 import { useQuery } from '@tanstack/react-query';
 import { call } from '../api/client';
@@ -25,7 +25,7 @@ export function useMyPermissions(activityId?: string) {
 }
 
 /** Whether the user holds key in the activity: true, false, or undefined while it is not known yet. */
-export function useMay(activityId: string | undefined, key: StaffKey): boolean | undefined {
+export function useMay(activityId: string | undefined, key: Permission): boolean | undefined {
   const q = useMyPermissions(activityId);
   return q.data?.has(key);
 }
