@@ -60,6 +60,21 @@ export const listManagedUsers = defineOperation({
   permission: 'user:read:all',
 });
 
+export const getManagedUser = defineOperation({
+  id: 'getManagedUser',
+  method: 'GET',
+  path: '/users/managed/{id}',
+  tag: 'Users',
+  summary: 'One account with its administrative fields',
+  auth: 'user',
+  params: UserIdParam,
+  response: ManagedUser,
+  status: 200,
+  errors: ['forbidden', 'not_found'],
+  permission: 'user:read:all',
+  extension: true,
+});
+
 export const updateUser = defineOperation({
   id: 'updateUser',
   method: 'PUT',
@@ -126,6 +141,20 @@ export const endUserSession = defineOperation({
   summary: "End one of a user's sessions",
   auth: 'user',
   params: z.object({ userId: z.string().max(64), id: Uuid }),
+  status: 204,
+  errors: ['forbidden', 'not_found'],
+  permission: 'user:update',
+  extension: true,
+});
+
+export const endUserSessions = defineOperation({
+  id: 'endUserSessions',
+  method: 'DELETE',
+  path: '/users/{userId}/sessions',
+  tag: 'Users',
+  summary: "End every session of a user (the caller's own current one excepted); sockets close",
+  auth: 'user',
+  params: z.object({ userId: z.string().max(64) }),
   status: 204,
   errors: ['forbidden', 'not_found'],
   permission: 'user:update',

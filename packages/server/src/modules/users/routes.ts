@@ -10,9 +10,11 @@ export function usersRoutes(api: Api, users: UsersService): void {
     return issued;
   });
   api.bind(ops.listManagedUsers, ({ actor, query }) => users.listManaged(actor, { ...query, ...clampPaging(query) }));
+  api.bind(ops.getManagedUser, ({ actor, params }) => users.getManaged(actor, params.id));
   api.bind(ops.updateUser, ({ actor, params, body }) => users.update(actor, params.id, body));
   api.bind(ops.setUserBlocked, ({ actor, params, body }) => users.setBlocked(actor, params.id, body.blocked, body.reason));
   api.bind(ops.resetUserPassword, ({ actor, params }) => users.resetPassword(actor, params.id));
   api.bind(ops.listUserSessions, ({ actor, params }) => users.sessionsOf(actor, params.userId));
   api.bind(ops.endUserSession, ({ actor, params }) => users.endSession(actor, params.userId, params.id));
+  api.bind(ops.endUserSessions, ({ actor, params }) => users.endSessions(actor, params.userId));
 }

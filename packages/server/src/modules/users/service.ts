@@ -128,6 +128,13 @@ export class UsersService {
     return { items: rows.map((r) => toManagedUser(r.user, r.held)), total, page: q.page, pageSize: q.pageSize };
   }
 
+  /** One account as the list shows it, for the page of one user. */
+  getManaged(actor: Actor, id: string): ManagedUser {
+    this.d.permissions.require(actor, 'user:read:all');
+    const u = this.target(id);
+    return toManagedUser(u, grantCount(this.d.db, u.id));
+  }
+
   private target(id: string): UserRow {
     const u = findUserById(this.d.db, id);
     if (!u) throw notFound('user');
@@ -215,6 +222,16 @@ export class UsersService {
       if (!s || s.userId !== userId || !s.live) throw notFound('session');
       if (userId !== actor.userId) this.requireDominates(actor, userId);
       this.d.sessions.end([sessionId], 'ended', this.d.clock.now(), out);
+    });
+  }
+
+  /** Signs an account out everywhere; on one's own account the session asking stays. */
+  endSessions(actor: Actor, userId: string): void {
+    this.d.permissions.require(actor, 'user:update');
+    this.d.tx.run((out) => {
+      const u = this.target(userId);
+      if (u.id !== actor.userId) this.requireDominates(actor, u.id);
+      this.d.sessions.endAllOfUser(u.id, 'ended', this.d.clock.now(), out, u.id === actor.userId ? actor.sessionId : undefined);
     });
   }
 }
