@@ -25,9 +25,19 @@ export const keys = {
   staffPrintouts: (filters: Record<string, unknown>) => ['staffPrintouts', filters] as const,
   printoutActivities: ['printoutActivities'] as const,
   cannedAnswers: ['cannedAnswers'] as const,
+  /** The administration pages: accounts, one account, its sessions; roles, grants, the catalogue; maintenance. */
+  managedUsers: (filters: Record<string, unknown>) => ['managedUsers', filters] as const,
+  managedUser: (id: string) => ['managedUser', id] as const,
+  userLookup: (q: string) => ['userLookup', q] as const,
+  userSessions: (id: string) => ['userSessions', id] as const,
+  roles: ['roles'] as const,
+  grants: (filters: Record<string, unknown>) => ['grants', filters] as const,
+  permissionCatalogue: ['permissionCatalogue'] as const,
+  maintenance: ['maintenance'] as const,
 };
 
 export type KeyFamily =
   | 'account' | 'instance' | 'sessions' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking'
   | 'questions' | 'printouts' | 'health'
-  | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities';
+  | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities'
+  | 'managedUsers' | 'managedUser' | 'userSessions' | 'roles' | 'grants' | 'maintenance';

@@ -23,6 +23,10 @@ const StaffLayout = lazy(() => import('../pages/staff/StaffLayout'));
 const StaffQuestions = lazy(() => import('../pages/staff/questions/QuestionsPage'));
 const StaffAnnounce = lazy(() => import('../pages/staff/AnnouncePage'));
 const StaffPrintouts = lazy(() => import('../pages/staff/printouts/PrintoutsPage'));
+const StaffUsers = lazy(() => import('../pages/staff/users/UsersPage'));
+const StaffUser = lazy(() => import('../pages/staff/users/UserPage'));
+const StaffRoles = lazy(() => import('../pages/staff/roles/RolesPage'));
+const StaffInstance = lazy(() => import('../pages/staff/instance/InstancePage'));
 const StaffActivityLayout = lazy(() => import('../pages/staff/activity/StaffActivityLayout'));
 
 function NotFound() {
@@ -62,6 +66,10 @@ export function App() {
               <Route path="questions" element={<StaffQuestions />} />
               <Route path="announce" element={<StaffAnnounce />} />
               <Route path="printouts" element={<StaffPrintouts />} />
+              <Route path="users" element={<StaffUsers />} />
+              <Route path="users/:id" element={<StaffUser />} />
+              <Route path="roles" element={<StaffRoles />} />
+              <Route path="instance" element={<StaffInstance />} />
               <Route path="a/:activity" element={<StaffActivityLayout />}></Route>
             </Route>
             <Route path="*" element={<NotFound />} />

@@ -9,6 +9,9 @@ import { useAccount } from './session';
 export const STAFF_KEYS = ['question:read:all', 'question:answer', 'question:publish', 'announcement:create', 'printout:manage'] as const;
 export type StaffKey = (typeof STAFF_KEYS)[number];
 
+/** The system-wide permissions of the administration pages (users, roles and grants, instance). */
+export const ADMIN_KEYS = ['user:read:all', 'role:read', 'role:manage', 'grant:read:all', 'instance:update'] as const;
+
 /**
  * What the signed-in user may do, system-wide or in one activity (`GET /permissions/mine`),
  * cached a minute and refetched when a grant or role changes. It only decides what the pages
@@ -45,6 +48,8 @@ export function usePrintoutActivities(enabled = true) {
   });
 }
 
+const NO_KEYS: ReadonlySet<string> = new Set();
+
 export interface StaffAccess {
   /** Still asking the server. */
   pending: boolean;
@@ -54,6 +59,8 @@ export interface StaffAccess {
   managed: ParticipantActivity[];
   /** Whether some activity's printouts are the caller's to handle. */
   printouts: boolean;
+  /** The caller's system-wide permissions (the administration pages show by them). */
+  system: ReadonlySet<string>;
 }
 
 /**
@@ -67,12 +74,14 @@ export function useStaffAccess(): StaffAccess {
   const activities = useAllActivities(signedIn);
   const printouts = usePrintoutActivities(signedIn);
   const systemStaff = STAFF_KEYS.some((k) => system.data?.has(k));
+  const administers = ADMIN_KEYS.some((k) => system.data?.has(k));
   const managed = (activities.data?.items ?? []).filter((a) => systemStaff || a.canManage);
   const printoutStaff = (printouts.data?.length ?? 0) > 0;
   return {
     pending: account.isPending || (signedIn && (system.isPending || activities.isPending || printouts.isPending)),
-    any: systemStaff || managed.length > 0 || printoutStaff,
+    any: systemStaff || administers || managed.length > 0 || printoutStaff,
     managed,
     printouts: printoutStaff,
+    system: system.data ?? NO_KEYS,
   };
 }

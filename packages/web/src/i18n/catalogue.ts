@@ -14,6 +14,9 @@ import { bannerMessages } from '../app/banner-messages';
 import { questionsMessages } from '../pages/questions/messages';
 import { printoutsMessages } from '../pages/printouts/messages';
 import { staffMessages } from '../pages/staff/messages';
+import { staffUsersMessages } from '../pages/staff/users/messages';
+import { staffRolesMessages } from '../pages/staff/roles/messages';
+import { staffInstanceMessages } from '../pages/staff/instance/messages';
 import type { Lang } from './define';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
@@ -34,6 +37,9 @@ const PARTS = [
   questionsMessages,
   printoutsMessages,
   staffMessages,
+  staffUsersMessages,
+  staffRolesMessages,
+  staffInstanceMessages,
 ] as const;
 
 type Part = (typeof PARTS)[number];

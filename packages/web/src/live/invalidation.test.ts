@@ -15,12 +15,18 @@ describe('what an event makes stale', () => {
   it('refetches the questions on an answer, a publication or an announcement, the own printouts on their state, and the maintenance level on its change', () => {
     for (const type of ['questionAnswered', 'questionPublished', 'announcementPublished']) expect(staleFamilies(type, {})).toEqual(['questions']);
     expect(staleFamilies('printoutStateChanged', {})).toEqual(['printouts']);
-    expect(staleFamilies('maintenanceChanged', {})).toEqual(['health']);
+    expect(staleFamilies('maintenanceChanged', {})).toEqual(['health', 'maintenance']);
   });
 
   it('refetches the staff queues on their events, and what the caller may do when a grant changes', () => {
     expect(staleFamilies('questionChanged', {})).toEqual(['staffQuestions']);
     expect(staleFamilies('printoutChanged', {})).toEqual(['staffPrintouts']);
     expect(staleFamilies('grantChanged', {})).toContain('permissions');
+  });
+
+  it('refetches the administration pages: accounts on a user change, roles and grants on theirs', () => {
+    expect(staleFamilies('userChanged', {})).toEqual(expect.arrayContaining(['managedUsers', 'managedUser', 'userSessions']));
+    expect(staleFamilies('roleChanged', {})).toEqual(expect.arrayContaining(['roles', 'grants']));
+    expect(staleFamilies('grantChanged', {})).toEqual(expect.arrayContaining(['grants', 'managedUser']));
   });
 });

@@ -15,17 +15,19 @@ const STALE: Record<string, KeyFamily[]> = {
   problemStatusChanged: ['series', 'problem'],
   rankingChanged: ['ranking'],
   instanceChanged: ['instance'],
-  userChanged: ['account'],
+  // an account changed (to holders of user:read:all): the account lists and its page; blocking
+  // and new passwords end its sessions
+  userChanged: ['account', 'managedUsers', 'managedUser', 'userSessions'],
   questionAnswered: ['questions'],
   questionPublished: ['questions'],
   announcementPublished: ['questions'],
   printoutStateChanged: ['printouts'],
-  maintenanceChanged: ['health'],
-  grantChanged: ['activities', 'activity', 'permissions', 'printoutActivities'],
+  maintenanceChanged: ['health', 'maintenance'],
+  grantChanged: ['activities', 'activity', 'permissions', 'printoutActivities', 'grants', 'managedUser', 'managedUsers', 'roles'],
   // the staff pages: the queues, and what the caller may do there (a grant or a role changed)
   questionChanged: ['staffQuestions'],
   printoutChanged: ['staffPrintouts'],
-  roleChanged: ['permissions', 'activities', 'printoutActivities'],
+  roleChanged: ['permissions', 'activities', 'printoutActivities', 'roles', 'grants'],
 };
 
 /** A runner's progress report changes only the submission's own line ("test k of n"). */

@@ -17,12 +17,16 @@ export interface StaffSection {
 }
 
 const manages = (a: StaffAccess) => a.managed.length > 0;
+const holds = (...keys: string[]) => (a: StaffAccess) => keys.some((k) => a.system.has(k));
 
 /** The staff pages that span activities: the header row of /staff. */
 export const GLOBAL_SECTIONS: StaffSection[] = [
   { key: 'questions', path: 'questions', label: 'staff.nav.questions', shown: manages },
   { key: 'announce', path: 'announce', label: 'staff.nav.announce', shown: manages },
   { key: 'printouts', path: 'printouts', label: 'staff.nav.printouts', shown: (a) => a.printouts },
+  { key: 'users', path: 'users', label: 'staff.nav.users', shown: holds('user:read:all') },
+  { key: 'roles', path: 'roles', label: 'staff.nav.roles', shown: holds('role:read', 'role:manage', 'grant:read:all') },
+  { key: 'instance', path: 'instance', label: 'staff.nav.instance', shown: holds('instance:update') },
 ];
 
 /** Whether a reader may see the pages of one activity they manage. */
