@@ -15,6 +15,8 @@ import { seriesStandingsCommands } from './commands/series-standings.js';
 import { sessionCommands } from './commands/session.js';
 import { submissionsCommands } from './commands/submissions.js';
 import { usersCommands } from './commands/users.js';
+import { grantsCommands, rolesCommands } from './commands/roles.js';
+import { instanceCommands } from './commands/instance.js';
 import { applyConventions, jsonRequested } from './conventions.js';
 import { fail } from './errors.js';
 import { VERSION } from './version.js';
@@ -26,6 +28,9 @@ const program = new Command('judgectl')
 
 sessionCommands(program);
 usersCommands(program);
+rolesCommands(program);
+grantsCommands(program);
+instanceCommands(program);
 problemsCommands(program);
 const activities = activitiesCommands(program);
 activitySettingsCommands(activities);

@@ -2,11 +2,11 @@ import { ops, type ManagedUser } from '@judge/contract';
 import type { Command } from 'commander';
 import { api } from '../client.js';
 import { requestOf } from '../class-list.js';
-import { CliError } from '../errors.js';
 import { emit, fields, plural, table, when, type JsonOption } from '../output.js';
 import { allPages, resolveUser } from '../resolve.js';
 import { positive, sub } from './common.js';
 import { importCommand } from './users-import.js';
+import { userAccountCommands } from './users-sessions.js';
 
 const name = (u: { firstName?: string | undefined; lastName?: string | undefined }) => [u.firstName, u.lastName].filter(Boolean).join(' ');
 
@@ -23,6 +23,7 @@ export function usersCommands(program: Command): void {
   const users = program.command('users').description('Accounts: create, list, block, reset passwords, import participants from CSV');
   createAndList(users);
   blockResetAndShow(users);
+  userAccountCommands(users);
   importCommand(users);
 }
 
@@ -77,9 +78,7 @@ function blockResetAndShow(users: Command): void {
   sub(users, 'show <user>', 'Show one account').action(async (user: string, o: JsonOption) => {
     const c = await api();
     const u = await resolveUser(c, user);
-    const all = await allPages((page, pageSize) => c.call(ops.listManagedUsers, { query: { search: u.username, includeBlocked: 'true', page, pageSize } }));
-    const m = all.find((x) => x.id === u.id);
-    if (!m) throw new CliError(`no user ${user}`);
+    const m = await c.call(ops.getManagedUser, { params: { id: u.id } });
     emit(o, m, () =>
       fields([
         ['id', m.id],

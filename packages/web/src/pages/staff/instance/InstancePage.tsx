@@ -1,3 +1,4 @@
+import { AdminGate } from '../AdminGate';
 import { useInstance } from '../../../app/session';
 import { useStaffAccess } from '../../../app/permissions';
 import { ErrorBox, Loading } from '../../../components/Status';
@@ -13,7 +14,7 @@ import './instance.css';
  * The installation: its name and switches (instance:update), and for administrators the
  * maintenance level and a broadcast to everyone signed in.
  */
-export default function InstancePage() {
+function InstancePageBody() {
   const t = useT();
   usePageTitle(t('staff.instance.title'));
   const instance = useInstance();
@@ -34,5 +35,13 @@ export default function InstancePage() {
         )}
       </div>
     </section>
+  );
+}
+
+export default function InstancePage() {
+  return (
+    <AdminGate keys={['instance:update']}>
+      <InstancePageBody />
+    </AdminGate>
   );
 }

@@ -1,3 +1,4 @@
+import { AdminGate } from '../AdminGate';
 import { useStaffAccess } from '../../../app/permissions';
 import { usePageTitle } from '../../../components/usePageTitle';
 import { useT } from '../../../i18n/I18n';
@@ -7,7 +8,7 @@ import '../users/users.css';
 import './roles.css';
 
 /** Roles (named sets of permissions) and grants (who holds which role, where), for their system-wide holders. */
-export default function RolesPage() {
+function RolesPageBody() {
   const t = useT();
   usePageTitle(t('staff.roles.title'));
   const { system } = useStaffAccess();
@@ -20,5 +21,13 @@ export default function RolesPage() {
         <GrantsSection mayRead={system.has('grant:read:all')} mayGive={system.has('grant:update')} mayReadRoles={mayReadRoles} />
       )}
     </section>
+  );
+}
+
+export default function RolesPage() {
+  return (
+    <AdminGate keys={['role:read', 'role:manage', 'grant:read:all']}>
+      <RolesPageBody />
+    </AdminGate>
   );
 }

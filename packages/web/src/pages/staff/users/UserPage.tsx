@@ -1,3 +1,4 @@
+import { AdminGate } from '../AdminGate';
 import type { ManagedUser } from '@judge/contract';
 import { useId } from 'react';
 import { Link, useParams } from 'react-router';
@@ -63,7 +64,7 @@ function Facts({ u }: { u: ManagedUser }) {
  * One account: its facts, edit, block, a new password, its sessions and its roles. People pages
  * link each person here (/staff/users/<id>), so the actions on an account live in one place.
  */
-export default function UserPage() {
+function UserPageBody() {
   const t = useT();
   const id = useId();
   const { id: userId = '' } = useParams();
@@ -100,5 +101,13 @@ export default function UserPage() {
         </>
       )}
     </section>
+  );
+}
+
+export default function UserPage() {
+  return (
+    <AdminGate keys={['user:read:all']}>
+      <UserPageBody />
+    </AdminGate>
   );
 }

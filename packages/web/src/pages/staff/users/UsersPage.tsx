@@ -1,3 +1,4 @@
+import { AdminGate } from '../AdminGate';
 import type { ManagedUser } from '@judge/contract';
 import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -30,7 +31,7 @@ function UserRow({ u }: { u: ManagedUser }) {
 }
 
 /** Accounts: search, page through, open one; and make a new one. */
-export default function UsersPage() {
+function UsersPageBody() {
   const t = useT();
   const id = useId();
   usePageTitle(t('staff.users.title'));
@@ -92,5 +93,13 @@ export default function UsersPage() {
       <JudgectlHint command="judgectl users list --search <text>" />
       {mayCreate && <CreateUserForm />}
     </section>
+  );
+}
+
+export default function UsersPage() {
+  return (
+    <AdminGate keys={['user:read:all']}>
+      <UsersPageBody />
+    </AdminGate>
   );
 }

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ops, type Grant, type Role, type Session } from '@judge/contract';
+import { JudgeClient } from '@judge/sdk';
+import type { ManagedUser } from '@judge/contract';
+import { ADMIN_PASSWORD, TestJudge, type TestUser } from '../packages/server/test/harness.js';
+import { judgectlAs, type CtlSession } from './judgectl-child.js';
+
+// each call is a Node process of its own: on a loaded machine a dozen outlast the default timeout.
+// `judgectl users edit|sessions|sign-out|show`, `roles`, `grants` and `instance` against a real
+// server, each call a child process: the terminal side of the staff administration pages.
+
+describe('judgectl administration', { timeout: 300_000 }, () => {
+  let j: TestJudge;
+  let admin: JudgeClient;
+  let ctl: CtlSession;
+  let zoe: TestUser;
+  let tom: TestUser;
+  let activityId: string;
+  const sessions: CtlSession[] = [];
+
+  beforeAll(async () => {
+    j = await TestJudge.start();
+    admin = await j.admin();
+    ctl = await judgectlAs(j.url, 'admin', ADMIN_PASSWORD);
+    sessions.push(ctl);
+    activityId = (await admin.call(ops.createActivity, { body: { slug: 'lab', name: 'Lab', type: 'contest@1', rankingType: 'icpc', timeZone: 'UTC' } })).id;
+    zoe = await j.user('zoe');
+    tom = await j.user('tom');
+  });
+  afterAll(async () => {
+    for (const s of sessions) s.close();
+    await j?.stop();
+  });
+
+  it('edits an account, shows it, lists its sessions and signs it out, one session or all', async () => {
+    const saved = await ctl.ok<ManagedUser>('users', 'edit', 'zoe', '--first-name', 'Zoe', '--tags', 'lab, evening', '--note', 'desk 4');
+    expect(saved).toMatchObject({ username: 'zoe', firstName: 'Zoe', tags: ['lab', 'evening'], note: 'desk 4' });
+    // an empty value clears the field; a field not named stays
+    expect(await ctl.ok<ManagedUser>('users', 'edit', 'zoe', '--note', '')).not.toHaveProperty('note');
+    expect(await ctl.ok<ManagedUser>('users', 'show', 'zoe')).toMatchObject({ id: zoe.id, firstName: 'Zoe', tags: ['lab', 'evening'] });
+
+    const a = new JudgeClient({ baseUrl: j.url, userAgent: 'lab-pc-1' });
+    await a.login('zoe', zoe.password);
+    const b = new JudgeClient({ baseUrl: j.url, userAgent: 'lab-pc-2' });
+    await b.login('zoe', zoe.password);
+    const listed = await ctl.ok<Session[]>('users', 'sessions', 'zoe');
+    expect(listed.map((s) => s.userAgent)).toEqual(['lab-pc-2', 'lab-pc-1']);
+    const shown = await ctl.run('users', 'sessions', 'zoe');
+    expect(shown.stdout).toContain('lab-pc-1');
+    expect(shown.stdout).toContain('2 sessions');
+
+    await ctl.ok('users', 'sign-out', 'zoe', '--session', listed[1]!.id);
+    expect((await admin.call(ops.listUserSessions, { params: { userId: zoe.id } })).map((s) => s.userAgent)).toEqual(['lab-pc-2']);
+    const all = await ctl.run('users', 'sign-out', 'zoe');
+    expect(all.status, all.stderr).toBe(0);
+    expect(all.stdout).toContain('Signed zoe out everywhere.');
+    expect(await admin.call(ops.listUserSessions, { params: { userId: zoe.id } })).toEqual([]);
+    expect((await ctl.run('users', 'sessions', 'zoe')).stdout).toContain('zoe is not signed in anywhere.');
+  });
+
+  it('creates a co-teacher role from the template, grants it in an activity, takes it back, and deletes the role', async () => {
+    const role = await ctl.ok<Role>('roles', 'create', 'Co-teacher', '--co-teacher', '--description', 'runs the lab with me');
+    const manager = (await admin.call(ops.listRoles, { query: {} })).find((r) => r.builtInKey === 'manager')!;
+    expect(role.permissions).toEqual(expect.arrayContaining([...manager.permissions, 'printout:manage']));
+    expect((await ctl.run('roles', 'list')).stdout).toContain('Co-teacher');
+
+    const g = await ctl.ok<Grant>('grants', 'give', 'tom', 'co-teacher', '--activity', 'lab');
+    expect(g).toMatchObject({ userId: tom.id, roleName: 'Co-teacher', activityId });
+    const tomClient = await j.signIn(tom);
+    expect(await tomClient.call(ops.myPermissions, { query: { activityId } })).toEqual(expect.arrayContaining(['printout:manage', 'question:answer']));
+    const listed = await ctl.ok<Grant[]>('grants', 'list', '--user', 'tom');
+    expect(listed.map((x) => x.id)).toEqual([g.id]);
+    expect((await ctl.run('grants', 'list', '--activity', 'lab')).stdout).toContain('Co-teacher');
+
+    // granted, it cannot go; taken back, it can
+    expect(await ctl.refused('roles', 'delete', 'Co-teacher')).toMatch(/role\.inUse/);
+    await ctl.ok('grants', 'take', g.id);
+    expect(await tomClient.call(ops.myPermissions, { query: { activityId } })).not.toContain('printout:manage');
+    const edited = await ctl.ok<Role>('roles', 'edit', 'Co-teacher', '--remove', 'printout:manage', '--name', 'Helper');
+    expect(edited.name).toBe('Helper');
+    expect(edited.permissions).not.toContain('printout:manage');
+    await ctl.ok('roles', 'delete', 'Helper');
+    expect((await admin.call(ops.listRoles, { query: {} })).map((r) => r.name)).not.toContain('Helper');
+    // built-in roles stay
+    expect(await ctl.refused('roles', 'delete', 'Manager')).toMatch(/role\.builtIn/);
+    expect(await ctl.refused('roles', 'create', 'Empty')).toMatch(/at least one permission/);
+  });
+
+  it('shows and sets instance switches and the name; a participant may not', async () => {
+    const before = await ctl.ok<Record<string, unknown>>('instance', 'show');
+    expect(before.allowRenameSelfRegistered).toBe(false);
+    const on = await ctl.ok<Record<string, unknown>>('instance', 'set', 'allowRenameSelfRegistered', 'on');
+    expect(on.allowRenameSelfRegistered).toBe(true);
+    expect((await admin.call(ops.getInstance)).allowRenameSelfRegistered).toBe(true);
+    await ctl.ok('instance', 'set', 'name', 'Lab judge');
+    expect((await admin.call(ops.getInstance)).name).toBe('Lab judge');
+    expect((await ctl.run('instance', 'show')).stdout).toMatch(/allowRenameSelfRegistered\s*│?\s*on/);
+    expect(await ctl.refused('instance', 'set', 'allowRenameSelfRegistered', 'maybe')).toMatch(/say on or off/);
+
+    const pupil = await judgectlAs(j.url, zoe.username, zoe.password);
+    sessions.push(pupil);
+    expect(await pupil.refused('instance', 'set', 'keepSignedInByDefault', 'on')).toMatch(/403/);
+    expect(await pupil.refused('roles', 'list')).toMatch(/403/);
+    expect(await pupil.refused('users', 'sessions', 'tom')).toMatch(/403/);
+    expect((await admin.call(ops.getInstance)).keepSignedInByDefault).toBe(false);
+  });
+});
