@@ -95,7 +95,7 @@ describe('administration pages in the browser', () => {
     const asked = apiLog(page);
     await signInThroughPage(page, judge.url, meg, '/staff');
     await page.waitForURL('**/staff/questions');
-    expect(await staffTabs(page).allTextContents()).toEqual(['Questions', 'Announce']);
+    await expect.poll(() => staffTabs(page).allTextContents()).toEqual(['Questions', 'Announce']);
     await page.goto(`${judge.url}/staff/users`);
     await page.getByRole('heading', { name: 'Not for your account' }).waitFor();
     expect(await page.getByRole('alert').textContent()).toContain('user:read:all');
@@ -107,7 +107,7 @@ describe('administration pages in the browser', () => {
 
   it('finds a user by search, blocks and unblocks, makes a new password that signs in, and ends her session in another browser', async () => {
     const page = await adminOn('/staff/users');
-    expect(await staffTabs(page).allTextContents()).toEqual(expect.arrayContaining(['Users', 'Roles', 'Instance']));
+    await expect.poll(() => staffTabs(page).allTextContents()).toEqual(expect.arrayContaining(['Users', 'Roles', 'Instance']));
     // the search is typed, and the account opened, from the keyboard
     await page.getByLabel('Search by login, name or email').focus();
     await page.keyboard.type('zimm');
@@ -181,7 +181,8 @@ describe('administration pages in the browser', () => {
     await new JudgeClient({ baseUrl: judge.url }).login('uma', password);
     expect(await login.inputValue()).toBe('');
     await page.locator('tr[data-user="uma"]').waitFor();
-    expect(scriptProblems(page)).toEqual([]);
+    // the 409 of the taken login is the refusal the page shows
+    expect(pageProblems(page, { allowStatus: [401, 403, 409] }).filter((p) => !/blocked eval/.test(p))).toEqual([]);
     await page.context().close();
   }, 60_000);
 
@@ -217,7 +218,7 @@ describe('administration pages in the browser', () => {
     expect(await tom.client.call(ops.myPermissions, { query: {} })).not.toContain('printout:manage');
     // a role in use cannot be deleted; taking the grant back frees it
     expect(await page.locator('[data-role="Co-teacher"]').getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
-    await page.getByRole('button', { name: 'Take Co-teacher back from tom' }).click();
+    await page.getByRole('button', { name: 'Take back Co-teacher from tom' }).click();
     await page.locator('tr[data-grant="tom/Co-teacher"]').waitFor({ state: 'detached' });
     expect(await tom.client.call(ops.myPermissions, { query: { activityId: room.id } })).not.toContain('printout:manage');
     expect(scriptProblems(page)).toEqual([]);
@@ -252,7 +253,7 @@ describe('administration pages in the browser', () => {
     expect((await admin.call(ops.getMaintenance)).level).toBe('open');
 
     await page.getByLabel('Kind').selectOption('warning');
-    await page.getByLabel('Message').fill('The lab closes in ten minutes.');
+    await page.getByRole('textbox', { name: 'Message' }).fill('The lab closes in ten minutes.');
     await page.getByRole('button', { name: 'Send to everyone signed in' }).click();
     await page.getByText('Sent: “The lab closes in ten minutes.”.').waitFor();
     await expect.poll(() => annPage.locator('[data-broadcast="warning"] .banner-text').textContent()).toBe('The lab closes in ten minutes.');
@@ -270,7 +271,10 @@ describe('administration pages in the browser', () => {
     ] as const) {
       const page = await adminOn(path, PHONE);
       await page.locator('.staff-tabs').waitFor();
-      await page.locator('h1').waitFor();
+      await page.locator('h1').waitFor().catch(async (e: unknown) => {
+        await screenshot(page, `${name}-phone-stuck`);
+        throw e;
+      });
       await expect.poll(() => page.locator('.loading').count()).toBe(0);
       const overflow = await page.evaluate<number>(`document.documentElement.scrollWidth - document.documentElement.clientWidth`);
       expect(overflow, path).toBeLessThanOrEqual(0);

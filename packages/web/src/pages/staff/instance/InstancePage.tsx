@@ -28,7 +28,7 @@ function InstancePageBody() {
       <div className="admin-columns">
         {instance.data && <InstanceSettingsForm settings={instance.data} />}
         {admin && (
-          <div>
+          <div className="admin-stack">
             <MaintenanceForm />
             <BroadcastForm />
           </div>

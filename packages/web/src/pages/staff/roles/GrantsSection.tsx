@@ -29,7 +29,7 @@ function GrantRow({ g, mayTake }: { g: Grant; mayTake: boolean }) {
       </th>
       <td>{g.roleName}</td>
       <td>{g.activityName ?? t('staff.grants.systemWide')}</td>
-      <td>
+      <td className="wide-only">
         <Time iso={g.createdAt} timeZone={OWN_ZONE} />
       </td>
       <td>
@@ -98,7 +98,9 @@ export function GrantsSection({ mayRead, mayGive, mayReadRoles }: { mayRead: boo
                     <th scope="col">{t('staff.grants.user')}</th>
                     <th scope="col">{t('staff.grants.role')}</th>
                     <th scope="col">{t('staff.grants.where')}</th>
-                    <th scope="col">{t('staff.grants.since')}</th>
+                    <th scope="col" className="wide-only">
+                      {t('staff.grants.since')}
+                    </th>
                     <td />
                   </tr>
                 </thead>

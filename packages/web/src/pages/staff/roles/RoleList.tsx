@@ -25,7 +25,7 @@ function RoleItem({ role, mayManage, onEdit }: { role: Role; mayManage: boolean;
       </header>
       {role.description && <p>{role.description}</p>}
       <p className="muted">
-        {t('staff.roles.permissionCount', { count: role.permissions.length })} · {t('staff.roles.grantCount', { count: role.grants })}
+        {t('staff.roles.permissionCount', { count: role.permissions.length })} · {role.grants ? t('staff.roles.grantCount', { count: role.grants }) : t('staff.roles.notGranted')}
       </p>
       <details>
         <summary>{t('staff.roles.showPermissions')}</summary>

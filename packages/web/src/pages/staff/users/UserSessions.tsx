@@ -21,7 +21,7 @@ function SessionRow({ s, mayEnd, onEnd, ending }: { s: Session; mayEnd: boolean;
         {device} {s.isCurrent && <span className="badge">{t('staff.users.yours')}</span>}
       </td>
       <td>{address}</td>
-      <td>
+      <td className="wide-only">
         <Time iso={s.startedAt} timeZone={OWN_ZONE} />
       </td>
       <td>
@@ -63,7 +63,9 @@ export function UserSessions({ user, mayEnd }: { user: ManagedUser; mayEnd: bool
               <tr>
                 <th scope="col">{t('staff.users.device')}</th>
                 <th scope="col">{t('staff.users.address')}</th>
-                <th scope="col">{t('staff.users.started')}</th>
+                <th scope="col" className="wide-only">
+                  {t('staff.users.started')}
+                </th>
                 <th scope="col">{t('staff.users.lastRequest')}</th>
                 <td />
               </tr>

@@ -1,6 +1,6 @@
 import { AdminGate } from '../AdminGate';
 import type { ManagedUser } from '@judge/contract';
-import { useId } from 'react';
+import { useDeferredValue, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useStaffAccess } from '../../../app/permissions';
 import { Pager } from '../../../components/Pager';
@@ -23,7 +23,7 @@ function UserRow({ u }: { u: ManagedUser }) {
         <Link to={`/staff/users/${u.id}`}>{u.username}</Link>
       </th>
       <td>{fullName(u)}</td>
-      <td className="wrap">{u.email}</td>
+      <td className="wrap wide-only">{u.email}</td>
       <td>{u.lastSeenAt ? <Time iso={u.lastSeenAt} timeZone={OWN_ZONE} /> : t('staff.users.never')}</td>
       <td>{u.blockedAt ? <span className="badge blocked">{t('staff.users.blocked')}</span> : t('staff.users.active')}</td>
     </tr>
@@ -36,7 +36,9 @@ function UsersPageBody() {
   const id = useId();
   usePageTitle(t('staff.users.title'));
   const [params, setParams] = useSearchParams();
-  const filter = { search: params.get('q') ?? '', includeBlocked: params.get('blocked') === '1', page: Math.max(1, Number(params.get('page')) || 1) };
+  // the box keeps its own text: the address follows it, but a navigation may lag a fast typist
+  const [search, setSearch] = useState(params.get('q') ?? '');
+  const filter = { search: useDeferredValue(search), includeBlocked: params.get('blocked') === '1', page: Math.max(1, Number(params.get('page')) || 1) };
   const set = (change: Record<string, string>) => {
     const next = new URLSearchParams(params);
     for (const [k, v] of Object.entries(change)) (v ? next.set(k, v) : next.delete(k));
@@ -51,7 +53,7 @@ function UsersPageBody() {
       <form className="staff-filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <label htmlFor={`${id}-q`}>
           {t('staff.users.search')}
-          <input id={`${id}-q`} type="search" value={filter.search} onChange={(e) => set({ q: e.target.value, page: '' })} />
+          <input id={`${id}-q`} type="search" value={search} onChange={(e) => (setSearch(e.target.value), set({ q: e.target.value, page: '' }))} />
         </label>
         <label className="check">
           <input type="checkbox" checked={filter.includeBlocked} onChange={(e) => set({ blocked: e.target.checked ? '1' : '', page: '' })} />
@@ -74,7 +76,9 @@ function UsersPageBody() {
                   <tr>
                     <th scope="col">{t('staff.users.login')}</th>
                     <th scope="col">{t('staff.users.name')}</th>
-                    <th scope="col">{t('staff.users.email')}</th>
+                    <th scope="col" className="wide-only">
+                      {t('staff.users.email')}
+                    </th>
                     <th scope="col">{t('staff.users.lastSeen')}</th>
                     <th scope="col">{t('staff.users.state')}</th>
                   </tr>

@@ -138,7 +138,7 @@ export const staffUsersMessages = defineMessages({
     'staff.users.unknown': 'unbekannt',
     'staff.users.yours': 'dieser Browser',
     'staff.users.endSession': 'Beenden',
-    'staff.users.endSessionLabel': 'Sitzung auf {device} von {address} beenden',
+    'staff.users.endSessionLabel': 'Beenden: Sitzung auf {device} von {address}',
     'staff.users.endAll': 'Alle Sitzungen beenden',
     'staff.users.endAllDone': 'Überall abgemeldet.',
     'staff.users.grants': 'Rollen',
