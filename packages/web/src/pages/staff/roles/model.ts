@@ -48,8 +48,8 @@ export function groupLabel(group: string): MessageKey | undefined {
 
 /**
  * What a co-teacher needs in one activity: everything the built-in Manager role holds there, and
- * the printout queue (printout:manage), which a co-teacher works like the teacher does (issue 23:
- * "a co-teacher can do everything staff do in that activity, printouts included").
+ * the printout queue (printout:manage), so that a co-teacher does everything staff do in that
+ * activity, printouts included (docs/web-pages.md, "Staff pages: administration").
  */
 export function coTeacherPermissions(roles: readonly Role[]): string[] {
   const manager = roles.find((r) => r.builtInKey === 'manager');
