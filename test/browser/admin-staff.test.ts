@@ -158,9 +158,15 @@ describe('administration pages in the browser', () => {
 
     // and "end every session" ends the rest
     await page.getByRole('button', { name: 'End every session' }).click();
-    await page.getByText('Signed out everywhere.').waitFor();
+    await page.getByText('Signed out everywhere.', { exact: true }).waitFor();
     expect(await admin.call(ops.listUserSessions, { params: { userId: zoeId } })).toEqual([]);
     await page.getByText('Not signed in anywhere.').waitFor();
+
+    // her roles are given and taken on the roles page, filtered to her
+    await page.getByRole('link', { name: 'Give or take roles' }).click();
+    await page.waitForURL(`**/staff/roles?user=${zoeId}#grants`);
+    await expect.poll(() => page.locator('#grants strong').first().textContent()).toBe('zoe');
+    await page.getByText('No grants here.').waitFor();
     expect(scriptProblems(page)).toEqual([]);
     await page.context().close();
   }, 180_000);

@@ -4,12 +4,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { call } from '../../../api/client';
-import { useAllActivities } from '../../../app/permissions';
+import { useAllActivities, useStaffAccess } from '../../../app/permissions';
 import { Pager } from '../../../components/Pager';
 import { ErrorBox, Loading } from '../../../components/Status';
 import { useT } from '../../../i18n/I18n';
 import { Time } from '../../../i18n/time';
 import { JudgectlHint } from '../JudgectlHint';
+import { useManagedUser } from '../users/queries';
 import { GrantForm } from './GrantForm';
 import { GRANTS_PAGE_SIZE, useGrants, useRoles } from './queries';
 
@@ -59,7 +60,10 @@ export function GrantsSection({ mayRead, mayGive, mayReadRoles }: { mayRead: boo
   const roles = useRoles(mayReadRoles);
   const activities = useAllActivities();
   const pages = grants.data ? Math.max(1, Math.ceil(grants.data.total / GRANTS_PAGE_SIZE)) : 1;
-  const userName = filter.userId ? grants.data?.items[0]?.userName ?? filter.userId : '';
+  // the filtered user's name, also when they hold no grant (then only the account says it)
+  const readsUsers = useStaffAccess().system.has('user:read:all');
+  const account = useManagedUser(filter.userId, !!filter.userId && readsUsers);
+  const userName = account.data?.username ?? grants.data?.items[0]?.userName ?? filter.userId;
   return (
     <section aria-labelledby={`${id}-h`} className="admin-part" id="grants">
       <h2 id={`${id}-h`}>{t('staff.grants.title')}</h2>

@@ -24,8 +24,8 @@ export function useManagedUsers(f: UsersFilter) {
 }
 
 /** One account, as the page of one user shows it. */
-export function useManagedUser(id: string) {
-  return useQuery({ queryKey: keys.managedUser(id), queryFn: () => call(ops.getManagedUser, { params: { id } }) });
+export function useManagedUser(id: string, enabled = true) {
+  return useQuery({ queryKey: keys.managedUser(id), queryFn: () => call(ops.getManagedUser, { params: { id } }), enabled });
 }
 
 /** The account's live sessions; blocking or a new password ends them, so those refetch it. */
