@@ -25,9 +25,14 @@ export const keys = {
   staffPrintouts: (filters: Record<string, unknown>) => ['staffPrintouts', filters] as const,
   printoutActivities: ['printoutActivities'] as const,
   cannedAnswers: ['cannedAnswers'] as const,
+  runners: ['runners'] as const,
+  enrolmentCodes: ['enrolmentCodes'] as const,
+  /** The staff standings: the caller's own view or the public one (as participants see it). */
+  staffRanking: (slug: string, seriesId: string | undefined, view: 'own' | 'public') => ['staffRanking', slug, seriesId ?? 'all', view] as const,
 };
 
 export type KeyFamily =
   | 'account' | 'instance' | 'sessions' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking'
   | 'questions' | 'printouts' | 'health'
-  | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities';
+  | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities'
+  | 'runners' | 'enrolmentCodes' | 'staffRanking';

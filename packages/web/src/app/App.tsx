@@ -24,6 +24,8 @@ const StaffQuestions = lazy(() => import('../pages/staff/questions/QuestionsPage
 const StaffAnnounce = lazy(() => import('../pages/staff/AnnouncePage'));
 const StaffPrintouts = lazy(() => import('../pages/staff/printouts/PrintoutsPage'));
 const StaffActivityLayout = lazy(() => import('../pages/staff/activity/StaffActivityLayout'));
+const StaffRunners = lazy(() => import('../pages/staff/runners/RunnersPage'));
+const StaffStandings = lazy(() => import('../pages/staff/standings/StaffStandingsPage'));
 
 function NotFound() {
   const t = useT();
@@ -62,7 +64,10 @@ export function App() {
               <Route path="questions" element={<StaffQuestions />} />
               <Route path="announce" element={<StaffAnnounce />} />
               <Route path="printouts" element={<StaffPrintouts />} />
-              <Route path="a/:activity" element={<StaffActivityLayout />}></Route>
+              <Route path="runners" element={<StaffRunners />} />
+              <Route path="a/:activity" element={<StaffActivityLayout />}>
+                <Route path="standings" element={<StaffStandings />} />
+              </Route>
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>

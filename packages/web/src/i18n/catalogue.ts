@@ -14,6 +14,8 @@ import { bannerMessages } from '../app/banner-messages';
 import { questionsMessages } from '../pages/questions/messages';
 import { printoutsMessages } from '../pages/printouts/messages';
 import { staffMessages } from '../pages/staff/messages';
+import { staffRunnersMessages } from '../pages/staff/runners/messages';
+import { staffStandingsMessages } from '../pages/staff/standings/messages';
 import type { Lang } from './define';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
@@ -34,6 +36,8 @@ const PARTS = [
   questionsMessages,
   printoutsMessages,
   staffMessages,
+  staffRunnersMessages,
+  staffStandingsMessages,
 ] as const;
 
 type Part = (typeof PARTS)[number];

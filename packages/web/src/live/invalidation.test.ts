@@ -8,7 +8,7 @@ describe('what an event makes stale', () => {
   });
 
   it('refetches the standings on a ranking change and nothing for an event it does not know', () => {
-    expect(staleFamilies('rankingChanged', {})).toEqual(['ranking']);
+    expect(staleFamilies('rankingChanged', {})).toContain('ranking');
     expect(staleFamilies('somethingNew', {})).toEqual([]);
   });
 
@@ -22,5 +22,12 @@ describe('what an event makes stale', () => {
     expect(staleFamilies('questionChanged', {})).toEqual(['staffQuestions']);
     expect(staleFamilies('printoutChanged', {})).toEqual(['staffPrintouts']);
     expect(staleFamilies('grantChanged', {})).toContain('permissions');
+  });
+
+  it('refetches the runners when one changes or a submission a runner holds moves on, and the staff standings with the ranking', () => {
+    expect(staleFamilies('runnerChanged', {})).toEqual(['runners']);
+    expect(staleFamilies('submissionChanged', {})).toContain('runners');
+    expect(staleFamilies('rankingChanged', {})).toContain('staffRanking');
+    expect(staleFamilies('seriesChanged', {})).toContain('staffRanking');
   });
 });
