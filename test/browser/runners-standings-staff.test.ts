@@ -1,5 +1,5 @@
 import { ops, type Ranking } from '@judge/contract';
-import { JudgeClient } from '@judge/sdk';
+import { generateRunnerKey, JudgeClient, RunnerClient } from '@judge/sdk';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +104,29 @@ describe('staff pages: runners and standings', () => {
     await tags.press('Enter');
     await expect.poll(() => card.locator('[data-fact="tags"]').textContent()).toBe('lab, fast');
     expect((await admin.call(ops.getRunner, { params: { id: local!.id } })).tags).toEqual(['lab', 'fast']);
+
+    // a new machine waits: approved after comparing its fingerprint, then revoked and forgotten
+    const lab = new RunnerClient({ baseUrl: judge.url, key: generateRunnerKey() });
+    await lab.register({ name: 'lab-08', problemTypes: ['nothing@1'] });
+    const waiting = page.locator('[data-runner]', { hasText: 'lab-08' });
+    await waiting.waitFor();
+    await page.getByText('1 runner waits for approval.').waitFor();
+    expect(await waiting.locator('.badge').allTextContents()).toEqual(['Waiting for approval', 'Connected']);
+    await waiting.getByRole('button', { name: 'Approve…' }).click();
+    const check = waiting.locator('.runner-confirm');
+    expect((await check.locator('.fingerprint').textContent())!.replace(/\s/g, '')).toBe(lab.fingerprint);
+    await checkA11y(page, 'runners: approving');
+    await screenshot(page, 'staff-runners-approve');
+    await page.keyboard.press('Enter'); // the confirming button has the focus
+    await expect.poll(() => waiting.locator('.badge').first().textContent()).toBe('Approved');
+    await waiting.getByRole('button', { name: 'Revoke…' }).click();
+    await waiting.getByLabel('Reason (optional)').fill('lab closed');
+    await waiting.getByRole('button', { name: 'Yes, revoke' }).click();
+    await waiting.getByText('Revoked: lab closed').waitFor();
+    await waiting.getByRole('button', { name: 'Forget…' }).click();
+    await waiting.getByRole('button', { name: 'Yes, forget it' }).click();
+    await waiting.waitFor({ state: 'detached' });
+    expect((await admin.call(ops.listRunners, { query: {} })).items.map((r) => r.name)).toEqual([local!.name]);
 
     // the code is withdrawn from its line
     await page.getByRole('button', { name: /Withdraw the code/ }).click();
