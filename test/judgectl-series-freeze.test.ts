@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ops, type Series } from '@judge/contract';
+import { ops, type Ranking, type Series } from '@judge/contract';
 import { RunnerClient, generateRunnerKey, type JudgeClient } from '@judge/sdk';
 import { ADMIN_PASSWORD, TestJudge } from '../packages/server/test/harness.js';
 import { codeForm } from '../packages/server/test/support/forms.js';
@@ -19,6 +19,8 @@ describe('judgectl series freeze, unfreeze and reveal', { timeout: 120_000 }, ()
   let ctl: CtlSession;
   let asPupil: CtlSession;
   let pupil: JudgeClient;
+  /** The participant's login (and, having no name, the name the standings show). */
+  let pat: string;
   let work: string;
   const series = async (): Promise<Series> => (await admin.call(ops.listManagedSeries, { params: { idOrSlug: 'final' } })).find((s) => s.slug === 'main')!;
   const seen = () => pupil.call(ops.getRanking, { params: { idOrSlug: 'final' }, query: {} });
@@ -39,6 +41,7 @@ describe('judgectl series freeze, unfreeze and reveal', { timeout: 120_000 }, ()
     await ctl.ok('problems', 'import', pkg, '--slug', 'sum');
     await ctl.ok('assign', 'final', 'main', 'sum');
     const u = await j.user('pat');
+    pat = u.username;
     await j.grant(u.id, 'participant', a.id);
     pupil = await j.signIn(u);
     asPupil = await judgectlAs(j.url, u.username, u.password);
@@ -63,10 +66,23 @@ describe('judgectl series freeze, unfreeze and reveal', { timeout: 120_000 }, ()
     await ctl.ok('runners', 'approve', runner.fingerprint.slice(0, 8));
     await pupil.call(ops.submit, { params: { idOrSlug: 'final', problemSlug: 'sum' }, form: codeForm('print(sum(map(int, input().split())))\n', 'a.py') });
     const job = await runner.claim({ waitSeconds: 5 });
+    // while it judges, `runners list` names the submission it holds
+    const busy = await ctl.run('runners', 'list');
+    expect(busy.stdout).toMatch(new RegExp(`│\\s*lab-1\\s*│.*│\\s*final/sum #${job!.submissionId.slice(0, 8)}\\s*│`));
+    const listed = await ctl.ok<{ name: string; currentJob?: unknown }[]>('runners', 'list');
+    expect(listed.find((r) => r.name === 'lab-1')!.currentJob).toMatchObject({ kind: 'submission', submissionId: job!.submissionId, activitySlug: 'final', problemSlug: 'sum' });
     await runner.report(job!, { verdict: 'AC', score: 1, maxScore: 1 });
+    expect((await ctl.ok<{ name: string; currentJob?: unknown }[]>('runners', 'list')).find((r) => r.name === 'lab-1')!.currentJob).toBeUndefined();
     const during = await seen();
     expect(during.frozen).toBe(true);
     expect(during.rows[0]).toMatchObject({ solved: 0 });
+    // the manager sees through the freeze, and with --public sees what the participants see
+    expect((await ctl.ok<Ranking>('ranking', 'final')).rows[0]).toMatchObject({ solved: 1, username: pat });
+    const projected = await ctl.ok<Ranking>('ranking', 'final', '--public');
+    expect(projected).toEqual(during);
+    const csv = (await ctl.run('ranking', 'final', '--public', '--csv')).stdout.split('\r\n');
+    expect(csv[1]).toMatch(new RegExp(`^1,,${pat},[0-9a-f-]{36},0,0,0,0,$`));
+    expect((await ctl.run('ranking', 'final', '--csv')).stdout.split('\r\n')[1]).toMatch(new RegExp(`^1,${pat},${pat},[0-9a-f-]{36},1,\\d+,1,1,\\d+$`));
 
     const revealed = await ctl.ok<Series>('series', 'reveal', 'final', 'main');
     expect(revealed.rankingFreezeAt).toBe(frozen.rankingFreezeAt);

@@ -97,16 +97,5 @@ export function parseCsv(text: string): CsvRecord[] {
   return readCsv(text).records;
 }
 
-/** A CSV field, quoted when it has to be. */
-export function csvField(v: string | undefined, separator = ','): string {
-  const s = v ?? '';
-  return s.includes(separator) || /["\r\n]/.test(s) || /^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-export const csvLine = (values: (string | undefined)[], separator = ',') => `${values.map((v) => csvField(v, separator)).join(separator)}\r\n`;
-
-/**
- * The byte-order mark a CSV file for people starts with: spreadsheets (Excel above all) read a file
- * without one in the machine's legacy code page and garble every umlaut.
- */
-export const CSV_BOM = '\uFEFF';
+// writing CSV is shared with the web app's standings download, so it lives in the SDK
+export { CSV_BOM, csvField, csvLine } from '@judge/sdk';

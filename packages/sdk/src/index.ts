@@ -23,3 +23,4 @@ export {
   type TrialReport,
   type RegisterInput,
 } from './runner.js';
+export { rankingCsv, asCsvText, csvField, csvLine, solveMinute, CSV_BOM, PENALTY_MINUTES, type RankingCsvOptions } from './ranking-csv.js';

@@ -98,6 +98,44 @@ describe('runners: management', () => {
     expect((await b.view(other)).state).toBe('approved');
   });
 
+  it('names what a runner holds now: the submission with its activity, problem and progress, then a trial, and nothing once it is idle', async () => {
+    const { s, r, sub, job } = await b.held();
+    const busy = await b.view(r);
+    expect(busy.currentJob).toEqual({
+      kind: 'submission',
+      id: job.jobId,
+      since: b.clock.now().toISOString(),
+      submissionId: sub.id,
+      attempt: 1,
+      activityId: s.activity.id,
+      activitySlug: s.activity.slug,
+      activityName: 'Contest',
+      problemSlug: s.slug,
+      problemName: 'Sum',
+    });
+    expect(busy.currentJobId).toBe(job.jobId);
+    expect((await r.post(`/runner/jobs/${job.jobId}/progress`, { leaseToken: job.leaseToken, done: 2, total: 5 })).status).toBe(204);
+    expect((await b.view(r)).currentJob?.progress).toEqual({ done: 2, total: 5 });
+    // the list says the same as the runner's own page
+    const listed = await b.admin.call(ops.listRunners, { query: { search: r.name } });
+    expect(listed.items[0]!.currentJob).toEqual((await b.view(r)).currentJob);
+    expect((await r.report(job.jobId, { leaseToken: job.leaseToken, verdict: 'AC' })).status).toBe(200);
+    const idle = await b.view(r);
+    expect(idle.currentJob).toBeUndefined();
+    expect(idle.currentJobId).toBeUndefined();
+
+    // a trial is work it holds too, named without a submission
+    const pkg = await b.admin.upload('package.zip', b.zip, 'application/zip');
+    const trial = await b.admin.call(ops.createTrial, { body: { problemType: s.type, packageFileId: pkg.id, activityIdOrSlug: s.activity.slug } });
+    const claimed = await r.post('/runner/trials/claim', {});
+    expect(claimed.body.trialId, claimed.text).toBe(trial.id);
+    const trying = await b.view(r);
+    expect(trying.currentJob).toEqual({ kind: 'trial', id: trial.id, since: b.clock.now().toISOString(), activityId: s.activity.id, activitySlug: s.activity.slug, activityName: 'Contest' });
+    expect(trying.currentJobId).toBeUndefined();
+    // a runner waiting for approval holds nothing
+    expect((await b.view(await b.runner([s.type], { approve: false }))).currentJob).toBeUndefined();
+  });
+
   it('sets tags (deduplicated); malformed tags are 422', async () => {
     const r = await b.runner(['standard-io@1'], { approve: false, tags: ['old'] });
     const tags = (body: unknown, id = r.id) => b.admin.call(ops.setRunnerTags, { params: { id }, body: body as never });

@@ -6,10 +6,33 @@ import { allPages, resolveRunner } from '../resolve.js';
 import { sub } from './common.js';
 import { enrolmentCodeCommands } from './runner-codes.js';
 
+/** What a runner holds now, in words: `spring/a-plus-b #3f9a0c1d (2/5)`, `trial in spring`, `sample run spring/sum`, or empty. */
+export function currentWork(r: Runner): string {
+  const j = r.currentJob;
+  if (!j) return '';
+  const where = [j.activitySlug, j.problemSlug].filter(Boolean).join('/');
+  if (j.kind === 'trial') return where ? `trial in ${where}` : 'trial';
+  if (j.kind === 'sampleRun') return `sample run ${where}`;
+  const progress = j.progress ? ` (${j.progress.done}${j.progress.total === undefined ? '' : `/${j.progress.total}`})` : '';
+  const rejudge = (j.attempt ?? 1) > 1 ? `, attempt ${j.attempt}` : '';
+  return `${where} #${(j.submissionId ?? '').slice(0, 8)}${rejudge}${progress}`;
+}
+
 function runnersTable(list: Runner[]): string {
   return table(
-    ['id', 'name', 'state', 'fingerprint', 'problem types', 'tags', 'connected', 'last seen', 'jobs done'],
-    list.map((r) => [r.id, r.name, r.state, r.fingerprint.slice(0, 16), r.problemTypes.join(', '), r.tags.join(', '), r.isConnected, when(r.lastSeenAt), r.completedJobs]),
+    ['id', 'name', 'state', 'fingerprint', 'problem types', 'tags', 'connected', 'last seen', 'jobs done', 'judging now'],
+    list.map((r) => [
+      r.id,
+      r.name,
+      r.state,
+      r.fingerprint.slice(0, 16),
+      r.problemTypes.join(', '),
+      r.tags.join(', '),
+      r.isConnected,
+      when(r.lastSeenAt),
+      r.completedJobs,
+      currentWork(r),
+    ]),
   );
 }
 
@@ -18,7 +41,7 @@ const WHICH = 'RUNNER is its id, a prefix of its fingerprint (4 hex digits or mo
 export function runnersCommands(program: Command): void {
   const runners = program.command('runners').description('Judging machines: list, approve, revoke, tag, and enrolment codes that approve new ones');
 
-  sub(runners, 'list', 'List the registered runners')
+  sub(runners, 'list', 'List the registered runners, with what each judges now')
     .addOption(new Option('--state <state>', 'only runners in this state').choices(['pendingApproval', 'approved', 'revoked']))
     .action(async (o: JsonOption & { state?: 'pendingApproval' | 'approved' | 'revoked' }) => {
       const c = await api();

@@ -107,7 +107,8 @@ export const getRanking = defineOperation({
     'scoreVisibility managersOnly shows rows only to holders of result:read:all; participantOnly shows a participant only their own row. ' +
     'A series counts only inside its ranking window (rankingVisibleFrom..rankingVisibleTo) unless the caller holds ranking:read:unfrozen. ' +
     'Results of submissions made at or after rankingFreezeAt are hidden until rankingRevealAt from anyone without ranking:read:unfrozen. ' +
-    'Excluded submissions never count; series with importanceScope none are left out unless asked for with seriesId.',
+    'Excluded submissions never count; series with importanceScope none are left out unless asked for with seriesId. ' +
+    'view=public answers as a participant sees it whatever the caller holds (frozen cells carry no result), for a projector; rows name the username only to holders of result:read:all.',
   auth: 'user',
   params: z.object({ idOrSlug: IdOrSlug }),
   query: RankingQuery,

@@ -121,6 +121,25 @@ export const ExcludedRequest = z.object({
 
 export const RunnerState = z.enum(['pendingApproval', 'approved', 'revoked']);
 
+/**
+ * What a runner is doing now (extension): the newest job it holds, for the staff who watch the
+ * runners. Submissions, trials and sample runs are all work a runner holds under a lease.
+ */
+export const RunnerCurrentJob = z.object({
+  kind: z.enum(['submission', 'trial', 'sampleRun']),
+  id: z.string().meta({ description: 'The job (attempt), trial or sample run id' }),
+  since: Timestamp.optional().meta({ description: 'When the runner claimed it' }),
+  submissionId: z.string().optional().meta({ description: 'kind submission: the submission it judges' }),
+  attempt: z.number().int().optional().meta({ description: 'kind submission: which judging of the submission (2 and up: a rejudge)' }),
+  activityId: z.string().optional(),
+  activitySlug: z.string().optional(),
+  activityName: z.string().optional(),
+  problemSlug: z.string().optional().meta({ description: "The assignment's slug (kind submission or sampleRun)" }),
+  problemName: z.string().optional(),
+  progress: z.object({ done: z.number().int(), total: z.number().int().optional() }).optional().meta({ description: 'kind submission: tests judged so far, as the runner reported' }),
+});
+export type RunnerCurrentJob = z.infer<typeof RunnerCurrentJob>;
+
 export const Runner = z.object({
   id: z.string(),
   name: z.string(),
@@ -138,7 +157,8 @@ export const Runner = z.object({
   isConnected: z.boolean().meta({ description: 'Seen within the last 2 minutes' }),
   completedJobs: z.number().int(),
   languages: z.array(z.string()).optional().meta({ description: 'The languages it reported at its last authentication; absent when it reported none' }),
-  currentJobId: z.string().optional(),
+  currentJobId: z.string().optional().meta({ description: 'The job (attempt) it judges now, if it judges a submission' }),
+  currentJob: RunnerCurrentJob.optional().meta({ description: 'What it holds now: a submission, a trial or a sample run; absent when idle' }),
   files: z.array(z.object({ name: z.string(), fileId: z.string(), sizeBytes: z.number().int(), sha256: z.string() })).meta({ description: 'Files the runner attached to itself' }),
 });
 export type Runner = z.infer<typeof Runner>;
@@ -328,7 +348,17 @@ export const TrialReportResult = z.object({ trialId: z.string(), state: z.enum([
 
 // ---- ranking ----
 
-export const RankingQuery = z.object({ seriesId: Uuid.optional().meta({ description: 'Only this series (its own standings)' }) });
+export const RankingQuery = z.object({
+  seriesId: Uuid.optional().meta({ description: 'Only this series (its own standings)' }),
+  view: z
+    .enum(['own', 'public'])
+    .optional()
+    .meta({
+      description:
+        "Extension. own (default): as the caller may see it. public: as a participant sees it, whatever the caller's permissions: the freeze and the ranking " +
+        'windows apply, rows follow scoreVisibility, and no username is given (what a projector in the room may show)',
+    }),
+});
 
 export const RankingCell = z.object({
   problemId: z.string().meta({ description: 'The assignment id' }),
@@ -344,6 +374,10 @@ export const RankingRow = z.object({
   rank: z.number().int(),
   userId: z.string(),
   userName: z.string(),
+  username: z
+    .string()
+    .optional()
+    .meta({ description: "The participant's login (extension): only to holders of result:read:all in the activity, never in the public view" }),
   solved: z.number().int(),
   penalty: z.number().int().optional(),
   points: z.number().optional(),

@@ -107,8 +107,8 @@ export class Fixture {
     this.j.app.services.ranking.submissionChanged(a.id, p.u.id, t.id);
   }
 
-  async ranking(p: Party, a: Activity, seriesId?: string): Promise<Ranking> {
-    const r = await p.c.call(ops.getRanking, { params: { idOrSlug: a.slug }, query: seriesId ? { seriesId } : {} });
+  async ranking(p: Party, a: Activity, seriesId?: string, view?: 'own' | 'public'): Promise<Ranking> {
+    const r = await p.c.call(ops.getRanking, { params: { idOrSlug: a.slug }, query: { ...(seriesId ? { seriesId } : {}), ...(view ? { view } : {}) } });
     // the answer is what the contract describes
     RankingSchema.strict().parse(r);
     return r;

@@ -34,10 +34,15 @@ export const keys = {
   grants: (filters: Record<string, unknown>) => ['grants', filters] as const,
   permissionCatalogue: ['permissionCatalogue'] as const,
   maintenance: ['maintenance'] as const,
+  runners: ['runners'] as const,
+  enrolmentCodes: ['enrolmentCodes'] as const,
+  /** The staff standings: the caller's own view or the public one (as participants see it). */
+  staffRanking: (slug: string, seriesId: string | undefined, view: 'own' | 'public') => ['staffRanking', slug, seriesId ?? 'all', view] as const,
 };
 
 export type KeyFamily =
   | 'account' | 'instance' | 'sessions' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking'
   | 'questions' | 'printouts' | 'health'
   | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities'
-  | 'managedUsers' | 'managedUser' | 'userSessions' | 'roles' | 'grants' | 'maintenance';
+  | 'managedUsers' | 'managedUser' | 'userSessions' | 'roles' | 'grants' | 'maintenance'
+  | 'runners' | 'enrolmentCodes' | 'staffRanking';

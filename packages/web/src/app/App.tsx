@@ -28,6 +28,8 @@ const StaffUser = lazy(() => import('../pages/staff/users/UserPage'));
 const StaffRoles = lazy(() => import('../pages/staff/roles/RolesPage'));
 const StaffInstance = lazy(() => import('../pages/staff/instance/InstancePage'));
 const StaffActivityLayout = lazy(() => import('../pages/staff/activity/StaffActivityLayout'));
+const StaffRunners = lazy(() => import('../pages/staff/runners/RunnersPage'));
+const StaffStandings = lazy(() => import('../pages/staff/standings/StaffStandingsPage'));
 
 function NotFound() {
   const t = useT();
@@ -70,7 +72,10 @@ export function App() {
               <Route path="users/:id" element={<StaffUser />} />
               <Route path="roles" element={<StaffRoles />} />
               <Route path="instance" element={<StaffInstance />} />
-              <Route path="a/:activity" element={<StaffActivityLayout />}></Route>
+              <Route path="runners" element={<StaffRunners />} />
+              <Route path="a/:activity" element={<StaffActivityLayout />}>
+                <Route path="standings" element={<StaffStandings />} />
+              </Route>
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>

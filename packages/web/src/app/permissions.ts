@@ -61,6 +61,8 @@ export interface StaffAccess {
   printouts: boolean;
   /** The caller's system-wide permissions (the administration pages show by them). */
   system: ReadonlySet<string>;
+  /** Whether the caller may see the runners (runner:read, system-wide). */
+  runners: boolean;
 }
 
 /**
@@ -77,11 +79,13 @@ export function useStaffAccess(): StaffAccess {
   const administers = ADMIN_KEYS.some((k) => system.data?.has(k));
   const managed = (activities.data?.items ?? []).filter((a) => systemStaff || a.canManage);
   const printoutStaff = (printouts.data?.length ?? 0) > 0;
+  const runners = !!system.data?.has('runner:read');
   return {
     pending: account.isPending || (signedIn && (system.isPending || activities.isPending || printouts.isPending)),
-    any: systemStaff || administers || managed.length > 0 || printoutStaff,
+    any: systemStaff || administers || managed.length > 0 || printoutStaff || runners,
     managed,
     printouts: printoutStaff,
     system: system.data ?? NO_KEYS,
+    runners,
   };
 }

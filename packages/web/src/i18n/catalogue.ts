@@ -17,6 +17,8 @@ import { staffMessages } from '../pages/staff/messages';
 import { staffUsersMessages } from '../pages/staff/users/messages';
 import { staffRolesMessages } from '../pages/staff/roles/messages';
 import { staffInstanceMessages } from '../pages/staff/instance/messages';
+import { staffRunnersMessages } from '../pages/staff/runners/messages';
+import { staffStandingsMessages } from '../pages/staff/standings/messages';
 import type { Lang } from './define';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
@@ -40,6 +42,8 @@ const PARTS = [
   staffUsersMessages,
   staffRolesMessages,
   staffInstanceMessages,
+  staffRunnersMessages,
+  staffStandingsMessages,
 ] as const;
 
 type Part = (typeof PARTS)[number];

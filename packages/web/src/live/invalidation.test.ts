@@ -8,7 +8,7 @@ describe('what an event makes stale', () => {
   });
 
   it('refetches the standings on a ranking change and nothing for an event it does not know', () => {
-    expect(staleFamilies('rankingChanged', {})).toEqual(['ranking']);
+    expect(staleFamilies('rankingChanged', {})).toContain('ranking');
     expect(staleFamilies('somethingNew', {})).toEqual([]);
   });
 
@@ -28,5 +28,12 @@ describe('what an event makes stale', () => {
     expect(staleFamilies('userChanged', {})).toEqual(expect.arrayContaining(['managedUsers', 'managedUser', 'userSessions']));
     expect(staleFamilies('roleChanged', {})).toEqual(expect.arrayContaining(['roles', 'grants']));
     expect(staleFamilies('grantChanged', {})).toEqual(expect.arrayContaining(['grants', 'managedUser']));
+  });
+
+  it('refetches the runners when one changes or a submission a runner holds moves on, and the staff standings with the ranking', () => {
+    expect(staleFamilies('runnerChanged', {})).toEqual(['runners']);
+    expect(staleFamilies('submissionChanged', {})).toContain('runners');
+    expect(staleFamilies('rankingChanged', {})).toContain('staffRanking');
+    expect(staleFamilies('seriesChanged', {})).toContain('staffRanking');
   });
 });

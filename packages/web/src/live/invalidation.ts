@@ -10,10 +10,10 @@ const STALE: Record<string, KeyFamily[]> = {
   activityUpdated: ['activities', 'activity', 'series', 'problem'],
   activityDeleted: ['activities', 'activity'],
   activityTimesChanged: ['activities', 'activity', 'series'],
-  seriesChanged: ['activity', 'series', 'problem', 'ranking'],
+  seriesChanged: ['activity', 'series', 'problem', 'ranking', 'staffRanking'],
   submissionStateChanged: ['submissions', 'submission', 'problem'],
   problemStatusChanged: ['series', 'problem'],
-  rankingChanged: ['ranking'],
+  rankingChanged: ['ranking', 'staffRanking'],
   instanceChanged: ['instance'],
   // an account changed (to holders of user:read:all): the account lists and its page; blocking
   // and new passwords end its sessions
@@ -28,6 +28,10 @@ const STALE: Record<string, KeyFamily[]> = {
   questionChanged: ['staffQuestions'],
   printoutChanged: ['staffPrintouts'],
   roleChanged: ['permissions', 'activities', 'printoutActivities', 'roles', 'grants'],
+  // the runners page: a runner registered, approved, tagged, revoked or forgotten; and what a runner
+  // judges now changes with the state of the submission it holds (claimed, judged, given back)
+  runnerChanged: ['runners'],
+  submissionChanged: ['runners'],
 };
 
 /** A runner's progress report changes only the submission's own line ("test k of n"). */

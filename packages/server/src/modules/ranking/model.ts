@@ -31,6 +31,8 @@ export function specOf(type: 'icpc' | 'points', columns: Column[]): Spec {
 export interface Participant {
   userId: string;
   userName: string;
+  /** The login, which the ranking gives to staff only (RankingRow.username). */
+  username: string;
   /** Place in display order (name, then id) among the participants ranked with it: ties are shown in this order. */
   order: number;
 }

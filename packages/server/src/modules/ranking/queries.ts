@@ -137,7 +137,7 @@ export class RankingQueries {
     const key = this.membersKey.get(activityId) ?? '';
     const kept = this.kept.get(activityId);
     if (kept?.key === key) return kept.list;
-    const list = this.members.all(activityId).map((r): Participant => ({ userId: r.id, userName: displayName(r), order: 0 }));
+    const list = this.members.all(activityId).map((r): Participant => ({ userId: r.id, userName: displayName(r), username: r.username, order: 0 }));
     list.sort(byDisplay);
     list.forEach((p, i) => (p.order = i));
     if (!kept && this.kept.size >= PARTICIPANT_LISTS_KEPT) this.kept.delete(this.kept.keys().next().value!);

@@ -6,6 +6,6 @@ export function rankingRoutes(api: Api, ranking: RankingService): void {
   api.bind(ops.getRanking, ({ actor, params, query, ctx }) => {
     // written here rather than returned: the service keeps the rows' JSON between changes
     ctx.type = 'application/json';
-    ctx.body = ranking.json(actor, params.idOrSlug, query.seriesId);
+    ctx.body = ranking.json(actor, params.idOrSlug, query.seriesId, query.view ?? 'own');
   });
 }

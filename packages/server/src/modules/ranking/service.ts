@@ -6,7 +6,7 @@ import type { Deps } from '../../services.js';
 import { compact, iso, literalRows, type Rows } from '../../util.js';
 import { visibleActivity, type ActivityRow } from '../policy/index.js';
 import { rescaled } from '../submissions/index.js';
-import { ActivityModel, specOf, type Column, type Ranked } from './model.js';
+import { ActivityModel, specOf, type Column, type Participant, type Ranked } from './model.js';
 import { RankingQueries, type RankedAssignment, type RankedSeries } from './queries.js';
 import { activeFreeze, windowOpen } from './windows.js';
 
@@ -14,6 +14,8 @@ import { activeFreeze, windowOpen } from './windows.js';
 const MODELS_KEPT = 32;
 
 type RankingType = Ranking['rankingType'];
+/** Whose eyes the standings are computed for (RankingQuery.view). */
+export type RankingView = 'own' | 'public';
 type ResultData = NonNullable<EventData<'rankingChanged'>['result']>;
 
 /** What resultEvents reads of a submission: the row, its assignment's scale, its series' dates, its activity's rules. */
@@ -69,8 +71,8 @@ export class RankingService {
   }
 
   /** GET /activities/{idOrSlug}/ranking */
-  get(actor: Actor, idOrSlug: string, seriesId?: string): Ranking {
-    const s = this.standings(actor, idOrSlug, seriesId);
+  get(actor: Actor, idOrSlug: string, seriesId?: string, view: RankingView = 'own'): Ranking {
+    const s = this.standings(actor, idOrSlug, seriesId, view);
     return { rankingType: s.type, frozen: s.ranked.frozen, problems: s.problems, rows: s.rows };
   }
 
@@ -79,16 +81,26 @@ export class RankingService {
    * who sees all of them gets the same text: it is made once per change of the standings rather
    * than once per request (a result tells every reader to fetch again).
    */
-  json(actor: Actor, idOrSlug: string, seriesId?: string): string {
-    const s = this.standings(actor, idOrSlug, seriesId);
+  json(actor: Actor, idOrSlug: string, seriesId?: string, view: RankingView = 'own'): string {
+    const s = this.standings(actor, idOrSlug, seriesId, view);
     // the rows hold no null members, so plain JSON is the wire form (decisions §2)
     const rows = s.rows === s.ranked.rows ? (s.ranked.rowsJson ??= JSON.stringify(s.rows)) : JSON.stringify(s.rows);
     return `{"rankingType":${JSON.stringify(s.type)},"frozen":${s.ranked.frozen},"problems":${JSON.stringify(s.problems)},"rows":${rows}}`;
   }
 
-  private standings(actor: Actor, idOrSlug: string, seriesId: string | undefined): { type: RankingType; problems: Ranking['problems']; ranked: Ranked; rows: RankingRow[] } {
+  /**
+   * The standings the caller gets. The public view (a projector's) is computed as for a participant
+   * holding nothing but ranking:read, whatever the caller holds, so that it hides exactly what the
+   * freeze and the windows hide from participants; the caller still needs ranking:read to ask.
+   */
+  private standings(
+    actor: Actor,
+    idOrSlug: string,
+    seriesId: string | undefined,
+    view: RankingView,
+  ): { type: RankingType; problems: Ranking['problems']; ranked: Ranked; rows: RankingRow[] } {
     const a = visibleActivity(this.d, actor, idOrSlug);
-    const may = (key: Permission) => this.d.permissions.has(actor.userId, key, a.id);
+    const may = (key: Permission) => view === 'own' && this.d.permissions.has(actor.userId, key, a.id);
     this.d.permissions.require(actor, 'ranking:read', a.id);
     const all = this.q.seriesOf(a.id);
     const chosen = seriesId === undefined ? undefined : all.find((s) => s.id === seriesId);
@@ -103,12 +115,15 @@ export class RankingService {
     // a series ranked on its own is not weighed against others: its importance does not apply
     const columns = problems.map((p) => column(p, bySeries.get(p.seriesId)!, a, unfrozen ? null : now, chosen ? 1 : null));
     const type: RankingType = a.rankingType === 'points' ? 'points' : 'icpc';
-    const ranked = this.model(a.id).view(specOf(type, columns)).rank(this.q.participantsOf(a.id));
+    const participants = this.q.participantsOf(a.id);
+    const ranked = this.model(a.id).view(specOf(type, columns)).rank(participants);
+    const readsAll = may('result:read:all');
+    const rows = this.visibleRows(ranked.rows, a, actor.userId, readsAll);
     return {
       type,
       problems: problems.map((p) => compact({ id: p.id, slug: p.slug, name: p.name, seriesId: p.seriesId, maxPoints: p.maxPoints })),
       ranked,
-      rows: this.visibleRows(ranked.rows, a, actor.userId, may('result:read:all')),
+      rows: readsAll ? withUsernames(rows, participants) : rows,
     };
   }
 
@@ -218,6 +233,16 @@ export class RankingService {
     if (frozen && windowOpen(r, now)) out.push(event('rankingChanged', base, audience({ unless: 'ranking:read:unfrozen', alsoUsers: author('ranking:read:unfrozen') })));
     return out;
   }
+}
+
+/**
+ * The rows with each participant's login, for staff who tell two people of one name apart or
+ * export the standings to a gradebook. New row objects: the shared rows (and their JSON) stay as
+ * participants get them.
+ */
+function withUsernames(rows: RankingRow[], participants: readonly Participant[]): RankingRow[] {
+  const login = new Map(participants.map((p) => [p.userId, p.username]));
+  return rows.map((r) => ({ ...r, username: login.get(r.userId) ?? r.userName }));
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Outbox } from '../../db/transactor.js';
 import { event } from '../../events/bus.js';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId, sha256Hex, statements } from '../../util.js';
+import { currentJobOf } from './current-job.js';
 import { EnrolmentCodes, type Enrolment } from './enrolment-codes.js';
 
 type RegisterBody = OperationInput<typeof ops.registerRunner>['body'];
@@ -90,7 +91,7 @@ export class RunnersService {
 
   private view(r: RunnerRow): Runner {
     const now = this.d.clock.now().getTime();
-    const current = this.q<[string], { id: string }>("SELECT id FROM attempts WHERE runner_id = ? AND state = 'running' ORDER BY claimed_at DESC LIMIT 1").get(r.id);
+    const current = currentJobOf(this.q, r.id);
     const files = this.q<[string], { name: string; fileId: string; sizeBytes: number; sha256: string }>(
       'SELECT rf.name, rf.file_id AS fileId, f.size_bytes AS sizeBytes, f.sha256 FROM runner_files rf JOIN files f ON f.id = rf.file_id WHERE rf.runner_id = ? ORDER BY rf.name',
     ).all(r.id);
@@ -111,7 +112,8 @@ export class RunnersService {
       isConnected: !!r.lastSeenAt && Date.parse(r.lastSeenAt) > now - CONNECTED_SECONDS * 1000,
       completedJobs: r.completedJobs,
       languages: r.languages ? (JSON.parse(r.languages) as string[]) : undefined,
-      currentJobId: current?.id,
+      currentJobId: current?.kind === 'submission' ? current.id : undefined,
+      currentJob: current,
       files,
     }) as Runner;
   }

@@ -27,6 +27,7 @@ export const GLOBAL_SECTIONS: StaffSection[] = [
   { key: 'users', path: 'users', label: 'staff.nav.users', shown: holds('user:read:all') },
   { key: 'roles', path: 'roles', label: 'staff.nav.roles', shown: holds('role:read', 'role:manage', 'grant:read:all') },
   { key: 'instance', path: 'instance', label: 'staff.nav.instance', shown: holds('instance:update') },
+  { key: 'runners', path: 'runners', label: 'staff.nav.runners', shown: (a) => a.runners },
 ];
 
 /** Whether a reader may see the pages of one activity they manage. */
@@ -45,4 +46,4 @@ export interface ActivitySection {
 }
 
 /** The pages of one activity for its staff: the sidebar of /staff/a/:activity. */
-export const ACTIVITY_SECTIONS: ActivitySection[] = [];
+export const ACTIVITY_SECTIONS: ActivitySection[] = [{ key: 'standings', path: 'standings', label: 'staff.nav.standings', shown: (a) => a.manages }];

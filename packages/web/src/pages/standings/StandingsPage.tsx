@@ -1,4 +1,3 @@
-import type { ParticipantSeries } from '@judge/contract';
 import { ops } from '@judge/sdk/browser';
 import { useQuery } from '@tanstack/react-query';
 import { useParams, useSearchParams } from 'react-router';
@@ -8,25 +7,9 @@ import { useAccount } from '../../app/session';
 import { ErrorBox, Loading } from '../../components/Status';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useT } from '../../i18n/I18n';
+import { SeriesPicker } from './SeriesPicker';
 import { centreInRegion, StandingsTable } from './StandingsTable';
 import './standings.css';
-
-function SeriesPicker({ series, value, onChange }: { series: ParticipantSeries[]; value: string; onChange(id: string): void }) {
-  const t = useT();
-  return (
-    <label className="series-picker">
-      {t('standings.series')}
-      <select value={value} onChange={(e) => onChange(e.target.value)}>
-        <option value="">{t('standings.allSeries')}</option>
-        {series.map((s) => (
-          <option key={s.id} value={s.id}>
-            {s.name}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
 
 /** The activity's ranking as the server computes it, refetched whenever the socket says it changed. */
 export default function StandingsPage() {
