@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readClassList } from '../src/class-list.js';
-import { parseCsv, readCsv } from '../src/csv.js';
-import { usernameFor } from '../src/usernames.js';
+import { parseCsv, readCsv, usernameFor } from '@judge/sdk';
 
 // The school office's class list: a German Excel CSV was refused as one unknown
 // column, and lmüller and sgroß as not letters.

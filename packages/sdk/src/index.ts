@@ -23,3 +23,4 @@ export {
   type TrialReport,
   type RegisterInput,
 } from './runner.js';
+export * from './class-list/index.js';

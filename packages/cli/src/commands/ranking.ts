@@ -2,7 +2,7 @@ import { ops, type Ranking, type RankingCell } from '@judge/contract';
 import { Option, type Command } from 'commander';
 import { accountDirectory } from '../accounts.js';
 import { api } from '../client.js';
-import { CSV_BOM, csvLine } from '../csv.js';
+import { CSV_BOM, csvLine } from '@judge/sdk';
 import { emit, note, table, type JsonOption } from '../output.js';
 import { resolveSeries } from '../resolve.js';
 import { sub } from './common.js';
