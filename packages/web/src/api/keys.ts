@@ -24,10 +24,17 @@ export const keys = {
   staffQuestions: (filters: Record<string, unknown>) => ['staffQuestions', filters] as const,
   staffPrintouts: (filters: Record<string, unknown>) => ['staffPrintouts', filters] as const,
   printoutActivities: ['printoutActivities'] as const,
+  /** An activity's memberships (its grants) and roles, for its People page. */
+  staffMembers: (activityId: string) => ['staffMembers', activityId] as const,
+  staffRoles: (activityId: string) => ['staffMembers', activityId, 'roles'] as const,
+  /** Accounts found by a staff search. */
+  staffUserSearch: (q: string) => ['staffUsers', 'search', q] as const,
+  /** Every account (a class list is matched against them). */
+  staffAllUsers: ['staffUsers', 'all'] as const,
   cannedAnswers: ['cannedAnswers'] as const,
 };
 
 export type KeyFamily =
   | 'account' | 'instance' | 'sessions' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking'
   | 'questions' | 'printouts' | 'health'
-  | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities';
+  | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities' | 'staffMembers' | 'staffUsers';

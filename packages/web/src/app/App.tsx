@@ -24,6 +24,9 @@ const StaffQuestions = lazy(() => import('../pages/staff/questions/QuestionsPage
 const StaffAnnounce = lazy(() => import('../pages/staff/AnnouncePage'));
 const StaffPrintouts = lazy(() => import('../pages/staff/printouts/PrintoutsPage'));
 const StaffActivityLayout = lazy(() => import('../pages/staff/activity/StaffActivityLayout'));
+const StaffPeopleFrame = lazy(() => import('../pages/staff/people/PeopleFrame'));
+const StaffPeople = lazy(() => import('../pages/staff/people/PeoplePage'));
+const StaffSlips = lazy(() => import('../pages/staff/people/SlipsPage'));
 
 function NotFound() {
   const t = useT();
@@ -62,7 +65,13 @@ export function App() {
               <Route path="questions" element={<StaffQuestions />} />
               <Route path="announce" element={<StaffAnnounce />} />
               <Route path="printouts" element={<StaffPrintouts />} />
-              <Route path="a/:activity" element={<StaffActivityLayout />}></Route>
+              <Route path="a/:activity" element={<StaffActivityLayout />}>
+                {/* one frame around People and Slips: the passwords just issued live in it, and go when it is left */}
+                <Route element={<StaffPeopleFrame />}>
+                  <Route path="people" element={<StaffPeople />} />
+                  <Route path="slips" element={<StaffSlips />} />
+                </Route>
+              </Route>
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>

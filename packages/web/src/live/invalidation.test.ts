@@ -23,4 +23,9 @@ describe('what an event makes stale', () => {
     expect(staleFamilies('printoutChanged', {})).toEqual(['staffPrintouts']);
     expect(staleFamilies('grantChanged', {})).toContain('permissions');
   });
+
+  it("refetches an activity's people when a membership, a role or an account changes", () => {
+    for (const type of ['grantChanged', 'roleChanged', 'userChanged']) expect(staleFamilies(type, {})).toContain('staffMembers');
+    expect(staleFamilies('grantChanged', {})).toContain('staffUsers');
+  });
 });

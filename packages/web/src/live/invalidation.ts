@@ -15,17 +15,17 @@ const STALE: Record<string, KeyFamily[]> = {
   problemStatusChanged: ['series', 'problem'],
   rankingChanged: ['ranking'],
   instanceChanged: ['instance'],
-  userChanged: ['account'],
+  userChanged: ['account', 'staffMembers', 'staffUsers'],
   questionAnswered: ['questions'],
   questionPublished: ['questions'],
   announcementPublished: ['questions'],
   printoutStateChanged: ['printouts'],
   maintenanceChanged: ['health'],
-  grantChanged: ['activities', 'activity', 'permissions', 'printoutActivities'],
+  grantChanged: ['activities', 'activity', 'permissions', 'printoutActivities', 'staffMembers', 'staffUsers'],
   // the staff pages: the queues, and what the caller may do there (a grant or a role changed)
   questionChanged: ['staffQuestions'],
   printoutChanged: ['staffPrintouts'],
-  roleChanged: ['permissions', 'activities', 'printoutActivities'],
+  roleChanged: ['permissions', 'activities', 'printoutActivities', 'staffMembers'],
 };
 
 /** A runner's progress report changes only the submission's own line ("test k of n"). */
