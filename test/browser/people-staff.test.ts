@@ -106,6 +106,7 @@ describe('people of an activity in the browser', () => {
     // leaving the pages forgets the passwords: back from another page, there is nothing to print
     await page.getByRole('link', { name: 'Open as a participant sees it' }).click();
     await page.waitForURL(`**/a/${LAB}`);
+    await page.locator('.staff-activity').waitFor({ state: 'detached' });
     await page.goBack();
     await page.waitForURL(`**/staff/a/${LAB}/slips`);
     await page.getByText('There are no passwords to print').waitFor();

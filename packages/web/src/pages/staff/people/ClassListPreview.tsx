@@ -40,7 +40,7 @@ export function ClassListPreview({ planned, mayCreate, busy, onRun }: Props) {
       {p.fresh.length > 0 && (
         <>
           <h4>{t('staff.people.csv.fresh', { count: p.fresh.length })}</h4>
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0} role="region" aria-label={t('staff.people.csv.fresh', { count: p.fresh.length })}>
             <table>
               <thead>
                 <tr>

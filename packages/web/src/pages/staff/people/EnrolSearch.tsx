@@ -8,7 +8,8 @@ import { ErrorBox, Loading } from '../../../components/Status';
 import { useT } from '../../../i18n/I18n';
 import { JudgectlHint } from '../JudgectlHint';
 import { usePeople } from './issued';
-import { builtIn, grantRole, memberKind, useActivityRoles, useMembers } from './queries';
+import { builtIn, grantRole, useActivityRoles, useMembers } from './queries';
+import { useRoleLabel } from './useRoleLabel';
 
 /** Finds existing accounts by login, name or address, and enrols them as participants. */
 export function EnrolSearch() {
@@ -63,6 +64,7 @@ function Candidate({ user: u }: { user: UserLookup }) {
     mutationFn: () => grantRole(u.id, builtIn(roles.data, 'participant')!.id, activity.id),
     onSuccess: () => void qc.invalidateQueries({ queryKey: keys.staffMembers(activity.id) }),
   });
+  const roleLabel = useRoleLabel();
   const member = members.data?.find((g) => g.userId === u.id);
   const label = [u.name && u.name !== u.username ? u.name : '', u.email].filter(Boolean).join(' · ');
   return (
@@ -71,11 +73,10 @@ function Candidate({ user: u }: { user: UserLookup }) {
         <strong>{u.username}</strong> {label && <span className="muted">{label}</span>}
       </div>
       {member ? (
-        <span className="muted">{t('staff.people.enrol.already', { role: memberKind(member, roles.data) === 'other' ? member.roleName : t(`staff.people.role.${memberKind(member, roles.data) as 'participant' | 'manager'}`) })}</span>
+        <span className="muted">{t('staff.people.enrol.already', { role: roleLabel(member, roles.data) })}</span>
       ) : (
-        <button type="button" disabled={enrol.isPending || !builtIn(roles.data, 'participant')} onClick={() => enrol.mutate()}>
+        <button type="button" aria-label={`${t('staff.people.enrol.do')}: ${u.username}`} disabled={enrol.isPending || !builtIn(roles.data, 'participant')} onClick={() => enrol.mutate()}>
           {t('staff.people.enrol.do')}
-          <span className="visually-hidden">: {u.username}</span>
         </button>
       )}
       {enrol.isError && <ErrorBox error={enrol.error} />}

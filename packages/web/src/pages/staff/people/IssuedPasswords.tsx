@@ -20,7 +20,7 @@ export function IssuedPasswords() {
         {t('staff.people.issued.title', { count: issued.length })}
       </h3>
       <p className="warn">{t('staff.people.issued.once')}</p>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="issued-heading">
         <table>
           <thead>
             <tr>

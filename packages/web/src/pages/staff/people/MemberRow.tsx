@@ -10,6 +10,7 @@ import { useT } from '../../../i18n/I18n';
 import { Time } from '../../../i18n/time';
 import { usePeople } from './issued';
 import { builtIn, grantRole, memberKind } from './queries';
+import { useRoleLabel } from './useRoleLabel';
 
 interface Props {
   grant: Grant;
@@ -41,7 +42,7 @@ export function MemberRow({ grant: g, roles, mayGrant, linkUser, onDone }: Props
       void refresh();
     },
   });
-  const label = kind === 'other' ? g.roleName : t(`staff.people.role.${kind}`);
+  const label = useRoleLabel()(g, roles);
   return (
     <li className="person" data-member={g.userId} data-role={kind}>
       <div className="person-who">
@@ -54,20 +55,17 @@ export function MemberRow({ grant: g, roles, mayGrant, linkUser, onDone }: Props
       {mayGrant && !confirming && (
         <div className="people-actions">
           {kind !== 'manager' && builtIn(roles, 'manager') && (
-            <button type="button" disabled={change.isPending} onClick={() => change.mutate('manager')}>
+            <button type="button" aria-label={`${t('staff.people.makeManager')}: ${g.userName}`} disabled={change.isPending} onClick={() => change.mutate('manager')}>
               {t('staff.people.makeManager')}
-              <span className="visually-hidden">: {g.userName}</span>
             </button>
           )}
           {kind === 'manager' && builtIn(roles, 'participant') && (
-            <button type="button" disabled={change.isPending} onClick={() => change.mutate('participant')}>
+            <button type="button" aria-label={`${t('staff.people.makeParticipant')}: ${g.userName}`} disabled={change.isPending} onClick={() => change.mutate('participant')}>
               {t('staff.people.makeParticipant')}
-              <span className="visually-hidden">: {g.userName}</span>
             </button>
           )}
-          <button type="button" className="danger" disabled={change.isPending} onClick={() => setConfirming(true)}>
+          <button type="button" aria-label={`${t('staff.people.remove')}: ${g.userName}`} className="danger" disabled={change.isPending} onClick={() => setConfirming(true)}>
             {t('staff.people.remove')}
-            <span className="visually-hidden">: {g.userName}</span>
           </button>
         </div>
       )}

@@ -1,4 +1,4 @@
-import type { Grant, Role } from '@judge/contract';
+import type { Grant } from '@judge/contract';
 import { useId, useState } from 'react';
 import { useAccount } from '../../../app/session';
 import { ErrorBox, Loading } from '../../../components/Status';
@@ -54,7 +54,7 @@ export function MembersPanel({ mayGrant, mayReadUsers }: { mayGrant: boolean; ma
       ) : (
         <ul className="people-list">
           {list.map((g: Grant) => (
-            <MemberRow key={g.id} grant={g} roles={roles.data as Role[]} mayGrant={mayGrant && g.userId !== me} linkUser={mayReadUsers} onDone={setSaid} />
+            <MemberRow key={g.id} grant={g} roles={roles.data} mayGrant={mayGrant && g.userId !== me} linkUser={mayReadUsers} onDone={setSaid} />
           ))}
         </ul>
       )}

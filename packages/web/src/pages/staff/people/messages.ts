@@ -15,7 +15,7 @@ export const peopleMessages = defineMessages({
     'staff.people.noLookup':
       'Finding accounts by name or from a class list needs the permission user:read:all, which an administrator holds: ask one to enrol accounts, or give user ids to judgectl.',
     'staff.people.members.title': 'Members',
-    'staff.people.members.counts': '{participants} participants, {managers} co-teachers, {all} members in all.',
+    'staff.people.members.counts': 'Participants: {participants} · co-teachers: {managers} · in all: {all}',
     'staff.people.members.show': 'Show',
     'staff.people.members.all': 'Everybody',
     'staff.people.members.participants': 'Participants',
@@ -93,7 +93,7 @@ export const peopleMessages = defineMessages({
     'staff.people.noLookup':
       'Konten nach Namen oder aus einer Klassenliste finden erfordert die Berechtigung user:read:all, die eine Administratorin oder ein Administrator hat: Bitten Sie darum, Konten einzuschreiben, oder geben Sie judgectl Benutzer-IDs.',
     'staff.people.members.title': 'Mitglieder',
-    'staff.people.members.counts': '{participants} Teilnehmende, {managers} Mitlehrkräfte, insgesamt {all} Mitglieder.',
+    'staff.people.members.counts': 'Teilnehmende: {participants} · Mitlehrkräfte: {managers} · insgesamt: {all}',
     'staff.people.members.show': 'Zeigen',
     'staff.people.members.all': 'Alle',
     'staff.people.members.participants': 'Teilnehmende',
