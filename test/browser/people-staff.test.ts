@@ -53,7 +53,7 @@ describe('people of an activity in the browser', () => {
     return page;
   }
   const asAdmin = (path: string, viewport?: Viewport) => signedIn({ username: judge.adminUsername, password: judge.adminPassword }, path, viewport);
-  const member = (page: Page, username: string) => page.locator('.person', { hasText: username });
+  const member = (page: Page, name: string) => page.locator('[data-member]', { hasText: name });
 
   it('creates a class from a semicolon CSV, shows the passwords once and prints them as slips that sign a student in', async () => {
     const page = await asAdmin(PEOPLE);
@@ -146,6 +146,7 @@ describe('people of an activity in the browser', () => {
     expect(grants.items.map((g) => [g.userName, g.roleName]).sort()).toEqual([
       ['Lisa Müller', 'Participant'],
       ['Zoé Dubois', 'Participant'],
+      ['admin', 'Manager'],
       ['mara', 'Manager'],
     ]);
     expect(scriptProblems(page)).toEqual([]);
