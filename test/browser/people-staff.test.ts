@@ -70,11 +70,11 @@ describe('people of an activity in the browser', () => {
     await screenshot(page, 'staff-people-plan');
 
     // the main action by keyboard
-    const run = page.getByRole('button', { name: 'Create 3 and enrol 0 existing' });
+    const run = page.getByRole('button', { name: 'Create 3 accounts and enrol them' });
     await run.focus();
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'The passwords of 3 new accounts' }).waitFor();
-    await page.getByText('Created 3 accounts and enrolled 0 existing ones as participants.').waitFor();
+    await page.getByText('Created 3 accounts and enrolled them as participants.').waitFor();
     for (const u of ['lmueller', 'zoe.dubois', 'sgross']) await member(page, u === 'lmueller' ? 'Lisa Müller' : u === 'sgross' ? 'Sven Groß' : 'Zoé Dubois').waitFor();
     await checkA11y(page, 'people: passwords shown');
     await screenshot(page, 'staff-people');

@@ -4,7 +4,7 @@ import { keys } from '../../../api/keys';
 import { ErrorBox } from '../../../components/Status';
 import { useT } from '../../../i18n/I18n';
 import { JudgectlHint } from '../JudgectlHint';
-import { planClassList, type Planned } from './class-list-plan';
+import { planClassList, planKind, type Planned } from './class-list-plan';
 import { ClassListPreview } from './ClassListPreview';
 import { importClassList, type ImportProgress } from './import-class-list';
 import { usePeople } from './issued';
@@ -52,7 +52,9 @@ export function ClassListPanel({ mayCreate }: { mayCreate: boolean }) {
     setProgress({ done: 0, total: plan.fresh.length + plan.enrol.length });
     try {
       await importClassList(plan, activity.id, participant.id, (c) => addIssued([c]), setProgress);
-      setSaid(t('staff.people.csv.done', { created: plan.fresh.length, enrolled: plan.enrol.length }));
+      const kind = planKind(plan.fresh.length, plan.enrol.length);
+      const count = kind === 'create' ? plan.fresh.length : plan.enrol.length;
+      setSaid(kind === 'both' ? t('staff.people.csv.done', { created: plan.fresh.length, enrolled: plan.enrol.length }) : t(`staff.people.csv.done.${kind}`, { count }));
       setPlanned(null);
       if (input.current) input.current.value = '';
     } catch (e) {

@@ -1,6 +1,6 @@
 import type { ClassListProblem } from '@judge/sdk/browser';
 import { useT } from '../../../i18n/I18n';
-import { rowName, type Planned } from './class-list-plan';
+import { planKind, rowName, type Planned } from './class-list-plan';
 
 interface Props {
   planned: Planned;
@@ -35,6 +35,7 @@ export function ClassListPreview({ planned, mayCreate, busy, onRun }: Props) {
   if (p.faults.length) return <Refusal fileName={p.fileName} problem={{ kind: 'faults', faults: p.faults }} />;
   if (p.fresh.length && !mayCreate) return <Refusal fileName={p.fileName} problem={{ kind: 'faults', faults: p.fresh.map((r) => `line ${r.line}: no account ${r.username}`) }} />;
   const work = p.fresh.length + p.enrol.length;
+  const kind = planKind(p.fresh.length, p.enrol.length);
   return (
     <div className="card csv-plan" data-plan>
       {p.fresh.length > 0 && (
@@ -81,7 +82,7 @@ export function ClassListPreview({ planned, mayCreate, busy, onRun }: Props) {
         <p>{t('staff.people.csv.nothing')}</p>
       ) : (
         <button type="button" className="primary" disabled={busy} onClick={onRun}>
-          {t('staff.people.csv.run', { created: p.fresh.length, enrolled: p.enrol.length })}
+          {kind === 'both' ? t('staff.people.csv.run', { created: p.fresh.length, enrolled: p.enrol.length }) : t(`staff.people.csv.run.${kind}`, { count: kind === 'create' ? p.fresh.length : p.enrol.length })}
         </button>
       )}
     </div>

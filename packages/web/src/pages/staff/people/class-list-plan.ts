@@ -38,3 +38,8 @@ export async function planClassList(file: File, members: Grant[]): Promise<Plann
 }
 
 export const rowName = (r: ImportRow) => fullName(r);
+
+/** Which words a plan's button and its report take: only new accounts, only existing ones, or both. */
+export function planKind(created: number, enrolled: number): 'create' | 'enrol' | 'both' {
+  return enrolled === 0 ? 'create' : created === 0 ? 'enrol' : 'both';
+}
