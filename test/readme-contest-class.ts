@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { codeForm } from '../packages/server/test/support/forms.js';
 import { until } from '../packages/server/test/support/wait.js';
-import { parseCsv } from '../packages/cli/src/csv.js';
+import { parseCsv } from '@judge/sdk';
 
 /**
  * The class of the README's contest: 30 students in `class.csv`, who sign in from one address (a lab

@@ -105,6 +105,8 @@ const MANAGER: Permission[] = [
   'grant:update',
   'role:read',
   'user:create:temporary',
+  // a co-manager works the activity's printout queue as well (decisions §5: staff of an activity)
+  'printout:manage',
 ];
 
 /** Roles seeded at `judge init`; editable, never deletable. */

@@ -4,3 +4,4 @@ export { ApiProblem, Unreachable } from './problem.js';
 export { LiveSocket, backoffMs, BACKOFF_START_MS, BACKOFF_MAX_MS, type LiveFrame, type LiveState, type LiveSocketOptions } from './live-socket.js';
 export { ops } from './op-table.js';
 export { rankingCsv, asCsvText, solveMinute, CSV_BOM, type RankingCsvOptions } from './ranking-csv.js';
+export * from './class-list/index.js';

@@ -24,3 +24,4 @@ export {
   type RegisterInput,
 } from './runner.js';
 export { rankingCsv, asCsvText, csvField, csvLine, solveMinute, CSV_BOM, PENALTY_MINUTES, type RankingCsvOptions } from './ranking-csv.js';
+export * from './class-list/index.js';

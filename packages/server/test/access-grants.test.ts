@@ -104,9 +104,9 @@ describe('roles, grants and permissions', () => {
       expect(await mine(pc, a)).toEqual(inCatalogueOrder(PARTICIPANT_KEYS));
 
       // the manager role plus a key the manager lacks
-      const printer = await createRole({ name: uniq('Printer '), permissions: [...BUILT_IN_ROLES.manager.permissions, 'printout:manage'], activityId: a });
-      const e = await refused(() => grant({ userId: p.id, roleId: printer.id, activityId: a }, manager), 403, 'grant.excess');
-      expect(e.detail).toContain('printout:manage');
+      const deleter = await createRole({ name: uniq('Deleter '), permissions: [...BUILT_IN_ROLES.manager.permissions, 'activity:delete'], activityId: a });
+      const e = await refused(() => grant({ userId: p.id, roleId: deleter.id, activityId: a }, manager), 403, 'grant.excess');
+      expect(e.detail).toContain('activity:delete');
       // the administrator role means nothing inside one activity: refused even to an administrator
       await refused(() => grant({ userId: p.id, roleId: builtIn.administrator.id, activityId: a }, manager), 422, 'role.activity.mismatch');
       await refused(() => grant({ userId: p.id, roleId: builtIn.administrator.id, activityId: a }), 422, 'role.activity.mismatch');
@@ -119,8 +119,8 @@ describe('roles, grants and permissions', () => {
       expect(await mine(coc)).toEqual([]);
 
       // nor replace a membership whose role holds keys the manager lacks
-      const { u: q } = await account('printer');
-      await grant({ userId: q.id, roleId: printer.id, activityId: a });
+      const { u: q } = await account('deleter');
+      await grant({ userId: q.id, roleId: deleter.id, activityId: a });
       await refused(() => grant({ userId: q.id, roleId: builtIn.participant.id, activityId: a }, manager), 403, 'grant.excess');
 
       // not in another activity, not system-wide
@@ -240,7 +240,7 @@ describe('roles, grants and permissions', () => {
       const b = j.insertActivity(uniq('mdel-b-'));
       const { u: m, c: manager } = await account('manager');
       await grant({ userId: m.id, roleId: builtIn.manager.id, activityId: a });
-      const printer = await createRole({ name: uniq('Print desk '), permissions: ['activity:read', 'printout:manage'], activityId: a });
+      const printer = await createRole({ name: uniq('Delete desk '), permissions: ['activity:read', 'activity:delete'], activityId: a });
       const { u: x } = await account();
       const { u: y } = await account();
       const gPrinter = await grant({ userId: x.id, roleId: printer.id, activityId: a });
@@ -248,7 +248,7 @@ describe('roles, grants and permissions', () => {
       const gElsewhere = await grant({ userId: y.id, roleId: builtIn.participant.id, activityId: b });
 
       const e = await refused(() => manager.call(ops.deleteGrant, { params: { id: gPrinter.id } }), 403, 'grant.excess');
-      expect(e.detail).toContain('printout:manage');
+      expect(e.detail).toContain('activity:delete');
       await refused(() => manager.call(ops.deleteGrant, { params: { id: gElsewhere.id } }), 403, 'forbidden');
       const { c: plain } = await account('plain');
       await refused(() => plain.call(ops.deleteGrant, { params: { id: gParticipant.id } }), 403, 'forbidden');

@@ -83,9 +83,11 @@ beforeAll(async () => {
   admin = await j.admin();
   act = await admin.call(ops.createActivity, { body: { slug: 'print', name: 'Printing', type: 'contest@1', rankingType: 'icpc', timeZone: 'Europe/Warsaw', modules: { printouts: true } } });
   await admin.call(ops.createRole, { body: { name: 'Printer', permissions: ['printout:manage', 'activity:read'] } as never });
+  // staff of the activity who do not work printouts (the built-in manager does since migration 0011)
+  await admin.call(ops.createRole, { body: { name: 'Answerer', permissions: ['activity:read', 'question:read:all', 'question:answer'] } as never });
   staff = await party('runner-of-paper', 'Printer');
   staff2 = await party('second-printer', 'Printer');
-  mgr = await party('pmgr', 'manager');
+  mgr = await party('pmgr', 'Answerer');
   alice = await party('alice', 'participant');
   bob = await party('bob', 'participant');
   outsider = await party('outsider');

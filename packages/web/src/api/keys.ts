@@ -24,6 +24,13 @@ export const keys = {
   staffQuestions: (filters: Record<string, unknown>) => ['staffQuestions', filters] as const,
   staffPrintouts: (filters: Record<string, unknown>) => ['staffPrintouts', filters] as const,
   printoutActivities: ['printoutActivities'] as const,
+  /** An activity's memberships (its grants) and roles, for its People page. */
+  staffMembers: (activityId: string) => ['staffMembers', activityId] as const,
+  staffRoles: (activityId: string) => ['staffMembers', activityId, 'roles'] as const,
+  /** Accounts found by a staff search. */
+  staffUserSearch: (q: string) => ['staffUsers', 'search', q] as const,
+  /** Every account (a class list is matched against them). */
+  staffAllUsers: ['staffUsers', 'all'] as const,
   cannedAnswers: ['cannedAnswers'] as const,
   /** The administration pages: accounts, one account, its sessions; roles, grants, the catalogue; maintenance. */
   managedUsers: (filters: Record<string, unknown>) => ['managedUsers', filters] as const,
@@ -45,4 +52,5 @@ export type KeyFamily =
   | 'questions' | 'printouts' | 'health'
   | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities'
   | 'managedUsers' | 'managedUser' | 'userSessions' | 'roles' | 'grants' | 'maintenance'
-  | 'runners' | 'enrolmentCodes' | 'staffRanking';
+  | 'runners' | 'enrolmentCodes' | 'staffRanking'
+  | 'staffMembers' | 'staffUsers';

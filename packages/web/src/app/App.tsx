@@ -30,6 +30,9 @@ const StaffInstance = lazy(() => import('../pages/staff/instance/InstancePage'))
 const StaffActivityLayout = lazy(() => import('../pages/staff/activity/StaffActivityLayout'));
 const StaffRunners = lazy(() => import('../pages/staff/runners/RunnersPage'));
 const StaffStandings = lazy(() => import('../pages/staff/standings/StaffStandingsPage'));
+const StaffPeopleFrame = lazy(() => import('../pages/staff/people/PeopleFrame'));
+const StaffPeople = lazy(() => import('../pages/staff/people/PeoplePage'));
+const StaffSlips = lazy(() => import('../pages/staff/people/SlipsPage'));
 
 function NotFound() {
   const t = useT();
@@ -75,6 +78,11 @@ export function App() {
               <Route path="runners" element={<StaffRunners />} />
               <Route path="a/:activity" element={<StaffActivityLayout />}>
                 <Route path="standings" element={<StaffStandings />} />
+                {/* one frame around People and Slips: the passwords just issued live in it, and go when it is left */}
+                <Route element={<StaffPeopleFrame />}>
+                  <Route path="people" element={<StaffPeople />} />
+                  <Route path="slips" element={<StaffSlips />} />
+                </Route>
               </Route>
             </Route>
             <Route path="*" element={<NotFound />} />

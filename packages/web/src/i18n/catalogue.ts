@@ -19,6 +19,7 @@ import { staffRolesMessages } from '../pages/staff/roles/messages';
 import { staffInstanceMessages } from '../pages/staff/instance/messages';
 import { staffRunnersMessages } from '../pages/staff/runners/messages';
 import { staffStandingsMessages } from '../pages/staff/standings/messages';
+import { peopleMessages } from '../pages/staff/people/messages';
 import type { Lang } from './define';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
@@ -44,6 +45,7 @@ const PARTS = [
   staffInstanceMessages,
   staffRunnersMessages,
   staffStandingsMessages,
+  peopleMessages,
 ] as const;
 
 type Part = (typeof PARTS)[number];

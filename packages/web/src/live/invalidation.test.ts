@@ -36,4 +36,9 @@ describe('what an event makes stale', () => {
     expect(staleFamilies('rankingChanged', {})).toContain('staffRanking');
     expect(staleFamilies('seriesChanged', {})).toContain('staffRanking');
   });
+
+  it("refetches an activity's people when a membership, a role or an account changes", () => {
+    for (const type of ['grantChanged', 'roleChanged', 'userChanged']) expect(staleFamilies(type, {})).toContain('staffMembers');
+    expect(staleFamilies('grantChanged', {})).toContain('staffUsers');
+  });
 });

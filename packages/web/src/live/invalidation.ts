@@ -15,19 +15,19 @@ const STALE: Record<string, KeyFamily[]> = {
   problemStatusChanged: ['series', 'problem'],
   rankingChanged: ['ranking', 'staffRanking'],
   instanceChanged: ['instance'],
-  // an account changed (to holders of user:read:all): the account lists and its page; blocking
-  // and new passwords end its sessions
-  userChanged: ['account', 'managedUsers', 'managedUser', 'userSessions'],
+  // an account changed (to holders of user:read:all): the account lists and its page, the People
+  // pages; blocking and new passwords end its sessions
+  userChanged: ['account', 'managedUsers', 'managedUser', 'userSessions', 'staffMembers', 'staffUsers'],
   questionAnswered: ['questions'],
   questionPublished: ['questions'],
   announcementPublished: ['questions'],
   printoutStateChanged: ['printouts'],
   maintenanceChanged: ['health', 'maintenance'],
-  grantChanged: ['activities', 'activity', 'permissions', 'printoutActivities', 'grants', 'managedUser', 'managedUsers', 'roles'],
+  grantChanged: ['activities', 'activity', 'permissions', 'printoutActivities', 'grants', 'managedUser', 'managedUsers', 'roles', 'staffMembers', 'staffUsers'],
   // the staff pages: the queues, and what the caller may do there (a grant or a role changed)
   questionChanged: ['staffQuestions'],
   printoutChanged: ['staffPrintouts'],
-  roleChanged: ['permissions', 'activities', 'printoutActivities', 'roles', 'grants'],
+  roleChanged: ['permissions', 'activities', 'printoutActivities', 'roles', 'grants', 'staffMembers'],
   // the runners page: a runner registered, approved, tagged, revoked or forgotten; and what a runner
   // judges now changes with the state of the submission it holds (claimed, judged, given back)
   runnerChanged: ['runners'],

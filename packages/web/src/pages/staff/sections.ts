@@ -46,4 +46,7 @@ export interface ActivitySection {
 }
 
 /** The pages of one activity for its staff: the sidebar of /staff/a/:activity. */
-export const ACTIVITY_SECTIONS: ActivitySection[] = [{ key: 'standings', path: 'standings', label: 'staff.nav.standings', shown: (a) => a.manages }];
+export const ACTIVITY_SECTIONS: ActivitySection[] = [
+  { key: 'people', path: 'people', label: 'staff.people.nav', shown: (a) => a.manages },
+  { key: 'standings', path: 'standings', label: 'staff.nav.standings', shown: (a) => a.manages },
+];

@@ -1,4 +1,6 @@
-import { CsvError, parse } from 'csv-parse/sync';
+// csv-parse's browser build: the same parser with its Buffer bundled and no eval, so it runs in
+// Node (judgectl) and under the web app's strict CSP alike
+import { CsvError, parse } from 'csv-parse/browser/esm/sync';
 
 /** One record of a CSV file and the line it starts on (1-based, the header is line 1). */
 export interface CsvRecord {
@@ -21,7 +23,7 @@ export class CsvSyntaxError extends Error {
   }
 }
 
-/** The separators judgectl reads: comma (RFC 4180), semicolon (a spreadsheet where the comma is the decimal point, as German Excel) and tab. */
+/** The separators a class list may use: comma (RFC 4180), semicolon (a spreadsheet where the comma is the decimal point, as German Excel) and tab. */
 const SEPARATORS = [',', ';', '\t'] as const;
 
 /** The words for what csv-parse refuses, as a person fixing the file needs them. */
