@@ -25,9 +25,13 @@ export const keys = {
   staffPrintouts: (filters: Record<string, unknown>) => ['staffPrintouts', filters] as const,
   printoutActivities: ['printoutActivities'] as const,
   cannedAnswers: ['cannedAnswers'] as const,
+  /** An activity's staff dashboard: refetched on its own events, throttled (pages/staff/dashboard/live.ts). */
+  dashboard: (slug: string) => ['dashboard', slug] as const,
+  /** The activities the caller manages, with every setting (the staff home). */
+  managedActivities: ['managedActivities'] as const,
 };
 
 export type KeyFamily =
   | 'account' | 'instance' | 'sessions' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking'
   | 'questions' | 'printouts' | 'health'
-  | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities';
+  | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities' | 'managedActivities';

@@ -24,6 +24,8 @@ const StaffQuestions = lazy(() => import('../pages/staff/questions/QuestionsPage
 const StaffAnnounce = lazy(() => import('../pages/staff/AnnouncePage'));
 const StaffPrintouts = lazy(() => import('../pages/staff/printouts/PrintoutsPage'));
 const StaffActivityLayout = lazy(() => import('../pages/staff/activity/StaffActivityLayout'));
+const StaffHome = lazy(() => import('../pages/staff/home/StaffHome'));
+const StaffDashboard = lazy(() => import('../pages/staff/dashboard/DashboardPage'));
 
 function NotFound() {
   const t = useT();
@@ -59,10 +61,13 @@ export function App() {
               <Route path="printouts" element={<Printouts />} />
             </Route>
             <Route path="/staff" element={guarded(<StaffLayout />)}>
+              <Route index element={<StaffHome />} />
               <Route path="questions" element={<StaffQuestions />} />
               <Route path="announce" element={<StaffAnnounce />} />
               <Route path="printouts" element={<StaffPrintouts />} />
-              <Route path="a/:activity" element={<StaffActivityLayout />}></Route>
+              <Route path="a/:activity" element={<StaffActivityLayout />}>
+                <Route index element={<StaffDashboard />} />
+              </Route>
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>

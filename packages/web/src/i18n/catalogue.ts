@@ -14,6 +14,9 @@ import { bannerMessages } from '../app/banner-messages';
 import { questionsMessages } from '../pages/questions/messages';
 import { printoutsMessages } from '../pages/printouts/messages';
 import { staffMessages } from '../pages/staff/messages';
+import { homeMessages } from '../pages/staff/home/messages';
+import { dashboardMessages } from '../pages/staff/dashboard/messages';
+import { terminalMessages } from '../pages/staff/terminal/messages';
 import type { Lang } from './define';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
@@ -34,6 +37,9 @@ const PARTS = [
   questionsMessages,
   printoutsMessages,
   staffMessages,
+  homeMessages,
+  dashboardMessages,
+  terminalMessages,
 ] as const;
 
 type Part = (typeof PARTS)[number];

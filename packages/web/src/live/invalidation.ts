@@ -6,10 +6,10 @@ import type { KeyFamily } from '../api/keys';
  * fetch again, and only the screens showing them do.
  */
 const STALE: Record<string, KeyFamily[]> = {
-  activityCreated: ['activities'],
-  activityUpdated: ['activities', 'activity', 'series', 'problem'],
-  activityDeleted: ['activities', 'activity'],
-  activityTimesChanged: ['activities', 'activity', 'series'],
+  activityCreated: ['activities', 'managedActivities'],
+  activityUpdated: ['activities', 'activity', 'series', 'problem', 'managedActivities'],
+  activityDeleted: ['activities', 'activity', 'managedActivities'],
+  activityTimesChanged: ['activities', 'activity', 'series', 'managedActivities'],
   seriesChanged: ['activity', 'series', 'problem', 'ranking'],
   submissionStateChanged: ['submissions', 'submission', 'problem'],
   problemStatusChanged: ['series', 'problem'],
@@ -21,11 +21,13 @@ const STALE: Record<string, KeyFamily[]> = {
   announcementPublished: ['questions'],
   printoutStateChanged: ['printouts'],
   maintenanceChanged: ['health'],
-  grantChanged: ['activities', 'activity', 'permissions', 'printoutActivities'],
+  grantChanged: ['activities', 'activity', 'permissions', 'printoutActivities', 'managedActivities'],
   // the staff pages: the queues, and what the caller may do there (a grant or a role changed)
   questionChanged: ['staffQuestions'],
   printoutChanged: ['staffPrintouts'],
-  roleChanged: ['permissions', 'activities', 'printoutActivities'],
+  roleChanged: ['permissions', 'activities', 'printoutActivities', 'managedActivities'],
+  // the dashboard is not here: it follows its activity's events itself, at most once a second
+  // (a runner's progress reports alone would refetch it several times a second)
 };
 
 /** A runner's progress report changes only the submission's own line ("test k of n"). */

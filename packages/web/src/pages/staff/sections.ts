@@ -20,6 +20,7 @@ const manages = (a: StaffAccess) => a.managed.length > 0;
 
 /** The staff pages that span activities: the header row of /staff. */
 export const GLOBAL_SECTIONS: StaffSection[] = [
+  { key: 'home', path: '', label: 'staff.home.nav', shown: () => true },
   { key: 'questions', path: 'questions', label: 'staff.nav.questions', shown: manages },
   { key: 'announce', path: 'announce', label: 'staff.nav.announce', shown: manages },
   { key: 'printouts', path: 'printouts', label: 'staff.nav.printouts', shown: (a) => a.printouts },
@@ -41,4 +42,4 @@ export interface ActivitySection {
 }
 
 /** The pages of one activity for its staff: the sidebar of /staff/a/:activity. */
-export const ACTIVITY_SECTIONS: ActivitySection[] = [];
+export const ACTIVITY_SECTIONS: ActivitySection[] = [{ key: 'dashboard', path: '', label: 'staff.dashboard.nav', shown: (a) => a.manages }];
