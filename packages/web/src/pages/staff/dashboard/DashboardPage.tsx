@@ -8,7 +8,7 @@ import { useStaffActivity } from '../activity/context';
 import { ACTIVITY_SECTIONS } from '../sections';
 import { TerminalTasks } from '../terminal/TerminalTasks';
 import { ACTIVITY_TASKS } from '../terminal/tasks';
-import { DeskFigures, JudgingFigures } from './Figures';
+import { Figures } from './Figures';
 import { dashboardLinks } from './links';
 import { useDashboard } from './useDashboard';
 import { Verdicts } from './Verdicts';
@@ -48,8 +48,7 @@ export default function DashboardPage() {
       {figures.isError && <ErrorBox error={figures.error} />}
       {figures.data && (
         <>
-          <JudgingFigures d={figures.data} links={links} may={{ runners: mayRunners, printouts: access.printouts }} />
-          <DeskFigures d={figures.data} activity={activity} links={links} may={{ runners: mayRunners, printouts: access.printouts }} />
+          <Figures d={figures.data} activity={activity} links={links} may={{ runners: mayRunners, printouts: access.printouts }} />
           <Verdicts d={figures.data} links={links} />
         </>
       )}

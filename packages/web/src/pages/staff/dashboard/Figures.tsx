@@ -21,12 +21,13 @@ function OldestWait({ since }: { since: string }) {
   return <>{t('staff.dashboard.oldest', { wait: formatDuration(now - Date.parse(since)) })}</>;
 }
 
-/** The judging figures: the queue, what runs, the runners, the flow of submissions, judging errors. */
-export function JudgingFigures({ d, links, may }: Omit<Props, 'activity'>) {
+/** Every figure, judging first, then what waits for staff (where the activity has the module, or one waits). */
+export function Figures({ d, activity, links, may }: Props) {
   const t = useT();
   const errors = d.judgingErrors;
+  const printouts = d.printouts.queued + d.printouts.claimed;
   return (
-    <ul className="figures" aria-label={t('staff.dashboard.judging')}>
+    <ul className="figures" aria-label={t('staff.dashboard.figures')}>
       <Figure
         name="queued"
         to={links.queued}
@@ -53,20 +54,7 @@ export function JudgingFigures({ d, links, may }: Omit<Props, 'activity'>) {
       />
       <Figure name="failed" to={links.failed} value={errors.failed} label={t('staff.dashboard.failed', { count: errors.failed })} tone={errors.failed ? 'bad' : 'plain'} />
       <Figure name="je" to={links.verdict('JE')} value={errors.judgeError} label={t('staff.dashboard.judgeError', { count: errors.judgeError })} tone={errors.judgeError ? 'bad' : 'plain'} />
-    </ul>
-  );
-}
-
-/** What waits for staff: unanswered questions and printouts, shown where the activity has the module (or one waits). */
-export function DeskFigures({ d, activity, links, may }: Props) {
-  const t = useT();
-  const printouts = d.printouts.queued + d.printouts.claimed;
-  const questions = activity.modules.questions || d.questions.unanswered > 0;
-  const printing = activity.modules.printouts || printouts > 0;
-  if (!questions && !printing) return null;
-  return (
-    <ul className="figures" aria-label={t('staff.dashboard.desk')}>
-      {questions && (
+      {(activity.modules.questions || d.questions.unanswered > 0) && (
         <Figure
           name="questions"
           to={links.questions}
@@ -75,7 +63,7 @@ export function DeskFigures({ d, activity, links, may }: Props) {
           tone={d.questions.unanswered ? 'warn' : 'plain'}
         />
       )}
-      {printing && (
+      {(activity.modules.printouts || printouts > 0) && (
         <Figure
           name="printouts"
           to={may.printouts ? links.printouts : undefined}

@@ -55,7 +55,8 @@ export default function StaffHome() {
             <p>
               <code>judgectl login --server {window.location.origin} --username {'<you>'}</code>
             </p>
-            <p className="muted">{t('staff.home.guide')}</p>
+            <p>{t('staff.home.guide')}</p>
+            <p className="muted">{t('staff.home.noPageYet')}</p>
           </>
         }
       />

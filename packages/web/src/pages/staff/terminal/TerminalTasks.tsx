@@ -12,7 +12,7 @@ interface Props {
   pageOf?: (section: string) => string | undefined;
   /** Where the headings start (h2 on a page of its own, h3 under one). */
   level?: 2 | 3;
-  /** Said before the list (the staff home tells how to sign judgectl in). */
+  /** Said before the list instead of the usual line (the staff home tells how to sign judgectl in). */
   intro?: ReactNode;
 }
 
@@ -28,8 +28,7 @@ export function TerminalTasks({ groups, activitySlug, pageOf, level = 2, intro }
   return (
     <section className="terminal-tasks" aria-labelledby="terminal-tasks-title">
       <Heading id="terminal-tasks-title">{t('staff.terminal.title')}</Heading>
-      {intro}
-      <p className="muted">{t('staff.terminal.intro')}</p>
+      {intro ?? <p className="muted">{t('staff.terminal.intro')}</p>}
       <details>
         <summary>{t('staff.terminal.show', { count: groups.reduce((n, g) => n + g.tasks.length, 0) })}</summary>
         <div className="terminal-groups">
