@@ -31,10 +31,14 @@ export function outcomes(q: Statements, activityId: string): { total: number; st
   return { total, states, verdicts: list, judgeError: verdicts.get('JE') ?? 0 };
 }
 
-/** The longest-waiting queued judging of the activity (the partial queue index holds only queued ones). */
+/**
+ * The longest-waiting queued judging of the activity. The queue is short and the activity's
+ * submissions many: CROSS JOIN keeps SQLite reading the partial queue index first (left to itself it
+ * walks every submission of the activity).
+ */
 export function oldestQueued(q: Statements, activityId: string): { id: string; at: string } | undefined {
   return q<[string], { id: string; at: string }>(
-    `SELECT a.submission_id AS id, a.created_at AS at FROM attempts a JOIN submissions s ON s.id = a.submission_id
+    `SELECT a.submission_id AS id, a.created_at AS at FROM attempts a CROSS JOIN submissions s ON s.id = a.submission_id
      WHERE a.state = 'queued' AND s.activity_id = ? ORDER BY a.created_at LIMIT 1`,
   ).get(activityId);
 }
