@@ -1,13 +1,21 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ACTIVITY_TASKS, GLOBAL_TASKS } from '../packages/web/src/pages/staff/terminal/tasks.js';
 import { JUDGECTL } from './cli-child.js';
 import { namedFlags } from './command-flags.js';
 
 const JUDGE = fileURLToPath(new URL('../bin/judge', import.meta.url));
 const run = promisify(execFile);
+
+/**
+ * The task list as the web app holds it, read as text (the web app's sources are not part of this
+ * program): the command of every task, and which of them sit in the per-activity part.
+ */
+const TASKS = readFileSync(fileURLToPath(new URL('../packages/web/src/pages/staff/terminal/tasks.ts', import.meta.url)), 'utf8');
+const commandsOf = (text: string) => [...text.matchAll(/command: '([^']+)'/g)].map((m) => m[1]!);
+const [ACTIVITY_PART = '', GLOBAL_PART = ''] = TASKS.split('export const GLOBAL_TASKS');
 
 /** A program's `--help` for a subcommand path (the built launchers, `pnpm build` first). */
 const help = async (program: string, path: string[]) => (await run(program === 'judge' ? JUDGE : JUDGECTL, [...path, '--help'], { encoding: 'utf8' })).stdout;
@@ -29,7 +37,7 @@ function pathOf(command: string): { program: string; path: string[] } {
  * command's own --help. Each distinct help is read once.
  */
 describe('the terminal commands the staff pages name', () => {
-  const commands = [...ACTIVITY_TASKS, ...GLOBAL_TASKS].flatMap((g) => g.tasks.map((t) => t.command));
+  const commands = [...commandsOf(ACTIVITY_PART), ...commandsOf(GLOBAL_PART)];
 
   it('names judgectl (and judge for a backup) with subcommands and flags they have', { timeout: 300_000 }, async () => {
     expect(commands.length).toBeGreaterThan(30);
@@ -57,6 +65,8 @@ describe('the terminal commands the staff pages name', () => {
   });
 
   it('fills in the activity wherever a command is about one', () => {
-    for (const g of ACTIVITY_TASKS) for (const t of g.tasks) if (/--activity|^judgectl (series|assign|assignments|ranking|activities)/.test(t.command)) expect(t.command, t.command).toContain('{activity}');
+    const activity = commandsOf(ACTIVITY_PART);
+    expect(activity.length).toBeGreaterThan(20);
+    for (const c of activity) if (/--activity|^judgectl (series|assign|assignments|ranking|activities)/.test(c)) expect(c, c).toContain('{activity}');
   });
 });
