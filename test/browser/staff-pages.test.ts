@@ -183,12 +183,12 @@ describe('staff pages in the browser', () => {
     await admin.call(ops.createGrant, { body: { userId: patUser.userId, roleId: printer.id, activityId: desk.id } });
 
     const megPage = await chromium.newPage();
-    await signInThroughPage(megPage, judge.url, meg, '/staff');
+    await signInThroughPage(megPage, judge.url, meg, '/staff/questions');
     await megPage.waitForURL('**/staff/questions');
     await megPage.locator('[data-question]').first().waitFor();
     const tabs = megPage.getByRole('navigation', { name: 'Staff pages' }).getByRole('link');
     // the built-in manager works the activity's printouts too (migration 0011)
-    expect(await tabs.allTextContents()).toEqual(['Questions', 'Announce', 'Printouts']);
+    expect(await tabs.allTextContents()).toEqual(['Overview', 'Questions', 'Announce', 'Printouts']);
     // the activity filter lists what she manages, not every activity she could join
     expect(await megPage.getByLabel('Activity').locator('option').allTextContents()).toEqual(['All activities', 'Help desk cup']);
     expect(scriptProblems(megPage)).toEqual([]);
@@ -197,9 +197,12 @@ describe('staff pages in the browser', () => {
     const patPage = await chromium.newPage();
     await signInThroughPage(patPage, judge.url, pat, '/');
     await staffLink(patPage).click();
+    await patPage.waitForURL((u) => u.pathname === '/staff');
+    const patTabs = patPage.getByRole('navigation', { name: 'Staff pages' }).getByRole('link');
+    expect(await patTabs.allTextContents()).toEqual(['Overview', 'Printouts']);
+    await patTabs.getByText('Printouts').click();
     await patPage.waitForURL('**/staff/printouts');
     await patPage.getByRole('heading', { name: 'Printouts', level: 1 }).waitFor();
-    expect(await patPage.getByRole('navigation', { name: 'Staff pages' }).getByRole('link').allTextContents()).toEqual(['Printouts']);
     expect(scriptProblems(patPage)).toEqual([]);
     await patPage.context().close();
   }, 120_000);

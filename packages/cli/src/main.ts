@@ -1,5 +1,6 @@
 import { CommanderError, Command } from 'commander';
 import { activitiesCommands } from './commands/activities.js';
+import { activityDashboardCommand } from './commands/activity-dashboard.js';
 import { activityMembersCommands } from './commands/activity-members.js';
 import { activitySettingsCommands } from './commands/activity-settings.js';
 import { assignmentsCommands } from './commands/assignments.js';
@@ -35,6 +36,7 @@ problemsCommands(program);
 const activities = activitiesCommands(program);
 activitySettingsCommands(activities);
 activityMembersCommands(activities);
+activityDashboardCommand(activities);
 seriesStandingsCommands(seriesCommands(program));
 assignCommand(program);
 assignmentsCommands(program);

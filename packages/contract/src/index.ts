@@ -17,6 +17,7 @@ export * from './schemas/forms.js';
 export * from './schemas/questions.js';
 export * from './schemas/printouts.js';
 export * from './schemas/sample-runs.js';
+export * from './schemas/dashboard.js';
 export { ops, OPERATIONS } from './operations/index.js';
 
 /** The API version written into openapi.json and events.json. */

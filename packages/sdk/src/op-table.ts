@@ -58,6 +58,7 @@ export const ops = {
   duplicateActivity: { id: 'duplicateActivity', method: 'POST', path: '/activities/{id}/duplicate', status: 201 },
   enrol: { id: 'enrol', method: 'POST', path: '/activities/{idOrSlug}/enrolment', status: 200 },
   getActivity: { id: 'getActivity', method: 'GET', path: '/activities/{idOrSlug}', status: 200 },
+  getActivityDashboard: { id: 'getActivityDashboard', method: 'GET', path: '/manager/activities/{idOrSlug}/dashboard', status: 200 },
   getActivityProblem: { id: 'getActivityProblem', method: 'GET', path: '/activities/{idOrSlug}/problems/{problemSlug}', status: 200 },
   getManagedActivity: { id: 'getManagedActivity', method: 'GET', path: '/manager/activities/{idOrSlug}', status: 200 },
   listActivities: { id: 'listActivities', method: 'GET', path: '/activities', status: 200 },

@@ -24,6 +24,7 @@ import { openLogFile } from './log-file.js';
 import { AccessService, accessRoutes } from './modules/access/index.js';
 import { AccountService, accountRoutes } from './modules/account/index.js';
 import { ActivitiesService, activitiesRoutes } from './modules/activities/index.js';
+import { DashboardService, dashboardRoutes } from './modules/dashboard/index.js';
 import { BlobStore, FilesService, filesRoutes } from './modules/files/index.js';
 import { IdentityService, identityRoutes } from './modules/identity/index.js';
 import { InstanceService, instanceRoutes, maintenanceGate } from './modules/instance/index.js';
@@ -127,6 +128,7 @@ function createServices(deps: Deps, blobs: BlobStore) {
     // contest day
     questions: new QuestionsService(deps),
     printouts: new PrintoutsService(deps, files),
+    dashboard: new DashboardService(deps),
   };
 }
 
@@ -199,6 +201,7 @@ function createApi(deps: Deps, services: Services): Api {
   runnerRoutes(api, services.runners, services.files, config.limits.uploadBytes);
   questionsRoutes(api, services.questions);
   printoutsRoutes(api, services.printouts);
+  dashboardRoutes(api, services.dashboard);
   return api;
 }
 

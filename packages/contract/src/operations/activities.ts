@@ -18,6 +18,7 @@ import {
   Series,
   UpdateActivityRequest,
 } from '../schemas/content.js';
+import { ActivityDashboard } from '../schemas/dashboard.js';
 import { Uuid, paged } from '../wire.js';
 
 const IdParam = z.object({ id: Uuid });
@@ -200,6 +201,21 @@ export const listManagedSeries = defineOperation({
   status: 200,
   errors: ['not_found'],
   permission: 'activity:update',
+});
+
+export const getActivityDashboard = defineOperation({
+  id: 'getActivityDashboard',
+  method: 'GET',
+  path: '/manager/activities/{idOrSlug}/dashboard',
+  tag: TAG,
+  summary: "An activity's figures for its staff, read now: queue and oldest waiting submission, runners (the instance's), submissions per minute over the last ten, states and verdicts, judging errors, unanswered questions, printouts waiting",
+  auth: 'user',
+  params: IdOrSlug,
+  response: ActivityDashboard,
+  status: 200,
+  errors: ['not_found', 'forbidden'],
+  permission: 'activity:update',
+  extension: true,
 });
 
 // ---- the participant's side (decisions §9) ----

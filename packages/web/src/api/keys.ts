@@ -45,6 +45,10 @@ export const keys = {
   enrolmentCodes: ['enrolmentCodes'] as const,
   /** The staff standings: the caller's own view or the public one (as participants see it). */
   staffRanking: (slug: string, seriesId: string | undefined, view: 'own' | 'public') => ['staffRanking', slug, seriesId ?? 'all', view] as const,
+  /** An activity's staff dashboard: refetched on its own events, throttled (pages/staff/dashboard/live.ts). */
+  dashboard: (slug: string) => ['dashboard', slug] as const,
+  /** The activities the caller manages, with every setting (the staff home). */
+  managedActivities: ['managedActivities'] as const,
 };
 
 export type KeyFamily =
@@ -53,4 +57,4 @@ export type KeyFamily =
   | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities'
   | 'managedUsers' | 'managedUser' | 'userSessions' | 'roles' | 'grants' | 'maintenance'
   | 'runners' | 'enrolmentCodes' | 'staffRanking'
-  | 'staffMembers' | 'staffUsers';
+  | 'staffMembers' | 'staffUsers' | 'managedActivities';

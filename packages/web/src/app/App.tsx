@@ -33,6 +33,8 @@ const StaffStandings = lazy(() => import('../pages/staff/standings/StaffStanding
 const StaffPeopleFrame = lazy(() => import('../pages/staff/people/PeopleFrame'));
 const StaffPeople = lazy(() => import('../pages/staff/people/PeoplePage'));
 const StaffSlips = lazy(() => import('../pages/staff/people/SlipsPage'));
+const StaffHome = lazy(() => import('../pages/staff/home/StaffHome'));
+const StaffDashboard = lazy(() => import('../pages/staff/dashboard/DashboardPage'));
 
 function NotFound() {
   const t = useT();
@@ -68,6 +70,7 @@ export function App() {
               <Route path="printouts" element={<Printouts />} />
             </Route>
             <Route path="/staff" element={guarded(<StaffLayout />)}>
+              <Route index element={<StaffHome />} />
               <Route path="questions" element={<StaffQuestions />} />
               <Route path="announce" element={<StaffAnnounce />} />
               <Route path="printouts" element={<StaffPrintouts />} />
@@ -77,6 +80,7 @@ export function App() {
               <Route path="instance" element={<StaffInstance />} />
               <Route path="runners" element={<StaffRunners />} />
               <Route path="a/:activity" element={<StaffActivityLayout />}>
+                <Route index element={<StaffDashboard />} />
                 <Route path="standings" element={<StaffStandings />} />
                 {/* one frame around People and Slips: the passwords just issued live in it, and go when it is left */}
                 <Route element={<StaffPeopleFrame />}>

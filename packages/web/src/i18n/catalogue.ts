@@ -20,6 +20,9 @@ import { staffInstanceMessages } from '../pages/staff/instance/messages';
 import { staffRunnersMessages } from '../pages/staff/runners/messages';
 import { staffStandingsMessages } from '../pages/staff/standings/messages';
 import { peopleMessages } from '../pages/staff/people/messages';
+import { homeMessages } from '../pages/staff/home/messages';
+import { dashboardMessages } from '../pages/staff/dashboard/messages';
+import { terminalMessages } from '../pages/staff/terminal/messages';
 import type { Lang } from './define';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
@@ -46,6 +49,9 @@ const PARTS = [
   staffRunnersMessages,
   staffStandingsMessages,
   peopleMessages,
+  homeMessages,
+  dashboardMessages,
+  terminalMessages,
 ] as const;
 
 type Part = (typeof PARTS)[number];

@@ -6,10 +6,10 @@ import type { KeyFamily } from '../api/keys';
  * fetch again, and only the screens showing them do.
  */
 const STALE: Record<string, KeyFamily[]> = {
-  activityCreated: ['activities'],
-  activityUpdated: ['activities', 'activity', 'series', 'problem'],
-  activityDeleted: ['activities', 'activity'],
-  activityTimesChanged: ['activities', 'activity', 'series'],
+  activityCreated: ['activities', 'managedActivities'],
+  activityUpdated: ['activities', 'activity', 'series', 'problem', 'managedActivities'],
+  activityDeleted: ['activities', 'activity', 'managedActivities'],
+  activityTimesChanged: ['activities', 'activity', 'series', 'managedActivities'],
   seriesChanged: ['activity', 'series', 'problem', 'ranking', 'staffRanking'],
   submissionStateChanged: ['submissions', 'submission', 'problem'],
   problemStatusChanged: ['series', 'problem'],
@@ -23,15 +23,17 @@ const STALE: Record<string, KeyFamily[]> = {
   announcementPublished: ['questions'],
   printoutStateChanged: ['printouts'],
   maintenanceChanged: ['health', 'maintenance'],
-  grantChanged: ['activities', 'activity', 'permissions', 'printoutActivities', 'grants', 'managedUser', 'managedUsers', 'roles', 'staffMembers', 'staffUsers'],
+  grantChanged: ['activities', 'activity', 'permissions', 'printoutActivities', 'grants', 'managedUser', 'managedUsers', 'roles', 'staffMembers', 'staffUsers', 'managedActivities'],
   // the staff pages: the queues, and what the caller may do there (a grant or a role changed)
   questionChanged: ['staffQuestions'],
   printoutChanged: ['staffPrintouts'],
-  roleChanged: ['permissions', 'activities', 'printoutActivities', 'roles', 'grants', 'staffMembers'],
+  roleChanged: ['permissions', 'activities', 'printoutActivities', 'roles', 'grants', 'staffMembers', 'managedActivities'],
   // the runners page: a runner registered, approved, tagged, revoked or forgotten; and what a runner
   // judges now changes with the state of the submission it holds (claimed, judged, given back)
   runnerChanged: ['runners'],
   submissionChanged: ['runners'],
+  // the dashboard is not here: it follows its activity's events itself, at most once a second
+  // (a runner's progress reports alone would refetch it several times a second)
 };
 
 /** A runner's progress report changes only the submission's own line ("test k of n"). */

@@ -1,7 +1,7 @@
 import type { ParticipantActivity, ParticipantSeries } from '@judge/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
-import { NavLink, Outlet, useParams } from 'react-router';
+import { Link, NavLink, Outlet, useParams } from 'react-router';
 import { ErrorBox, Loading } from '../../components/Status';
 import { useT } from '../../i18n/I18n';
 import { ContestClock } from './ContestClock';
@@ -35,6 +35,16 @@ function Tabs({ activity }: { activity: ParticipantActivity }) {
   );
 }
 
+/** For the activity's managers: its staff pages, one click from what participants see. */
+function StaffPagesLink({ slug }: { slug: string }) {
+  const t = useT();
+  return (
+    <Link className="staff-pages-link" to={`/staff/a/${encodeURIComponent(slug)}`}>
+      {t('staff.home.staffPages')}
+    </Link>
+  );
+}
+
 /**
  * A deep link to a problem asks for the problem and the page's code while the activity is still on
  * its way, instead of after it: the statement shows a round trip sooner.
@@ -65,6 +75,7 @@ export default function ActivityLayout() {
     <div className="activity">
       <header className="activity-header">
         <p className="activity-name">{activity.name}</p>
+        {activity.canManage && <StaffPagesLink slug={activity.slug} />}
         <ContestClock activity={activity} series={series.data} ready={!browse || !series.isPending} />
       </header>
       {browse ? (

@@ -1,4 +1,4 @@
-import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { Link, NavLink, Outlet } from 'react-router';
 import { useStaffAccess } from '../../app/permissions';
 import { GLOBAL_SECTIONS } from './sections';
 import { Loading } from '../../components/Status';
@@ -27,17 +27,14 @@ function NotStaff() {
 export default function StaffLayout() {
   const t = useT();
   const staff = useStaffAccess();
-  const { pathname } = useLocation();
   if (staff.pending) return <Loading />;
   if (!staff.any) return <NotStaff />;
   const sections = GLOBAL_SECTIONS.filter((s) => s.shown(staff));
-  // /staff itself opens the first page the reader has work on
-  if (pathname.replace(/\/$/, '') === '/staff' && sections[0]) return <Navigate to={`/staff/${sections[0].path}`} replace />;
   return (
     <div className="staff">
       <nav className="tabs staff-tabs" aria-label={t('staff.nav.label')}>
         {sections.map((s) => (
-          <NavLink key={s.key} to={`/staff/${s.path}`} data-section={s.key}>
+          <NavLink key={s.key} to={s.path ? `/staff/${s.path}` : '/staff'} end={!s.path} data-section={s.key}>
             {t(s.label)}
           </NavLink>
         ))}

@@ -21,13 +21,14 @@ const holds = (...keys: string[]) => (a: StaffAccess) => keys.some((k) => a.syst
 
 /** The staff pages that span activities: the header row of /staff. */
 export const GLOBAL_SECTIONS: StaffSection[] = [
+  { key: 'home', path: '', label: 'staff.home.nav', shown: () => true },
   { key: 'questions', path: 'questions', label: 'staff.nav.questions', shown: manages },
   { key: 'announce', path: 'announce', label: 'staff.nav.announce', shown: manages },
   { key: 'printouts', path: 'printouts', label: 'staff.nav.printouts', shown: (a) => a.printouts },
+  { key: 'runners', path: 'runners', label: 'staff.nav.runners', shown: (a) => a.runners },
   { key: 'users', path: 'users', label: 'staff.nav.users', shown: holds('user:read:all') },
   { key: 'roles', path: 'roles', label: 'staff.nav.roles', shown: holds('role:read', 'role:manage', 'grant:read:all') },
   { key: 'instance', path: 'instance', label: 'staff.nav.instance', shown: holds('instance:update') },
-  { key: 'runners', path: 'runners', label: 'staff.nav.runners', shown: (a) => a.runners },
 ];
 
 /** Whether a reader may see the pages of one activity they manage. */
@@ -47,6 +48,7 @@ export interface ActivitySection {
 
 /** The pages of one activity for its staff: the sidebar of /staff/a/:activity. */
 export const ACTIVITY_SECTIONS: ActivitySection[] = [
+  { key: 'dashboard', path: '', label: 'staff.dashboard.nav', shown: (a) => a.manages },
   { key: 'people', path: 'people', label: 'staff.people.nav', shown: (a) => a.manages },
   { key: 'standings', path: 'standings', label: 'staff.nav.standings', shown: (a) => a.manages },
 ];
