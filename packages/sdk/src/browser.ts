@@ -3,3 +3,18 @@ export { ApiClient, problemOf, sha256Hex, type ClientOptions, type CallInput } f
 export { ApiProblem, Unreachable } from './problem.js';
 export { LiveSocket, backoffMs, BACKOFF_START_MS, BACKOFF_MAX_MS, type LiveFrame, type LiveState, type LiveSocketOptions } from './live-socket.js';
 export { ops } from './op-table.js';
+export {
+  slugFromName,
+  librarySlug,
+  generatedStatement,
+  hasOwnStatement,
+  packagesInArchive,
+  importPackage,
+  describeFailure,
+  LeftBehindError,
+  type PackageInArchive,
+  type PackageToImport,
+  type ImportHooks,
+  type ImportStep,
+} from './contest-import.js';
+export { uploadWithProgress } from './browser-upload.js';

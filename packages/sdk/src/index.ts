@@ -23,3 +23,17 @@ export {
   type TrialReport,
   type RegisterInput,
 } from './runner.js';
+export {
+  slugFromName,
+  librarySlug,
+  generatedStatement,
+  hasOwnStatement,
+  packagesInArchive,
+  importPackage,
+  describeFailure,
+  LeftBehindError,
+  type PackageInArchive,
+  type PackageToImport,
+  type ImportHooks,
+  type ImportStep,
+} from './contest-import.js';
