@@ -18,3 +18,4 @@ export {
   type ImportStep,
 } from './contest-import.js';
 export { uploadWithProgress } from './browser-upload.js';
+export { startMovedTo, neverOpened, WITH_START, type StartMove } from './series-dates.js';

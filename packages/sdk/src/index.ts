@@ -37,3 +37,4 @@ export {
   type ImportHooks,
   type ImportStep,
 } from './contest-import.js';
+export { startMovedTo, neverOpened, WITH_START, type StartMove } from './series-dates.js';
