@@ -25,9 +25,14 @@ export const keys = {
   staffPrintouts: (filters: Record<string, unknown>) => ['staffPrintouts', filters] as const,
   printoutActivities: ['printoutActivities'] as const,
   cannedAnswers: ['cannedAnswers'] as const,
+  /** One activity with every setting, as its managers read it. */
+  staffActivity: (slug: string) => ['staffActivity', slug] as const,
+  /** An activity's series with every date and their assignments, as its managers read them. */
+  staffSeries: (slug: string) => ['staffSeries', slug] as const,
 };
 
 export type KeyFamily =
   | 'account' | 'instance' | 'sessions' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking'
   | 'questions' | 'printouts' | 'health'
-  | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities';
+  | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities'
+  | 'staffActivity' | 'staffSeries';

@@ -24,6 +24,9 @@ const StaffQuestions = lazy(() => import('../pages/staff/questions/QuestionsPage
 const StaffAnnounce = lazy(() => import('../pages/staff/AnnouncePage'));
 const StaffPrintouts = lazy(() => import('../pages/staff/printouts/PrintoutsPage'));
 const StaffActivityLayout = lazy(() => import('../pages/staff/activity/StaffActivityLayout'));
+const StaffNewActivity = lazy(() => import('../pages/staff/activities/NewActivityPage'));
+const StaffSettings = lazy(() => import('../pages/staff/activities/SettingsPage'));
+const StaffSeries = lazy(() => import('../pages/staff/activities/SeriesPage'));
 
 function NotFound() {
   const t = useT();
@@ -62,7 +65,11 @@ export function App() {
               <Route path="questions" element={<StaffQuestions />} />
               <Route path="announce" element={<StaffAnnounce />} />
               <Route path="printouts" element={<StaffPrintouts />} />
-              <Route path="a/:activity" element={<StaffActivityLayout />}></Route>
+              <Route path="new" element={<StaffNewActivity />} />
+              <Route path="a/:activity" element={<StaffActivityLayout />}>
+                <Route path="settings" element={<StaffSettings />} />
+                <Route path="series" element={<StaffSeries />} />
+              </Route>
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>

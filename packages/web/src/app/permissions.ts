@@ -54,6 +54,8 @@ export interface StaffAccess {
   managed: ParticipantActivity[];
   /** Whether some activity's printouts are the caller's to handle. */
   printouts: boolean;
+  /** Whether the caller may create activities (/staff/new). */
+  creates: boolean;
 }
 
 /**
@@ -69,10 +71,12 @@ export function useStaffAccess(): StaffAccess {
   const systemStaff = STAFF_KEYS.some((k) => system.data?.has(k));
   const managed = (activities.data?.items ?? []).filter((a) => systemStaff || a.canManage);
   const printoutStaff = (printouts.data?.length ?? 0) > 0;
+  const creates = !!system.data?.has('activity:create');
   return {
     pending: account.isPending || (signedIn && (system.isPending || activities.isPending || printouts.isPending)),
-    any: systemStaff || managed.length > 0 || printoutStaff,
+    any: systemStaff || managed.length > 0 || printoutStaff || creates,
     managed,
     printouts: printoutStaff,
+    creates,
   };
 }

@@ -23,4 +23,9 @@ describe('what an event makes stale', () => {
     expect(staleFamilies('printoutChanged', {})).toEqual(['staffPrintouts']);
     expect(staleFamilies('grantChanged', {})).toContain('permissions');
   });
+
+  it('refetches the staff settings and series pages when an activity or a series changes', () => {
+    for (const type of ['activityUpdated', 'activityTimesChanged', 'seriesChanged']) expect(staleFamilies(type, {})).toEqual(expect.arrayContaining(['staffActivity', 'staffSeries']));
+    expect(staleFamilies('activityCreated', {})).toContain('staffActivity');
+  });
 });

@@ -6,11 +6,11 @@ import type { KeyFamily } from '../api/keys';
  * fetch again, and only the screens showing them do.
  */
 const STALE: Record<string, KeyFamily[]> = {
-  activityCreated: ['activities'],
-  activityUpdated: ['activities', 'activity', 'series', 'problem'],
-  activityDeleted: ['activities', 'activity'],
-  activityTimesChanged: ['activities', 'activity', 'series'],
-  seriesChanged: ['activity', 'series', 'problem', 'ranking'],
+  activityCreated: ['activities', 'staffActivity'],
+  activityUpdated: ['activities', 'activity', 'series', 'problem', 'staffActivity', 'staffSeries'],
+  activityDeleted: ['activities', 'activity', 'staffActivity', 'staffSeries'],
+  activityTimesChanged: ['activities', 'activity', 'series', 'staffActivity', 'staffSeries'],
+  seriesChanged: ['activity', 'series', 'problem', 'ranking', 'staffActivity', 'staffSeries'],
   submissionStateChanged: ['submissions', 'submission', 'problem'],
   problemStatusChanged: ['series', 'problem'],
   rankingChanged: ['ranking'],

@@ -41,4 +41,7 @@ export interface ActivitySection {
 }
 
 /** The pages of one activity for its staff: the sidebar of /staff/a/:activity. */
-export const ACTIVITY_SECTIONS: ActivitySection[] = [];
+export const ACTIVITY_SECTIONS: ActivitySection[] = [
+  { key: 'settings', path: 'settings', label: 'staff.activities.nav.settings', shown: (a) => a.manages },
+  { key: 'series', path: 'series', label: 'staff.activities.nav.series', shown: (a) => a.manages },
+];
