@@ -1,12 +1,43 @@
 import { librarySlug, slugFromName } from '@judge/sdk/browser';
 import { useState, type FormEvent } from 'react';
 import { useT } from '../../../i18n/I18n';
-import { DateField, SelectField, TextField } from './fields';
+import type { ArchivePackage } from './archive';
+import { RankingSelect, TimeZoneField } from './common-fields';
+import { DateField, TextField } from './fields';
 import { ImportOutcomeBox, ImportProgress } from './ImportProgress';
 import { useContestImport } from './useContestImport';
-import { timeZones } from './zoned';
 
 const ownZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** The packages found in the archive, with the slugs they will get. */
+function FoundPackages({ packages, contestSlug }: { packages: ArchivePackage[]; contestSlug: string }) {
+  const t = useT();
+  return (
+    <div className="table-scroll">
+      <table className="import-found">
+        <caption>{t('staff.activities.new.import.found', { count: packages.length })}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('staff.activities.new.import.slug')}</th>
+            <th scope="col">{t('staff.activities.new.import.name')}</th>
+            <th scope="col">{t('staff.activities.new.import.library')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {packages.map((p) => (
+            <tr key={p.path}>
+              <td>{p.slug}</td>
+              <td>{p.name ?? '—'}</td>
+              <td>
+                <code>{librarySlug(contestSlug, p.slug)}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
 
 /**
  * A contest from a zip of ICPC problem packages, read and unpacked in the browser and sent by the
@@ -51,50 +82,12 @@ export function ImportForm() {
           {t(`staff.activities.new.import.error.${reading.error}`)}
         </p>
       )}
-      {packages.length > 0 && run.phase === 'choosing' && (
-        <div className="table-scroll">
-          <table className="import-found">
-            <caption>{t('staff.activities.new.import.found', { count: packages.length })}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('staff.activities.new.import.slug')}</th>
-                <th scope="col">{t('staff.activities.new.import.name')}</th>
-                <th scope="col">{t('staff.activities.new.import.library')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {packages.map((p) => (
-                <tr key={p.path}>
-                  <td>{p.slug}</td>
-                  <td>{p.name ?? '—'}</td>
-                  <td>
-                    <code>{librarySlug(theSlug, p.slug)}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {packages.length > 0 && run.phase === 'choosing' && <FoundPackages packages={packages} contestSlug={theSlug} />}
       {reading && 'skipped' in reading && reading.skipped.length > 0 && <p className="muted">{t('staff.activities.new.import.skipped', { list: reading.skipped.join(', ') })}</p>}
       <TextField label={t('staff.activities.slug')} hint={t('staff.activities.new.slug.hint')} value={theSlug} onChange={setSlug} disabled={busy} />
       <TextField label={t('staff.activities.name')} hint={t('staff.activities.new.import.name.hint')} value={name} onChange={setName} disabled={busy} />
-      <SelectField
-        label={t('staff.activities.ranking')}
-        hint={t('staff.activities.ranking.hint')}
-        value={rankingType}
-        onChange={setRanking}
-        options={[
-          { value: 'icpc', label: t('staff.activities.ranking.icpc') },
-          { value: 'points', label: t('staff.activities.ranking.points') },
-        ]}
-      />
-      <TextField label={t('staff.activities.timeZone')} hint={t('staff.activities.timeZone.hint')} value={timeZone} onChange={setZone} list="import-time-zones" autoComplete="off" disabled={busy} />
-      <datalist id="import-time-zones">
-        {timeZones().map((z) => (
-          <option key={z} value={z} />
-        ))}
-      </datalist>
+      <RankingSelect value={rankingType} onChange={setRanking} />
+      <TimeZoneField value={timeZone} onChange={setZone} disabled={busy} />
       <DateField label={t('staff.activities.start')} hint={t('staff.activities.new.import.start.hint', zone)} value={start} onChange={setStart} />
       <TextField label={t('staff.activities.new.import.duration')} hint={t('staff.activities.new.import.duration.hint')} value={duration} onChange={setDuration} inputMode="numeric" disabled={busy} />
       <TextField label={t('staff.activities.new.import.series')} hint={t('staff.activities.new.import.series.hint')} value={seriesSlug} onChange={setSeries} disabled={busy} />

@@ -8,7 +8,8 @@ import { CheckField, DateField, SelectField, TextField } from './fields';
 import { useRefetchActivity } from './queries';
 import { errorsByField, Refusal } from './Refusal';
 import { KINDS } from './SettingsSections';
-import { fromLocalInput, timeZones } from './zoned';
+import { fromLocalInput } from './zoned';
+import { JoinSelect, RankingSelect, TimeZoneField } from './common-fields';
 
 const ownZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -66,35 +67,11 @@ export function ScratchForm() {
         onChange={setType}
         options={KINDS.map((k) => ({ value: k, label: t(k === 'course@1' ? 'staff.activities.kind.course' : 'staff.activities.kind.contest') }))}
       />
-      <SelectField
-        label={t('staff.activities.ranking')}
-        hint={t('staff.activities.ranking.hint')}
-        value={rankingType}
-        onChange={setRanking}
-        options={[
-          { value: 'icpc', label: t('staff.activities.ranking.icpc') },
-          { value: 'points', label: t('staff.activities.ranking.points') },
-        ]}
-      />
-      <TextField label={t('staff.activities.timeZone')} hint={t('staff.activities.timeZone.hint')} errors={errors.timeZone} value={timeZone} onChange={setZone} list="new-time-zones" autoComplete="off" />
-      <datalist id="new-time-zones">
-        {timeZones().map((z) => (
-          <option key={z} value={z} />
-        ))}
-      </datalist>
+      <RankingSelect value={rankingType} onChange={setRanking} errors={errors.rankingType} />
+      <TimeZoneField value={timeZone} onChange={setZone} errors={errors.timeZone} />
       <DateField label={t('staff.activities.start')} hint={t('staff.activities.start.hint', zone)} errors={errors.startDate} value={start} onChange={setStart} />
       <DateField label={t('staff.activities.end')} hint={t('staff.activities.end.hint', zone)} errors={errors.endDate} value={end} onChange={setEnd} />
-      <SelectField
-        label={t('staff.activities.joinPolicy')}
-        hint={t('staff.activities.joinPolicy.hint')}
-        value={joinPolicy}
-        onChange={setJoin}
-        options={[
-          { value: 'closed', label: t('staff.activities.join.closed') },
-          { value: 'password', label: t('staff.activities.join.password') },
-          { value: 'open', label: t('staff.activities.join.open') },
-        ]}
-      />
+      <JoinSelect value={joinPolicy} onChange={setJoin} errors={errors.joinPolicy} />
       {joinPolicy === 'password' && <TextField label={t('staff.activities.joinPassword')} hint={t('staff.activities.joinPassword.hint')} errors={errors.joinPassword} value={joinPassword} onChange={setPassword} autoComplete="off" />}
       <CheckField label={t('staff.activities.new.withSeries')} hint={t('staff.activities.new.withSeries.hint')} checked={withSeries} onChange={setWithSeries} />
       <Refusal error={error} />

@@ -1,7 +1,7 @@
 import { useT } from '../../../i18n/I18n';
 import { CheckField, DateField, SelectField, TextArea, TextField } from './fields';
 import type { SettingsDraft } from './settings-draft';
-import { timeZones } from './zoned';
+import { JoinSelect, RankingSelect, TimeZoneField } from './common-fields';
 
 export interface SectionProps {
   d: SettingsDraft;
@@ -31,31 +31,8 @@ export function GeneralFields({ d, set, errors, slug }: SectionProps & { slug: s
         onChange={(type) => set({ type })}
         options={[...new Set([...KINDS, d.type])].map((k) => ({ value: k, label: k === 'course@1' ? t('staff.activities.kind.course') : k === 'contest@1' ? t('staff.activities.kind.contest') : k }))}
       />
-      <SelectField
-        label={t('staff.activities.ranking')}
-        hint={t('staff.activities.ranking.hint')}
-        errors={errors.rankingType}
-        value={d.rankingType}
-        onChange={(rankingType) => set({ rankingType })}
-        options={[
-          { value: 'icpc', label: t('staff.activities.ranking.icpc') },
-          { value: 'points', label: t('staff.activities.ranking.points') },
-        ]}
-      />
-      <TextField
-        label={t('staff.activities.timeZone')}
-        hint={t('staff.activities.timeZone.hint')}
-        errors={errors.timeZone}
-        value={d.timeZone}
-        onChange={(timeZone) => set({ timeZone })}
-        list="staff-time-zones"
-        autoComplete="off"
-      />
-      <datalist id="staff-time-zones">
-        {timeZones().map((z) => (
-          <option key={z} value={z} />
-        ))}
-      </datalist>
+      <RankingSelect value={d.rankingType} onChange={(rankingType) => set({ rankingType })} errors={errors.rankingType} />
+      <TimeZoneField value={d.timeZone} onChange={(timeZone) => set({ timeZone })} errors={errors.timeZone} />
       <DateField label={t('staff.activities.start')} hint={t('staff.activities.start.hint', { zone: d.timeZone })} errors={errors.startDate} value={d.startDate} onChange={(startDate) => set({ startDate })} />
       <DateField label={t('staff.activities.end')} hint={t('staff.activities.end.hint', { zone: d.timeZone })} errors={errors.endDate} value={d.endDate} onChange={(endDate) => set({ endDate })} />
     </fieldset>
@@ -67,18 +44,7 @@ export function JoinFields({ d, set, errors }: SectionProps) {
   return (
     <fieldset>
       <legend>{t('staff.activities.joining')}</legend>
-      <SelectField
-        label={t('staff.activities.joinPolicy')}
-        hint={t('staff.activities.joinPolicy.hint')}
-        errors={errors.joinPolicy}
-        value={d.joinPolicy}
-        onChange={(joinPolicy) => set({ joinPolicy })}
-        options={[
-          { value: 'closed', label: t('staff.activities.join.closed') },
-          { value: 'password', label: t('staff.activities.join.password') },
-          { value: 'open', label: t('staff.activities.join.open') },
-        ]}
-      />
+      <JoinSelect value={d.joinPolicy} onChange={(joinPolicy) => set({ joinPolicy })} errors={errors.joinPolicy} />
       {d.joinPolicy === 'password' && (
         <TextField label={t('staff.activities.joinPassword')} hint={t('staff.activities.joinPassword.hint')} errors={errors.joinPassword} value={d.joinPassword} onChange={(joinPassword) => set({ joinPassword })} autoComplete="off" />
       )}
