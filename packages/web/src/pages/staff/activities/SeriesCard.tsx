@@ -1,4 +1,5 @@
 import type { Series } from '@judge/contract';
+import { useState } from 'react';
 import { useT } from '../../../i18n/I18n';
 import { Time } from '../../../i18n/time';
 import { SeriesActions } from './SeriesActions';
@@ -18,6 +19,7 @@ function stateOf(s: Series, now: string): State {
 export function SeriesCard({ series: s, all, timeZone, activitySlug, now }: { series: Series; all: Series[]; timeZone: string; activitySlug: string; now: string }) {
   const t = useT();
   const state = stateOf(s, now);
+  const [saved, setSaved] = useState(false);
   const when = (iso: string | undefined, none: string) => (iso ? <Time iso={iso} timeZone={timeZone} /> : <span className="muted">{none}</span>);
   // a change made elsewhere (a shift, Open now, another manager) shows in fresh fields
   const version = [s.name, s.startDate, s.endDate, s.rankingFreezeAt, s.rankingRevealAt].join('|');
@@ -47,7 +49,12 @@ export function SeriesCard({ series: s, all, timeZone, activitySlug, now }: { se
       </dl>
       <details>
         <summary>{t('staff.activities.series.change', { name: s.name })}</summary>
-        <SeriesDatesForm key={version} series={s} timeZone={timeZone} />
+        <SeriesDatesForm key={version} series={s} timeZone={timeZone} onSaved={() => setSaved(true)} />
+        {saved && (
+          <p className="ok-box" role="status">
+            {t('staff.activities.series.saved', { name: s.name })}
+          </p>
+        )}
       </details>
       <SeriesActions series={s} all={all} activitySlug={activitySlug} />
     </li>

@@ -23,12 +23,12 @@ const datesOf = (s: Series, zone: string): Dates => ({
  * A series' name and dates, each its own field: changing the end changes the end and nothing else
  * (moving the whole series is Shift). Only the fields changed are sent.
  */
-export function SeriesDatesForm({ series, timeZone }: { series: Series; timeZone: string }) {
+export function SeriesDatesForm({ series, timeZone, onSaved }: { series: Series; timeZone: string; onSaved: () => void }) {
   const t = useT();
   const refetch = useRefetchActivity();
   const [name, setName] = useState(series.name);
   const [dates, setDates] = useState<Dates>(() => datesOf(series, timeZone));
-  const { busy, sent, error, submit } = useFormSend();
+  const { busy, error, submit } = useFormSend();
   const errors = errorsByField(error);
   const set = (k: keyof Dates) => (v: string) => setDates((d) => ({ ...d, [k]: v }));
 
@@ -38,6 +38,8 @@ export function SeriesDatesForm({ series, timeZone }: { series: Series; timeZone
     const saved = await call(ops.updateSeries, { params: { seriesId: series.id }, body });
     setName(saved.name);
     setDates(datesOf(saved, timeZone));
+    // said by the card: the saved series comes back as new fields, and this form with it
+    onSaved();
     await refetch();
   });
   const zone = { zone: timeZone };
@@ -51,11 +53,6 @@ export function SeriesDatesForm({ series, timeZone }: { series: Series; timeZone
         <DateField label={t('staff.activities.series.revealAt')} hint={t('staff.activities.series.revealAt.hint', zone)} errors={errors.rankingRevealAt} value={dates.rankingRevealAt} onChange={set('rankingRevealAt')} />
       </div>
       <Refusal error={error} />
-      {sent && !error && (
-        <p className="ok-box" role="status">
-          {t('staff.activities.series.saved', { name })}
-        </p>
-      )}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy}>
           {t('staff.activities.series.save')}
