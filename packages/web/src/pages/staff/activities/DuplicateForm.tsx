@@ -97,9 +97,9 @@ export function DuplicateForm({ from }: { from: string | null }) {
   const chosen = source || list.data[0]?.slug || '';
   if (!chosen) return <p>{t('staff.activities.new.dup.none')}</p>;
   return (
-    <>
+    <div className="staff-form">
       <SelectField label={t('staff.activities.new.dup.source')} value={chosen} onChange={setSource} options={list.data.map((x) => ({ value: x.slug, label: x.name }))} />
       <DuplicateOf key={chosen} source={chosen} />
-    </>
+    </div>
   );
 }

@@ -98,7 +98,7 @@ export function ImportForm() {
       )}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy || run.phase === 'finished'}>
-          {t('staff.activities.new.import.create', { count: packages.length })}
+          {packages.length ? t('staff.activities.new.import.create', { count: packages.length }) : t('staff.activities.new.import.createNone')}
         </button>
       </div>
       {run.phase !== 'choosing' && (
