@@ -15,6 +15,7 @@ import { questionsMessages } from '../pages/questions/messages';
 import { printoutsMessages } from '../pages/printouts/messages';
 import { staffMessages } from '../pages/staff/messages';
 import { staffActivitiesMessages } from '../pages/staff/activities/messages';
+import { staffNewActivityMessages } from '../pages/staff/activities/new-messages';
 import type { Lang } from './define';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
@@ -36,6 +37,7 @@ const PARTS = [
   printoutsMessages,
   staffMessages,
   staffActivitiesMessages,
+  staffNewActivityMessages,
 ] as const;
 
 type Part = (typeof PARTS)[number];
