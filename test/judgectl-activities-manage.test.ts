@@ -147,6 +147,26 @@ describe('judgectl activities update and delete', { timeout: 120_000 }, () => {
     expect(tables()).toBe(before);
   });
 
+  it('duplicates an activity with its series, every date shifted so the first start lands on --start, unpublished; refuses a taken slug and a participant', async () => {
+    const spring = await make('spring', { timeZone: 'Europe/Berlin' });
+    await admin.call(ops.createSeries, { params: { idOrSlug: spring.id }, body: { slug: 'r1', name: 'Round 1', startDate: '2027-03-01T09:00:00Z', endDate: '2027-03-01T12:00:00Z', rankingFreezeAt: '2027-03-01T11:00:00Z' } });
+    await admin.call(ops.createSeries, { params: { idOrSlug: spring.id }, body: { slug: 'r2', name: 'Round 2', startDate: '2027-03-08T09:00:00Z', endDate: '2027-03-08T12:00:00Z' } });
+    // without an offset, the start is read in the activity's zone: 10:00 in Berlin in March is 09:00 UTC
+    const copy = await ctl.ok<Activity & { series: { slug: string; startDate: string; endDate: string; rankingFreezeAt?: string }[] }>('activities', 'duplicate', 'spring', 'spring-2028', '--start', '2028-03-06T10:00');
+    expect(copy).toMatchObject({ slug: 'spring-2028', name: 'spring' });
+    expect(copy.publishedAt).toBeUndefined();
+    expect(copy.series.map((x) => [x.slug, x.startDate, x.endDate, x.rankingFreezeAt])).toEqual([
+      ['r1', '2028-03-06T09:00:00.000Z', '2028-03-06T12:00:00.000Z', '2028-03-06T11:00:00.000Z'],
+      ['r2', '2028-03-13T09:00:00.000Z', '2028-03-13T12:00:00.000Z', undefined],
+    ]);
+    const shown = await ctl.run('activities', 'duplicate', 'spring', 'spring-2029', '--start', '2029-03-05T10:00');
+    expect(shown.stdout).toMatch(/Copied spring as spring-2029 \(unpublished/);
+    const before = tables();
+    expect(await ctl.refused('activities', 'duplicate', 'spring', 'spring-2028', '--start', '2028-03-06T10:00')).toMatch(/activity\.slug\.taken/);
+    expect(await asPupil.refused('activities', 'duplicate', 'fall', 'pia-copy', '--start', '2028-03-06T10:00')).toMatch(/no activity fall that you manage/);
+    expect(tables()).toBe(before);
+  });
+
   it('refuses a participant, who manages nothing', async () => {
     const before = tables();
     expect(await asPupil.refused('activities', 'update', 'fall', '--name', 'Mine now')).toMatch(/no activity fall that you manage/);

@@ -1,5 +1,5 @@
 import { ops, type Problem, type ProblemVersion } from '@judge/contract';
-import { ApiProblem, type JudgeClient } from '@judge/sdk';
+import { generatedStatement, importPackage, LeftBehindError, type JudgeClient } from '@judge/sdk';
 import { CliError } from './errors.js';
 import { readPackage, slugFrom, type LocalPackage } from './package.js';
 import { upload } from './upload.js';
@@ -20,10 +20,7 @@ export interface Imported {
 /** The names the server gives a version's statements. */
 const STATEMENT_FILE = /^statement(\.[^./]+)?\.(md|html|pdf)$/;
 
-/** The markdown statement of a package that brings none. */
-export function generatedStatement(name: string): string {
-  return `# ${name}\n\nThe statement of this problem was not part of its package; ask the organisers for it.\n`;
-}
+export { generatedStatement };
 
 /**
  * Uploads a package and makes it a new version of `problem`; the server takes the package's own
@@ -48,26 +45,24 @@ export async function publishVersion(
 
 /**
  * Imports one ICPC problem package: creates the problem, uploads the package (the server takes its
- * statements from it; a generated one goes along when it has none) and creates the first version. A failure after the problem was created
- * deletes it again, so a broken package leaves no problem behind.
+ * statements from it; a generated one goes along when it has none) and creates the first version,
+ * by the steps the web's contest import takes too (importPackage). A failure after the problem was
+ * created deletes it again, so a broken package leaves no problem behind.
  */
 export async function importProblem(client: JudgeClient, source: string | LocalPackage, o: ImportOptions = {}): Promise<Imported> {
   const pkg = typeof source === 'string' ? await readPackage(source) : source;
   const slug = o.slug ?? slugFrom(pkg.source);
   if (!slug) throw new CliError(`cannot make a slug of ${pkg.source}: give --slug`);
   const name = o.name ?? pkg.name ?? slug;
-  const problem = await client.call(ops.createProblem, { body: { slug, name, type: o.type ?? 'standard-io@1' } });
   try {
-    const { version, statements } = await publishVersion(client, problem, pkg, { note: `imported by judgectl from ${pkg.source}`, statementIfNone: name });
-    return { problem: { ...problem, currentVersion: version.version, versionCount: 1 }, version, statements };
+    const { problem, version } = await importPackage(
+      client,
+      { slug, name, zip: pkg.zip, hasStatement: pkg.statements.length > 0, note: `imported by judgectl from ${pkg.source}`, type: o.type },
+      { upload: (file, bytes, mimeType) => upload(client, file, bytes, mimeType, file) },
+    );
+    return { problem, version, statements: pkg.statements.length ? version.files.filter((f) => STATEMENT_FILE.test(f.name)).map((f) => f.name) : [] };
   } catch (e) {
-    try {
-      await client.call(ops.deleteProblem, { params: { id: problem.id } });
-    } catch (again) {
-      const why = again instanceof ApiProblem ? again.detail : (again as Error).message;
-      const first = e instanceof ApiProblem ? e.detail || e.code : (e as Error).message;
-      throw new CliError(`${first}; and the problem ${slug} (${problem.id}) could not be deleted again: ${why}`);
-    }
+    if (e instanceof LeftBehindError) throw new CliError(e.message);
     throw e;
   }
 }

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { isMacMetadata, parseMapping, readName, STATEMENT_PATH, wrapperPrefix } from '@judge/problem-package';
+import { slugFromName } from '@judge/sdk';
 import yauzl from 'yauzl';
 import { ZipFile } from 'yazl';
 import { CliError } from './errors.js';
@@ -31,14 +32,8 @@ const MIME: Record<(typeof FORMATS)[number], string> = { md: 'text/markdown', pd
 /** What never belongs in a package made from a directory. */
 const SKIPPED = new Set(['.git', '.svn', '.hg', '.DS_Store', '__MACOSX', 'Thumbs.db']);
 
-/** A slug made from a file or directory name: letters, digits, dash and underscore, at most 64. */
-export function slugFrom(path: string): string {
-  return basename(path)
-    .replace(/\.zip$/i, '')
-    .replace(/[^A-Za-z0-9_-]+/g, '-')
-    .replace(/^[^A-Za-z0-9]+/, '')
-    .slice(0, 64);
-}
+/** A slug made from a file or directory name (the web's import names its packages by the same rule). */
+export const slugFrom = (path: string): string => slugFromName(path);
 
 /** problem.yaml's name: a string, or a map by language (English first, else the first one). */
 export function manifestName(text: string): string | undefined {

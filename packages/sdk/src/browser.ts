@@ -5,3 +5,19 @@ export { LiveSocket, backoffMs, BACKOFF_START_MS, BACKOFF_MAX_MS, type LiveFrame
 export { ops } from './op-table.js';
 export { rankingCsv, asCsvText, solveMinute, CSV_BOM, type RankingCsvOptions } from './ranking-csv.js';
 export * from './class-list/index.js';
+export {
+  slugFromName,
+  librarySlug,
+  generatedStatement,
+  hasOwnStatement,
+  packagesInArchive,
+  importPackage,
+  describeFailure,
+  LeftBehindError,
+  type PackageInArchive,
+  type PackageToImport,
+  type ImportHooks,
+  type ImportStep,
+} from './contest-import.js';
+export { uploadWithProgress } from './browser-upload.js';
+export { startMovedTo, neverOpened, WITH_START, type StartMove } from './series-dates.js';

@@ -25,3 +25,18 @@ export {
 } from './runner.js';
 export { rankingCsv, asCsvText, csvField, csvLine, solveMinute, CSV_BOM, PENALTY_MINUTES, type RankingCsvOptions } from './ranking-csv.js';
 export * from './class-list/index.js';
+export {
+  slugFromName,
+  librarySlug,
+  generatedStatement,
+  hasOwnStatement,
+  packagesInArchive,
+  importPackage,
+  describeFailure,
+  LeftBehindError,
+  type PackageInArchive,
+  type PackageToImport,
+  type ImportHooks,
+  type ImportStep,
+} from './contest-import.js';
+export { startMovedTo, neverOpened, WITH_START, type StartMove } from './series-dates.js';

@@ -148,6 +148,25 @@ function readAndChangeCommands(activities: Command): void {
       emit(o, r, () => (r.publishedAt ? `${r.slug} is published.` : `${r.slug} is unpublished: participants do not see it and its series stay closed.`));
     });
 
+  sub(
+    activities,
+    'duplicate <activity> <slug>',
+    'Copy an activity with its series and problems as SLUG, unpublished, every date shifted so that its earliest series start lands on --start',
+  )
+    .requiredOption('--start <instant>', "when the copy's first series starts (RFC 3339; without an offset, in the activity's time zone)", zonedInstant)
+    .action(async (idOrSlug: string, slug: string, o: JsonOption & { start: string }) => {
+      const c = await api();
+      const a = await resolveActivity(c, idOrSlug);
+      const r = await c.call(ops.duplicateActivity, { params: { id: a.id }, body: { slug, startsAt: o.start } });
+      const series = await c.call(ops.listManagedSeries, { params: { idOrSlug: r.id } });
+      emit(o, { ...r, series }, () =>
+        [
+          `Copied ${a.slug} as ${r.slug} (unpublished: \`judgectl activities publish ${r.slug}\` when it is ready).`,
+          series.length ? seriesTable(series, r.timeZone) : 'It has no series.',
+        ].join('\n'),
+      );
+    });
+
   sub(activities, 'archive <activity>', 'Archive an activity (read-only, hidden from lists), or bring it back with --restore')
     .option('--restore', 'restore instead')
     .action(async (idOrSlug: string, o: JsonOption & { restore?: boolean }) => {

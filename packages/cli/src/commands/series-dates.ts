@@ -1,5 +1,5 @@
 import { ops, type Activity, type OperationInput, type Series } from '@judge/contract';
-import type { JudgeClient } from '@judge/sdk';
+import { neverOpened, startMovedTo, type JudgeClient } from '@judge/sdk';
 import { Option, type Command } from 'commander';
 import { api } from '../client.js';
 import { CliError } from '../errors.js';
@@ -12,8 +12,6 @@ import { seriesWithActivity } from './series-standings.js';
 
 type Body = OperationInput<typeof ops.updateSeries>['body'];
 
-/** Every date of a series but its start: what moves with the start when the series keeps its length. */
-const WITH_START = ['endDate', 'rankingFreezeAt', 'rankingRevealAt', 'rankingVisibleFrom', 'rankingVisibleTo'] as const;
 
 /** One series, its dates in its activity's time zone. */
 export function seriesFields(s: Series, zone: string): string {
@@ -28,22 +26,6 @@ export function seriesFields(s: Series, zone: string): string {
     ['state', seriesState(s, zone)],
     ['problems', s.problems.map((p) => p.slug).join(', ')],
   ]);
-}
-
-/**
- * The body that moves a series' start to `start`. Unless `keepEnd`, its end and ranking dates move
- * by as much, so that a contest opened early or late keeps its length and its freeze stays as far
- * from the end (docs/running-a-contest.md, "Running a contest").
- */
-function startMovedTo(s: Series, start: string, keepEnd: boolean): Body {
-  const body: Body = { startDate: start };
-  if (keepEnd || !s.startDate) return body;
-  const ms = Date.parse(start) - Date.parse(s.startDate);
-  for (const k of WITH_START) {
-    const v = s[k];
-    if (v) body[k] = new Date(Date.parse(v) + ms).toISOString();
-  }
-  return body;
 }
 
 const minutesBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 60_000);
@@ -99,8 +81,7 @@ export function seriesDatesCommands(series: Command): void {
       const now = new Date().toISOString();
       if (s.endDate && s.endDate <= now) throw new CliError(`${s.slug} ended at ${inZone(s.endDate, zone)}: move it with \`judgectl series update --start\` first`);
       // paused before its start, it never opened: opening it now is a late start like any other
-      const neverOpened = s.startDate && (s.startDate > now || (s.pausedAt && s.pausedAt < s.startDate));
-      if (s.startDate && neverOpened) s = await c.call(ops.updateSeries, { params: { seriesId: s.id }, body: startMovedTo(s, now, !!o.keepEnd) });
+      if (neverOpened(s, now)) s = await c.call(ops.updateSeries, { params: { seriesId: s.id }, body: startMovedTo(s, now, !!o.keepEnd) });
       if (s.pausedAt) s = await c.call(ops.resumeSeries, { params: { seriesId: s.id }, body: { extendEnd: false } });
       const ends = s.endDate ? `; it ends at ${inZone(s.endDate, zone)}, in ${minutesBetween(now, s.endDate)} minutes` : '';
       const moved = await activityMoved(c, a);

@@ -49,6 +49,10 @@ export const keys = {
   dashboard: (slug: string) => ['dashboard', slug] as const,
   /** The activities the caller manages, with every setting (the staff home). */
   managedActivities: ['managedActivities'] as const,
+  /** One activity with every setting, as its managers read it. */
+  staffActivity: (slug: string) => ['staffActivity', slug] as const,
+  /** An activity's series with every date and their assignments, as its managers read them. */
+  staffSeries: (slug: string) => ['staffSeries', slug] as const,
 };
 
 export type KeyFamily =
@@ -57,4 +61,5 @@ export type KeyFamily =
   | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities'
   | 'managedUsers' | 'managedUser' | 'userSessions' | 'roles' | 'grants' | 'maintenance'
   | 'runners' | 'enrolmentCodes' | 'staffRanking'
-  | 'staffMembers' | 'staffUsers' | 'managedActivities';
+  | 'staffMembers' | 'staffUsers' | 'managedActivities'
+  | 'staffActivity' | 'staffSeries';

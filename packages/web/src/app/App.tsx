@@ -35,6 +35,9 @@ const StaffPeople = lazy(() => import('../pages/staff/people/PeoplePage'));
 const StaffSlips = lazy(() => import('../pages/staff/people/SlipsPage'));
 const StaffHome = lazy(() => import('../pages/staff/home/StaffHome'));
 const StaffDashboard = lazy(() => import('../pages/staff/dashboard/DashboardPage'));
+const StaffNewActivity = lazy(() => import('../pages/staff/activities/NewActivityPage'));
+const StaffSettings = lazy(() => import('../pages/staff/activities/SettingsPage'));
+const StaffSeries = lazy(() => import('../pages/staff/activities/SeriesPage'));
 
 function NotFound() {
   const t = useT();
@@ -87,7 +90,10 @@ export function App() {
                   <Route path="people" element={<StaffPeople />} />
                   <Route path="slips" element={<StaffSlips />} />
                 </Route>
+                <Route path="settings" element={<StaffSettings />} />
+                <Route path="series" element={<StaffSeries />} />
               </Route>
+              <Route path="new" element={<StaffNewActivity />} />
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>

@@ -63,6 +63,8 @@ export interface StaffAccess {
   system: ReadonlySet<string>;
   /** Whether the caller may see the runners (runner:read, system-wide). */
   runners: boolean;
+  /** Whether the caller may create activities (/staff/new). */
+  creates: boolean;
 }
 
 /**
@@ -80,12 +82,14 @@ export function useStaffAccess(): StaffAccess {
   const managed = (activities.data?.items ?? []).filter((a) => systemStaff || a.canManage);
   const printoutStaff = (printouts.data?.length ?? 0) > 0;
   const runners = !!system.data?.has('runner:read');
+  const creates = !!system.data?.has('activity:create');
   return {
     pending: account.isPending || (signedIn && (system.isPending || activities.isPending || printouts.isPending)),
-    any: systemStaff || administers || managed.length > 0 || printoutStaff || runners,
+    any: systemStaff || administers || managed.length > 0 || printoutStaff || runners || creates,
     managed,
     printouts: printoutStaff,
     system: system.data ?? NO_KEYS,
     runners,
+    creates,
   };
 }

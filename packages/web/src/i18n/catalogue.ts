@@ -23,6 +23,8 @@ import { peopleMessages } from '../pages/staff/people/messages';
 import { homeMessages } from '../pages/staff/home/messages';
 import { dashboardMessages } from '../pages/staff/dashboard/messages';
 import { terminalMessages } from '../pages/staff/terminal/messages';
+import { staffActivitiesMessages } from '../pages/staff/activities/messages';
+import { staffNewActivityMessages } from '../pages/staff/activities/new-messages';
 import type { Lang } from './define';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
@@ -52,6 +54,8 @@ const PARTS = [
   homeMessages,
   dashboardMessages,
   terminalMessages,
+  staffActivitiesMessages,
+  staffNewActivityMessages,
 ] as const;
 
 type Part = (typeof PARTS)[number];

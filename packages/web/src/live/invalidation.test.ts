@@ -41,4 +41,9 @@ describe('what an event makes stale', () => {
     for (const type of ['grantChanged', 'roleChanged', 'userChanged']) expect(staleFamilies(type, {})).toContain('staffMembers');
     expect(staleFamilies('grantChanged', {})).toContain('staffUsers');
   });
+
+  it('refetches the staff settings and series pages when an activity or a series changes', () => {
+    for (const type of ['activityUpdated', 'activityTimesChanged', 'seriesChanged']) expect(staleFamilies(type, {})).toEqual(expect.arrayContaining(['staffActivity', 'staffSeries']));
+    expect(staleFamilies('activityCreated', {})).toContain('staffActivity');
+  });
 });

@@ -6,11 +6,11 @@ import type { KeyFamily } from '../api/keys';
  * fetch again, and only the screens showing them do.
  */
 const STALE: Record<string, KeyFamily[]> = {
-  activityCreated: ['activities', 'managedActivities'],
-  activityUpdated: ['activities', 'activity', 'series', 'problem', 'managedActivities'],
-  activityDeleted: ['activities', 'activity', 'managedActivities'],
-  activityTimesChanged: ['activities', 'activity', 'series', 'managedActivities'],
-  seriesChanged: ['activity', 'series', 'problem', 'ranking', 'staffRanking'],
+  activityCreated: ['activities', 'managedActivities', 'staffActivity'],
+  activityUpdated: ['activities', 'activity', 'series', 'problem', 'managedActivities', 'staffActivity', 'staffSeries'],
+  activityDeleted: ['activities', 'activity', 'managedActivities', 'staffActivity', 'staffSeries'],
+  activityTimesChanged: ['activities', 'activity', 'series', 'managedActivities', 'staffActivity', 'staffSeries'],
+  seriesChanged: ['activity', 'series', 'problem', 'ranking', 'staffRanking', 'staffActivity', 'staffSeries'],
   submissionStateChanged: ['submissions', 'submission', 'problem'],
   problemStatusChanged: ['series', 'problem'],
   rankingChanged: ['ranking', 'staffRanking'],

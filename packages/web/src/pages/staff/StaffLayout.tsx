@@ -38,6 +38,11 @@ export default function StaffLayout() {
             {t(s.label)}
           </NavLink>
         ))}
+        {staff.creates && (
+          <Link to="/staff/new" className="staff-new-link" data-section="new">
+            {t('staff.activities.nav.new')}
+          </Link>
+        )}
       </nav>
       <Outlet />
     </div>

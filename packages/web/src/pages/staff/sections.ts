@@ -49,6 +49,8 @@ export interface ActivitySection {
 /** The pages of one activity for its staff: the sidebar of /staff/a/:activity. */
 export const ACTIVITY_SECTIONS: ActivitySection[] = [
   { key: 'dashboard', path: '', label: 'staff.dashboard.nav', shown: (a) => a.manages },
+  { key: 'settings', path: 'settings', label: 'staff.activities.nav.settings', shown: (a) => a.manages },
+  { key: 'series', path: 'series', label: 'staff.activities.nav.series', shown: (a) => a.manages },
   { key: 'people', path: 'people', label: 'staff.people.nav', shown: (a) => a.manages },
   { key: 'standings', path: 'standings', label: 'staff.nav.standings', shown: (a) => a.manages },
 ];
