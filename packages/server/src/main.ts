@@ -1,4 +1,5 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { wholeNumber } from '@judge/problem-package';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { packageVersion } from './app.js';
@@ -11,18 +12,8 @@ import { startupFailure } from './startup-errors.js';
 import { generatePassword } from './util.js';
 
 const MIN_PASSWORD = 10;
-
-function port(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is a whole number from 0 to 65535');
-  return n;
-}
-
-function uidBase(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1000 || n > 65000) throw new InvalidArgumentError('a uid from 1000 to 65000');
-  return n;
-}
+const port = wholeNumber(0, 65535, 'a port');
+const uidBase = wholeNumber(1000, 65000, 'a uid');
 
 /** --tls-cert and --tls-key: built-in HTTPS (settings tls.certFile and tls.keyFile). */
 function tlsOptions(command: Command): Command {
