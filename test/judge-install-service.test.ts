@@ -1,26 +1,23 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runChild } from './cli-child.js';
 import { helpFlags, unknownFlags } from './command-flags.js';
+import { directives, execStart, expectRefusedWritingNothing, expectReplacedOnlyWithForce, expectSystemdAccepts, serviceDirectives } from './systemd-unit-checks.js';
 
 // `judge install-service` as a child process, writing to a temporary path: systemctl is never run
 // here; the unit's content is checked, and by systemd-analyze where the machine has it.
 
 const JUDGE = `${BIN}/judge`;
 const MAIN = fileURLToPath(new URL('../packages/server/dist/main.js', import.meta.url));
-const hasAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
 const CHEAP = { JUDGE_AUTH_ARGON2_MEMORY_KIB: '1024', JUDGE_AUTH_ARGON2_ITERATIONS: '1', JUDGE_ADMIN_PASSWORD: 'service-admin-password' };
 
 describe('judge install-service', { timeout: 120_000 }, () => {
   let work: string;
   let data: string;
   const install = (...args: string[]) => runChild(JUDGE, ['install-service', '--data-dir', data, ...args]);
-  /** The unit's directives, name=value, in order (comments and sections left out). */
-  const directives = (text: string) => text.split('\n').filter((l) => /^[A-Za-z]+=/.test(l));
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'judge-install-service-'));
@@ -37,32 +34,14 @@ describe('judge install-service', { timeout: 120_000 }, () => {
     expect(r.stdout).toMatch(`Wrote ${path}: judge up on ${data}, as root.`);
     expect(r.stdout).toMatch(/^ {2}systemctl daemon-reload && systemctl enable --now judge$/m);
     const unit = readFileSync(path, 'utf8');
-    const exec = directives(unit).find((d) => d.startsWith('ExecStart='))!;
-    const node = exec.split(' ')[0]!.slice('ExecStart='.length);
-    expect(node).toMatch(/^\//);
-    expect(existsSync(node)).toBe(true);
+    const { exec, node } = execStart(unit);
     expect(exec).toBe(`ExecStart=${node} ${MAIN} up --data-dir "${data}" --host 0.0.0.0 --public-url https://judge.school.example --runner-uid-base 62950 --log-format json`);
-    expect(directives(unit).filter((d) => !d.startsWith('ExecStart='))).toEqual([
-      `Description=judge: the online judge's server and its local runner on ${data}`,
-      'Wants=network-online.target',
-      'After=network-online.target',
-      'Type=simple',
-      'User=root',
-      'Restart=on-failure',
-      'RestartSec=5',
-      'KillSignal=SIGTERM',
-      'KillMode=mixed',
-      'TimeoutStopSec=90',
-      'Delegate=yes',
-      'WantedBy=multi-user.target',
-    ]);
+    expect(directives(unit).filter((d) => !d.startsWith('ExecStart='))).toEqual(
+      serviceDirectives({ description: `judge: the online judge's server and its local runner on ${data}`, user: 'root', stopSeconds: 90, delegate: true }),
+    );
     // every flag of the command line is one `judge up` accepts
     expect(unknownFlags(exec, helpFlags(JUDGE, ['up']))).toEqual([]);
-    if (hasAnalyze) {
-      const verify = spawnSync('systemd-analyze', ['verify', path], { encoding: 'utf8' });
-      expect(verify.status, verify.stderr).toBe(0);
-      expect(verify.stderr).not.toContain(path);
-    }
+    expectSystemdAccepts(path);
   });
 
   it('with --no-runner runs judge serve as the user given; certificate files are made absolute', async () => {
@@ -80,24 +59,9 @@ describe('judge install-service', { timeout: 120_000 }, () => {
   });
 
   it('leaves the same unit alone, and replaces a different one only with --force', async () => {
-    const path = join(work, 'again.service');
-    expect((await install('--output', path)).status).toBe(0);
-    const first = readFileSync(path, 'utf8');
-    const same = await install('--output', path);
-    expect(same.status).toBe(0);
-    expect(same.stdout).toMatch(/^Unchanged /);
-
-    const refused = await install('--output', path, '--port', '8443');
-    expect(refused.status).toBe(1);
-    expect(refused.stderr).toMatch(/exists and differs .* add --force/);
-    expect(readFileSync(path, 'utf8')).toBe(first);
+    const refused = await expectReplacedOnlyWithForce(install, join(work, 'again.service'), ['--port', '8443'], / --port 8443 /);
     // the flag the refusal names is one the command accepts
     expect(unknownFlags(refused.stderr, helpFlags(JUDGE, ['install-service']))).toEqual([]);
-
-    const forced = await install('--output', path, '--port', '8443', '--force');
-    expect(forced.status, forced.stderr).toBe(0);
-    expect(forced.stdout).toMatch(/^Replaced /);
-    expect(readFileSync(path, 'utf8')).toMatch(/ --port 8443 /);
   });
 
   it('refuses a data directory not initialised (up would log the admin password), and bad values, writing nothing', async () => {
@@ -105,10 +69,6 @@ describe('judge install-service', { timeout: 120_000 }, () => {
     const fresh = await runChild(JUDGE, ['install-service', '--data-dir', join(work, 'empty'), '--output', path]);
     expect(fresh.status).toBe(1);
     expect(fresh.stderr).toMatch(/holds no judge database: run `judge init --data-dir .*empty` first/);
-    for (const args of [['--runner-uid-base', '10'], ['--port', '0'], ['--public-url', 'ftp://x'], ['--user', 'a b'], ['--tls-cert', 'only.crt']]) {
-      const r = await install('--output', path, ...args);
-      expect(r.status, args.join(' ')).not.toBe(0);
-    }
-    expect(existsSync(path)).toBe(false);
+    await expectRefusedWritingNothing(install, path, [['--runner-uid-base', '10'], ['--port', '0'], ['--public-url', 'ftp://x'], ['--user', 'a b'], ['--tls-cert', 'only.crt']]);
   });
 });

@@ -1,16 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe as suite, expect, it } from 'vitest';
-import { ops, type Activity, type ProblemVersion, type SeriesProblem, type SubmissionDetail } from '@judge/contract';
-import type { JudgeClient } from '@judge/sdk';
-import { ADMIN_PASSWORD, TestJudge } from '../packages/server/test/harness.js';
+import { beforeAll, describe as suite, expect, it } from 'vitest';
+import { ops, type ProblemVersion, type SeriesProblem, type SubmissionDetail } from '@judge/contract';
+import { ADMIN_PASSWORD } from '../packages/server/test/harness.js';
 import { codeForm } from '../packages/server/test/support/forms.js';
 import { until } from '../packages/server/test/support/wait.js';
-import { zipOf } from '../packages/server/test/zips.js';
 import { judgectlIn } from './cli-child.js';
-import { SUM_PACKAGE, oneProblemContest, settled } from './one-problem-contest.js';
-import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-process.js';
+import { useJudgedContest } from './judged-contest.js';
+import { SUM_PACKAGE, settled } from './one-problem-contest.js';
 
 /**
  * Judging management with judgectl, end to end: a real server, `bin/judge-runner` as a child
@@ -26,19 +23,18 @@ const SUM_PY = 'a, b = map(int, input().split())\nprint(a + b)\n';
 const BROKEN_C = 'int main(void) { return x; }\n';
 
 describe('judgectl manages judging: assignments, rejudging, cancelling, sources, tests, logs, versions', () => {
-  let j: TestJudge;
-  let admin: JudgeClient;
-  let pupil: JudgeClient;
-  let act: Activity;
-  let work: string;
-  let runner: RunnerProcess | undefined;
+  const c = useJudgedContest({
+    tmpPrefix: 'judgectl-judging-',
+    contest: { slug: 'manage', name: 'Manage', problemSlug: 'sum', problemName: 'Sum', files: SUM_PACKAGE },
+    runner: { name: 'manage-runner', uidBase: UID_BASE },
+  });
   const as = { admin: judgectlIn(''), pupil: judgectlIn('') };
 
   const assignment = async (slug = 'sum'): Promise<SeriesProblem> =>
-    (await admin.call(ops.listManagedSeries, { params: { idOrSlug: act.slug } })).flatMap((s) => s.problems).find((p) => p.slug === slug)!;
+    (await c.admin.call(ops.listManagedSeries, { params: { idOrSlug: c.act.slug } })).flatMap((s) => s.problems).find((p) => p.slug === slug)!;
   const submit = async (source: string, fileName: string) => {
-    const s = await pupil.call(ops.submit, { params: { idOrSlug: act.slug, problemSlug: 'sum' }, form: codeForm(source, fileName) });
-    return settled(pupil, act.slug, s.id, { ms: 90_000 });
+    const s = await c.pupil.call(ops.submit, { params: { idOrSlug: c.act.slug, problemSlug: 'sum' }, form: codeForm(source, fileName) });
+    return settled(c.pupil, c.act.slug, s.id, { ms: 90_000 });
   };
   const writeTree = (root: string, files: Record<string, string>) => {
     for (const [name, content] of Object.entries(files)) {
@@ -48,29 +44,18 @@ describe('judgectl manages judging: assignments, rejudging, cancelling, sources,
   };
 
   beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), 'judgectl-judging-'));
-    j = await TestJudge.start();
-    admin = await j.admin();
-    ({ act, pupil } = await oneProblemContest(j, admin, { slug: 'manage', name: 'Manage', problemSlug: 'sum', problemName: 'Sum', zip: await zipOf(SUM_PACKAGE) }));
-    runner = await startRunnerProcess({ url: j.url, admin, name: 'manage-runner', dir: runnerDir(work), uidBase: UID_BASE });
     for (const who of ['admin', 'pupil'] as const) {
-      const home = join(work, who);
+      const home = join(c.work, who);
       mkdirSync(home);
       as[who] = judgectlIn(home);
     }
-    writeFileSync(join(work, 'admin-pw'), `${ADMIN_PASSWORD}\n`);
-    const other = await j.user('other');
-    await j.grant(other.id, 'participant', act.id);
-    writeFileSync(join(work, 'pupil-pw'), `${other.password}\n`);
-    expect((await as.admin.ctl('login', '--server', j.url, '--username', 'admin', '--password-file', join(work, 'admin-pw'))).status).toBe(0);
-    expect((await as.pupil.ctl('login', '--server', j.url, '--username', 'other', '--password-file', join(work, 'pupil-pw'))).status).toBe(0);
+    writeFileSync(join(c.work, 'admin-pw'), `${ADMIN_PASSWORD}\n`);
+    const other = await c.j.user('other');
+    await c.j.grant(other.id, 'participant', c.act.id);
+    writeFileSync(join(c.work, 'pupil-pw'), `${other.password}\n`);
+    expect((await as.admin.ctl('login', '--server', c.j.url, '--username', 'admin', '--password-file', join(c.work, 'admin-pw'))).status).toBe(0);
+    expect((await as.pupil.ctl('login', '--server', c.j.url, '--username', 'other', '--password-file', join(c.work, 'pupil-pw'))).status).toBe(0);
   }, 120_000);
-
-  afterAll(async () => {
-    runner?.stop();
-    await j?.stop();
-    if (work) rmSync(work, { recursive: true, force: true });
-  });
 
   it('assignments update sets limits, points, languages, cap and pin; list shows them; a participant may not', async () => {
     const updated = await as.admin.json<SeriesProblem>(
@@ -110,8 +95,8 @@ describe('judgectl manages judging: assignments, rejudging, cancelling, sources,
   }, 120_000);
 
   it('assignments remove detaches a problem nobody submitted to, and refuses one with submissions', async () => {
-    const series = (await admin.call(ops.listManagedSeries, { params: { idOrSlug: act.slug } }))[0]!;
-    await admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: (await assignment()).problemId, slug: 'sum-again' } });
+    const series = (await c.admin.call(ops.listManagedSeries, { params: { idOrSlug: c.act.slug } }))[0]!;
+    await c.admin.call(ops.attachProblem, { params: { seriesId: series.id }, body: { problemId: (await assignment()).problemId, slug: 'sum-again' } });
     const removed = await as.admin.ctl('assignments', 'remove', 'manage', 'main', 'sum-again');
     expect(removed.status, removed.stderr).toBe(0);
     expect(removed.stdout).toContain('Removed sum-again from manage/main.');
@@ -136,7 +121,7 @@ describe('judgectl manages judging: assignments, rejudging, cancelling, sources,
 
     const source = await as.admin.ctl('submissions', 'source', s.id);
     expect(source.stdout).toBe(SUM_PY);
-    const dir = join(work, 'sources');
+    const dir = join(c.work, 'sources');
     expect((await as.admin.ctl('submissions', 'source', s.id, '--out-dir', dir)).status).toBe(0);
     expect(readFileSync(join(dir, 'sum.py'), 'utf8')).toBe(SUM_PY);
     const again = await as.admin.ctl('submissions', 'source', s.id, '--out-dir', dir);
@@ -159,26 +144,26 @@ describe('judgectl manages judging: assignments, rejudging, cancelling, sources,
       expect([403, 404]).toContain(refused.error.status);
       expect(refused.error.problem).toBeDefined();
     }
-    expect(existsSync(join(work, 'pupil', 'sum.py'))).toBe(false);
+    expect(existsSync(join(c.work, 'pupil', 'sum.py'))).toBe(false);
   }, 120_000);
 
   it('submissions rejudge-assignment queues every submission again; a participant may not', async () => {
-    const all = (await admin.call(ops.listSubmissions, { query: { activityId: act.id } })).items;
+    const all = (await c.admin.call(ops.listSubmissions, { query: { activityId: c.act.id } })).items;
     const refused = await as.pupil.failure('submissions', 'rejudge-assignment', 'manage', 'main', 'sum');
     expect(refused.error.code).toBe('refused');
-    for (const s of all) expect((await admin.call(ops.getSubmission, { params: { id: s.id } })).attempts).toBe(1);
+    for (const s of all) expect((await c.admin.call(ops.getSubmission, { params: { id: s.id } })).attempts).toBe(1);
 
     const r = await as.admin.ctl('submissions', 'rejudge-assignment', 'manage', 'main', 'sum');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(`Queued ${all.length} submissions of manage/main/sum for judging again.`);
     await until('the rejudged attempts', async () => {
-      const now = await Promise.all(all.map((s) => admin.call(ops.getSubmission, { params: { id: s.id } })));
+      const now = await Promise.all(all.map((s) => c.admin.call(ops.getSubmission, { params: { id: s.id } })));
       return now.every((d) => d.attempts === 2 && (d.state === 'completed' || d.state === 'failed')) ? true : undefined;
     }, 90_000);
   }, 120_000);
 
   it('problems update uploads a new version the assignment follows; versions lists them; delete is refused while assigned', async () => {
-    const dir = join(work, 'sum-v2');
+    const dir = join(c.work, 'sum-v2');
     writeTree(dir, { ...SUM_PACKAGE, 'problem.yaml': 'name: Sum\nlimits:\n  time_limit: 3\n' });
     const up = await as.admin.ctl('problems', 'update', 'sum', dir, '--note', 'a time limit');
     expect(up.status, up.stderr).toBe(0);
@@ -193,9 +178,9 @@ describe('judgectl manages judging: assignments, rejudging, cancelling, sources,
     const attached = await as.admin.ctl('problems', 'delete', 'sum');
     expect(attached.status).toBe(1);
     expect(attached.stderr).toMatch(/judgectl: .*\(409 problem\.attached\)/);
-    expect((await admin.call(ops.getProblem, { params: { id: (await assignment()).problemId } })).slug).toBe('sum');
+    expect((await c.admin.call(ops.getProblem, { params: { id: (await assignment()).problemId } })).slug).toBe('sum');
 
-    const spare = join(work, 'spare');
+    const spare = join(c.work, 'spare');
     writeTree(spare, SUM_PACKAGE);
     expect((await as.admin.ctl('problems', 'import', spare, '--slug', 'spare')).status).toBe(0);
     const pupilDelete = await as.pupil.failure('problems', 'delete', 'spare');
@@ -205,25 +190,25 @@ describe('judgectl manages judging: assignments, rejudging, cancelling, sources,
     expect(await as.admin.json<ProblemVersion[]>('problems', 'versions', 'spare')).toHaveLength(1);
     const del = await as.admin.ctl('problems', 'delete', 'spare');
     expect(del.stdout).toMatch(/Deleted the problem spare/);
-    expect((await admin.call(ops.listProblems, { query: { search: 'spare' } })).total).toBe(0);
+    expect((await c.admin.call(ops.listProblems, { query: { search: 'spare' } })).total).toBe(0);
   }, 120_000);
 
   it('submissions cancel cancels a queued judging, and refuses a finished one in words', async () => {
-    const done = (await admin.call(ops.listSubmissions, { query: { activityId: act.id, state: 'completed' } })).items[0]!;
+    const done = (await c.admin.call(ops.listSubmissions, { query: { activityId: c.act.id, state: 'completed' } })).items[0]!;
     const finished = await as.admin.ctl('submissions', 'cancel', done.id);
     expect(finished.status).toBe(1);
     expect(finished.stderr).toMatch(/attempt \d+ of .* is already completed .*only a queued or running judging can be cancelled/);
 
-    runner!.stop();
-    await new Promise((r) => runner!.child.once('exit', r));
-    const queued = await pupil.call(ops.submit, { params: { idOrSlug: act.slug, problemSlug: 'sum' }, form: codeForm(SUM_PY, 'sum.py') });
+    c.runner.stop();
+    await new Promise((r) => c.runner.child.once('exit', r));
+    const queued = await c.pupil.call(ops.submit, { params: { idOrSlug: c.act.slug, problemSlug: 'sum' }, form: codeForm(SUM_PY, 'sum.py') });
     const refused = await as.pupil.failure('submissions', 'cancel', queued.id);
     expect([403, 404]).toContain(refused.error.status);
-    expect((await admin.call(ops.getSubmission, { params: { id: queued.id } })).state).toBe('queued');
+    expect((await c.admin.call(ops.getSubmission, { params: { id: queued.id } })).state).toBe('queued');
 
     const r = await as.admin.ctl('submissions', 'cancel', queued.id);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(`Cancelled attempt 1 of ${queued.id} (it was queued).`);
-    expect((await admin.call(ops.getSubmission, { params: { id: queued.id } })).state).toBe('cancelled');
+    expect((await c.admin.call(ops.getSubmission, { params: { id: queued.id } })).state).toBe('cancelled');
   }, 120_000);
 });

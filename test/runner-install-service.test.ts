@@ -1,23 +1,21 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JUDGE_RUNNER, runChild } from './cli-child.js';
+import { directives, execStart, expectRefusedWritingNothing, expectReplacedOnlyWithForce, expectSystemdAccepts, serviceDirectives } from './systemd-unit-checks.js';
 
 // `judge-runner install-service` as a child process, writing to a temporary path: systemctl is
 // never run here; the unit's content is checked, and by systemd-analyze where the machine has it.
 
 const MAIN = fileURLToPath(new URL('../packages/runner/dist/main.js', import.meta.url));
-const hasAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
 
 describe('judge-runner install-service', { timeout: 120_000 }, () => {
   let work: string;
   let cfg: string;
   const install = (...args: string[]) => runChild(JUDGE_RUNNER, ['install-service', '--config-dir', cfg, ...args]);
-  /** The unit's directives, name=value, in order (comments and sections left out). */
-  const directives = (text: string) => text.split('\n').filter((l) => /^[A-Za-z]+=/.test(l));
 
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'install-service-'));
@@ -36,31 +34,13 @@ describe('judge-runner install-service', { timeout: 120_000 }, () => {
     expect(r.stdout).toMatch(`Wrote ${path}: judge-runner start for http://judge.lab:8080, as root`);
     expect(r.stdout).toMatch(/^ {2}systemctl daemon-reload && systemctl enable --now judge-runner$/m);
     const unit = readFileSync(path, 'utf8');
-    const exec = directives(unit).find((d) => d.startsWith('ExecStart='))!;
     // the Node that ran install-service (the launcher's `node`), absolute, and this install's main.js
-    const node = exec.split(' ')[0]!.slice('ExecStart='.length);
-    expect(node).toMatch(/^\//);
-    expect(existsSync(node)).toBe(true);
+    const { exec, node } = execStart(unit);
     expect(exec).toBe(`ExecStart=${node} ${MAIN} start --config-dir "${cfg}" --uid-base 62800 --slots 2 --grace 30`);
-    expect(directives(unit).filter((d) => !d.startsWith('ExecStart='))).toEqual([
-      'Description=judge-runner: judges submissions in a sandbox for the judge it registered with',
-      'Wants=network-online.target',
-      'After=network-online.target',
-      'Type=simple',
-      'User=root',
-      'Restart=on-failure',
-      'RestartSec=5',
-      'KillSignal=SIGTERM',
-      'KillMode=mixed',
-      'TimeoutStopSec=60',
-      'Delegate=yes',
-      'WantedBy=multi-user.target',
-    ]);
-    if (hasAnalyze) {
-      const verify = spawnSync('systemd-analyze', ['verify', path], { encoding: 'utf8' });
-      expect(verify.status, verify.stderr).toBe(0);
-      expect(verify.stderr).not.toContain(path);
-    }
+    expect(directives(unit).filter((d) => !d.startsWith('ExecStart='))).toEqual(
+      serviceDirectives({ description: 'judge-runner: judges submissions in a sandbox for the judge it registered with', user: 'root', stopSeconds: 60, delegate: true }),
+    );
+    expectSystemdAccepts(path);
   });
 
   it('takes the server, the user and the grace; systemd waits 30 s beyond the grace', async () => {
@@ -75,22 +55,7 @@ describe('judge-runner install-service', { timeout: 120_000 }, () => {
   });
 
   it('leaves the same unit alone, and replaces a different one only with --force', async () => {
-    const path = join(work, 'again.service');
-    expect((await install('--output', path)).status).toBe(0);
-    const first = readFileSync(path, 'utf8');
-    const same = await install('--output', path);
-    expect(same.status).toBe(0);
-    expect(same.stdout).toMatch(/^Unchanged /);
-
-    const refused = await install('--output', path, '--slots', '4');
-    expect(refused.status).toBe(1);
-    expect(refused.stderr).toMatch(/exists and differs .* add --force/);
-    expect(readFileSync(path, 'utf8')).toBe(first);
-
-    const forced = await install('--output', path, '--slots', '4', '--force');
-    expect(forced.status, forced.stderr).toBe(0);
-    expect(forced.stdout).toMatch(/^Replaced /);
-    expect(readFileSync(path, 'utf8')).toMatch(/--slots 4 /);
+    await expectReplacedOnlyWithForce(install, join(work, 'again.service'), ['--slots', '4'], /--slots 4 /);
   });
 
   it('refuses a machine that has not registered, and bad values, writing nothing', async () => {
@@ -98,10 +63,6 @@ describe('judge-runner install-service', { timeout: 120_000 }, () => {
     const unregistered = await runChild(JUDGE_RUNNER, ['install-service', '--config-dir', join(work, 'empty'), '--output', path]);
     expect(unregistered.status).toBe(1);
     expect(unregistered.stderr).toMatch(/no runner configuration in .*: run `judge-runner register --server URL` first/);
-    for (const args of [['--uid-base', '10'], ['--slots', '0'], ['--grace', '-1'], ['--server', 'ftp://x'], ['--user', 'a b']]) {
-      const r = await install('--output', path, ...args);
-      expect(r.status, args.join(' ')).not.toBe(0);
-    }
-    expect(existsSync(path)).toBe(false);
+    await expectRefusedWritingNothing(install, path, [['--uid-base', '10'], ['--slots', '0'], ['--grace', '-1'], ['--server', 'ftp://x'], ['--user', 'a b']]);
   });
 });

@@ -1,13 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe as suite, expect, it } from 'vitest';
-import { ops, type Activity, type SubmissionSummary } from '@judge/contract';
-import type { JudgeClient } from '@judge/sdk';
-import { TestJudge } from '../packages/server/test/harness.js';
-import { oneProblemContest, settled, SUM_PACKAGE } from './one-problem-contest.js';
-import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-process.js';
-import { zipOf } from '../packages/server/test/zips.js';
+import { existsSync } from 'node:fs';
+import { describe as suite, expect, it } from 'vitest';
+import { ops, type SubmissionSummary } from '@judge/contract';
+import { useJudgedContest } from './judged-contest.js';
+import { settled, SUM_PACKAGE } from './one-problem-contest.js';
 
 /**
  * Several files from submit to verdict: the SDK's submit sends repeated file parts with their
@@ -20,33 +15,17 @@ const UID_BASE = 61100;
 const describe = suite.skipIf(process.geteuid?.() !== 0);
 
 describe('multi-file submissions end to end (server, runner process, sandbox)', () => {
-  let j: TestJudge;
-  let admin: JudgeClient;
-  let pupil: JudgeClient;
-  let act: Activity;
-  let work: string;
-  let runner: RunnerProcess | undefined;
-  let logs: string[] = [];
-
-  beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), 'judge-multifile-'));
-    j = await TestJudge.start();
-    admin = await j.admin();
-    ({ act, pupil } = await oneProblemContest(j, admin, { slug: 'multi', name: 'Multi', problemSlug: 'sum', problemName: 'Sum', zip: await zipOf(SUM_PACKAGE) }));
-    await admin.call(ops.updateActivity, { params: { idOrSlug: act.slug }, body: { slug: act.slug, maxAttachments: 4, attachmentVisibility: [{ name: 'log', visibility: 'participant' }] } });
-    runner = await startRunnerProcess({ url: j.url, admin, name: 'multifile-runner', dir: runnerDir(work), uidBase: UID_BASE });
-    logs = runner.logs;
-  }, 120_000);
-
-  afterAll(async () => {
-    runner?.stop();
-    await j?.stop();
-    if (work) rmSync(work, { recursive: true, force: true });
+  const c = useJudgedContest({
+    tmpPrefix: 'judge-multifile-',
+    contest: { slug: 'multi', name: 'Multi', problemSlug: 'sum', problemName: 'Sum', files: SUM_PACKAGE },
+    runner: { name: 'multifile-runner', uidBase: UID_BASE },
+    prepare: ({ admin, act }) =>
+      admin.call(ops.updateActivity, { params: { idOrSlug: act.slug }, body: { slug: act.slug, maxAttachments: 4, attachmentVisibility: [{ name: 'log', visibility: 'participant' }] } }),
   });
 
   const judged = async (files: Record<string, string>): Promise<SubmissionSummary & { files?: { fileName: string }[] }> => {
-    const s = await pupil.submit(act.slug, 'sum', Object.entries(files).map(([name, bytes]) => ({ name, bytes })));
-    return settled(pupil, act.slug, s.id, { ms: 120_000, stepMs: 100 });
+    const s = await c.pupil.submit(c.act.slug, 'sum', Object.entries(files).map(([name, bytes]) => ({ name, bytes })));
+    return settled(c.pupil, c.act.slug, s.id, { ms: 120_000, stepMs: 100 });
   };
 
   it('C++: two units and a header are accepted; the submission lists all three', async () => {
@@ -55,7 +34,7 @@ describe('multi-file submissions end to end (server, runner process, sandbox)', 
       'add.cpp': '#include "add.hpp"\nlong add(long a, long b) { return a + b; }\n',
       'add.hpp': 'long add(long a, long b);\n',
     });
-    expect(r, logs.join('')).toMatchObject({ state: 'completed', verdict: 'AC' });
+    expect(r, c.runner.logs.join('')).toMatchObject({ state: 'completed', verdict: 'AC' });
     expect(r.files?.map((f) => f.fileName)).toEqual(['main.cpp', 'add.cpp', 'add.hpp']);
   }, 150_000);
 

@@ -1,15 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe as suite, expect, it } from 'vitest';
-import { ops, type Activity, type SubmissionSummary } from '@judge/contract';
-import type { JudgeClient } from '@judge/sdk';
-import { TestJudge } from '../packages/server/test/harness.js';
-import { codeForm } from '../packages/server/test/support/forms.js';
+import { describe as suite, expect, it } from 'vitest';
+import { ops } from '@judge/contract';
 import { until } from '../packages/server/test/support/wait.js';
-import { oneProblemContest, settled } from './one-problem-contest.js';
-import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-process.js';
-import { zipOf } from '../packages/server/test/zips.js';
+import { useJudgedContest } from './judged-contest.js';
 
 /**
  * Time-limit calibration end to end: a package naming no time limit, with an accepted example in C;
@@ -37,56 +29,34 @@ const UNNAMED = {
 };
 
 describe('a time limit computed by a trial (server, runner process, sandbox)', () => {
-  let j: TestJudge;
-  let admin: JudgeClient;
-  let pupil: JudgeClient;
-  let act: Activity;
-  let problemId: string;
-  let work: string;
-  let runner: RunnerProcess | undefined;
-  let logs: string[] = [];
-
-  beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), 'judge-calibration-'));
-    j = await TestJudge.start();
-    admin = await j.admin();
-    ({ act, pupil, problem: { id: problemId } } = await oneProblemContest(j, admin, { slug: 'calib', name: 'Calibration', problemSlug: 'echo', problemName: 'Echo', zip: await zipOf(UNNAMED) }));
-    runner = await startRunnerProcess({ url: j.url, admin, name: 'calibration-runner', dir: runnerDir(work), uidBase: UID_BASE, waitJudging: false });
-    logs = runner.logs;
-  }, 120_000);
-
-  afterAll(async () => {
-    runner?.stop();
-    await j?.stop();
-    if (work) rmSync(work, { recursive: true, force: true });
+  const c = useJudgedContest({
+    tmpPrefix: 'judge-calibration-',
+    contest: { slug: 'calib', name: 'Calibration', problemSlug: 'echo', problemName: 'Echo', files: UNNAMED },
+    runner: { name: 'calibration-runner', uidBase: UID_BASE, waitJudging: false },
   });
-
-  const judged = async (fileName: string, code: string): Promise<SubmissionSummary> => {
-    const s = await pupil.call(ops.submit, { params: { idOrSlug: act.slug, problemSlug: 'echo' }, form: codeForm(code, fileName) });
-    return settled(pupil, act.slug, s.id, { ms: 60_000, stepMs: 100 });
-  };
+  const logs = () => c.runner.logs.join('');
 
   it("the runner's trial computes 1 s, the views show it and submissions are judged at it", async () => {
     const version = await until(
       'the calibration trial to report',
       async () => {
-        const [newest] = await admin.call(ops.listProblemVersions, { params: { problemId } });
+        const [newest] = await c.admin.call(ops.listProblemVersions, { params: { problemId: c.problem.id } });
         return newest?.package?.timeLimitSource === 'trial' ? newest : undefined;
       },
       90_000,
       200,
     );
-    expect(version.package?.timeLimitSeconds, logs.join('')).toBe(1);
-    const view = await pupil.call(ops.getActivityProblem, { params: { idOrSlug: act.slug, problemSlug: 'echo' } });
+    expect(version.package?.timeLimitSeconds, logs()).toBe(1);
+    const view = await c.pupil.call(ops.getActivityProblem, { params: { idOrSlug: c.act.slug, problemSlug: 'echo' } });
     expect(view.timeLimitSeconds).toBe(1);
 
-    const ok = await judged('echo.c', ECHO_C);
-    expect(ok, logs.join('')).toMatchObject({ verdict: 'AC', state: 'completed' });
-    const m = await admin.call(ops.getSubmission, { params: { id: ok.id } });
+    const ok = await c.judged('echo.c', ECHO_C);
+    expect(ok, logs()).toMatchObject({ verdict: 'AC', state: 'completed' });
+    const m = await c.admin.call(ops.getSubmission, { params: { id: ok.id } });
     const log = m.attemptList[0]!.files.find((f) => f.name === 'log')!;
-    expect(Buffer.from(await admin.call(ops.downloadFile, { params: { id: log.fileId } })).toString()).toContain('time limit 1 s (computed by a trial)');
+    expect(Buffer.from(await c.admin.call(ops.downloadFile, { params: { id: log.fileId } })).toString()).toContain('time limit 1 s (computed by a trial)');
 
-    const slow = await judged('slow.c', SLOW_C);
-    expect(slow.verdict, logs.join('')).toBe('TLE');
+    const slow = await c.judged('slow.c', SLOW_C);
+    expect(slow.verdict, logs()).toBe('TLE');
   }, 180_000);
 });

@@ -63,3 +63,4 @@ export {
 } from './languages.js';
 // not about packages: what the server's and the runner's install-service share (neither imports the other)
 export { unitWord, environmentLines, checkUserName, writeUnit, unitName, enableLine, InstallServiceError } from './systemd-unit.js';
+export { wholeNumber, httpUrl, httpOrigin, optionParser } from './command-options.js';

@@ -8,11 +8,21 @@ import { loadProblem } from './problem/load.js';
 import { PackageError, type ProblemSpec } from './problem/types.js';
 import { withCancel } from './sandbox/cancel-scope.js';
 import type { Sandbox } from './sandbox/sandbox.js';
+import type { JudgeInput, SubmissionFileInput } from './judging/types.js';
 import { runSamples } from './sample-run.js';
 import { StrayErrors } from './stray-errors.js';
 
 /** Problem types this runner judges (decisions §6): what its graders take (graders/registry.ts). */
 export { PROBLEM_TYPES } from './graders/registry.js';
+
+/** What the claim of a submission or of a sample run says about judging it. */
+interface JudgedClaim {
+  problemType: string;
+  props?: Record<string, unknown> | null;
+  config?: Record<string, unknown> | null;
+  maxima?: JudgeInput['maxima'];
+  timeLimitSeconds?: number | null;
+}
 
 export interface AgentOptions {
   client: RunnerClient;
@@ -173,6 +183,27 @@ export class Agent {
     return { stop: () => clearInterval(timer), lost: () => withdrawn.signal.aborted, signal: withdrawn.signal };
   }
 
+  /**
+   * How a claimed submission or sample run is judged: this runner's sandbox, languages, limits and
+   * compile cache, with the claim's problem, files, settings and the server's maxima.
+   */
+  private judgeInput(claim: JudgedClaim, problem: ProblemSpec, files: SubmissionFileInput[], buildDir: string): JudgeInput {
+    return {
+      sandbox: this.o.sandbox,
+      languages: this.o.languages,
+      problem,
+      problemType: claim.problemType,
+      files,
+      props: claim.props ?? null,
+      config: claim.config ?? null,
+      ...(this.o.limits ? { limits: this.o.limits } : {}),
+      ...(claim.maxima ? { maxima: claim.maxima } : {}),
+      ...(claim.timeLimitSeconds ? { computedTimeLimitSeconds: claim.timeLimitSeconds } : {}),
+      buildDir,
+      ...(this.o.compileCache ? { compileCache: this.o.compileCache } : {}),
+    };
+  }
+
   private problemOf(pkg: CachedPackage): Promise<ProblemSpec> {
     let p = this.problems.get(pkg.sha256);
     if (!p) {
@@ -198,18 +229,7 @@ export class Agent {
       const buildDir = pkg.buildDir;
       // an error escaping the judging (a bug) fails this attempt and stops its runs, nothing else
       const result = await this.strays.run(`job ${job.jobId}`, (strayed) => withCancel(AbortSignal.any([lease.signal, strayed]), () => judgeSubmission({
-        sandbox: this.o.sandbox,
-        languages: this.o.languages,
-        problem,
-        problemType: job.problemType,
-        files,
-        props: job.props ?? null,
-        config: job.config ?? null,
-        ...(this.o.limits ? { limits: this.o.limits } : {}),
-        ...(job.maxima ? { maxima: job.maxima } : {}),
-        ...(job.timeLimitSeconds ? { computedTimeLimitSeconds: job.timeLimitSeconds } : {}),
-        buildDir,
-        ...(this.o.compileCache ? { compileCache: this.o.compileCache } : {}),
+        ...this.judgeInput(job, problem, files, buildDir),
         onProgress: (done, total) => {
           // at most one progress call a second: it is a write on the server
           if (Date.now() - lastProgress < 1000 && done < total) return;
@@ -280,20 +300,7 @@ export class Agent {
       const problem = await this.problemOf(pkg);
       const buildDir = pkg.buildDir;
       const files = run.files.map((f) => ({ name: f.name, bytes: Buffer.from(f.code, 'utf8') }));
-      const r = await this.strays.run(`sample run ${run.sampleRunId}`, (strayed) => withCancel(AbortSignal.any([lease.signal, strayed]), () => runSamples({
-        sandbox: this.o.sandbox,
-        languages: this.o.languages,
-        problem,
-        problemType: run.problemType,
-        files,
-        props: run.props ?? null,
-        config: run.config ?? null,
-        ...(this.o.limits ? { limits: this.o.limits } : {}),
-        ...(run.maxima ? { maxima: run.maxima } : {}),
-        ...(run.timeLimitSeconds ? { computedTimeLimitSeconds: run.timeLimitSeconds } : {}),
-        buildDir,
-        ...(this.o.compileCache ? { compileCache: this.o.compileCache } : {}),
-      })));
+      const r = await this.strays.run(`sample run ${run.sampleRunId}`, (strayed) => withCancel(AbortSignal.any([lease.signal, strayed]), () => runSamples(this.judgeInput(run, problem, files, buildDir))));
       if (lease.lost()) return this.o.log(`sample run ${run.sampleRunId}: withdrawn (replaced by its author, or the lease lapsed); nothing is reported`);
       await client.reportSampleRun(run, 'failure' in r ? { failureReason: r.failure.slice(0, 2000) } : r);
       this.stats.sampleRuns++;

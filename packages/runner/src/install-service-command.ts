@@ -2,12 +2,12 @@
  * `judge-runner install-service`: makes this runner a systemd service, so that a lab machine judges
  * from boot on and after a crash without anyone logged in.
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDir, loadConfig } from './config.js';
 import { parseSlots } from './slots.js';
-import { checkUserName, enableLine } from '@judge/problem-package';
+import { checkUserName, enableLine, httpOrigin, optionParser, wholeNumber } from '@judge/problem-package';
 import { DEFAULT_UNIT_PATH, InstallServiceError, renderUnit, writeUnit, type UnitOptions } from './service-unit.js';
 
 interface InstallOptions {
@@ -20,24 +20,6 @@ interface InstallOptions {
   configDir?: string;
   force?: boolean;
   json?: boolean;
-}
-
-function whole(min: number, max: number, what: string) {
-  return (v: string): number => {
-    const n = Number(v);
-    if (!/^\d+$/.test(v.trim()) || n < min || n > max) throw new InvalidArgumentError(`${what} from ${min} to ${max}`);
-    return n;
-  };
-}
-
-function httpUrl(v: string): string {
-  try {
-    const u = new URL(v);
-    if (u.protocol === 'http:' || u.protocol === 'https:') return u.origin;
-  } catch {
-    /* refused below */
-  }
-  throw new InvalidArgumentError(`not an http(s) URL: ${v}`);
 }
 
 function install(o: InstallOptions): void {
@@ -71,18 +53,12 @@ export function registerInstallServiceCommand(program: Command): void {
   program
     .command('install-service')
     .description('Write a systemd unit that runs `judge-runner start` with this Node and this install, restarts it when it fails, and stops it gently; register first')
-    .option('--server <url>', 'the judge, when not the one registered with', httpUrl)
+    .option('--server <url>', 'the judge, when not the one registered with', httpOrigin)
     .option('--user <user>', 'the account it runs as (root: each sandbox slot gets a uid of its own)', 'root')
     .option('--output <path>', 'where the unit goes', DEFAULT_UNIT_PATH)
-    .option('--uid-base <uid>', 'passed to start: sandbox slot n runs as uid uid+n (default 60000)', whole(1000, 65000, 'a uid'))
-    .option('--slots <n|auto>', 'passed to start: jobs judged at once (default auto)', (v) => {
-      try {
-        return parseSlots(v);
-      } catch (e) {
-        throw new InvalidArgumentError((e as Error).message);
-      }
-    })
-    .option('--grace <seconds>', 'passed to start: how long held jobs may go on after SIGTERM; systemd waits 30 s more', whole(0, 3600, 'a whole number of seconds'), 30)
+    .option('--uid-base <uid>', 'passed to start: sandbox slot n runs as uid uid+n (default 60000)', wholeNumber(1000, 65000, 'a uid'))
+    .option('--slots <n|auto>', 'passed to start: jobs judged at once (default auto)', optionParser(parseSlots))
+    .option('--grace <seconds>', 'passed to start: how long held jobs may go on after SIGTERM; systemd waits 30 s more', wholeNumber(0, 3600, 'a whole number of seconds'), 30)
     .option('--config-dir <dir>', 'the directory `register` used (default ~/.config/judge-runner, or JUDGE_RUNNER_CONFIG_DIR)')
     .option('--force', 'replace a different unit already at the path')
     .option('--json', 'print JSON')

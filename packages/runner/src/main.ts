@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseSlots, planSlots } from './slots.js';
 import { ApiProblem, RunnerClient, Unreachable, loadOrCreateRunnerKey } from '@judge/sdk';
+import { httpOrigin, optionParser, wholeNumber } from '@judge/problem-package';
 import { Command, InvalidArgumentError } from 'commander';
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -45,16 +46,6 @@ function approveCommand(fingerprint: string, name?: string): string {
   return `judgectl runners approve ${fingerprint.slice(0, 16)}${label ? `   # ${label}` : ''}`;
 }
 
-function serverUrl(v: string): string {
-  try {
-    const u = new URL(v);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
-    return u.origin;
-  } catch {
-    throw new InvalidArgumentError(`not an http(s) URL: ${v}`);
-  }
-}
-
 /**
  * The package cache: private to the runner's user (0700; what is below it is made 0700/0600 as the
  * caches start), since it holds secret test data. The sandbox never reads it: a validator runs
@@ -97,7 +88,7 @@ const program = new Command('judge-runner')
 program
   .command('register')
   .description('Make this machine a runner: create its key (once), register it, and print the fingerprint and the command an administrator runs to approve it (none with an enrolment code)')
-  .requiredOption('--server <url>', 'the judge, e.g. http://judge.lab:8080', serverUrl)
+  .requiredOption('--server <url>', 'the judge, e.g. http://judge.lab:8080', httpOrigin)
   .option('--code <code>', 'an enrolment code from `judgectl runners add`: the runner is approved at once')
   .option('--name <name>', 'how administrators see this runner (default: the host name)')
   .option('--tags <a,b>', 'tags this runner offers (series may require tags)', tagList)
@@ -139,32 +130,14 @@ program
   .command('start')
   .description('Judge: authenticate, claim jobs (long poll), judge them in the sandbox and report; SIGTERM finishes or gives back held jobs')
   .option('--config-dir <dir>', 'the directory `register` used')
-  .option('--server <url>', 'override the server registered with', serverUrl)
-  .option('--slots <n|auto>', 'jobs judged at once, each in its own sandbox slot (auto: one per CPU this runner may use)', (v) => {
-    try {
-      return parseSlots(v);
-    } catch (e) {
-      throw new InvalidArgumentError((e as Error).message);
-    }
-  }, 'auto' as number | 'auto')
+  .option('--server <url>', 'override the server registered with', httpOrigin)
+  .option('--slots <n|auto>', 'jobs judged at once, each in its own sandbox slot (auto: one per CPU this runner may use)', optionParser(parseSlots), 'auto' as number | 'auto')
   .option('--no-pin', 'do not pin each slot\'s programs to a CPU of its own (they are pinned when there are no more slots than CPUs)')
   .option('--insecure-no-cgroup', 'judge even without a writable cgroup (rlimits only: memory of process trees, process counts and leftover processes are not enforced)')
   .option('--languages <file>', 'the language table (default config/languages.json, or JUDGE_LANGUAGES)')
-  .option('--grace <seconds>', 'on SIGTERM, how long held jobs may go on before they are given back', (v) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 0 || n > 3600) throw new InvalidArgumentError('a whole number of seconds from 0 to 3600');
-    return n;
-  }, 30)
-  .option('--lease-seconds <n>', 'lease asked for each job, renewed every third of it (15..3600; default 120)', (v) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 15 || n > 3600) throw new InvalidArgumentError('a whole number of seconds from 15 to 3600');
-    return n;
-  })
-  .option('--uid-base <uid>', 'as root, sandbox slot n runs as uid/gid uid+n (default 60000); keep the range free of real accounts, and apart from other runners on this host (a runner refuses a range another one uses)', (v) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1000 || n > 65000) throw new InvalidArgumentError('a uid from 1000 to 65000');
-    return n;
-  })
+  .option('--grace <seconds>', 'on SIGTERM, how long held jobs may go on before they are given back', wholeNumber(0, 3600, 'a whole number of seconds'), 30)
+  .option('--lease-seconds <n>', 'lease asked for each job, renewed every third of it (15..3600; default 120)', wholeNumber(15, 3600, 'a whole number of seconds'))
+  .option('--uid-base <uid>', 'as root, sandbox slot n runs as uid/gid uid+n (default 60000); keep the range free of real accounts, and apart from other runners on this host (a runner refuses a range another one uses)', wholeNumber(1000, 65000, 'a uid'))
   .option('--cache-dir <dir>', 'where problem packages are kept by SHA-256, and in its compiled/ compiled submissions (a rejudge or identical resubmission compiles nothing) and precompiled C++ headers (default /var/cache/judge-runner as root, else <config-dir>/cache)')
   .action(async (o: { configDir?: string; server?: string; slots: number | 'auto'; pin: boolean; insecureNoCgroup?: boolean; languages?: string; grace: number; leaseSeconds?: number; cacheDir?: string; uidBase?: number }) => {
     const dir = configDir(o.configDir);

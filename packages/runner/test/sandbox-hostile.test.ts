@@ -8,63 +8,35 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sandbox, compile, loadLanguages, type CompileResult, type Limits, type RunResult, type Session } from '@judge/runner';
+import { describe, expect, it } from 'vitest';
+import type { Limits, RunResult } from '@judge/runner';
+import { MiB, SANDBOX_USABLE, useCompiledSession } from './compiled-session.js';
 import { HOSTILE_PROGRAM } from './hostile-program.js';
 
-const MiB = 1024 * 1024;
 const LIMITS: Limits = { cpuMs: 2000, wallMs: 5000, memoryBytes: 256 * MiB, pids: 16, outputBytes: MiB };
-const c = loadLanguages().get('c');
-const usable = Sandbox.findBwrap() !== null && c?.present === true && process.geteuid?.() === 0;
 const UID_BASE = 61800;
 const EPERM = 1;
 const ENOSYS = 38;
 const EAFNOSUPPORT = 97;
 
-describe.skipIf(!usable)('sandbox: hostile programs of the probe', () => {
-  let sandbox: Sandbox;
-  let tmp: string;
-  let built: CompileResult;
-  let session: Session;
-  let seq = 0;
+describe.skipIf(!SANDBOX_USABLE)('sandbox: hostile programs of the probe', () => {
+  const s = useCompiledSession({ tmpPrefix: 'judge-hostile-', program: HOSTILE_PROGRAM, uidBase: UID_BASE, limits: LIMITS });
 
   /** One test of the session, or with `alone` a run of its own (a sandbox per run, as compiles). */
   const run = async (input: string, alone = false): Promise<{ r: RunResult; out: string }> => {
-    const n = ++seq;
-    const inFile = path.join(tmp, `in-${n}`);
-    const outFile = path.join(tmp, `out-${n}`);
-    fs.writeFileSync(inFile, `${input}\n`);
-    const io = { stdin: { path: inFile }, stdout: { path: outFile }, stderr: { path: path.join(tmp, `err-${n}`) } };
+    const t = s.nextTest(`${input}\n`);
     const r = alone
-      ? await sandbox.run({ argv: ['/box/main'], workDir: built.dir, limits: LIMITS, ...io })
-      : await session.run(io);
-    return { r, out: fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '' };
+      ? await s.sandbox.run({ argv: ['/box/main'], workDir: s.built.dir, limits: LIMITS, ...t.io })
+      : await s.session.run(t.io);
+    return { r, out: t.out() };
   };
   /** Which sandbox the session's tests run in (its pid 1's start time). */
   const sandboxOf = async (): Promise<string> => {
     const { out } = await run('status');
     return /^sandbox (\d+)$/m.exec(out)![1]!;
   };
-
-  beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'judge-hostile-'));
-    fs.chmodSync(tmp, 0o755);
-    sandbox = await Sandbox.create({ workRoot: path.join(tmp, 'work'), uidBase: UID_BASE });
-    const src = path.join(tmp, 'src');
-    fs.mkdirSync(src);
-    fs.writeFileSync(path.join(src, 'main.c'), HOSTILE_PROGRAM);
-    built = await compile(sandbox, c!, src, path.join(tmp, 'bin'));
-    if (!built.ok) throw new Error(built.log);
-    session = sandbox.openSession({ argv: ['/box/main'], workDir: built.dir, limits: LIMITS });
-  }, 60_000);
-  afterAll(async () => {
-    await session?.close();
-    await sandbox?.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
 
   it('every test runs under the filter and without capabilities, in a session and alone', async () => {
     for (const alone of [false, true]) {
@@ -161,15 +133,15 @@ describe.skipIf(!usable)('sandbox: hostile programs of the probe', () => {
       const limits = ${JSON.stringify(LIMITS)};
       const out = {};
       for (const alone of [false, true]) {
-        const io = { stdin: { path: ${JSON.stringify(path.join(tmp, 'fds.in'))} }, stdout: { path: ${JSON.stringify(tmp)} + '/fds-' + alone } };
-        const spec = { argv: ['/box/main'], workDir: ${JSON.stringify(built.dir)}, limits };
+        const io = { stdin: { path: ${JSON.stringify(path.join(s.tmp, 'fds.in'))} }, stdout: { path: ${JSON.stringify(s.tmp)} + '/fds-' + alone } };
+        const spec = { argv: ['/box/main'], workDir: ${JSON.stringify(s.built.dir)}, limits };
         if (alone) await sb.run({ ...spec, ...io });
         else { const s = sb.openSession(spec); await s.run(io); await s.close(); }
-        out[alone ? 'alone' : 'session'] = fs.readFileSync(${JSON.stringify(tmp)} + '/fds-' + alone, 'utf8');
+        out[alone ? 'alone' : 'session'] = fs.readFileSync(${JSON.stringify(s.tmp)} + '/fds-' + alone, 'utf8');
       }
       await sb.close();
       console.log(JSON.stringify(out));`;
-    fs.writeFileSync(path.join(tmp, 'fds.in'), 'fds\n');
+    fs.writeFileSync(path.join(s.tmp, 'fds.in'), 'fds\n');
     // fd 9 of the runner: an open pipe, not close-on-exec, as a launching shell's fd would be
     const stdio = ['ignore', 'pipe', 'inherit', 'ignore', 'ignore', 'ignore', 'ignore', 'ignore', 'ignore', 'pipe'] as const;
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: [...stdio] });

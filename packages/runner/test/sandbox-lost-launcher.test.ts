@@ -5,15 +5,11 @@
  * sandbox. Real bwrap, cgroups and compiler.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sandbox, compile, loadLanguages, type CompileResult, type Limits, type Session } from '@judge/runner';
+import { describe, expect, it } from 'vitest';
+import type { Limits } from '@judge/runner';
+import { MiB, SANDBOX_USABLE, useCompiledSession } from './compiled-session.js';
 
-const MiB = 1024 * 1024;
 const LIMITS: Limits = { cpuMs: 1000, wallMs: 4000, memoryBytes: 256 * MiB, pids: 16, outputBytes: MiB };
-const c = loadLanguages().get('c');
-const usable = Sandbox.findBwrap() !== null && c?.present === true && process.geteuid?.() === 0;
 
 /** What the program does is its first input word: ptrace1 (attach to the sandbox's pid 1), spin, echo N. */
 const PROGRAM = `#include <stdio.h>
@@ -60,43 +56,18 @@ const until = async (what: () => boolean): Promise<void> => {
   while (!what()) await new Promise((r) => setTimeout(r, 20));
 };
 
-describe.skipIf(!usable)('a sandbox whose launcher dies', () => {
-  let sandbox: Sandbox;
-  let tmp: string;
-  let built: CompileResult;
-  let session: Session;
-  let seq = 0;
+describe.skipIf(!SANDBOX_USABLE)('a sandbox whose launcher dies', () => {
+  const s = useCompiledSession({ tmpPrefix: 'judge-lost-', program: PROGRAM, uidBase: 61800, limits: LIMITS });
 
   /** One test of the session: its input text, and what it printed. */
   const start = (input: string) => {
-    const n = ++seq;
-    const inFile = path.join(tmp, `in-${n}`);
-    const outFile = path.join(tmp, `out-${n}`);
-    fs.writeFileSync(inFile, input);
-    const p = session.start({ stdin: { path: inFile }, stdout: { path: outFile }, stderr: { path: path.join(tmp, `err-${n}`) } });
-    return { result: p.result, out: () => (fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '') };
+    const t = s.nextTest(input);
+    return { result: s.session.start(t.io).result, out: t.out };
   };
   const test = async (input: string) => {
     const t = start(input);
     return { r: await t.result, out: t.out() };
   };
-
-  beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'judge-lost-'));
-    fs.chmodSync(tmp, 0o755);
-    sandbox = await Sandbox.create({ workRoot: path.join(tmp, 'work'), uidBase: 61800 });
-    const src = path.join(tmp, 'src');
-    fs.mkdirSync(src);
-    fs.writeFileSync(path.join(src, 'main.c'), PROGRAM);
-    built = await compile(sandbox, c!, src, path.join(tmp, 'bin'));
-    if (!built.ok) throw new Error(built.log);
-    session = sandbox.openSession({ argv: ['/box/main'], workDir: built.dir, limits: LIMITS });
-  }, 60_000);
-  afterAll(async () => {
-    await session?.close();
-    await sandbox?.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
 
   it('a program that ptraces the sandbox\'s pid 1 gets a result, and the tests after it run', async () => {
     for (let i = 0; i < 3; i++) {

@@ -6,16 +6,12 @@
  * bwrap, cgroups and compiler.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sandbox, compile, loadLanguages, type CompileResult, type Limits, type Session } from '@judge/runner';
+import { describe, expect, it } from 'vitest';
+import type { Limits } from '@judge/runner';
+import { MiB, SANDBOX_USABLE, useCompiledSession } from './compiled-session.js';
 
-const MiB = 1024 * 1024;
 const LIMITS: Limits = { cpuMs: 1000, wallMs: 4000, memoryBytes: 256 * MiB, pids: 16, outputBytes: MiB };
-const c = loadLanguages().get('c');
 const UID_BASE = 61750;
-const usable = Sandbox.findBwrap() !== null && c?.present === true && process.geteuid?.() === 0;
 
 /** What the program does is its first input word: heavy, tmp, forks N, spin, killall, echo. */
 const PROGRAM = `#include <signal.h>
@@ -62,39 +58,15 @@ function pidOf(ending: string): number | undefined {
   return undefined;
 }
 
-describe.skipIf(!usable)('sandbox sessions', () => {
-  let sandbox: Sandbox;
-  let tmp: string;
-  let built: CompileResult;
-  let session: Session;
-  let seq = 0;
+describe.skipIf(!SANDBOX_USABLE)('sandbox sessions', () => {
+  const s = useCompiledSession({ tmpPrefix: 'judge-sessions-', program: PROGRAM, uidBase: UID_BASE, limits: LIMITS });
 
   /** One test of the session: its input text, and what it printed. */
   const test = async (input: string, limits?: Limits) => {
-    const n = ++seq;
-    const inFile = path.join(tmp, `in-${n}`);
-    const outFile = path.join(tmp, `out-${n}`);
-    fs.writeFileSync(inFile, input);
-    const r = await session.run({ stdin: { path: inFile }, stdout: { path: outFile }, stderr: { path: path.join(tmp, `err-${n}`) }, ...(limits ? { limits } : {}) });
-    return { r, out: fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '' };
+    const t = s.nextTest(input);
+    const r = await s.session.run({ ...t.io, ...(limits ? { limits } : {}) });
+    return { r, out: t.out() };
   };
-
-  beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'judge-sessions-'));
-    fs.chmodSync(tmp, 0o755);
-    sandbox = await Sandbox.create({ workRoot: path.join(tmp, 'work'), uidBase: UID_BASE });
-    const src = path.join(tmp, 'src');
-    fs.mkdirSync(src);
-    fs.writeFileSync(path.join(src, 'main.c'), PROGRAM);
-    built = await compile(sandbox, c!, src, path.join(tmp, 'bin'));
-    if (!built.ok) throw new Error(built.log);
-    session = sandbox.openSession({ argv: ['/box/main'], workDir: built.dir, limits: LIMITS });
-  }, 60_000);
-  afterAll(async () => {
-    await session?.close();
-    await sandbox?.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
 
   it('each test starts clean: no memory peak, CPU time, process or /tmp file of the test before', async () => {
     const heavy = await test('heavy');
@@ -138,10 +110,10 @@ describe.skipIf(!usable)('sandbox sessions', () => {
   });
 
   it('a streamed output the program closes is closed for the reader at once, not when the program ends', async () => {
-    const box = await sandbox.prepareBox();
+    const box = await s.sandbox.prepareBox();
     try {
       const t0 = performance.now();
-      const p = sandbox.start({ argv: ['/bin/sh', '-c', 'echo hi; exec 1>&-; sleep 1'], workDir: box.path, stdin: 'pipe', stdout: 'pipe', limits: LIMITS });
+      const p = s.sandbox.start({ argv: ['/bin/sh', '-c', 'echo hi; exec 1>&-; sleep 1'], workDir: box.path, stdin: 'pipe', stdout: 'pipe', limits: LIMITS });
       p.stdin!.end();
       let text = '';
       p.stdout!.on('data', (d: Buffer) => (text += d.toString()));

@@ -4,10 +4,10 @@
  * nothing itself. The unit's words and the refusal to replace another unit are shared with
  * `judge-runner install-service` (packages/problem-package/src/systemd-unit.ts).
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkUserName, enableLine, environmentLines, InstallServiceError, unitWord, writeUnit } from '@judge/problem-package';
+import { checkUserName, enableLine, environmentLines, httpUrl, InstallServiceError, unitWord, wholeNumber, writeUnit } from '@judge/problem-package';
 import { isInitialised } from './datadir.js';
 
 export const DEFAULT_UNIT_PATH = '/etc/systemd/system/judge.service';
@@ -107,24 +107,6 @@ function install(o: InstallOptions): void {
   console.log(`Its log: journalctl -u ${enable.split(' ').pop()} and ${dataDir}/logs/judge.log`);
 }
 
-function whole(min: number, max: number, what: string) {
-  return (v: string): number => {
-    const n = Number(v);
-    if (!/^\d+$/.test(v.trim()) || n < min || n > max) throw new InvalidArgumentError(`${what} from ${min} to ${max}`);
-    return n;
-  };
-}
-
-function httpUrl(v: string): string {
-  try {
-    const u = new URL(v);
-    if (u.protocol === 'http:' || u.protocol === 'https:') return v;
-  } catch {
-    /* refused below */
-  }
-  throw new InvalidArgumentError(`not an http(s) URL: ${v}`);
-}
-
 export function registerInstallServiceCommand(program: Command): void {
   program
     .command('install-service')
@@ -133,12 +115,12 @@ export function registerInstallServiceCommand(program: Command): void {
     .option('--user <user>', 'the account it runs as (root: each sandbox slot of the local runner gets a uid of its own)', 'root')
     .option('--output <path>', 'where the unit goes', DEFAULT_UNIT_PATH)
     .option('--no-runner', 'run `judge serve`: the server alone, runners elsewhere')
-    .option('--port <port>', 'passed on: TCP port', whole(1, 65535, 'a port'))
+    .option('--port <port>', 'passed on: TCP port', wholeNumber(1, 65535, 'a port'))
     .option('--host <host>', 'passed on: address to listen on (0.0.0.0 for every interface)')
     .option('--public-url <url>', 'passed on: the URL browsers use, e.g. https://judge.example.org', httpUrl)
     .option('--tls-cert <file>', 'passed on: serve HTTPS with this PEM certificate (made absolute)')
     .option('--tls-key <file>', "passed on: the certificate's PEM private key (made absolute)")
-    .option('--runner-uid-base <uid>', "passed on to up: the local runner's first sandbox uid", whole(1000, 65000, 'a uid'))
+    .option('--runner-uid-base <uid>', "passed on to up: the local runner's first sandbox uid", wholeNumber(1000, 65000, 'a uid'))
     .option('--force', 'replace a different unit already at the path')
     .option('--json', 'print JSON')
     .addHelpText('after', '\nSettings in DATA_DIR/judge.json apply as for any start; JUDGE_* variables of this shell are not copied (JUDGE_LANGUAGES alone is).')

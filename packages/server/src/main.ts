@@ -1,8 +1,9 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { wholeNumber } from '@judge/problem-package';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { packageVersion } from './app.js';
-import { ConfigError, loadConfig, settingsTable, type ConfigOverrides } from './config.js';
+import { ConfigError, loadConfig, settingsTable, type Config, type ConfigOverrides } from './config.js';
 import { initDataDir } from './init.js';
 import { registerInstallServiceCommand } from './install-service-command.js';
 import { registerOpsCommands } from './ops/commands.js';
@@ -11,30 +12,36 @@ import { startupFailure } from './startup-errors.js';
 import { generatePassword } from './util.js';
 
 const MIN_PASSWORD = 10;
+const port = wholeNumber(0, 65535, 'a port');
+const uidBase = wholeNumber(1000, 65000, 'a uid');
 
-function port(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is a whole number from 0 to 65535');
-  return n;
-}
-
-function uidBase(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1000 || n > 65000) throw new InvalidArgumentError('a uid from 1000 to 65000');
-  return n;
-}
-
-/** --tls-cert and --tls-key: built-in HTTPS (settings tls.certFile and tls.keyFile). */
-function tlsOptions(command: Command): Command {
-  return command
+/** The options `serve` and `up` share: where the data is, where to listen, the public URL and built-in HTTPS. */
+function serverCommand(parent: Command, name: string, description: string): Command {
+  return parent
+    .command(name)
+    .description(description)
+    .option('--data-dir <dir>', 'data directory', process.env.JUDGE_DATA_DIR ?? './data')
+    .option('--port <port>', 'TCP port (0 picks a free one)', port)
+    .option('--host <host>', 'address to listen on')
+    .option('--public-url <url>', 'the URL browsers use, e.g. https://judge.example.org')
+    // built-in HTTPS: settings tls.certFile and tls.keyFile
     .option('--tls-cert <file>', 'serve HTTPS (and WSS) with this PEM certificate (chain); setting tls.certFile')
     .option('--tls-key <file>', "the certificate's PEM private key; setting tls.keyFile");
 }
 
-/** The flags' files, relative to where the command was typed (in judge.json they are relative to the data directory). */
-function tlsOverrides(o: { tlsCert?: string; tlsKey?: string }): ConfigOverrides {
-  if (!o.tlsCert && !o.tlsKey) return {};
-  return { tls: { ...(o.tlsCert ? { certFile: resolve(o.tlsCert) } : {}), ...(o.tlsKey ? { keyFile: resolve(o.tlsKey) } : {}) } };
+/** What the options of serverCommand set, over judge.json and the environment. */
+interface ServerFlags {
+  port?: number;
+  host?: string;
+  publicUrl?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+}
+
+/** The settings the flags give; their files relative to where the command was typed (in judge.json they are relative to the data directory). */
+function flagOverrides(o: ServerFlags): ConfigOverrides {
+  const tls = o.tlsCert || o.tlsKey ? { tls: { ...(o.tlsCert ? { certFile: resolve(o.tlsCert) } : {}), ...(o.tlsKey ? { keyFile: resolve(o.tlsKey) } : {}) } } : {};
+  return { port: o.port, host: o.host, publicUrl: o.publicUrl, ...tls };
 }
 
 function logFormatOption(): Option {
@@ -73,6 +80,19 @@ async function adminPassword(file: string | undefined): Promise<{ value: string;
   return { value, generated: false };
 }
 
+/** Creates the data directory if it is new (`init`, `up`): whether it did, and the password it generated, to be shown once. */
+async function initialise(dir: string, config: Config, passwordFile: string | undefined): Promise<{ created: boolean; shown?: string }> {
+  let shown: string | undefined;
+  const r = await initDataDir(dir, config, async () => {
+    const p = await adminPassword(passwordFile);
+    if (p.generated) shown = p.value;
+    return p.value;
+  });
+  return { created: r.created, ...(shown ? { shown } : {}) };
+}
+
+const generatedPasswordNotice = (password: string): string => `The admin password is printed this once; keep it safe:\n\n  admin / ${password}\n`;
+
 const program = new Command('judge')
   .description('The judge appliance: the HTTP API, the event socket, storage and background work')
   .version(packageVersion());
@@ -86,66 +106,39 @@ program
   .action(async (o: { dataDir: string; adminPasswordFile?: string }) => {
     const dir = resolve(o.dataDir);
     const config = loadConfig(dir);
-    let shown: string | undefined;
-    const r = await initDataDir(dir, config, async () => {
-      const p = await adminPassword(o.adminPasswordFile);
-      if (p.generated) shown = p.value;
-      return p.value;
-    });
-    if (!r.created) {
+    const { created, shown } = await initialise(dir, config, o.adminPasswordFile);
+    if (!created) {
       console.log(`${dir} is already initialised; nothing was changed.`);
       return;
     }
     console.log(`Initialised ${dir}.`);
-    if (shown) console.log(`The admin password is printed this once; keep it safe:\n\n  admin / ${shown}\n`);
+    if (shown) console.log(generatedPasswordNotice(shown));
     else console.log('Sign in as admin with the password you gave.');
   });
 
-tlsOptions(
-  program
-    .command('serve')
-    .description('Serve the API on an initialised data directory')
-    .option('--data-dir <dir>', 'data directory', process.env.JUDGE_DATA_DIR ?? './data')
-    .option('--port <port>', 'TCP port (0 picks a free one)', port)
-    .option('--host <host>', 'address to listen on')
-    .option('--public-url <url>', 'the URL browsers use, e.g. https://judge.example.org'),
-)
+serverCommand(program, 'serve', 'Serve the API on an initialised data directory')
   .addHelpText('after', configHelp())
   .addOption(logFormatOption())
-  .action(async (o: { dataDir: string; port?: number; host?: string; publicUrl?: string; tlsCert?: string; tlsKey?: string; logFormat: LogFormat }) => {
+  .action(async (o: ServerFlags & { dataDir: string; logFormat: LogFormat }) => {
     const dir = resolve(o.dataDir);
-    const overrides: ConfigOverrides = { port: o.port, host: o.host, publicUrl: o.publicUrl, ...tlsOverrides(o) };
-    await runServer({ dataDir: dir, config: loadConfig(dir, overrides), logFormat: o.logFormat });
+    await runServer({ dataDir: dir, config: loadConfig(dir, flagOverrides(o)), logFormat: o.logFormat });
   });
 
-tlsOptions(
-  program
-    .command('up')
-    .description("A small school's one command: initialise the data directory if needed, serve, and judge with a local runner when this machine can sandbox")
-    .option('--data-dir <dir>', 'data directory', process.env.JUDGE_DATA_DIR ?? './data')
-    .option('--port <port>', 'TCP port (0 picks a free one)', port)
-    .option('--host <host>', 'address to listen on')
-    .option('--public-url <url>', 'the URL browsers use, e.g. https://judge.example.org'),
-)
+serverCommand(program, 'up', "A small school's one command: initialise the data directory if needed, serve, and judge with a local runner when this machine can sandbox")
   .option('--admin-password-file <file>', 'the admin password, when the data directory is new')
   .option('--no-runner', 'serve without starting a local runner')
   .option('--runner-uid-base <uid>', 'the first sandbox uid the local runner tries (default 60000); when another runner holds uids there, judge up takes the next free range and says which', uidBase)
   .addHelpText('after', configHelp())
   .addOption(logFormatOption())
-  .action(async (o: { dataDir: string; port?: number; host?: string; publicUrl?: string; tlsCert?: string; tlsKey?: string; adminPasswordFile?: string; runner: boolean; runnerUidBase?: number; logFormat: LogFormat }) => {
+  .action(async (o: ServerFlags & { dataDir: string; adminPasswordFile?: string; runner: boolean; runnerUidBase?: number; logFormat: LogFormat }) => {
     const dir = resolve(o.dataDir);
-    const config = loadConfig(dir, { port: o.port, host: o.host, publicUrl: o.publicUrl, ...tlsOverrides(o) });
-    let shown: string | undefined;
-    const r = await initDataDir(dir, config, async () => {
-      const p = await adminPassword(o.adminPasswordFile);
-      if (p.generated) shown = p.value;
-      return p.value;
-    });
-    if (r.created) {
+    const config = loadConfig(dir, flagOverrides(o));
+    const { created, shown } = await initialise(dir, config, o.adminPasswordFile);
+    if (created) {
       // under --log-format json stdout holds JSON lines only: the password goes to stderr, never to the log
       const say = o.logFormat === 'json' ? console.error : console.log;
       say(`Initialised ${dir}.`);
-      if (shown) say(`The admin password is printed this once; keep it safe:\n\n  admin / ${shown}\n`);
+      if (shown) say(generatedPasswordNotice(shown));
     }
     await runServer({ dataDir: dir, config, logFormat: o.logFormat, localRunner: { enabled: o.runner, ...(o.runnerUidBase ? { uidBase: o.runnerUidBase } : {}) } });
   });

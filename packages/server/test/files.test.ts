@@ -55,14 +55,30 @@ function harness(j: TestJudge) {
   const api = (path: string) => `${j.url}/api/v1${path}`;
   const filesDir = join(j.dataDir, 'files');
   const incomingDir = join(filesDir, '.incoming');
+  /** Stored blobs, i.e. everything under files/ but the incoming folder. */
+  const blobs = () => walk(filesDir).filter((p) => !p.startsWith('.incoming/'));
+  const incoming = () => (existsSync(incomingDir) ? readdirSync(incomingDir) : []);
   return {
     api,
     filesDir,
     incomingDir,
     blobPath: (sha: string) => join(filesDir, sha.slice(0, 2), sha.slice(2, 4), sha),
-    /** Stored blobs, i.e. everything under files/ but the incoming folder. */
-    blobs: () => walk(filesDir).filter((p) => !p.startsWith('.incoming/')),
-    incoming: () => (existsSync(incomingDir) ? readdirSync(incomingDir) : []),
+    blobs,
+    incoming,
+    /** Runs a refused request and proves it stored nothing: no record, no blob, no incoming leftover. */
+    async refusedLeavesNothing(run: () => Promise<RawResponse>): Promise<RawResponse> {
+      const records = j.count('files');
+      const blobsBefore = blobs().sort();
+      const incomingBefore = incoming().sort();
+      const r = await run();
+      expect(j.count('files')).toBe(records);
+      expect(blobs().sort()).toEqual(blobsBefore);
+      expect(
+        incoming().filter((n) => !incomingBefore.includes(n)),
+        'a refused upload left bytes in files/.incoming',
+      ).toEqual([]);
+      return r;
+    },
     post: (body: NonNullable<RequestInit['body']>, token?: string, headers: Record<string, string> = {}) =>
       raw(api('/files'), { method: 'POST', body, headers, ...(token ? { token } : {}) }),
   };
@@ -85,21 +101,6 @@ describe('files', () => {
     aliceToken = alice.accessToken!;
   });
   afterAll(() => j.stop());
-
-  /** Runs a refused request and proves it stored nothing: no record, no blob, no incoming leftover. */
-  async function refusedLeavesNothing(run: () => Promise<RawResponse>): Promise<RawResponse> {
-    const records = j.count('files');
-    const blobs = h.blobs().sort();
-    const incoming = h.incoming().sort();
-    const r = await run();
-    expect(j.count('files')).toBe(records);
-    expect(h.blobs().sort()).toEqual(blobs);
-    expect(
-      h.incoming().filter((n) => !incoming.includes(n)),
-      'a refused upload left bytes in files/.incoming',
-    ).toEqual([]);
-    return r;
-  }
 
   describe('upload', () => {
     it('answers 201 with Location and the FileMeta, and stores the blob under files/ab/cd/<sha256>', async () => {
@@ -178,13 +179,13 @@ describe('files', () => {
   describe('refused uploads store nothing', () => {
     it('a wrong sha256 is 422 checksum_mismatch', async () => {
       const content = `mismatch ${randomUUID()}`;
-      const r = await refusedLeavesNothing(() => h.post(form({ file: content, sha256: sha256('something else') }), aliceToken));
+      const r = await h.refusedLeavesNothing(() => h.post(form({ file: content, sha256: sha256('something else') }), aliceToken));
       expectProblem(r, 422, 'checksum_mismatch');
       expect(existsSync(h.blobPath(sha256(content)))).toBe(false);
     });
 
     it('a missing sha256 part is 422 validation_failed', async () => {
-      const r = await refusedLeavesNothing(() => h.post(form({ file: 'no digest' }), aliceToken));
+      const r = await h.refusedLeavesNothing(() => h.post(form({ file: 'no digest' }), aliceToken));
       expectProblem(r, 422, 'validation_failed');
       expect(r.body.errors).toHaveProperty('sha256');
     });
@@ -195,23 +196,23 @@ describe('files', () => {
       ['too long', 'a'.repeat(65)],
       ['empty', ''],
     ])('a sha256 that is not 64 hex digits (%s) is 422 validation_failed', async (_what, declared) => {
-      const r = await refusedLeavesNothing(() => h.post(form({ file: 'bad digest', sha256: declared }), aliceToken));
+      const r = await h.refusedLeavesNothing(() => h.post(form({ file: 'bad digest', sha256: declared }), aliceToken));
       expectProblem(r, 422, 'validation_failed');
       expect(r.body.errors).toHaveProperty('sha256');
     });
 
     it('no file part is 422 file.required', async () => {
-      const r = await refusedLeavesNothing(() => h.post(form({ sha256: sha256('x') }), aliceToken));
+      const r = await h.refusedLeavesNothing(() => h.post(form({ sha256: sha256('x') }), aliceToken));
       expectProblem(r, 422, 'file.required');
       expect(r.body.errors).toHaveProperty('file');
       // a text part named file is not a file either
       const f = form({ sha256: sha256('x') });
       f.set('file', 'x');
-      expectProblem(await refusedLeavesNothing(() => h.post(f, aliceToken)), 422, 'file.required');
+      expectProblem(await h.refusedLeavesNothing(() => h.post(f, aliceToken)), 422, 'file.required');
     });
 
     it('JSON instead of multipart is 415', async () => {
-      const r = await refusedLeavesNothing(() =>
+      const r = await h.refusedLeavesNothing(() =>
         h.post(JSON.stringify({ file: 'aGVsbG8=', sha256: sha256('hello') }), aliceToken, { 'content-type': 'application/json' }),
       );
       expectProblem(r, 415, 'unsupported_media_type');
@@ -219,20 +220,20 @@ describe('files', () => {
 
     it('a malformed multipart body is 400 request.malformed', async () => {
       // multipart without a boundary
-      const noBoundary = await refusedLeavesNothing(() => h.post('--x\r\n\r\n', aliceToken, { 'content-type': 'multipart/form-data' }));
+      const noBoundary = await h.refusedLeavesNothing(() => h.post('--x\r\n\r\n', aliceToken, { 'content-type': 'multipart/form-data' }));
       expectProblem(noBoundary, 400, 'request.malformed');
       // a body that ends inside the file part, after formidable began writing it to disk
       const b = 'cut-short-boundary';
       const truncated = `--${b}\r\nContent-Disposition: form-data; name="sha256"\r\n\r\n${sha256('x')}\r\n--${b}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\nContent-Type: application/octet-stream\r\n\r\nsome bytes and then noth`;
-      const cut = await refusedLeavesNothing(() => h.post(truncated, aliceToken, { 'content-type': `multipart/form-data; boundary=${b}` }));
+      const cut = await h.refusedLeavesNothing(() => h.post(truncated, aliceToken, { 'content-type': `multipart/form-data; boundary=${b}` }));
       expectProblem(cut, 400, 'request.malformed');
     });
 
     it('an anonymous upload is 401', async () => {
       const content = 'anonymous';
-      const r = await refusedLeavesNothing(() => h.post(form({ file: content, sha256: sha256(content) })));
+      const r = await h.refusedLeavesNothing(() => h.post(form({ file: content, sha256: sha256(content) })));
       expectProblem(r, 401, 'unauthenticated');
-      const bad = await refusedLeavesNothing(() => h.post(form({ file: content, sha256: sha256(content) }), 'x'.repeat(43)));
+      const bad = await h.refusedLeavesNothing(() => h.post(form({ file: content, sha256: sha256(content) }), 'x'.repeat(43)));
       expectProblem(bad, 401, 'unauthenticated');
     });
   });
@@ -427,20 +428,6 @@ describe('files with a small upload limit', () => {
   });
   afterAll(() => j.stop());
 
-  async function refused(run: () => Promise<RawResponse>): Promise<RawResponse> {
-    const records = j.count('files');
-    const blobs = h.blobs().sort();
-    const incoming = h.incoming().sort();
-    const r = await run();
-    expect(j.count('files')).toBe(records);
-    expect(h.blobs().sort()).toEqual(blobs);
-    expect(
-      h.incoming().filter((n) => !incoming.includes(n)),
-      'a refused upload left bytes in files/.incoming',
-    ).toEqual([]);
-    return r;
-  }
-
   it('accepts a file of exactly the limit', async () => {
     const bytes = filled(LIMIT);
     const r = await h.post(form({ file: bytes, sha256: sha256(bytes) }), token);
@@ -450,13 +437,13 @@ describe('files with a small upload limit', () => {
 
   it('refuses one byte over the limit with 413 payload_too_large (honest Content-Length, parsed)', async () => {
     const bytes = filled(LIMIT + 1);
-    const r = await refused(() => h.post(form({ file: bytes, sha256: sha256(bytes) }), token));
+    const r = await h.refusedLeavesNothing(() => h.post(form({ file: bytes, sha256: sha256(bytes) }), token));
     expectProblem(r, 413, 'payload_too_large');
   });
 
   it('refuses a body far over the limit with 413 payload_too_large (honest Content-Length, refused before reading)', async () => {
     const bytes = filled(200 * 1024);
-    const r = await refused(() => h.post(form({ file: bytes, sha256: sha256(bytes) }), token));
+    const r = await h.refusedLeavesNothing(() => h.post(form({ file: bytes, sha256: sha256(bytes) }), token));
     expectProblem(r, 413, 'payload_too_large');
   });
 
@@ -476,7 +463,7 @@ describe('files with a small upload limit', () => {
         else controller.close();
       },
     });
-    const r = await refused(async () => {
+    const r = await h.refusedLeavesNothing(async () => {
       const res = await fetch(h.api('/files'), {
         method: 'POST',
         body,

@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ops, type Activity, type OperationInput, type Series } from '@judge/contract';
-import type { EventStream, Frame } from '@judge/sdk';
 import { series as seriesTable } from '../src/db/schema.js';
-import { ADMIN_PASSWORD, ManualClock, TestJudge } from './harness.js';
-import { T0, World, at, listen, only, type Party } from './series-fixtures.js';
+import { at, only } from './series-fixtures.js';
+import { changes, clock, heard, j, M, P, PARTIES, useSeriesWorld, w, type Heard } from './support/series.js';
 import { sleep } from './support/wait.js';
 
 /**
@@ -14,26 +13,9 @@ import { sleep } from './support/wait.js';
  * activity and nobody else (proven with a barrier event on every socket).
  */
 
-const clock = new ManualClock(new Date(T0));
 const t = (minutes: number) => at(minutes);
 /** Activities of earlier tests: archived before each test, so that the scheduler leaves their series alone. */
 const earlier: string[] = [];
-let j: TestJudge;
-let w: World;
-
-/** M manages the activities of `world()` and P takes part in them; MB manages B where PB takes part; U is only signed in. */
-let M: Party, P: Party, MB: Party, PB: Party, U: Party;
-let streams: { M: EventStream; P: EventStream; MB: EventStream; PB: EventStream; U: EventStream; admin: EventStream };
-
-const PARTIES = ['M', 'P', 'MB', 'PB', 'U', 'admin'] as const;
-type Heard = Record<(typeof PARTIES)[number], Frame[]>;
-
-async function heard(): Promise<Heard> {
-  const got = await w.barrier(PARTIES.map((k) => streams[k]));
-  return Object.fromEntries(PARTIES.map((k, i) => [k, got[i]!])) as Heard;
-}
-
-const changes = (frames: Frame[]) => only(frames, 'seriesChanged').map((d) => d.change);
 
 /** Members and managers of the activity heard exactly `change` once; nobody else heard anything. */
 function toldOnce(got: Heard, activityId: string, seriesId: string, change: string): void {
@@ -61,30 +43,9 @@ const create = (activityId: string, body: Partial<OperationInput<typeof ops.crea
 const isOpen = async (activityId: string, seriesId: string) =>
   (await M.c.call(ops.listManagedSeries, { params: { idOrSlug: activityId } })).find((s) => s.id === seriesId)!.isOpen;
 
-beforeAll(async () => {
-  j = await TestJudge.start({ clock });
-  // the tests call tick(now) themselves; the timer is tested on its own below
-  j.app.scheduler.stop();
-  w = await World.create(j, clock);
-  [M, P, MB, PB, U] = await Promise.all([w.party('manager', { author: true }), w.party('participant'), w.party('manager-b'), w.party('participant-b'), w.party('user')]);
-  const B = await w.activity();
-  await j.grant(MB.u.id, 'manager', B.id);
-  await j.grant(PB.u.id, 'participant', B.id);
-  streams = {
-    M: await listen(j, M.u),
-    P: await listen(j, P.u),
-    MB: await listen(j, MB.u),
-    PB: await listen(j, PB.u),
-    U: await listen(j, U.u),
-    admin: await listen(j, { username: 'admin', password: ADMIN_PASSWORD }),
-  };
-});
-afterAll(async () => {
-  for (const s of Object.values(streams ?? {})) s.close();
-  await j?.stop();
-});
+// M, P, MB, PB and U (support/series.ts), M an author too: a test attaches a problem of M's
+useSeriesWorld({ managerIsAuthor: true });
 beforeEach(async () => {
-  clock.set(new Date(T0));
   for (const id of earlier.splice(0)) await w.archived(id, true);
   await heard();
 });

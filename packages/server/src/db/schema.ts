@@ -488,6 +488,22 @@ export const runnerFiles = sqliteTable(
 );
 
 /**
+ * The columns of a job a runner claims under a lease (an attempt, a trial, a sample run): when it
+ * was queued, claimed and finished, by which runner (its name kept when the runner is deleted), and
+ * the lease (its token kept only as its SHA-256). A function, since each table needs its own columns.
+ */
+const leasedJobColumns = () => ({
+  createdAt: ts('created_at').notNull(),
+  /** When it was last claimed (a requeued job keeps its place in the queue by createdAt); for display. */
+  claimedAt: ts('claimed_at'),
+  finishedAt: ts('finished_at'),
+  runnerId: text('runner_id').references(() => runners.id, { onDelete: 'set null' }),
+  runnerName: text('runner_name'),
+  leaseHash: text('lease_hash'),
+  leaseExpiresAt: ts('lease_expires_at'),
+});
+
+/**
  * One judging of a submission: the job a runner claims. The newest attempt of a submission gives
  * it its state and outcome; a rejudge appends one. The lease token is kept only as its SHA-256.
  */
@@ -508,14 +524,7 @@ export const attempts = sqliteTable(
       .references(() => problemVersions.id, { onDelete: 'restrict' }),
     /** The problem's type when queued (types never change); runners match it exactly. */
     problemType: text('problem_type').notNull(),
-    createdAt: ts('created_at').notNull(),
-    /** When it was last put in the queue: a requeued job keeps its place by createdAt, this is for display. */
-    claimedAt: ts('claimed_at'),
-    finishedAt: ts('finished_at'),
-    runnerId: text('runner_id').references(() => runners.id, { onDelete: 'set null' }),
-    runnerName: text('runner_name'),
-    leaseHash: text('lease_hash'),
-    leaseExpiresAt: ts('lease_expires_at'),
+    ...leasedJobColumns(),
     deliveries: integer('deliveries').notNull().default(0),
     progressDone: integer('progress_done'),
     progressTotal: integer('progress_total'),
@@ -572,13 +581,7 @@ export const trials = sqliteTable(
     packageFileId: text('package_file_id')
       .notNull()
       .references(() => files.id, { onDelete: 'restrict' }),
-    createdAt: ts('created_at').notNull(),
-    claimedAt: ts('claimed_at'),
-    finishedAt: ts('finished_at'),
-    runnerId: text('runner_id').references(() => runners.id, { onDelete: 'set null' }),
-    runnerName: text('runner_name'),
-    leaseHash: text('lease_hash'),
-    leaseExpiresAt: ts('lease_expires_at'),
+    ...leasedJobColumns(),
     deliveries: integer('deliveries').notNull().default(0),
     measurement: text('measurement'),
     failureReason: text('failure_reason'),
@@ -614,13 +617,7 @@ export const sampleRuns = sqliteTable(
     language: text('language'),
     /** queued | running | completed | failed | cancelled */
     state: text('state').notNull(),
-    createdAt: ts('created_at').notNull(),
-    claimedAt: ts('claimed_at'),
-    finishedAt: ts('finished_at'),
-    runnerId: text('runner_id').references(() => runners.id, { onDelete: 'set null' }),
-    runnerName: text('runner_name'),
-    leaseHash: text('lease_hash'),
-    leaseExpiresAt: ts('lease_expires_at'),
+    ...leasedJobColumns(),
     verdict: text('verdict'),
     compileOutput: text('compile_output'),
     /** JSON: the samples' results as reported */

@@ -26,7 +26,7 @@ export let M: Party, P: Party, MB: Party, PB: Party, U: Party;
 export let B: Activity;
 let streams: { M: EventStream; P: EventStream; MB: EventStream; PB: EventStream; U: EventStream; admin: EventStream };
 
-const PARTIES = ['M', 'P', 'MB', 'PB', 'U', 'admin'] as const;
+export const PARTIES = ['M', 'P', 'MB', 'PB', 'U', 'admin'] as const;
 export type Heard = Record<(typeof PARTIES)[number], Frame[]>;
 
 /** What each party was sent since the last call. */
@@ -59,14 +59,15 @@ export const row = (id: string) => j.app.deps.db.select().from(seriesTable).wher
 
 /**
  * Starts the server, signs the parties in and opens their streams before the calling file's tests;
- * resets the clock before each test; stops it all after them.
+ * resets the clock before each test; stops it all after them. `managerIsAuthor`: M may also write problems.
  */
-export function useSeriesWorld(): void {
+export function useSeriesWorld(o: { managerIsAuthor?: boolean } = {}): void {
   beforeAll(async () => {
     j = await TestJudge.start({ clock });
+    // the tests call tick(now) themselves
     j.app.scheduler.stop();
     w = await World.create(j, clock);
-    [M, P, MB, PB, U] = await Promise.all([w.party('manager'), w.party('participant'), w.party('manager-b'), w.party('participant-b'), w.party('user')]);
+    [M, P, MB, PB, U] = await Promise.all([w.party('manager', { author: !!o.managerIsAuthor }), w.party('participant'), w.party('manager-b'), w.party('participant-b'), w.party('user')]);
     B = await w.activity();
     await j.grant(MB.u.id, 'manager', B.id);
     await j.grant(PB.u.id, 'participant', B.id);
