@@ -25,9 +25,18 @@ export const keys = {
   staffPrintouts: (filters: Record<string, unknown>) => ['staffPrintouts', filters] as const,
   printoutActivities: ['printoutActivities'] as const,
   cannedAnswers: ['cannedAnswers'] as const,
+  /** The problem library (staff): a page of it, one problem, its versions and a version's statements. */
+  staffProblems: (filters: Record<string, unknown>) => ['staffProblems', filters] as const,
+  staffProblem: (id: string) => ['staffProblem', id] as const,
+  staffVersions: (id: string) => ['staffProblem', id, 'versions'] as const,
+  staffVersionContent: (id: string, versionId: string) => ['staffProblem', id, 'content', versionId] as const,
+  trial: (id: string) => ['trial', id] as const,
+  /** An activity's series with their assignments, as its managers see them. */
+  managedSeries: (slug: string) => ['managedSeries', slug] as const,
 };
 
 export type KeyFamily =
   | 'account' | 'instance' | 'sessions' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking'
   | 'questions' | 'printouts' | 'health'
-  | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities';
+  | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities'
+  | 'staffProblems' | 'staffProblem' | 'managedSeries';

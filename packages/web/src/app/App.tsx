@@ -24,6 +24,9 @@ const StaffQuestions = lazy(() => import('../pages/staff/questions/QuestionsPage
 const StaffAnnounce = lazy(() => import('../pages/staff/AnnouncePage'));
 const StaffPrintouts = lazy(() => import('../pages/staff/printouts/PrintoutsPage'));
 const StaffActivityLayout = lazy(() => import('../pages/staff/activity/StaffActivityLayout'));
+const StaffProblemLibrary = lazy(() => import('../pages/staff/problems/LibraryPage'));
+const StaffProblem = lazy(() => import('../pages/staff/problems/ProblemPage'));
+const StaffActivityProblems = lazy(() => import('../pages/staff/problems/ActivityProblemsPage'));
 
 function NotFound() {
   const t = useT();
@@ -62,7 +65,11 @@ export function App() {
               <Route path="questions" element={<StaffQuestions />} />
               <Route path="announce" element={<StaffAnnounce />} />
               <Route path="printouts" element={<StaffPrintouts />} />
-              <Route path="a/:activity" element={<StaffActivityLayout />}></Route>
+              <Route path="problems" element={<StaffProblemLibrary />} />
+              <Route path="problems/:id" element={<StaffProblem />} />
+              <Route path="a/:activity" element={<StaffActivityLayout />}>
+                <Route path="problems" element={<StaffActivityProblems />} />
+              </Route>
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>

@@ -9,6 +9,9 @@ import { useAccount } from './session';
 export const STAFF_KEYS = ['question:read:all', 'question:answer', 'question:publish', 'announcement:create', 'printout:manage'] as const;
 export type StaffKey = (typeof STAFF_KEYS)[number];
 
+/** The system-wide keys that open the problem library (problem keys have effect only system-wide). */
+export const LIBRARY_KEYS = ['problem:read:own', 'problem:read:all', 'problem:create'] as const;
+
 /**
  * What the signed-in user may do, system-wide or in one activity (`GET /permissions/mine`),
  * cached a minute and refetched when a grant or role changes. It only decides what the pages
@@ -54,6 +57,8 @@ export interface StaffAccess {
   managed: ParticipantActivity[];
   /** Whether some activity's printouts are the caller's to handle. */
   printouts: boolean;
+  /** Whether the caller may read or add problems of the library. */
+  problems: boolean;
 }
 
 /**
@@ -69,10 +74,12 @@ export function useStaffAccess(): StaffAccess {
   const systemStaff = STAFF_KEYS.some((k) => system.data?.has(k));
   const managed = (activities.data?.items ?? []).filter((a) => systemStaff || a.canManage);
   const printoutStaff = (printouts.data?.length ?? 0) > 0;
+  const library = LIBRARY_KEYS.some((k) => system.data?.has(k));
   return {
     pending: account.isPending || (signedIn && (system.isPending || activities.isPending || printouts.isPending)),
-    any: systemStaff || managed.length > 0 || printoutStaff,
+    any: systemStaff || managed.length > 0 || printoutStaff || library,
     managed,
     printouts: printoutStaff,
+    problems: library,
   };
 }

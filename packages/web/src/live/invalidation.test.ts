@@ -23,4 +23,9 @@ describe('what an event makes stale', () => {
     expect(staleFamilies('printoutChanged', {})).toEqual(['staffPrintouts']);
     expect(staleFamilies('grantChanged', {})).toContain('permissions');
   });
+
+  it('refetches the problem library and an activity\'s assignments when a problem or a series\' assignments change', () => {
+    expect(staleFamilies('problemChanged', {})).toEqual(['staffProblems', 'staffProblem', 'managedSeries']);
+    expect(staleFamilies('managerSeriesChanged', {})).toEqual(['managedSeries']);
+  });
 });

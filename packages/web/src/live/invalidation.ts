@@ -26,6 +26,9 @@ const STALE: Record<string, KeyFamily[]> = {
   questionChanged: ['staffQuestions'],
   printoutChanged: ['staffPrintouts'],
   roleChanged: ['permissions', 'activities', 'printoutActivities'],
+  // the problem library and an activity's assignments (to the problem's readers, the activity's managers)
+  problemChanged: ['staffProblems', 'staffProblem', 'managedSeries'],
+  managerSeriesChanged: ['managedSeries'],
 };
 
 /** A runner's progress report changes only the submission's own line ("test k of n"). */

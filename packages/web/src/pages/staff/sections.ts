@@ -23,6 +23,7 @@ export const GLOBAL_SECTIONS: StaffSection[] = [
   { key: 'questions', path: 'questions', label: 'staff.nav.questions', shown: manages },
   { key: 'announce', path: 'announce', label: 'staff.nav.announce', shown: manages },
   { key: 'printouts', path: 'printouts', label: 'staff.nav.printouts', shown: (a) => a.printouts },
+  { key: 'problems', path: 'problems', label: 'staff.problems.nav', shown: (a) => a.problems },
 ];
 
 /** Whether a reader may see the pages of one activity they manage. */
@@ -41,4 +42,6 @@ export interface ActivitySection {
 }
 
 /** The pages of one activity for its staff: the sidebar of /staff/a/:activity. */
-export const ACTIVITY_SECTIONS: ActivitySection[] = [];
+export const ACTIVITY_SECTIONS: ActivitySection[] = [
+  { key: 'problems', path: 'problems', label: 'staff.problems.nav', shown: (a) => a.manages },
+];
