@@ -172,6 +172,25 @@ describe('the problem pages for staff', () => {
     expect(await page.locator('[data-trial-ok]').getAttribute('data-trial-ok')).toBe('true');
     await checkA11y(page, 'staff problem page with a trial');
     await screenshot(page, 'staff-problem-trial');
+    // the table scrolls in its card; the page keeps the window's width
+    expect(await page.evaluate<number>(`document.documentElement.scrollWidth - document.documentElement.clientWidth`)).toBeLessThanOrEqual(0);
+
+    // shared with a user by name, then private again; archived and restored
+    const ann = (await admin.call(ops.lookupUsers, { query: { q: 'ann' } })).find((u) => u.username === 'ann')!;
+    await page.getByLabel('Some users').check();
+    await page.getByLabel('User names or ids, one per line').fill('ann');
+    await page.getByRole('button', { name: 'Save who may read it' }).click();
+    await page.getByText('Shared with 1 user').waitFor();
+    expect(await admin.call(ops.getProblem, { params: { id: problemId } })).toMatchObject({ visibility: 'shared', sharedWith: [ann.id] });
+    await page.getByLabel('Only its owner (and administrators)').check();
+    await page.getByRole('button', { name: 'Save who may read it' }).click();
+    await page.locator('.problem-card-facts .visibility-private').waitFor();
+    await page.getByRole('button', { name: 'Archive the problem' }).click();
+    await page.locator('.problem-card-facts .badge.archived').waitFor();
+    expect((await admin.call(ops.getProblem, { params: { id: problemId } })).archivedAt).toBeDefined();
+    await page.getByRole('button', { name: 'Restore the problem' }).click();
+    await page.locator('.problem-card-facts .badge.archived').waitFor({ state: 'detached' });
+    expect(await admin.call(ops.getProblem, { params: { id: problemId } })).toMatchObject({ visibility: 'private', sharedWith: [] });
     expect(scriptProblems(page)).toEqual([]);
     await page.context().close();
   }, 240_000);

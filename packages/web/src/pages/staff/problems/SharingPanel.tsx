@@ -8,12 +8,12 @@ import { useMay } from '../../../app/permissions';
 import { ErrorBox } from '../../../components/Status';
 import { useFormSend } from '../../../components/useFormSend';
 import { useT } from '../../../i18n/I18n';
+import { idsOf } from './sharedWith';
+import { JudgectlHint } from '../JudgectlHint';
 
 type Visibility = Problem['visibility'];
 const CHOICES: Visibility[] = ['private', 'shared', 'instance'];
 
-/** User ids from what was typed: one per line or comma-separated. */
-const idsOf = (text: string) => [...new Set(text.split(/[\s,;]+/).filter(Boolean))];
 
 /**
  * Who may read the problem (private, shared with some users by id, or everyone with problem
@@ -29,7 +29,9 @@ export function SharingPanel({ problem }: { problem: Problem }) {
     <section className="card" aria-labelledby="sharing-title">
       <h2 id="sharing-title">{t('staff.problems.sharing.title')}</h2>
       {mayShare && <VisibilityForm problem={problem} />}
+      {mayShare && <JudgectlHint command={`judgectl problems share ${problem.slug} --private|--instance|--with USER,USER`} />}
       {mayArchive && <ArchiveButton problem={problem} />}
+      {mayArchive && <JudgectlHint command={`judgectl problems archive ${problem.slug} [--restore]`} />}
     </section>
   );
 }
@@ -46,7 +48,8 @@ function VisibilityForm({ problem }: { problem: Problem }) {
   }, [problem.visibility, problem.sharedWith]);
   const send = useFormSend();
   const save = send.submit(async () => {
-    await call(ops.setProblemVisibility, { params: { id: problem.id }, body: { visibility, ...(visibility === 'shared' ? { sharedWith: idsOf(users) } : {}) } });
+    const sharedWith = visibility === 'shared' ? await idsOf(users, (name) => new Error(t('staff.problems.sharing.noUser', { name }))) : [];
+    await call(ops.setProblemVisibility, { params: { id: problem.id }, body: { visibility, ...(visibility === 'shared' ? { sharedWith } : {}) } });
     await qc.invalidateQueries({ queryKey: ['staffProblem'] });
     await qc.invalidateQueries({ queryKey: ['staffProblems'] });
   });

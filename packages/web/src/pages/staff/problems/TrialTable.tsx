@@ -28,7 +28,8 @@ export function TrialTable({ measurement: m }: { measurement: TrialMeasurement }
       <p className={m.ok ? 'ok-box' : 'error-box'} data-trial-ok={m.ok}>
         {m.ok ? t('staff.problems.trial.verifies', { count: m.submissions.length }) : t('staff.problems.trial.fails', { count: bad })}
       </p>
-      <div className="table-scroll">
+      {/* focusable, so that a table wider than its card scrolls from the keyboard too */}
+      <div className="table-scroll" tabIndex={0} role="region" aria-label={t('staff.problems.trial.caption')}>
         <table className="trial-table">
           <caption className="visually-hidden">{t('staff.problems.trial.caption')}</caption>
           <thead>
