@@ -35,7 +35,7 @@ describe('judgectl shares and archives problems', () => {
       writeFileSync(join(work, `${who}-pw`), `${password}\n`);
       expect((await as[who].ctl('login', '--server', j.url, '--username', name, '--password-file', join(work, `${who}-pw`))).status).toBe(0);
     }
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await j?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
@@ -49,14 +49,14 @@ describe('judgectl shares and archives problems', () => {
     expect((await now()).visibility).toBe('instance');
     await as.admin.json('problems', 'share', 'lent', '--private');
     expect(await now()).toMatchObject({ visibility: 'private', sharedWith: [] });
-  });
+  }, 120_000);
 
   it('refuses two choices at once and an unknown user, changing nothing', async () => {
     expect(await as.admin.refused('problems', 'share', 'lent', '--private', '--instance')).toContain('exactly one of --private, --instance, --with');
     expect(await as.admin.refused('problems', 'share', 'lent', '--with', 'nobody-here')).toContain('no user nobody-here');
     expect(await as.admin.refused('problems', 'share', 'lent', '--with', ',')).toContain('--with needs at least one user');
     expect((await now()).visibility).toBe('private');
-  });
+  }, 120_000);
 
   it('archives a problem out of the library and restores it', async () => {
     const archived = await as.admin.json<Problem>('problems', 'archive', 'lent');
@@ -66,12 +66,12 @@ describe('judgectl shares and archives problems', () => {
     expect(restored.stdout).toContain('Restored lent.');
     expect((await now()).archivedAt).toBeUndefined();
     expect((await admin.call(ops.listProblems, { query: { search: 'lent' } })).total).toBe(1);
-  });
+  }, 120_000);
 
   it('refuses both to a user who may not read the problem, and the problem stays as it was', async () => {
     expect(await as.bea.refused('problems', 'archive', 'lent')).toMatch(/no problem lent|forbidden|permission/i);
     expect(await as.bea.refused('problems', 'share', 'lent', '--instance')).toMatch(/no problem lent|forbidden|permission/i);
     expect(await now()).toMatchObject({ visibility: 'private' });
     expect((await now()).archivedAt).toBeUndefined();
-  });
+  }, 120_000);
 });
