@@ -70,7 +70,7 @@ describe('staff home and activity dashboard in the browser', () => {
     expect(await item.textContent()).toMatch(/Contest.*Running · Time left \d+:\d\d:\d\d/);
     expect(await page.getByRole('link', { name: 'New activity' }).getAttribute('href')).toBe('/staff/new');
     const across = page.getByRole('region', { name: 'Across activities' });
-    expect(await across.getByRole('link').allTextContents()).toEqual(['Questions', 'Announce', 'Printouts', 'Runners', 'Users', 'Roles', 'Instance']);
+    expect(await across.getByRole('link').allTextContents()).toEqual(['Questions', 'Announce', 'Printouts', 'Problems', 'Runners', 'Users', 'Roles', 'Instance']);
     const terminal = page.getByRole('region', { name: 'From a terminal' });
     expect(await terminal.textContent()).toContain(`judgectl login --server ${judge.url}`);
     expect(await terminal.textContent()).toContain('docs/judgectl.md');

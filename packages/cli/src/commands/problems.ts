@@ -5,6 +5,7 @@ import { importProblem } from '../importer.js';
 import { emit, fields, plural, table, when, type JsonOption } from '../output.js';
 import { allPages } from '../resolve.js';
 import { sub } from './common.js';
+import { problemSharingCommands } from './problem-sharing.js';
 import { problemVersionsCommands } from './problem-versions.js';
 import { verifyCommand } from './verify.js';
 
@@ -50,6 +51,7 @@ export function problemsCommands(program: Command): void {
 
   verifyCommand(problems);
   problemVersionsCommands(problems);
+  problemSharingCommands(problems);
 
   sub(problems, 'list', 'List the problems you may read')
     .option('--search <text>', 'part of the slug or name')

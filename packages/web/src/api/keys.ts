@@ -53,6 +53,14 @@ export const keys = {
   staffActivity: (slug: string) => ['staffActivity', slug] as const,
   /** An activity's series with every date and their assignments, as its managers read them. */
   staffSeries: (slug: string) => ['staffSeries', slug] as const,
+  /** The problem library (staff): a page of it, one problem, its versions and a version's statements. */
+  staffProblems: (filters: Record<string, unknown>) => ['staffProblems', filters] as const,
+  staffProblem: (id: string) => ['staffProblem', id] as const,
+  staffVersions: (id: string) => ['staffProblem', id, 'versions'] as const,
+  staffVersionContent: (id: string, versionId: string) => ['staffProblem', id, 'content', versionId] as const,
+  trial: (id: string) => ['trial', id] as const,
+  /** An activity's series with their assignments, as its managers see them. */
+  managedSeries: (slug: string) => ['managedSeries', slug] as const,
 };
 
 export type KeyFamily =
@@ -62,4 +70,5 @@ export type KeyFamily =
   | 'managedUsers' | 'managedUser' | 'userSessions' | 'roles' | 'grants' | 'maintenance'
   | 'runners' | 'enrolmentCodes' | 'staffRanking'
   | 'staffMembers' | 'staffUsers' | 'managedActivities'
-  | 'staffActivity' | 'staffSeries';
+  | 'staffActivity' | 'staffSeries'
+  | 'staffProblems' | 'staffProblem' | 'managedSeries';

@@ -38,6 +38,9 @@ const StaffDashboard = lazy(() => import('../pages/staff/dashboard/DashboardPage
 const StaffNewActivity = lazy(() => import('../pages/staff/activities/NewActivityPage'));
 const StaffSettings = lazy(() => import('../pages/staff/activities/SettingsPage'));
 const StaffSeries = lazy(() => import('../pages/staff/activities/SeriesPage'));
+const StaffProblemLibrary = lazy(() => import('../pages/staff/problems/LibraryPage'));
+const StaffProblem = lazy(() => import('../pages/staff/problems/ProblemPage'));
+const StaffActivityProblems = lazy(() => import('../pages/staff/problems/ActivityProblemsPage'));
 
 function NotFound() {
   const t = useT();
@@ -77,6 +80,8 @@ export function App() {
               <Route path="questions" element={<StaffQuestions />} />
               <Route path="announce" element={<StaffAnnounce />} />
               <Route path="printouts" element={<StaffPrintouts />} />
+              <Route path="problems" element={<StaffProblemLibrary />} />
+              <Route path="problems/:id" element={<StaffProblem />} />
               <Route path="users" element={<StaffUsers />} />
               <Route path="users/:id" element={<StaffUser />} />
               <Route path="roles" element={<StaffRoles />} />
@@ -92,6 +97,7 @@ export function App() {
                 </Route>
                 <Route path="settings" element={<StaffSettings />} />
                 <Route path="series" element={<StaffSeries />} />
+                <Route path="problems" element={<StaffActivityProblems />} />
               </Route>
               <Route path="new" element={<StaffNewActivity />} />
             </Route>

@@ -11,6 +11,8 @@ export type StaffKey = (typeof STAFF_KEYS)[number];
 
 /** The system-wide permissions of the administration pages (users, roles and grants, instance). */
 export const ADMIN_KEYS = ['user:read:all', 'role:read', 'role:manage', 'grant:read:all', 'instance:update'] as const;
+/** The system-wide keys that open the problem library (problem keys have effect only system-wide). */
+export const LIBRARY_KEYS = ['problem:read:own', 'problem:read:all', 'problem:create'] as const;
 
 /**
  * What the signed-in user may do, system-wide or in one activity (`GET /permissions/mine`),
@@ -65,6 +67,8 @@ export interface StaffAccess {
   runners: boolean;
   /** Whether the caller may create activities (/staff/new). */
   creates: boolean;
+  /** Whether the caller may read or add problems of the library. */
+  problems: boolean;
 }
 
 /**
@@ -83,13 +87,15 @@ export function useStaffAccess(): StaffAccess {
   const printoutStaff = (printouts.data?.length ?? 0) > 0;
   const runners = !!system.data?.has('runner:read');
   const creates = !!system.data?.has('activity:create');
+  const library = LIBRARY_KEYS.some((k) => system.data?.has(k));
   return {
     pending: account.isPending || (signedIn && (system.isPending || activities.isPending || printouts.isPending)),
-    any: systemStaff || administers || managed.length > 0 || printoutStaff || runners || creates,
+    any: systemStaff || administers || managed.length > 0 || printoutStaff || runners || creates || library,
     managed,
     printouts: printoutStaff,
     system: system.data ?? NO_KEYS,
     runners,
     creates,
+    problems: library,
   };
 }

@@ -25,6 +25,7 @@ import { dashboardMessages } from '../pages/staff/dashboard/messages';
 import { terminalMessages } from '../pages/staff/terminal/messages';
 import { staffActivitiesMessages } from '../pages/staff/activities/messages';
 import { staffNewActivityMessages } from '../pages/staff/activities/new-messages';
+import { staffProblemsMessages } from '../pages/staff/problems/messages';
 import type { Lang } from './define';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
@@ -56,6 +57,7 @@ const PARTS = [
   terminalMessages,
   staffActivitiesMessages,
   staffNewActivityMessages,
+  staffProblemsMessages,
 ] as const;
 
 type Part = (typeof PARTS)[number];

@@ -46,4 +46,9 @@ describe('what an event makes stale', () => {
     for (const type of ['activityUpdated', 'activityTimesChanged', 'seriesChanged']) expect(staleFamilies(type, {})).toEqual(expect.arrayContaining(['staffActivity', 'staffSeries']));
     expect(staleFamilies('activityCreated', {})).toContain('staffActivity');
   });
+
+  it('refetches the problem library and an activity\'s assignments when a problem or a series\' assignments change', () => {
+    expect(staleFamilies('problemChanged', {})).toEqual(['staffProblems', 'staffProblem', 'managedSeries']);
+    expect(staleFamilies('managerSeriesChanged', {})).toEqual(['managedSeries']);
+  });
 });

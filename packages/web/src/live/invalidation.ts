@@ -34,6 +34,9 @@ const STALE: Record<string, KeyFamily[]> = {
   submissionChanged: ['runners'],
   // the dashboard is not here: it follows its activity's events itself, at most once a second
   // (a runner's progress reports alone would refetch it several times a second)
+  // the problem library and an activity's assignments (to the problem's readers, the activity's managers)
+  problemChanged: ['staffProblems', 'staffProblem', 'managedSeries'],
+  managerSeriesChanged: ['managedSeries'],
 };
 
 /** A runner's progress report changes only the submission's own line ("test k of n"). */

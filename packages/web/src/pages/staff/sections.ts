@@ -25,6 +25,7 @@ export const GLOBAL_SECTIONS: StaffSection[] = [
   { key: 'questions', path: 'questions', label: 'staff.nav.questions', shown: manages },
   { key: 'announce', path: 'announce', label: 'staff.nav.announce', shown: manages },
   { key: 'printouts', path: 'printouts', label: 'staff.nav.printouts', shown: (a) => a.printouts },
+  { key: 'problems', path: 'problems', label: 'staff.problems.nav', shown: (a) => a.problems },
   { key: 'runners', path: 'runners', label: 'staff.nav.runners', shown: (a) => a.runners },
   { key: 'users', path: 'users', label: 'staff.nav.users', shown: holds('user:read:all') },
   { key: 'roles', path: 'roles', label: 'staff.nav.roles', shown: holds('role:read', 'role:manage', 'grant:read:all') },
@@ -51,6 +52,7 @@ export const ACTIVITY_SECTIONS: ActivitySection[] = [
   { key: 'dashboard', path: '', label: 'staff.dashboard.nav', shown: (a) => a.manages },
   { key: 'settings', path: 'settings', label: 'staff.activities.nav.settings', shown: (a) => a.manages },
   { key: 'series', path: 'series', label: 'staff.activities.nav.series', shown: (a) => a.manages },
+  { key: 'problems', path: 'problems', label: 'staff.problems.nav', shown: (a) => a.manages },
   { key: 'people', path: 'people', label: 'staff.people.nav', shown: (a) => a.manages },
   { key: 'standings', path: 'standings', label: 'staff.nav.standings', shown: (a) => a.manages },
 ];
