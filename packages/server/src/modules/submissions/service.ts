@@ -8,7 +8,7 @@ import type { Actor } from '../../auth/permissions.js';
 import { series as seriesTable } from '../../db/schema.js';
 import type { Outbox } from '../../db/transactor.js';
 import { ApiError, notFound } from '@judge/contract';
-import { languageRefusal, submissionLanguage, type LanguageLimits } from '../../languages.js';
+import { languageName, languageRefusal, submissionLanguage, type LanguageLimits } from '../../languages.js';
 import type { Deps } from '../../services.js';
 import { iso, newId, statements } from '../../util.js';
 import { canManage, canSeeActivity, findActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
@@ -259,7 +259,13 @@ export class SubmissionsService {
     const total = (this.d.sqlite.prepare(`SELECT count(*) AS n FROM submissions s WHERE ${where}`).get(...args) as { n: number }).n;
     const rows = this.d.sqlite.prepare(`${SUBMISSION_SELECT} WHERE ${where} ORDER BY s.submitted_at DESC, s.id DESC LIMIT ? OFFSET ?`).all(...args, pageSize, (page - 1) * pageSize) as SubmissionRow[];
     const ownResults = this.d.permissions.has(actor.userId, 'result:read:own', a.id);
-    return { items: rows.map((r) => this.forAuthor(toSummary(r), ownResults)), total, page, pageSize };
+    return { items: rows.map((r) => this.named(this.forAuthor(toSummary(r), ownResults))), total, page, pageSize };
+  }
+
+  /** The language's name from the language table, for lists and pages that show it (not for events). */
+  private named<T extends SubmissionSummary>(s: T): T {
+    const name = s.language ? languageName(this.d.config.languages, s.language) : undefined;
+    return name ? { ...s, languageName: name } : s;
   }
 
   /** Without result:read:own the author sees that a submission was judged, not how. */
@@ -278,7 +284,7 @@ export class SubmissionsService {
     if (readsAll) return this.managerDetail(actor, r);
     const shown = participantAttachments(a);
     const detail = this.details.detail(r, { forManager: false, attachmentShown: (name) => shown.has(name) });
-    return this.forAuthor(detail, this.d.permissions.has(actor.userId, 'result:read:own', a.id));
+    return this.named(this.forAuthor(detail, this.d.permissions.has(actor.userId, 'result:read:own', a.id)));
   }
 
   // ---- the managers' side ----
@@ -287,7 +293,7 @@ export class SubmissionsService {
     const logs = this.d.permissions.has(actor.userId, 'result:log:read:all', r.activityId);
     const a = findActivity(this.d.db, r.activityId)!;
     const shown = participantAttachments(a);
-    return this.details.detail(r, { forManager: true, attachmentShown: (name) => logs || shown.has(name) });
+    return this.named(this.details.detail(r, { forManager: true, attachmentShown: (name) => logs || shown.has(name) }));
   }
 
   /** A submission the caller may read as a manager; 404 otherwise, like one that does not exist. */
@@ -327,6 +333,14 @@ export class SubmissionsService {
     eq('s.state', query.state);
     eq('s.verdict', query.verdict);
     if (query.excluded !== undefined) eq('s.excluded', query.excluded ? 1 : 0);
+    // stored times are ISO strings in UTC (iso()), so a normalised bound compares as text
+    const bound = (op: string, time: string | undefined) => {
+      if (time === undefined) return;
+      where.push(`s.submitted_at ${op} ?`);
+      args.push(iso(new Date(time)));
+    };
+    bound('>=', query.submittedFrom);
+    bound('<', query.submittedBefore);
     if (query.search) {
       const like = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       where.push(
@@ -341,7 +355,7 @@ export class SubmissionsService {
     const from = `FROM submissions s JOIN users u ON u.id = s.user_id JOIN series_problems sp ON sp.id = s.series_problem_id JOIN problems p ON p.id = sp.problem_id`;
     const total = (this.d.sqlite.prepare(`SELECT count(*) AS n ${from}${filter}`).get(...args) as { n: number }).n;
     const rows = this.d.sqlite.prepare(`${SUBMISSION_SELECT}${filter} ORDER BY s.submitted_at DESC, s.id DESC LIMIT ? OFFSET ?`).all(...args, pageSize, (page - 1) * pageSize) as SubmissionRow[];
-    return { items: rows.map(toSummary), total, page, pageSize };
+    return { items: rows.map((r) => this.named(toSummary(r))), total, page, pageSize };
   }
 
   /**
