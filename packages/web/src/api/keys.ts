@@ -24,10 +24,13 @@ export const keys = {
   staffQuestions: (filters: Record<string, unknown>) => ['staffQuestions', filters] as const,
   staffPrintouts: (filters: Record<string, unknown>) => ['staffPrintouts', filters] as const,
   printoutActivities: ['printoutActivities'] as const,
+  /** The staff's submission stream (GET /submissions) for one query, and one submission as staff read it. */
+  staffSubmissions: (query: Record<string, unknown>) => ['staffSubmissions', query] as const,
+  staffSubmission: (id: string) => ['staffSubmission', id] as const,
   cannedAnswers: ['cannedAnswers'] as const,
 };
 
 export type KeyFamily =
   | 'account' | 'instance' | 'sessions' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking'
   | 'questions' | 'printouts' | 'health'
-  | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities';
+  | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities' | 'staffSubmissions' | 'staffSubmission';

@@ -24,6 +24,8 @@ const StaffQuestions = lazy(() => import('../pages/staff/questions/QuestionsPage
 const StaffAnnounce = lazy(() => import('../pages/staff/AnnouncePage'));
 const StaffPrintouts = lazy(() => import('../pages/staff/printouts/PrintoutsPage'));
 const StaffActivityLayout = lazy(() => import('../pages/staff/activity/StaffActivityLayout'));
+const StaffSubmissions = lazy(() => import('../pages/staff/submissions/StreamPage'));
+const StaffSubmission = lazy(() => import('../pages/staff/submissions/SubmissionPage'));
 
 function NotFound() {
   const t = useT();
@@ -62,7 +64,10 @@ export function App() {
               <Route path="questions" element={<StaffQuestions />} />
               <Route path="announce" element={<StaffAnnounce />} />
               <Route path="printouts" element={<StaffPrintouts />} />
-              <Route path="a/:activity" element={<StaffActivityLayout />}></Route>
+              <Route path="a/:activity" element={<StaffActivityLayout />}>
+                <Route path="submissions" element={<StaffSubmissions />} />
+                <Route path="submissions/:id" element={<StaffSubmission />} />
+              </Route>
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>

@@ -14,6 +14,7 @@ import { bannerMessages } from '../app/banner-messages';
 import { questionsMessages } from '../pages/questions/messages';
 import { printoutsMessages } from '../pages/printouts/messages';
 import { staffMessages } from '../pages/staff/messages';
+import { staffSubmissionsMessages } from '../pages/staff/submissions/messages';
 import type { Lang } from './define';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
@@ -34,6 +35,7 @@ const PARTS = [
   questionsMessages,
   printoutsMessages,
   staffMessages,
+  staffSubmissionsMessages,
 ] as const;
 
 type Part = (typeof PARTS)[number];

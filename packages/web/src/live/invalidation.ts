@@ -25,6 +25,8 @@ const STALE: Record<string, KeyFamily[]> = {
   // the staff pages: the queues, and what the caller may do there (a grant or a role changed)
   questionChanged: ['staffQuestions'],
   printoutChanged: ['staffPrintouts'],
+  // the open staff submission page; the stream refetches on its own, one request at a time (staff/submissions/useStreamRefetch.ts)
+  submissionChanged: ['staffSubmission'],
   roleChanged: ['permissions', 'activities', 'printoutActivities'],
 };
 

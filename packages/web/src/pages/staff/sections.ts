@@ -41,4 +41,6 @@ export interface ActivitySection {
 }
 
 /** The pages of one activity for its staff: the sidebar of /staff/a/:activity. */
-export const ACTIVITY_SECTIONS: ActivitySection[] = [];
+export const ACTIVITY_SECTIONS: ActivitySection[] = [
+  { key: 'submissions', path: 'submissions', label: 'staff.subs.nav', shown: (a) => a.manages },
+];
