@@ -15,6 +15,7 @@ import { canManage, canSeeActivity, findActivity, visibleActivity, type Activity
 import type { FilesService } from '../files/index.js';
 import { judgeableLanguages, requiredTags } from '../runners/index.js';
 import { acceptsSubmissions, problemsVisible } from '../series/index.js';
+import { listFilter } from './queries.js';
 import { DetailReader, SUBMISSION_SELECT, toSummary, type SubmissionRow } from './views.js';
 
 type ListQuery = z.output<typeof SubmissionsQuery>;
@@ -310,49 +311,9 @@ export class SubmissionsService {
   /** Filters go into the SQL, so `total` counts what the filters let through (decisions §2). */
   list(actor: Actor, query: ListQuery): Page<SubmissionSummary> {
     const { page, pageSize } = clampPaging(query);
-    const where: string[] = [];
-    const args: unknown[] = [];
     const scope = this.readableActivities(actor.userId);
-    if (scope.only) {
-      if (!scope.only.length) return { items: [], total: 0, page, pageSize };
-      where.push(`s.activity_id IN (${scope.only.map(() => '?').join(',')})`);
-      args.push(...scope.only);
-    } else if (scope.except.length) {
-      where.push(`s.activity_id NOT IN (${scope.except.map(() => '?').join(',')})`);
-      args.push(...scope.except);
-    }
-    const eq = (column: string, value: unknown) => {
-      if (value === undefined) return;
-      where.push(`${column} = ?`);
-      args.push(value);
-    };
-    eq('s.activity_id', query.activityId);
-    eq('s.series_id', query.seriesId);
-    eq('s.series_problem_id', query.seriesProblemId);
-    eq('s.user_id', query.userId);
-    eq('s.state', query.state);
-    eq('s.verdict', query.verdict);
-    if (query.excluded !== undefined) eq('s.excluded', query.excluded ? 1 : 0);
-    // stored times are ISO strings in UTC (iso()), so a normalised bound compares as text
-    const bound = (op: string, time: string | undefined) => {
-      if (time === undefined) return;
-      where.push(`s.submitted_at ${op} ?`);
-      args.push(iso(new Date(time)));
-    };
-    bound('>=', query.submittedFrom);
-    bound('<', query.submittedBefore);
-    if (query.search) {
-      const like = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      where.push(
-        "(u.username LIKE ?1 ESCAPE '\\' OR (coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) LIKE ?1 ESCAPE '\\' OR sp.slug LIKE ?1 ESCAPE '\\' OR coalesce(sp.name, p.name) LIKE ?1 ESCAPE '\\')".replaceAll(
-          '?1',
-          '?',
-        ),
-      );
-      args.push(like, like, like, like);
-    }
-    const filter = where.length ? ` WHERE ${where.join(' AND ')}` : '';
-    const from = `FROM submissions s JOIN users u ON u.id = s.user_id JOIN series_problems sp ON sp.id = s.series_problem_id JOIN problems p ON p.id = sp.problem_id`;
+    if (scope.only && !scope.only.length) return { items: [], total: 0, page, pageSize };
+    const { filter, args, from } = listFilter(query, scope);
     const total = (this.d.sqlite.prepare(`SELECT count(*) AS n ${from}${filter}`).get(...args) as { n: number }).n;
     const rows = this.d.sqlite.prepare(`${SUBMISSION_SELECT}${filter} ORDER BY s.submitted_at DESC, s.id DESC LIMIT ? OFFSET ?`).all(...args, pageSize, (page - 1) * pageSize) as SubmissionRow[];
     return { items: rows.map((r) => this.named(toSummary(r))), total, page, pageSize };

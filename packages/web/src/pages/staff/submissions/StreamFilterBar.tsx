@@ -84,13 +84,11 @@ export function StreamFilterBar({ filters, series, timeZone, set }: Props) {
   );
 }
 
-/** A time in the activity's zone (named beside the label); the address holds the instant. */
+/** A time in the activity's zone (the stream says which); the address holds the instant. */
 function TimeField({ label, value, timeZone, onChange }: { label: string; value: string; timeZone: string; onChange(iso: string): void }) {
   return (
     <label>
-      <span>
-        {label} <span className="muted">({timeZone})</span>
-      </span>
+      {label}
       <input type="datetime-local" value={value ? localOf(value, timeZone) : ''} onChange={(e) => onChange(instantOf(e.target.value, timeZone) ?? '')} />
     </label>
   );

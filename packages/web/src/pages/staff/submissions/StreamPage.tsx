@@ -43,6 +43,7 @@ export default function StreamPage() {
         <p className="muted" aria-live="polite">
           {list.data && t('staff.subs.count', { count: list.data.total })}
         </p>
+        <p className="muted">{t('staff.subs.zone', { zone: activity.timeZone })}</p>
         {filters.userId && (
           <p>
             {author ? t('staff.subs.onlyAuthor', { name: author }) : t('staff.subs.authorFilter')}{' '}
