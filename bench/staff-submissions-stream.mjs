@@ -145,6 +145,12 @@ const FIRST_PAGE = () =>
     new MutationObserver((_, o) => done() && o.disconnect()).observe(document, { subtree: true, childList: true });
   });
 
+const WATERFALL = () =>
+  performance
+    .getEntriesByType('resource')
+    .map((e) => `${e.startTime.toFixed(0).padStart(5)} → ${e.responseEnd.toFixed(0).padStart(5)}  ${e.name.replace(location.origin, '')}`)
+    .join('\n');
+
 /** Records, in the page, when each submission's row first appeared (Date.now()). */
 const WATCH_ROWS = () => {
   window.__rowSeen = {};
@@ -193,6 +199,8 @@ try {
     const page = await ctx.newPage();
     await page.goto(`${judge.url}${path}`, { waitUntil: 'commit' });
     cold.push(await page.evaluate(FIRST_PAGE));
+    // BENCH_WATERFALL=1: when each request of the first round started and ended (ms from the navigation)
+    if (process.env.BENCH_WATERFALL && r === 0) console.log(await page.evaluate(WATERFALL));
     await page.reload({ waitUntil: 'commit' });
     warm.push(await page.evaluate(FIRST_PAGE));
     await ctx.close();

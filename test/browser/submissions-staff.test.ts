@@ -79,6 +79,7 @@ describe('staff submissions in the browser', () => {
     for (const part of ['sam', 'A · Sum', 'Python 3 (CPython)', 'Wrong answer']) expect(text).toContain(part);
     expect(await row(page, wrong.id).locator('time').getAttribute('title')).toBeTruthy();
     await page.getByText('2 submissions').waitFor();
+    await page.getByText('Times are in Europe/Berlin.').waitFor();
     await checkA11y(page, 'staff submission stream');
     await screenshot(page, 'staff-submissions-stream');
 
@@ -162,6 +163,7 @@ describe('staff submissions in the browser', () => {
 
     await page.getByRole('button', { name: 'Rejudge every submission to A · Sum' }).click();
     await page.getByText('Judge all 2 submissions to A · Sum again? Each gets a new attempt.').waitFor();
+    await page.getByText('judgectl submissions rejudge-assignment contest main sum').waitFor();
     await checkA11y(page, 'rejudge confirmation');
     await page.getByRole('button', { name: 'Yes, rejudge 2 submissions' }).click();
     await page.getByText('2 submissions queued again.').waitFor();

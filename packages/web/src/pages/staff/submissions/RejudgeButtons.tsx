@@ -12,7 +12,7 @@ import { useAssignmentCount, useSubmissionAction } from './queries';
  * Rejudge this submission, or every submission to its problem: the second says how many it will
  * queue and asks first, since it can fill the queue in the middle of a contest.
  */
-export function RejudgeButtons({ s, problem }: { s: SubmissionDetail; problem: string }) {
+export function RejudgeButtons({ s, problem, seriesSlug }: { s: SubmissionDetail; problem: string; seriesSlug: string }) {
   const t = useT();
   const may = useMay(s.activityId, 'submission:rejudge') === true;
   const [asking, setAsking] = useState(false);
@@ -47,6 +47,7 @@ export function RejudgeButtons({ s, problem }: { s: SubmissionDetail; problem: s
           <button type="button" onClick={() => setAsking(false)}>
             {t('staff.cancel')}
           </button>
+          <JudgectlHint command={`judgectl submissions rejudge-assignment ${s.activitySlug} ${seriesSlug} ${s.problemSlug}`} />
         </div>
       )}
       {count.isError && <ErrorBox error={count.error} />}

@@ -48,7 +48,7 @@ function SubmissionView({ s }: { s: SubmissionDetail }) {
       <StaffSubmissionFacts s={s} problem={problemText(s, labels)} stream={stream} timeZone={activity.timeZone} />
       <section aria-labelledby="judging-title" className="submission-actions">
         <h2 id="judging-title">{t('staff.sub.actions')}</h2>
-        <RejudgeButtons s={s} problem={problemText(s, labels)} />
+        <RejudgeButtons s={s} problem={problemText(s, labels)} seriesSlug={labels.get(s.seriesProblemId)?.seriesSlug ?? s.seriesId} />
         <ExclusionForm s={s} timeZone={activity.timeZone} />
       </section>
       <Attempts s={s} shown={attempt?.attempt} show={(n) => setParams({ attempt: String(n) }, { replace: true })} timeZone={activity.timeZone} />

@@ -45,6 +45,7 @@ export interface ProblemLabel {
   letter: string;
   name: string;
   seriesName: string;
+  seriesSlug: string;
 }
 
 /** Each assignment of the activity by id with its letter in its series (A, B, …), for the stream's problem column and picker. */
@@ -57,7 +58,7 @@ export function useProblemLabels(slug: string): { labels: Map<string, ProblemLab
     problems: [...(s.problems ?? [])]
       .sort((a, b) => a.order - b.order)
       .map((p, i) => {
-        const label = { letter: problemLetter(i), name: p.name, seriesName: s.name };
+        const label = { letter: problemLetter(i), name: p.name, seriesName: s.name, seriesSlug: s.slug };
         labels.set(p.id, label);
         return { id: p.id, label };
       }),
