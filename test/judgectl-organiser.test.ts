@@ -204,6 +204,17 @@ describe('judgectl for organisers', { timeout: 120_000 }, () => {
     const list = await ok('submissions', 'list', '--activity', 'spring', '--problem', 'a-plus-b', '--user', 'ann');
     expect(list.items).toHaveLength(1);
     expect(list.items[0]).toMatchObject({ id: submitted.id, state: 'completed', verdict: 'AC', userName: 'Ann Lee' });
+    // the time window: with an offset as written, without one in the activity's zone; and the search
+    const at = list.items[0].submittedAt as string;
+    const ids = async (...args: string[]) => ((await ok('submissions', 'list', '--activity', 'spring', ...args)).items as { id: string }[]).map((s) => s.id);
+    expect(await ids('--since', at)).toEqual([submitted.id]);
+    expect(await ids('--before', at)).toEqual([]);
+    expect(await ids('--since', '2100-01-01T00:00')).toEqual([]);
+    expect(await ids('--before', '2100-01-01T00:00', '--search', 'ann')).toEqual([submitted.id]);
+    expect(await ids('--search', 'nobody-by-this-name')).toEqual([]);
+    const bare = await ctl('submissions', 'list', '--since', '2026-11-22T09:00');
+    expect(bare.status).not.toBe(0);
+    expect(bare.stderr).toContain("--since without an offset needs --activity");
 
     const standings = await ok('ranking', 'spring');
     expect(standings.rows[0]).toMatchObject({ rank: 1, userName: 'Ann Lee', solved: 1 });

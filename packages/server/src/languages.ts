@@ -27,6 +27,11 @@ function view(file: string): TableView {
   return v;
 }
 
+/** A language's name as the table gives it; undefined for an id the table lacks. */
+export function languageName(file: string, id: string): string | undefined {
+  return view(file).choices.find((l) => l.id === id)?.name;
+}
+
 /** The table's language ids by extension; throws (naming the file) when the table is unreadable or invalid. */
 export function languageIndex(file: string): ReadonlyMap<string, string> {
   return view(file).index;

@@ -285,6 +285,36 @@ describe('submissions', () => {
       expect(byVerdict.items[0]).toMatchObject({ score: 0, maxScore: 50 });
     });
 
+    it('narrows by the time of submission (any offset) and names each language as the language table does', async () => {
+      const t2 = await task(open);
+      const early = w.clock.now();
+      w.submit({ activityId: act.id, seriesId: open.id, assignmentId: t2.id, versionId: t2.versionId, userId: erin.u.id });
+      w.clock.advance(60);
+      w.submit({ activityId: act.id, seriesId: open.id, assignmentId: t2.id, versionId: t2.versionId, userId: frank.u.id });
+      const late = w.clock.now();
+      const ids = (q: Record<string, string>) => manager.c.call(ops.listSubmissions, { query: { seriesProblemId: t2.id, ...q } }).then((p) => p.items.map((s) => s.userId));
+      expect(await ids({})).toEqual([frank.u.id, erin.u.id]);
+      expect(await ids({ submittedBefore: late.toISOString() })).toEqual([erin.u.id]);
+      expect(await ids({ submittedFrom: late.toISOString() })).toEqual([frank.u.id]);
+      expect(await ids({ submittedFrom: early.toISOString(), submittedBefore: new Date(early.getTime() + 1).toISOString() })).toEqual([erin.u.id]);
+      // the same instant written in Berlin's winter offset bounds the same way
+      const inBerlin = `${new Date(late.getTime() + 3600_000).toISOString().slice(0, 23)}+01:00`;
+      expect(await ids({ submittedFrom: inBerlin })).toEqual([frank.u.id]);
+      expect(await ids({ submittedBefore: inBerlin })).toEqual([erin.u.id]);
+      // a participant's window over the same time lists nothing
+      expect((await erin.c.call(ops.listSubmissions, { query: { submittedFrom: early.toISOString() } })).total).toBe(0);
+      for (const bad of ['yesterday', '2026-11-27', '2026-11-27T10:00:00']) {
+        await refusedWith(manager.c.call(ops.listSubmissions, { query: { submittedFrom: bad } }), 422, 'validation_failed');
+        await refusedWith(manager.c.call(ops.listSubmissions, { query: { submittedBefore: bad } }), 422, 'validation_failed');
+      }
+      // the language by its id and by the table's name, on the list, the page and the author's own list
+      const cpp = { language: 'cpp', languageName: 'C++ (g++, gnu++20)' };
+      expect((await manager.c.call(ops.listSubmissions, { query: { seriesProblemId: t.id, userId: erin.u.id } })).items[0]).toMatchObject(cpp);
+      expect(await manager.c.call(ops.getSubmission, { params: { id: first.id } })).toMatchObject(cpp);
+      expect((await erin.c.call(ops.listOwnSubmissions, { params: { idOrSlug: act.slug }, query: { seriesProblemId: t.id } })).items[0]).toMatchObject(cpp);
+      expect(await erin.c.call(ops.getOwnSubmission, { params: { idOrSlug: act.slug, id: first.id } })).toMatchObject(cpp);
+    });
+
     it('a participant lists nothing and reads no submission here; bad queries are 422', async () => {
       const none = await erin.c.call(ops.listSubmissions, {});
       expect(none).toEqual({ items: [], total: 0, page: 1, pageSize: 20 });

@@ -5,7 +5,7 @@ import { CliError } from '../errors.js';
 import type { JudgeClient } from '@judge/sdk';
 import { activityZones } from '../activity-zones.js';
 import { emit, fields, plural, table, type JsonOption } from '../output.js';
-import { inZone } from '../zoned-time.js';
+import { instantIn, inZone, zonedInstant } from '../zoned-time.js';
 import { allPages, resolveActivity, resolveUser } from '../resolve.js';
 import { resolveAssignment } from './assignments.js';
 import { attemptOf, submissionFilesCommands, submissionId, testResults, testsTable } from './submission-files.js';
@@ -80,6 +80,60 @@ function judgingCommands(submissions: Command): void {
   });
 }
 
+type ListOptions = JsonOption & {
+  activity?: string;
+  problem?: string;
+  series?: string;
+  user?: string;
+  state?: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+  verdict?: string;
+  search?: string;
+  since?: string;
+  before?: string;
+  page: number;
+  allPages?: boolean;
+};
+
+const OFFSET = /([Zz]|[+-]\d{2}:?\d{2})$/;
+
+/** GET /submissions' query for the options: slugs resolved to ids, times without an offset read in the activity's zone. */
+async function listQuery(c: JudgeClient, o: ListOptions): Promise<Record<string, string>> {
+  for (const [flag, v] of [['--problem', o.problem], ['--series', o.series]] as const) {
+    if (v && !o.activity) throw new CliError(`${flag} needs --activity: their slugs belong to an activity`);
+  }
+  for (const [flag, v] of [['--since', o.since], ['--before', o.before]] as const) {
+    if (v && !OFFSET.test(v) && !o.activity) throw new CliError(`${flag} without an offset needs --activity: it is read in the activity's time zone`);
+  }
+  const query: Record<string, string> = {};
+  if (o.activity) {
+    const a = await resolveActivity(c, o.activity);
+    query.activityId = a.id;
+    if (o.problem || o.series) {
+      const series = await c.call(ops.listManagedSeries, { params: { idOrSlug: a.id } });
+      if (o.series) {
+        const s = series.find((x) => x.slug.toLowerCase() === o.series!.toLowerCase() || x.id === o.series);
+        if (!s) throw new CliError(`${a.slug} has no series ${o.series}`);
+        query.seriesId = s.id;
+      }
+      if (o.problem) {
+        const p = series.flatMap((s) => s.problems).find((x) => x.slug.toLowerCase() === o.problem!.toLowerCase() || x.id === o.problem);
+        if (!p) throw new CliError(`${a.slug} has no problem ${o.problem}`);
+        query.seriesProblemId = p.id;
+      }
+    }
+    if (o.since) query.submittedFrom = instantIn(o.since, a.timeZone);
+    if (o.before) query.submittedBefore = instantIn(o.before, a.timeZone);
+  } else {
+    if (o.since) query.submittedFrom = new Date(o.since).toISOString();
+    if (o.before) query.submittedBefore = new Date(o.before).toISOString();
+  }
+  if (o.user) query.userId = (await resolveUser(c, o.user)).id;
+  if (o.state) query.state = o.state;
+  if (o.verdict) query.verdict = o.verdict;
+  if (o.search) query.search = o.search;
+  return query;
+}
+
 export function submissionsCommands(program: Command): void {
   const submissions = program.command('submissions').description('Submissions of the activities you manage: list, show, source, log, rejudge, cancel, exclude; try code on the samples');
 
@@ -89,28 +143,18 @@ export function submissionsCommands(program: Command): void {
     .option('--user <user>', 'only this author (login or id)')
     .addOption(new Option('--state <state>', 'only this state').choices(['queued', 'running', 'completed', 'failed', 'cancelled']))
     .option('--verdict <verdict>', `only this verdict: ${VERDICTS.join(', ')}`, verdict)
+    .option('--series <slug>', 'only this series (needs --activity)')
+    .option('--search <text>', "part of the author's login or name, or of the problem's slug or name")
+    .option('--since <time>', 'only those submitted at or after this time (without an offset: in the activity\'s time zone, needs --activity)', zonedInstant)
+    .option('--before <time>', 'only those submitted before this time (as --since)', zonedInstant)
     .option('--page <n>', 'which page', positive, 1)
     .option('--all-pages', 'every submission, not just one page (--json then prints an array, not a page)')
     .action(
       async (
-        o: JsonOption & { activity?: string; problem?: string; user?: string; state?: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled'; verdict?: string; page: number; allPages?: boolean },
+        o: ListOptions,
       ) => {
-        if (o.problem && !o.activity) throw new CliError('--problem needs --activity: problem slugs belong to an activity');
         const c = await api();
-        const query: Record<string, string> = {};
-        if (o.activity) {
-          const a = await resolveActivity(c, o.activity);
-          query.activityId = a.id;
-          if (o.problem) {
-            const series = await c.call(ops.listManagedSeries, { params: { idOrSlug: a.id } });
-            const p = series.flatMap((s) => s.problems).find((x) => x.slug.toLowerCase() === o.problem!.toLowerCase() || x.id === o.problem);
-            if (!p) throw new CliError(`${a.slug} has no problem ${o.problem}`);
-            query.seriesProblemId = p.id;
-          }
-        }
-        if (o.user) query.userId = (await resolveUser(c, o.user)).id;
-        if (o.state) query.state = o.state;
-        if (o.verdict) query.verdict = o.verdict;
+        const query = await listQuery(c, o);
         if (o.allPages) {
           const all = await allPages((page, pageSize) => c.call(ops.listSubmissions, { query: { ...query, page, pageSize } }));
           const text = o.json ? '' : await submissionsTable(c, all);

@@ -35,6 +35,8 @@ export const SubmissionSummary = z.object({
   userName: z.string(),
   submittedAt: Timestamp,
   props: z.record(z.string(), z.unknown()).optional(),
+  language: z.string().optional().meta({ description: "The language's id: props.language, else the one its files' extensions give (extension)" }),
+  languageName: z.string().optional().meta({ description: "The language's name as the server's language table gives it (extension)" }),
   state: SubmissionState,
   verdict: z.string().optional(),
   score: z.number().optional(),
@@ -93,6 +95,9 @@ export const SubmitForm = z.object({
   deviceId: z.string().max(128).optional().meta({ description: "An identifier the client keeps for its device (recorded, shown to managers)" }),
 });
 
+/** A time in a query: an ISO 8601 date and time with its offset (Z or ±hh:mm). */
+const QueryTime = z.iso.datetime({ offset: true });
+
 export const OwnSubmissionsQuery = z.object({
   page: z.coerce.number().int().optional(),
   pageSize: z.coerce.number().int().optional(),
@@ -110,6 +115,8 @@ export const SubmissionsQuery = z.object({
   verdict: z.string().max(64).optional(),
   search: z.string().max(200).optional().meta({ description: "Part of the author's login or name, or of the problem's slug or name" }),
   excluded: QueryBoolean.optional().meta({ description: 'Only excluded (true) or only counted (false) submissions (extension)' }),
+  submittedFrom: QueryTime.optional().meta({ description: 'Only submissions made at or after this time (extension)' }),
+  submittedBefore: QueryTime.optional().meta({ description: 'Only submissions made before this time (extension)' }),
 });
 
 export const ExcludedRequest = z.object({

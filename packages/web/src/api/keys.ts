@@ -31,6 +31,9 @@ export const keys = {
   staffUserSearch: (q: string) => ['staffUsers', 'search', q] as const,
   /** Every account (a class list is matched against them). */
   staffAllUsers: ['staffUsers', 'all'] as const,
+  /** The staff's submission stream (GET /submissions) for one query, and one submission as staff read it. */
+  staffSubmissions: (query: Record<string, unknown>) => ['staffSubmissions', query] as const,
+  staffSubmission: (id: string) => ['staffSubmission', id] as const,
   cannedAnswers: ['cannedAnswers'] as const,
   /** The administration pages: accounts, one account, its sessions; roles, grants, the catalogue; maintenance. */
   managedUsers: (filters: Record<string, unknown>) => ['managedUsers', filters] as const,
@@ -71,4 +74,5 @@ export type KeyFamily =
   | 'runners' | 'enrolmentCodes' | 'staffRanking'
   | 'staffMembers' | 'staffUsers' | 'managedActivities'
   | 'staffActivity' | 'staffSeries'
-  | 'staffProblems' | 'staffProblem' | 'managedSeries';
+  | 'staffProblems' | 'staffProblem' | 'managedSeries'
+  | 'staffSubmissions' | 'staffSubmission';

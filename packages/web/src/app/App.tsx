@@ -41,6 +41,8 @@ const StaffSeries = lazy(() => import('../pages/staff/activities/SeriesPage'));
 const StaffProblemLibrary = lazy(() => import('../pages/staff/problems/LibraryPage'));
 const StaffProblem = lazy(() => import('../pages/staff/problems/ProblemPage'));
 const StaffActivityProblems = lazy(() => import('../pages/staff/problems/ActivityProblemsPage'));
+const StaffSubmissions = lazy(() => import('../pages/staff/submissions/StreamPage'));
+const StaffSubmission = lazy(() => import('../pages/staff/submissions/SubmissionPage'));
 
 function NotFound() {
   const t = useT();
@@ -98,6 +100,8 @@ export function App() {
                 <Route path="settings" element={<StaffSettings />} />
                 <Route path="series" element={<StaffSeries />} />
                 <Route path="problems" element={<StaffActivityProblems />} />
+                <Route path="submissions" element={<StaffSubmissions />} />
+                <Route path="submissions/:id" element={<StaffSubmission />} />
               </Route>
               <Route path="new" element={<StaffNewActivity />} />
             </Route>

@@ -26,6 +26,7 @@ import { terminalMessages } from '../pages/staff/terminal/messages';
 import { staffActivitiesMessages } from '../pages/staff/activities/messages';
 import { staffNewActivityMessages } from '../pages/staff/activities/new-messages';
 import { staffProblemsMessages } from '../pages/staff/problems/messages';
+import { staffSubmissionsMessages } from '../pages/staff/submissions/messages';
 import type { Lang } from './define';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
@@ -58,6 +59,7 @@ const PARTS = [
   staffActivitiesMessages,
   staffNewActivityMessages,
   staffProblemsMessages,
+  staffSubmissionsMessages,
 ] as const;
 
 type Part = (typeof PARTS)[number];

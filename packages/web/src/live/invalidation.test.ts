@@ -21,6 +21,8 @@ describe('what an event makes stale', () => {
   it('refetches the staff queues on their events, and what the caller may do when a grant changes', () => {
     expect(staleFamilies('questionChanged', {})).toEqual(['staffQuestions']);
     expect(staleFamilies('printoutChanged', {})).toEqual(['staffPrintouts']);
+    // the open submission page; the stream is refetched by its own coalescing hook, not by family
+    expect(staleFamilies('submissionChanged', {})).toContain('staffSubmission');
     expect(staleFamilies('grantChanged', {})).toContain('permissions');
   });
 

@@ -31,7 +31,8 @@ const STALE: Record<string, KeyFamily[]> = {
   // the runners page: a runner registered, approved, tagged, revoked or forgotten; and what a runner
   // judges now changes with the state of the submission it holds (claimed, judged, given back)
   runnerChanged: ['runners'],
-  submissionChanged: ['runners'],
+  // the open staff submission page; the stream refetches on its own, one request at a time (staff/submissions/useStreamRefetch.ts)
+  submissionChanged: ['runners', 'staffSubmission'],
   // the dashboard is not here: it follows its activity's events itself, at most once a second
   // (a runner's progress reports alone would refetch it several times a second)
   // the problem library and an activity's assignments (to the problem's readers, the activity's managers)

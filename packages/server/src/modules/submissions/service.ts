@@ -8,13 +8,14 @@ import type { Actor } from '../../auth/permissions.js';
 import { series as seriesTable } from '../../db/schema.js';
 import type { Outbox } from '../../db/transactor.js';
 import { ApiError, notFound } from '@judge/contract';
-import { languageRefusal, submissionLanguage, type LanguageLimits } from '../../languages.js';
+import { languageName, languageRefusal, submissionLanguage, type LanguageLimits } from '../../languages.js';
 import type { Deps } from '../../services.js';
 import { iso, newId, statements } from '../../util.js';
 import { canManage, canSeeActivity, findActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
 import type { FilesService } from '../files/index.js';
 import { judgeableLanguages, requiredTags } from '../runners/index.js';
 import { acceptsSubmissions, problemsVisible } from '../series/index.js';
+import { listFilter } from './queries.js';
 import { DetailReader, SUBMISSION_SELECT, toSummary, type SubmissionRow } from './views.js';
 
 type ListQuery = z.output<typeof SubmissionsQuery>;
@@ -259,7 +260,13 @@ export class SubmissionsService {
     const total = (this.d.sqlite.prepare(`SELECT count(*) AS n FROM submissions s WHERE ${where}`).get(...args) as { n: number }).n;
     const rows = this.d.sqlite.prepare(`${SUBMISSION_SELECT} WHERE ${where} ORDER BY s.submitted_at DESC, s.id DESC LIMIT ? OFFSET ?`).all(...args, pageSize, (page - 1) * pageSize) as SubmissionRow[];
     const ownResults = this.d.permissions.has(actor.userId, 'result:read:own', a.id);
-    return { items: rows.map((r) => this.forAuthor(toSummary(r), ownResults)), total, page, pageSize };
+    return { items: rows.map((r) => this.named(this.forAuthor(toSummary(r), ownResults))), total, page, pageSize };
+  }
+
+  /** The language's name from the language table, for lists and pages that show it (not for events). */
+  private named<T extends SubmissionSummary>(s: T): T {
+    const name = s.language ? languageName(this.d.config.languages, s.language) : undefined;
+    return name ? { ...s, languageName: name } : s;
   }
 
   /** Without result:read:own the author sees that a submission was judged, not how. */
@@ -278,7 +285,7 @@ export class SubmissionsService {
     if (readsAll) return this.managerDetail(actor, r);
     const shown = participantAttachments(a);
     const detail = this.details.detail(r, { forManager: false, attachmentShown: (name) => shown.has(name) });
-    return this.forAuthor(detail, this.d.permissions.has(actor.userId, 'result:read:own', a.id));
+    return this.named(this.forAuthor(detail, this.d.permissions.has(actor.userId, 'result:read:own', a.id)));
   }
 
   // ---- the managers' side ----
@@ -287,7 +294,7 @@ export class SubmissionsService {
     const logs = this.d.permissions.has(actor.userId, 'result:log:read:all', r.activityId);
     const a = findActivity(this.d.db, r.activityId)!;
     const shown = participantAttachments(a);
-    return this.details.detail(r, { forManager: true, attachmentShown: (name) => logs || shown.has(name) });
+    return this.named(this.details.detail(r, { forManager: true, attachmentShown: (name) => logs || shown.has(name) }));
   }
 
   /** A submission the caller may read as a manager; 404 otherwise, like one that does not exist. */
@@ -304,44 +311,12 @@ export class SubmissionsService {
   /** Filters go into the SQL, so `total` counts what the filters let through (decisions §2). */
   list(actor: Actor, query: ListQuery): Page<SubmissionSummary> {
     const { page, pageSize } = clampPaging(query);
-    const where: string[] = [];
-    const args: unknown[] = [];
     const scope = this.readableActivities(actor.userId);
-    if (scope.only) {
-      if (!scope.only.length) return { items: [], total: 0, page, pageSize };
-      where.push(`s.activity_id IN (${scope.only.map(() => '?').join(',')})`);
-      args.push(...scope.only);
-    } else if (scope.except.length) {
-      where.push(`s.activity_id NOT IN (${scope.except.map(() => '?').join(',')})`);
-      args.push(...scope.except);
-    }
-    const eq = (column: string, value: unknown) => {
-      if (value === undefined) return;
-      where.push(`${column} = ?`);
-      args.push(value);
-    };
-    eq('s.activity_id', query.activityId);
-    eq('s.series_id', query.seriesId);
-    eq('s.series_problem_id', query.seriesProblemId);
-    eq('s.user_id', query.userId);
-    eq('s.state', query.state);
-    eq('s.verdict', query.verdict);
-    if (query.excluded !== undefined) eq('s.excluded', query.excluded ? 1 : 0);
-    if (query.search) {
-      const like = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      where.push(
-        "(u.username LIKE ?1 ESCAPE '\\' OR (coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) LIKE ?1 ESCAPE '\\' OR sp.slug LIKE ?1 ESCAPE '\\' OR coalesce(sp.name, p.name) LIKE ?1 ESCAPE '\\')".replaceAll(
-          '?1',
-          '?',
-        ),
-      );
-      args.push(like, like, like, like);
-    }
-    const filter = where.length ? ` WHERE ${where.join(' AND ')}` : '';
-    const from = `FROM submissions s JOIN users u ON u.id = s.user_id JOIN series_problems sp ON sp.id = s.series_problem_id JOIN problems p ON p.id = sp.problem_id`;
+    if (scope.only && !scope.only.length) return { items: [], total: 0, page, pageSize };
+    const { filter, args, from } = listFilter(query, scope);
     const total = (this.d.sqlite.prepare(`SELECT count(*) AS n ${from}${filter}`).get(...args) as { n: number }).n;
     const rows = this.d.sqlite.prepare(`${SUBMISSION_SELECT}${filter} ORDER BY s.submitted_at DESC, s.id DESC LIMIT ? OFFSET ?`).all(...args, pageSize, (page - 1) * pageSize) as SubmissionRow[];
-    return { items: rows.map(toSummary), total, page, pageSize };
+    return { items: rows.map((r) => this.named(toSummary(r))), total, page, pageSize };
   }
 
   /**

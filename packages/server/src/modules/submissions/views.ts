@@ -21,6 +21,7 @@ export interface SubmissionRow {
   lastName: string | null;
   submittedAt: string;
   props: string | null;
+  fileLanguage: string | null;
   state: SubmissionState;
   verdict: string | null;
   score: number | null;
@@ -43,7 +44,8 @@ export const SUBMISSION_SELECT = `
          s.series_problem_id AS seriesProblemId, sp.slug AS problemSlug, coalesce(sp.name, p.name) AS problemName,
          p.type AS problemType, sp.max_points AS maxPoints,
          s.user_id AS userId, u.username, u.first_name AS firstName, u.last_name AS lastName,
-         s.submitted_at AS submittedAt, s.props, s.state, s.verdict, s.score, s.max_score AS maxScore, s.attempts,
+         s.submitted_at AS submittedAt, s.props,
+         (SELECT language FROM submission_files WHERE submission_id = s.id AND language IS NOT NULL LIMIT 1) AS fileLanguage, s.state, s.verdict, s.score, s.max_score AS maxScore, s.attempts,
          s.excluded, s.excluded_at AS excludedAt, s.excluded_by AS excludedBy, s.exclusion_reason AS exclusionReason,
          s.ip_address AS ipAddress, s.session_id AS sessionId, s.device_id AS deviceId,
          CASE WHEN s.state = 'running' THEN (SELECT progress_done FROM attempts WHERE submission_id = s.id ORDER BY attempt DESC LIMIT 1) END AS progressDone,
@@ -67,6 +69,7 @@ export function rescaled(score: number | null, maxScore: number | null, maxPoint
 }
 
 export function toSummary(r: SubmissionRow): SubmissionSummary {
+  const props = r.props ? (JSON.parse(r.props) as Record<string, unknown>) : null;
   return compact({
     id: r.id,
     activityId: r.activityId,
@@ -79,7 +82,8 @@ export function toSummary(r: SubmissionRow): SubmissionSummary {
     userId: r.userId,
     userName: displayName(r),
     submittedAt: r.submittedAt,
-    props: r.props ? (JSON.parse(r.props) as Record<string, unknown>) : null,
+    props,
+    language: typeof props?.language === 'string' ? props.language : r.fileLanguage,
     state: r.state,
     verdict: r.verdict,
     ...rescaled(r.score, r.maxScore, r.maxPoints),

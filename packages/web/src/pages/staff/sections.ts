@@ -53,6 +53,7 @@ export const ACTIVITY_SECTIONS: ActivitySection[] = [
   { key: 'settings', path: 'settings', label: 'staff.activities.nav.settings', shown: (a) => a.manages },
   { key: 'series', path: 'series', label: 'staff.activities.nav.series', shown: (a) => a.manages },
   { key: 'problems', path: 'problems', label: 'staff.problems.nav', shown: (a) => a.manages },
+  { key: 'submissions', path: 'submissions', label: 'staff.subs.nav', shown: (a) => a.manages },
   { key: 'people', path: 'people', label: 'staff.people.nav', shown: (a) => a.manages },
   { key: 'standings', path: 'standings', label: 'staff.nav.standings', shown: (a) => a.manages },
 ];

@@ -1,7 +1,8 @@
 import type { SubmissionSummary } from '@judge/contract';
 import { ops } from '@judge/sdk/browser';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useOutletContext, useParams, useSearchParams } from 'react-router';
+import type { ActivityContext } from '../activity/ActivityLayout';
 import { call } from '../../api/client';
 import { keys } from '../../api/keys';
 import { Pager } from '../../components/Pager';
@@ -37,6 +38,7 @@ export default function SubmissionsPage() {
   return (
     <section className="submissions-page">
       <h1 className="page-title">{t('submissions.title')}</h1>
+      <ManagerNotice />
       {q.isPending && <Loading />}
       {q.isError && <ErrorBox error={q.error} />}
       {q.data && q.data.items.length === 0 && (
@@ -47,5 +49,17 @@ export default function SubmissionsPage() {
       {q.data && q.data.items.length > 0 && <SubmissionRows items={q.data.items} activity={activity} timeZone={zone} withProblem caption={t('submissions.title')} languages={languages} />}
       {q.data && <Pager page={page} pages={Math.ceil(q.data.total / PAGE_SIZE)} go={(p) => setSearch(p > 1 ? { page: String(p) } : {})} previous={t('submissions.newer')} next={t('submissions.older')} />}
     </section>
+  );
+}
+
+/** A manager's own list is their own: everyone's submissions are on the staff stream, which this points to. */
+function ManagerNotice() {
+  const t = useT();
+  const { activity } = useOutletContext<ActivityContext>();
+  if (!activity.canManage) return null;
+  return (
+    <p className="manager-notice">
+      {t('staff.participant.managerNotice')} <Link to={`/staff/a/${encodeURIComponent(activity.slug)}/submissions`}>{t('staff.participant.toStream')}</Link>
+    </p>
   );
 }
