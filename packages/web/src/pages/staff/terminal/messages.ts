@@ -3,7 +3,7 @@ import { defineMessages } from '../../../i18n/define';
 export const terminalMessages = defineMessages({
   en: {
     'staff.terminal.title': 'From a terminal',
-    'staff.terminal.intro': 'These tasks have no page here yet; judgectl, the command line of the judge, does them.',
+    'staff.terminal.intro': 'Each of these tasks is also a judgectl command (the judge\'s command line), for scripts and for a terminal beside the projector; each page names its own commands under its forms.',
     'staff.terminal.show_one': 'Show the {count} command',
     'staff.terminal.show_other': 'Show the {count} commands',
     'staff.terminal.group.settings': 'Settings',
@@ -62,7 +62,7 @@ export const terminalMessages = defineMessages({
   },
   de: {
     'staff.terminal.title': 'Im Terminal',
-    'staff.terminal.intro': 'Für diese Aufgaben gibt es hier noch keine Seite; judgectl, die Kommandozeile des Judge, erledigt sie.',
+    'staff.terminal.intro': 'Jede dieser Aufgaben ist auch ein judgectl-Befehl (die Kommandozeile des Judge), für Skripte und für ein Terminal neben dem Beamer; jede Seite nennt ihre Befehle unter ihren Formularen.',
     'staff.terminal.show_one': 'Den {count} Befehl zeigen',
     'staff.terminal.show_other': 'Die {count} Befehle zeigen',
     'staff.terminal.group.settings': 'Einstellungen',

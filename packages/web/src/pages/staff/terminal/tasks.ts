@@ -2,9 +2,9 @@ import type { MessageKey } from '../../../i18n/catalogue';
 
 /**
  * The tasks of the guides (README, docs/running-a-contest.md, docs/judgectl.md) that a teacher or
- * contest director does from a terminal, grouped by the staff page each belongs to. A task leaves
- * this list when a page does it; until then the page of its group names its command, so nothing
- * is judgectl-only without being said where staff look for it.
+ * contest director does, as judgectl commands, grouped by the staff page that does each of them:
+ * a cheat sheet for those who script a contest or keep a terminal open beside the projector. The
+ * pages name their own commands too; a test checks that every command here exists.
  */
 export interface TerminalTask {
   label: MessageKey;
