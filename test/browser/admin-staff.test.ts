@@ -95,7 +95,7 @@ describe('administration pages in the browser', () => {
     const asked = apiLog(page);
     await signInThroughPage(page, judge.url, meg, '/staff');
     await page.waitForURL('**/staff');
-    await expect.poll(() => staffTabs(page).allTextContents()).toEqual(['Overview', 'Questions', 'Announce', 'Printouts']);
+    await expect.poll(() => staffTabs(page).allTextContents()).toEqual(['Overview', 'Questions', 'Announce']);
     await page.goto(`${judge.url}/staff/users`);
     await page.getByRole('heading', { name: 'Not for your account' }).waitFor();
     expect(await page.getByRole('alert').textContent()).toContain('user:read:all');
