@@ -24,6 +24,9 @@ function packageFiles(folder: string, manifest: string): Record<string, string> 
   };
 }
 
+/** How long a state is waited for on a loaded machine before the flow fails. */
+const WAIT = { timeout: 30_000 };
+
 const CONTEST = 'autumn';
 const STAFF = `/staff/a/${CONTEST}`;
 /** The school office's list as German Excel saves it: a byte-order mark, semicolons, CRLF, accented names. */
@@ -33,11 +36,12 @@ const CLASS_LIST = '\uFEFFusername;firstName;lastName\r\nlmüller;Lisa;Müller\r
  * What a teacher holds: a system-wide role with what building a contest and its class takes.
  * activity:create (the creator then manages the activity, which gives every staff permission
  * there, grants and the printout queue included), problem:create/read:own/update (the packages
- * become problems of the library with a version), user:create (the class's accounts) and
+ * become problems of the library with a version), user:create (the class's accounts),
  * user:read:all (the class list is sorted against existing accounts, a colleague is found by
- * name). Nothing else: no administration of the instance, runners or roles.
+ * name), and trial:run (a package's trial on its problem page runs outside any activity).
+ * Nothing else: no administration of the instance, runners or roles.
  */
-const TEACHER_RIGHTS = ['activity:create', 'problem:create', 'problem:read:own', 'problem:update', 'user:create', 'user:read:all'];
+const TEACHER_RIGHTS = ['activity:create', 'problem:create', 'problem:read:own', 'problem:update', 'user:create', 'user:read:all', 'trial:run'];
 
 /** A wall-clock time in Berlin as a datetime-local field takes it. */
 function berlinInput(ms: number): string {
@@ -47,14 +51,14 @@ function berlinInput(ms: number): string {
 }
 
 /**
- * The acceptance of issue 23 in one flow, on a fresh `judge up` judging with its own runner, done
+ * The staff pages' acceptance in one flow (the heart of docs/running-a-contest-in-the-browser.md), on a fresh `judge up` judging with its own runner, done
  * only in browsers: a teacher builds a contest from a zip of two packages, moves its end, freezes
  * it, makes a class from a semicolon CSV with slips and a co-teacher; a student signed in with a
  * slip's password submits; the teacher follows the stream live and works the submissions; the
  * co-teacher resolves the student's printout; the standings show the freeze as participants see
  * it and download as CSV; the student is refused every staff address and sent no staff data.
  */
-describe('a contest run from the browser only (issue 23 acceptance)', () => {
+describe('a contest run from the browser only (the staff pages accepted)', () => {
   let judge: RunningJudge;
   let chromium: OpenedBrowser;
   let admin: JudgeClient;
@@ -134,11 +138,20 @@ describe('a contest run from the browser only (issue 23 acceptance)', () => {
     await settings.getByRole('button', { name: 'Save the settings' }).click();
     await settings.getByText('Saved.').waitFor();
     expect((await admin.call(ops.getManagedActivity, { params: { idOrSlug: CONTEST } })).modules.printouts).toBe(true);
+
+    // each package can be checked on its problem page in the library: the teacher's role lets her run its trial
+    await page.locator('.staff-tabs').getByRole('link', { name: 'Problems', exact: true }).click();
+    await page.getByRole('link', { name: 'Wait and sum' }).click();
+    await page.getByRole('button', { name: 'Run the trial' }).waitFor();
     expect(scriptProblems(page)).toEqual([]);
   }, 180_000);
 
   it('the teacher makes the class from a semicolon CSV, opens their slips, and makes a colleague co-teacher', async () => {
     const page = teacherPage;
+    // from the staff home, the contest's dashboard, then its People page
+    await page.locator('.staff-tabs').getByRole('link', { name: 'Overview', exact: true }).click();
+    await page.getByRole('link', { name: 'Autumn cup', exact: true }).click();
+    await page.waitForURL(`**${STAFF}`);
     await sidebar(page, 'People').click();
     await page.waitForURL(`**${STAFF}/people`);
     await page.getByLabel('Class list file').setInputFiles({ name: 'class-7b.csv', mimeType: 'text/csv', buffer: Buffer.from(CLASS_LIST, 'utf8') });
@@ -150,7 +163,7 @@ describe('a contest run from the browser only (issue 23 acceptance)', () => {
 
     await page.getByRole('link', { name: 'Print slips' }).click();
     await page.waitForURL(`**${STAFF}/slips`);
-    await expect.poll(() => page.locator('[data-slip]').count()).toBe(3);
+    await expect.poll(() => page.locator('[data-slip]').count(), WAIT).toBe(3);
     const slip = page.locator('[data-slip]').filter({ has: page.locator('[data-field="username"]', { hasText: student.username }) });
     student.password = (await slip.locator('[data-field="password"]').textContent())!;
     expect(student.password.length).toBeGreaterThan(8);
@@ -164,7 +177,7 @@ describe('a contest run from the browser only (issue 23 acceptance)', () => {
     const row = page.locator('[data-member]', { hasText: coTeacher.username });
     await row.getByRole('button', { name: `Make co-teacher: ${coTeacher.username}` }).click();
     await page.getByText(`${coTeacher.username} is now a co-teacher`).waitFor();
-    await expect.poll(() => row.getAttribute('data-role')).toBe('manager');
+    await expect.poll(() => row.getAttribute('data-role'), WAIT).toBe('manager');
     expect(scriptProblems(page)).toEqual([]);
   }, 180_000);
 
@@ -181,7 +194,7 @@ describe('a contest run from the browser only (issue 23 acceptance)', () => {
     for (const [i, code] of [WRONG_PY, RIGHT_PY].entries()) {
       await pasteCode(studentPage, code);
       await studentPage.locator('.submit-form button[type=submit]').click();
-      await expect.poll(() => mine.count()).toBe(i + 1);
+      await expect.poll(() => mine.count(), WAIT).toBe(i + 1);
     }
 
     const stream = teacherPage.locator('tbody tr[data-submission]');
@@ -257,7 +270,7 @@ describe('a contest run from the browser only (issue 23 acceptance)', () => {
     const item = co.locator('[data-printout]');
     await expect.poll(() => item.count(), { timeout: 30_000 }).toBe(1);
     await item.getByRole('button', { name: 'Claim' }).click();
-    await expect.poll(() => item.locator('.badge').textContent()).toBe('Claimed by you');
+    await expect.poll(() => item.locator('.badge').textContent(), WAIT).toBe('Claimed by you');
     await item.getByRole('button', { name: 'Resolve' }).click();
     await item.waitFor({ state: 'detached' });
     const activityId = (await admin.call(ops.getManagedActivity, { params: { idOrSlug: CONTEST } })).id;
@@ -272,16 +285,18 @@ describe('a contest run from the browser only (issue 23 acceptance)', () => {
     await sidebar(page, 'Standings').click();
     const row = page.locator(`tr[data-user="${zoe!.id}"]`);
     const sumCell = row.locator('td.cell').first();
-    await expect.poll(() => sumCell.getAttribute('class')).toContain('ok');
+    await expect.poll(() => sumCell.getAttribute('class'), WAIT).toContain('ok');
 
     const answered = page.waitForResponse((r) => r.url().includes('/ranking') && r.url().includes('view=public'));
-    await page.getByRole('radio', { name: 'As participants see it' }).check();
+    // the view lives in the address: the radio shows checked once the navigation it starts is done
+    await page.getByRole('radio', { name: 'As participants see it' }).click();
+    await page.waitForURL(/[?&]view=public/);
     const publicView = (await (await answered).json()) as Ranking;
     await page.locator('.frozen-banner').waitFor();
     const theirs = publicView.rows.find((r) => r.userId === zoe!.id)!;
     expect(theirs).toMatchObject({ solved: 0, penalty: 0 });
     expect(theirs.cells[0]).toMatchObject({ solved: false, frozen: 1 });
-    await expect.poll(() => sumCell.getAttribute('class')).toContain('frozen');
+    await expect.poll(() => sumCell.getAttribute('class'), WAIT).toContain('frozen');
     expect(await sumCell.getAttribute('class')).not.toContain('ok');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the standings (CSV)' }).click()]);
