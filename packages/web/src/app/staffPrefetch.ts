@@ -29,14 +29,12 @@ export function prefetchStaffActivityPage(qc: QueryClient, location: Location): 
   void qc.prefetchQuery(permissionsQuery());
   void qc.prefetchQuery(allActivitiesQuery);
   void qc.prefetchQuery(printoutActivitiesQuery);
-  const activity = qc.fetchQuery(activityQuery(slug));
+  // a refusal or a missing activity is the page's to show; here it is no error of its own
+  const activity = qc.fetchQuery(activityQuery(slug)).catch(() => undefined);
   if (page !== 'submissions') return;
   void import('../pages/staff/submissions/StreamPage');
   const filters = readFilters(new URLSearchParams(location.search));
   // its problem column's letters and the reader's permissions there come with the rows, not after them
   void qc.prefetchQuery(activitySeriesQuery(slug));
-  activity.then(
-    (a) => Promise.all([qc.prefetchQuery(streamListQuery(streamQuery(filters, a.id, STREAM_PAGE_SIZE))), qc.prefetchQuery(permissionsQuery(a.id))]),
-    () => undefined,
-  );
+  void activity.then((a) => a && Promise.all([qc.prefetchQuery(streamListQuery(streamQuery(filters, a.id, STREAM_PAGE_SIZE))), qc.prefetchQuery(permissionsQuery(a.id))]));
 }
