@@ -68,7 +68,8 @@ describe('staff home and activity dashboard in the browser', () => {
     await item.waitFor();
     expect(await item.getByRole('link', { name: NAME }).getAttribute('href')).toBe(`/staff/a/${CUP}`);
     expect(await item.textContent()).toMatch(/Contest.*Running · Time left \d+:\d\d:\d\d/);
-    expect(await page.getByRole('link', { name: 'New activity' }).getAttribute('href')).toBe('/staff/new');
+    // the home's own button (the staff tabs hold a New activity link too)
+    expect(await page.locator('a.button-link', { hasText: 'New activity' }).getAttribute('href')).toBe('/staff/new');
     const across = page.getByRole('region', { name: 'Across activities' });
     expect(await across.getByRole('link').allTextContents()).toEqual(['Questions', 'Announce', 'Printouts', 'Problems', 'Runners', 'Users', 'Roles', 'Instance']);
     const terminal = page.getByRole('region', { name: 'From a terminal' });
@@ -153,7 +154,7 @@ describe('staff home and activity dashboard in the browser', () => {
     await page.getByRole('link', { name: 'Staff pages' }).click();
     await page.waitForURL(`**/staff/a/${CUP}`);
     await figure(page, 'rate').waitFor();
-    expect(await page.getByRole('navigation', { name: `Staff pages of ${NAME}` }).getByRole('link').allTextContents()).toEqual(['Dashboard']);
+    expect(await page.getByRole('navigation', { name: `Staff pages of ${NAME}` }).getByRole('link').allTextContents()).toEqual(['Dashboard', 'Settings', 'Series and times', 'Problems', 'Submissions', 'People', 'Standings']);
     // he reads no runner list, so the runners figure is no link
     expect(await figure(page, 'runners').locator('a').count()).toBe(0);
     expect(scriptProblems(page)).toEqual([]);

@@ -199,6 +199,8 @@ describe('staff pages in the browser', () => {
     await staffLink(patPage).click();
     await patPage.waitForURL((u) => u.pathname === '/staff');
     const patTabs = patPage.getByRole('navigation', { name: 'Staff pages' }).getByRole('link');
+    // the address changes before the staff frame's chunk and permissions are in
+    await patTabs.first().waitFor();
     expect(await patTabs.allTextContents()).toEqual(['Overview', 'Printouts']);
     await patTabs.getByText('Printouts').click();
     await patPage.waitForURL('**/staff/printouts');

@@ -5,6 +5,7 @@ import { isProblem } from './api/client';
 import { keys } from './api/keys';
 import { App } from './app/App';
 import { useAccount } from './app/session';
+import { prefetchStaffActivityPage } from './app/staffPrefetch';
 import { I18nProvider } from './i18n/I18n';
 import { LiveProvider } from './live/Live';
 import './styles/base.css';
@@ -32,6 +33,8 @@ function Live({ children }: { children: React.ReactNode }) {
   const account = useAccount();
   return <LiveProvider signedIn={!!account.data}>{children}</LiveProvider>;
 }
+
+prefetchStaffActivityPage(queryClient, window.location);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

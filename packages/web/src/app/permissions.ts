@@ -21,12 +21,16 @@ export const LIBRARY_KEYS = ['problem:read:own', 'problem:read:all', 'problem:cr
  */
 export function useMyPermissions(activityId?: string) {
   const account = useAccount();
-  return useQuery({
+  return useQuery({ ...permissionsQuery(activityId), enabled: !!account.data });
+}
+
+/** The query behind useMyPermissions, the same wherever it is fetched or prefetched. */
+export function permissionsQuery(activityId?: string) {
+  return {
     queryKey: keys.permissions(activityId),
     queryFn: async () => new Set(await call(ops.myPermissions, { query: activityId ? { activityId } : {} })),
-    enabled: !!account.data,
     staleTime: 60_000,
-  });
+  };
 }
 
 /** Whether the user holds key in the activity: true, false, or undefined while it is not known yet. */
@@ -37,18 +41,21 @@ export function useMay(activityId: string | undefined, key: Permission): boolean
 
 /** The activities the caller sees, every page of them (staff pickers list them by name). */
 export function useAllActivities(enabled = true) {
-  return useQuery({ queryKey: keys.activities, queryFn: () => call(ops.listActivities, { query: { pageSize: 200 } }), enabled, staleTime: 60_000 });
+  return useQuery({ ...allActivitiesQuery, enabled });
 }
+
+export const allActivitiesQuery = { queryKey: keys.activities, queryFn: () => call(ops.listActivities, { query: { pageSize: 200 } }), staleTime: 60_000 };
 
 /** The activities whose printouts the caller may handle; none (not an error) for everybody else. */
 export function usePrintoutActivities(enabled = true) {
-  return useQuery({
-    queryKey: keys.printoutActivities,
-    queryFn: () => call(ops.listPrintoutActivities).catch(() => []),
-    enabled,
-    staleTime: 60_000,
-  });
+  return useQuery({ ...printoutActivitiesQuery, enabled });
 }
+
+export const printoutActivitiesQuery = {
+  queryKey: keys.printoutActivities,
+  queryFn: () => call(ops.listPrintoutActivities).catch(() => []),
+  staleTime: 60_000,
+};
 
 const NO_KEYS: ReadonlySet<string> = new Set();
 

@@ -6,19 +6,22 @@ import { keys } from '../api/keys';
 
 /** The signed-in account, or null when nobody is (a 401 is an answer here, not an error). */
 export function useAccount() {
-  return useQuery({
-    queryKey: keys.account,
-    queryFn: async () => {
-      try {
-        return await call(ops.getAccount);
-      } catch (e) {
-        if (isProblem(e, 401)) return null;
-        throw e;
-      }
-    },
-    staleTime: 60_000,
-  });
+  return useQuery(accountQuery);
 }
+
+/** The query behind useAccount, the same wherever it is fetched or prefetched. */
+export const accountQuery = {
+  queryKey: keys.account,
+  queryFn: async () => {
+    try {
+      return await call(ops.getAccount);
+    } catch (e) {
+      if (isProblem(e, 401)) return null;
+      throw e;
+    }
+  },
+  staleTime: 60_000,
+};
 
 /** The instance's public settings (name, whether self-registration is open). */
 export function useInstance() {

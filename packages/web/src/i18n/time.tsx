@@ -11,15 +11,16 @@ export function formatInZone(iso: string | number | Date, timeZone: string, loca
 
 /**
  * A time shown in the activity's zone, with the reader's own zone on hover (and for screen readers
- * in the machine-readable datetime attribute).
+ * in the machine-readable datetime attribute). A table whose page names the zone once leaves it
+ * out of every row (withZone false).
  */
-export function Time({ iso, timeZone }: { iso: string; timeZone: string }) {
+export function Time({ iso, timeZone, withZone = true }: { iso: string; timeZone: string; withZone?: boolean }) {
   const { locale } = useI18n();
   // timeStyle long names the zone; dateStyle and timeZoneName together are a RangeError
   const own = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'long' }).format(new Date(iso));
   return (
     <time dateTime={iso} title={own}>
-      {formatInZone(iso, timeZone, locale)}
+      {formatInZone(iso, timeZone, locale, withZone)}
     </time>
   );
 }

@@ -12,7 +12,12 @@ export function mayBrowse(a: ParticipantActivity | undefined): boolean {
 }
 
 export function useActivity(slug: string) {
-  return useQuery({ queryKey: keys.activity(slug), queryFn: () => call(ops.getActivity, { params: { idOrSlug: slug } }) });
+  return useQuery(activityQuery(slug));
+}
+
+/** The activity by its slug; the same options wherever it is fetched or prefetched. */
+export function activityQuery(slug: string) {
+  return { queryKey: keys.activity(slug), queryFn: () => call(ops.getActivity, { params: { idOrSlug: slug } }) };
 }
 
 /** The series of an activity with the caller's problems and statuses; only asked once the caller may browse. */

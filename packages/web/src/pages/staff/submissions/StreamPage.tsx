@@ -11,11 +11,10 @@ import { narrowed, readFilters, streamQuery, writeFilters, type StreamFilters } 
 import { useProblemLabels, useStream } from './queries';
 import { StreamFilterBar } from './StreamFilterBar';
 import { StreamTable } from './StreamTable';
+import { STREAM_PAGE_SIZE } from './streamList';
 import { useStreamRefetch } from './useStreamRefetch';
 import '../../submissions/submissions.css';
 import './staff-submissions.css';
-
-const PAGE_SIZE = 25;
 
 /**
  * Every submission of the activity, newest first, live: a new one appears and a verdict changes
@@ -28,7 +27,7 @@ export default function StreamPage() {
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params);
   const set = useCallback((f: StreamFilters) => setParams(writeFilters(f)), [setParams]);
-  const query = streamQuery(filters, activity.id, PAGE_SIZE);
+  const query = streamQuery(filters, activity.id, STREAM_PAGE_SIZE);
   const list = useStream(query);
   useStreamRefetch(activity.id, () => list.refetch({ cancelRefetch: false }));
   const { labels, series } = useProblemLabels(activity.slug);
@@ -72,7 +71,7 @@ export default function StreamPage() {
         />
       )}
       {list.data && (
-        <Pager page={filters.page} pages={Math.ceil(list.data.total / PAGE_SIZE)} go={(page) => set({ ...filters, page })} previous={t('staff.subs.newer')} next={t('staff.subs.older')} />
+        <Pager page={filters.page} pages={Math.ceil(list.data.total / STREAM_PAGE_SIZE)} go={(page) => set({ ...filters, page })} previous={t('staff.subs.newer')} next={t('staff.subs.older')} />
       )}
       <JudgectlHint command={`judgectl submissions list --activity ${activity.slug} --state queued`} />
     </section>

@@ -49,7 +49,8 @@ export function StreamTable({ items, activity, timeZone, labels, onlyAuthor, cap
           {items.map((s) => (
             <tr key={s.id} data-submission={s.id} data-state={s.state} data-verdict={s.verdict ?? ''} className={s.excluded ? 'excluded' : undefined}>
               <td data-label={t('staff.subs.col.time')}>
-                <Time iso={s.submittedAt} timeZone={timeZone} />
+                {/* the page says the zone once above the table */}
+                <Time iso={s.submittedAt} timeZone={timeZone} withZone={false} />
               </td>
               <td data-label={t('staff.subs.col.author')}>
                 <button type="button" className="link-button" onClick={() => onlyAuthor(s.userId)} title={t('staff.subs.onlyAuthor', { name: s.userName })}>

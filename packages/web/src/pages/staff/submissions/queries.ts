@@ -5,16 +5,11 @@ import { call } from '../../../api/client';
 import { keys } from '../../../api/keys';
 import { useActivitySeries } from '../useActivitySeries';
 import { problemLetter } from '../../activity/letters';
-
-export type StreamQuery = Record<string, string | number> & { activityId: string };
+import { streamListQuery, type StreamQuery } from './streamList';
 
 /** A page of the activity's submissions as GET /submissions filters them. */
 export function useStream(query: StreamQuery) {
-  return useQuery({
-    queryKey: keys.staffSubmissions(query),
-    queryFn: () => call(ops.listSubmissions, { query }),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery({ ...streamListQuery(query), placeholderData: keepPreviousData });
 }
 
 /** One submission as staff read it: every attempt, its runner and files. */
