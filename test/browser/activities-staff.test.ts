@@ -4,7 +4,7 @@ import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipOf } from '../../packages/server/test/zips.js';
 import { participant, SAMPLE_ANS, SAMPLE_IN, type Participant } from './activity-fixtures.js';
-import { checkA11y, openBrowser, pageProblems, PHONE, screenshot, startJudgeUp, type OpenedBrowser, type RunningJudge, type Viewport } from './harness.js';
+import { checkA11y, openBrowser, pageProblems, PHONE, screenshot, startJudgeUp, type OpenedBrowser, type RunningJudge, settled, type Viewport } from './harness.js';
 import { signInThroughPage } from './standings-world.js';
 
 /** An ICPC package's files under `folder/`, as a contest archive holds them. */
@@ -272,7 +272,7 @@ describe('staff pages that build and change activities', () => {
     ] as const) {
       const page = await adminOn(path, PHONE);
       await page.locator('.staff-activities form').first().waitFor({ state: 'attached' });
-      await page.locator('.loading').waitFor({ state: 'detached' });
+      await settled(page);
       const overflow = await page.evaluate<number>(`document.documentElement.scrollWidth - document.documentElement.clientWidth`);
       expect(overflow, path).toBeLessThanOrEqual(0);
       await checkA11y(page, `${path} at 360 px`);

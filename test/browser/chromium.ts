@@ -119,6 +119,14 @@ export async function checkA11y(page: Page, what = page.url()): Promise<void> {
 
 export const SCREENSHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 
+/**
+ * Waits until no loading indicator is left on the page: a staff page and its frame may each show
+ * one while their data is on its way, so there can be several at once.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(`document.querySelectorAll('.loading').length === 0`);
+}
+
 /** Saves the whole page as test-artifacts/screenshots/<name>-<width>.png and returns the file. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });

@@ -7,4 +7,4 @@
  * file should hold a whole flow (many pages of one server) rather than one page, to keep it that way.
  */
 export { ADMIN_PASSWORD, ADMIN_USERNAME, BROWSER_RUNNER_UID_BASE, startJudgeUp, type JudgeUpOptions, type RunningJudge } from './judge-up.js';
-export { checkA11y, CHROMIUM, cspViolations, DESKTOP, openBrowser, pageProblems, PHONE, screenshot, SCREENSHOTS, type OpenedBrowser, type Viewport } from './chromium.js';
+export { checkA11y, CHROMIUM, cspViolations, DESKTOP, openBrowser, pageProblems, PHONE, screenshot, SCREENSHOTS, settled, type OpenedBrowser, type Viewport } from './chromium.js';

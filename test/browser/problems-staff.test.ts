@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipOf } from '../../packages/server/test/zips.js';
 import { contest, MINUTE, participant, serverNow, sumProblem, type Participant } from './activity-fixtures.js';
-import { checkA11y, DESKTOP, openBrowser, pageProblems, PHONE, screenshot, startJudgeUp, type OpenedBrowser, type RunningJudge, type Viewport } from './harness.js';
+import { checkA11y, DESKTOP, openBrowser, pageProblems, PHONE, screenshot, startJudgeUp, type OpenedBrowser, type RunningJudge, settled, type Viewport } from './harness.js';
 import { signInThroughPage } from './standings-world.js';
 
 const CUP = 'lab-cup';
@@ -245,7 +245,7 @@ describe('the problem pages for staff', () => {
       const page = await adminOn(path, PHONE);
       await page.locator('.staff-tabs').waitFor();
       await page.locator('.problem-card, .statement-body, .assignment').first().waitFor();
-      await page.locator('.loading').waitFor({ state: 'detached' });
+      await settled(page);
       const overflow = await page.evaluate<number>(`document.documentElement.scrollWidth - document.documentElement.clientWidth`);
       expect(overflow, path).toBeLessThanOrEqual(0);
       await checkA11y(page, `${path} at 360 px`);

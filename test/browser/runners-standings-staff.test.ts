@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packagedProblem } from '../../packages/server/test/support/packaged-problem.js';
 import { legacyPackage, zipOf } from '../../packages/server/test/zips.js';
 import { MINUTE, serverNow } from './activity-fixtures.js';
-import { checkA11y, DESKTOP, openBrowser, pageProblems, PHONE, screenshot, startJudgeUp, type OpenedBrowser, type RunningJudge, type Viewport } from './harness.js';
+import { checkA11y, DESKTOP, openBrowser, pageProblems, PHONE, screenshot, startJudgeUp, type OpenedBrowser, type RunningJudge, settled, type Viewport } from './harness.js';
 import { ACCEPTED, signInThroughPage, submitAndJudge, type Person } from './standings-world.js';
 
 const FROST = 'frost';
@@ -185,7 +185,7 @@ describe('staff pages: runners and standings', () => {
       [`/staff/a/${FROST}/standings?view=public`, 'staff-standings-phone'],
     ] as const) {
       const page = await adminOn(path, PHONE);
-      await page.locator('.loading').waitFor({ state: 'detached' });
+      await settled(page);
       await page.locator('.runner-list, .standings-region').first().waitFor();
       const overflow = await page.evaluate<number>(`document.documentElement.scrollWidth - document.documentElement.clientWidth`);
       expect(overflow).toBeLessThanOrEqual(0);

@@ -3,7 +3,7 @@ import type { JudgeClient } from '@judge/sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contest, MINUTE, participant, serverNow, type Participant } from './activity-fixtures.js';
-import { checkA11y, openBrowser, pageProblems, PHONE, screenshot, startJudgeUp, type OpenedBrowser, type RunningJudge, type Viewport } from './harness.js';
+import { checkA11y, openBrowser, pageProblems, PHONE, screenshot, startJudgeUp, type OpenedBrowser, type RunningJudge, settled, type Viewport } from './harness.js';
 import { signInThroughPage } from './standings-world.js';
 
 const DESK = 'help-desk';
@@ -213,7 +213,7 @@ describe('staff pages in the browser', () => {
     for (const path of ['/staff/questions', '/staff/announce', '/staff/printouts?state=all']) {
       const page = await adminOn(path, PHONE);
       await page.locator('.staff-tabs').waitFor();
-      await page.locator('.loading').waitFor({ state: 'detached' });
+      await settled(page);
       const overflow = await page.evaluate<number>(`document.documentElement.scrollWidth - document.documentElement.clientWidth`);
       expect(overflow).toBeLessThanOrEqual(0);
       await checkA11y(page, `${path} at 360 px`);
