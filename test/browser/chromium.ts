@@ -124,7 +124,8 @@ export const SCREENSHOTS = join(ROOT, 'test-artifacts', 'screenshots');
  * one while their data is on its way, so there can be several at once.
  */
 export async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(`document.querySelectorAll('.loading').length === 0`);
+  // a function, not a string: the page's CSP refuses to evaluate strings
+  await page.waitForFunction(() => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('.loading').length === 0);
 }
 
 /** Saves the whole page as test-artifacts/screenshots/<name>-<width>.png and returns the file. */
