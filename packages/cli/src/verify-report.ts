@@ -1,40 +1,8 @@
+import type { TrialMeasurement } from '@judge/sdk';
 import { fields, plural, table } from './output.js';
 
-/** A trial's measurement as the runner reports it (its shape: the Trial schema of the contract). */
-export interface Measurement {
-  ok: boolean;
-  problem?: { name?: string; format?: string; type?: string };
-  timing?: {
-    timeLimitSeconds?: number;
-    timeLimitSource?: string;
-    calibrated?: boolean;
-    calibrationTimeLimitSeconds?: number;
-    multiplier?: number;
-    multiplierKey?: string;
-    safetyMargin?: number;
-    safetyMarginKey?: string;
-    slowestAcceptedMs?: number;
-    slowestAcceptedRunsMs?: number[];
-    slowestAccepted?: string;
-    suggestedTimeLimitSeconds?: number;
-    tleMarginSeconds?: number;
-  };
-  submissions?: {
-    path: string;
-    expected: string;
-    language?: string;
-    verdict: string;
-    score?: number;
-    maxScore?: number;
-    ok: boolean | null;
-    why?: string;
-    slowestMs?: number;
-    beyondMargin?: boolean;
-  }[];
-  notRun?: { path: string; expected: string; language?: string; reason: string }[];
-  errors?: string[];
-  warnings?: string[];
-}
+/** A trial's measurement as the runner reports it (the SDK holds its shape, which the web's trial table reads too). */
+export type Measurement = TrialMeasurement;
 
 const seconds = (ms: number | undefined) => (ms === undefined ? '' : `${(ms / 1000).toFixed(2)} s`);
 

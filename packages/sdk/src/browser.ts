@@ -21,3 +21,4 @@ export {
 } from './contest-import.js';
 export { uploadWithProgress } from './browser-upload.js';
 export { startMovedTo, neverOpened, WITH_START, type StartMove } from './series-dates.js';
+export type { TrialExample, TrialMeasurement } from './trial-measurement.js';

@@ -40,3 +40,4 @@ export {
   type ImportStep,
 } from './contest-import.js';
 export { startMovedTo, neverOpened, WITH_START, type StartMove } from './series-dates.js';
+export type { TrialExample, TrialMeasurement } from './trial-measurement.js';

@@ -1,29 +1,10 @@
-/**
- * A trial's measurement as the runner reports it: the same JSON `judgectl problems verify`
- * prints as a table (its shape: the Trial schema of the contract, `measurement`).
- */
-export interface TrialExample {
-  path: string;
-  /** The directory under submissions/ it sits in: what the package's author expects of it. */
-  expected: string;
-  language?: string;
-  verdict: string;
-  score?: number;
-  maxScore?: number;
-  /** Agrees with its directory; null when the directory expects nothing in particular. */
-  ok: boolean | null;
-  why?: string;
-  slowestMs?: number;
-}
+import type { TrialExample as SharedExample, TrialMeasurement as Shared } from '@judge/sdk/browser';
 
-export interface TrialMeasurement {
-  ok: boolean;
-  timing?: { timeLimitSeconds?: number; timeLimitSource?: string; slowestAcceptedMs?: number; suggestedTimeLimitSeconds?: number };
-  submissions: TrialExample[];
-  notRun: { path: string; expected: string; language?: string; reason: string }[];
-  errors: string[];
-  warnings: string[];
-}
+/** One example of a trial (the shape judgectl problems verify prints too, held by the SDK). */
+export type TrialExample = SharedExample;
+
+/** A trial's measurement with its lists always present (parseMeasurement fills the missing ones). */
+export type TrialMeasurement = Shared & Required<Pick<Shared, 'submissions' | 'notRun' | 'errors' | 'warnings'>>;
 
 /** The measurement of a finished trial; undefined while there is none or when it is not the JSON a runner sends. */
 export function parseMeasurement(text: string | undefined): TrialMeasurement | undefined {
