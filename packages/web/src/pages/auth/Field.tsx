@@ -1,4 +1,5 @@
-import { useId, type InputHTMLAttributes } from 'react';
+import type { InputHTMLAttributes } from 'react';
+import { Labelled } from '../../components/Labelled';
 import './forms.css';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -11,26 +12,7 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
 
 /** A labelled input with its hint and its errors tied to it for screen readers. */
 export function Field({ label, hint, errors, ...input }: FieldProps) {
-  const id = useId();
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = errors?.length ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={errorId ? true : undefined} aria-describedby={describedBy} {...input} />
-      {hint && (
-        <small id={hintId} className="muted">
-          {hint}
-        </small>
-      )}
-      {errorId && (
-        <small id={errorId} className="field-error">
-          {errors!.join(' ')}
-        </small>
-      )}
-    </div>
-  );
+  return <Labelled label={label} hint={hint} errors={errors}>{(c) => <input {...c} {...input} />}</Labelled>;
 }
 
 /**
