@@ -166,7 +166,7 @@ function createDeps(opts: AppOptions, dbh: ReturnType<typeof openDatabase>, log:
   const tx = new Transactor(dbh.sqlite, {
     settled: [(out) => void (out.permissionsChanged && permissions.invalidate())],
     committed: [(out) => bus.publish(out.messages)],
-  });
+  }, dbh.engine);
   const sessions = new SessionStore(dbh.sqlite, config.auth);
   const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKib, iterations: config.auth.argon2Iterations });
   const clock = opts.clock ?? systemClock;

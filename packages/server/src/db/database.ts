@@ -4,12 +4,15 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema.js';
+import { SqliteEngine } from './sqlite-engine.js';
 
 export type Db = BetterSQLite3Database<typeof schema>;
 
 export interface DatabaseHandle {
   db: Db;
   sqlite: Database.Database;
+  /** The asynchronous data layer over the same connection (see storage.ts). */
+  engine: SqliteEngine;
   close(): void;
 }
 
@@ -33,5 +36,5 @@ export function openDatabase(file: string): DatabaseHandle {
   sqlite.pragma('wal_autocheckpoint = 4000');
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: MIGRATIONS });
-  return { db, sqlite, close: () => sqlite.close() };
+  return { db, sqlite, engine: new SqliteEngine(sqlite), close: () => sqlite.close() };
 }

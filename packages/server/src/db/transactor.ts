@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { BusMessage, DomainEvent } from '../events/bus.js';
+import type { Engine, Q } from './storage.js';
 
 /** What a write collects while it runs; released only after commit. */
 export class Outbox {
@@ -35,8 +36,9 @@ export interface TransactionHooks {
 }
 
 /**
- * Runs a write as one SQLite transaction. better-sqlite3 is synchronous, so the function cannot
- * interleave with another request: check-then-write is atomic without row locks.
+ * Runs writes as transactions of the engine, and releases what they collected (events, cache
+ * refreshes, wake-ups) only once they committed. `read` and `write` are the data layer every
+ * service uses; `run` is the synchronous SQLite-only form that services are leaving.
  */
 export class Transactor {
   /** Made once: better-sqlite3 builds four wrapper functions for every transaction() call. */
@@ -45,11 +47,32 @@ export class Transactor {
   constructor(
     sqlite: Database.Database,
     private readonly hooks: TransactionHooks = {},
+    private readonly engine?: Engine & { readonly writing?: boolean },
   ) {
     this.inTransaction = sqlite.transaction((fn: (out: Outbox) => unknown, out: Outbox) => fn(out)) as <T>(fn: (out: Outbox) => T, out: Outbox) => T;
   }
 
+  /** Reads that must not see another request's unfinished write. */
+  read<T>(fn: (q: Q) => Promise<T>): Promise<T> {
+    return this.requireEngine().read(fn);
+  }
+
+  /** One transaction on the engine; its outbox is released after the commit, as with `run`. */
+  async write<T>(fn: (q: Q, out: Outbox) => Promise<T>): Promise<T> {
+    const out = new Outbox();
+    let result: T;
+    try {
+      result = await this.requireEngine().transaction((q) => fn(q, out));
+    } finally {
+      for (const hook of this.hooks.settled ?? []) hook(out);
+    }
+    return this.release(out, result);
+  }
+
+  /** The synchronous form (SQLite only). better-sqlite3 runs it within one turn, so it cannot interleave. */
   run<T>(fn: (out: Outbox) => T): T {
+    // An open asynchronous write shares the connection: a nested BEGIN would join it.
+    if (this.engine?.writing) throw new Error('a synchronous transaction began while an asynchronous one was open');
     const out = new Outbox();
     let result: T;
     try {
@@ -57,8 +80,17 @@ export class Transactor {
     } finally {
       for (const hook of this.hooks.settled ?? []) hook(out);
     }
+    return this.release(out, result);
+  }
+
+  private release<T>(out: Outbox, result: T): T {
     for (const then of out.afterCommit) then();
     for (const hook of this.hooks.committed ?? []) hook(out);
     return result;
+  }
+
+  private requireEngine(): Engine {
+    if (!this.engine) throw new Error('this transactor has no engine');
+    return this.engine;
   }
 }

@@ -1,0 +1,38 @@
+import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
+import type * as schema from './schema.js';
+
+/**
+ * The query builder every service writes its SQL with: drizzle, typed against the one schema
+ * description (`schema.ts`). Only the portable part may be used, so that the same code runs on
+ * SQLite and on PostgreSQL:
+ * - a builder is run by awaiting it (never `.all()`, `.get()`, `.run()`, `.values()`: PostgreSQL's
+ *   builders have none of them); one row is `(await q.select()…limit(1))[0]`;
+ * - how many rows a write touched is asked with `.returning({ id: t.id })`, not from the driver's
+ *   result (SQLite's `changes`, PostgreSQL's `rowCount`);
+ * - raw SQL only inside `sql` fragments of a builder, and only what both engines understand
+ *   (no `json_each`, `strftime`, `INSERT OR …`, `COLLATE NOCASE`, `GROUP_CONCAT`; lists are bound
+ *   with `inArray`, case is folded with `lower()`).
+ */
+export type Q = BaseSQLiteDatabase<'async', unknown, typeof schema>;
+
+/** Which engine holds the data: the embedded default or a PostgreSQL server shared by several judges. */
+export type EngineName = 'sqlite' | 'postgres';
+
+/**
+ * One database, asynchronously, whichever engine holds it.
+ *
+ * SQLite: one connection, one writer at a time. A write is `BEGIN IMMEDIATE` … `COMMIT` under an
+ * async lock, and reads wait while a write is open, so an `await` inside a transaction never lets
+ * another request's statements in (they would see its uncommitted rows on the shared connection).
+ *
+ * PostgreSQL: a pool; a write is a transaction on a client of its own, retried when the server
+ * reports a serialization failure or a deadlock; reads run on any pooled client.
+ */
+export interface Engine {
+  readonly name: EngineName;
+  /** Reads that must not see another request's unfinished write. */
+  read<T>(fn: (q: Q) => Promise<T>): Promise<T>;
+  /** One transaction: all of `fn`'s statements commit together or none does. */
+  transaction<T>(fn: (q: Q) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
