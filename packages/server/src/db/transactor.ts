@@ -57,12 +57,19 @@ export class Transactor {
     return this.requireEngine().read(fn);
   }
 
-  /** One transaction on the engine; its outbox is released after the commit, as with `run`. */
+  /**
+   * One transaction on the engine; its outbox is released after the commit, as with `run`. An engine
+   * may run `fn` again (PostgreSQL retries a lost serialization race): each attempt gets a fresh
+   * outbox, and only the committed attempt's is released.
+   */
   async write<T>(fn: (q: Q, out: Outbox) => Promise<T>): Promise<T> {
-    const out = new Outbox();
+    let out = new Outbox();
     let result: T;
     try {
-      result = await this.requireEngine().transaction((q) => fn(q, out));
+      result = await this.requireEngine().transaction((q) => {
+        out = new Outbox();
+        return fn(q, out);
+      });
     } finally {
       for (const hook of this.hooks.settled ?? []) hook(out);
     }
