@@ -64,8 +64,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A new, migrated, empty database on the test server. */
-export async function freshDatabase(): Promise<TestDatabase> {
+/** A new database on the test server: migrated and empty, or (`migrated: false`) without a table. */
+export async function freshDatabase({ migrated = true } = {}): Promise<TestDatabase> {
   const url = await testServer();
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
@@ -79,7 +79,8 @@ export async function freshDatabase(): Promise<TestDatabase> {
       const engine = await openPostgres(databaseUrl(url, template));
       await engine.close();
     }
-    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+    if (migrated) await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+    else await admin.query(`CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
   } finally {
     await admin.end();
   }
