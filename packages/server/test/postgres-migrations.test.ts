@@ -38,7 +38,7 @@ describe('PostgreSQL migrations', () => {
     made.push(db);
     const engine = await openPostgres(db.url);
     await engine.close();
-    const tables = Object.values(pgSchema).filter((v): v is PgTable => is(v, PgTable)).map((t) => getTableConfig(t));
+    const tables = (Object.values(pgSchema) as unknown[]).filter((v): v is PgTable => is(v, PgTable)).map((t) => getTableConfig(t));
     const expected = {
       columns: tables.flatMap((t) => t.columns.map((c) => `${t.name}.${c.name} ${PG_TYPES[c.columnType] ?? c.columnType}${c.notNull ? ' not null' : ''}`)).sort(),
       indexes: tables.flatMap((t) => t.indexes.map((i) => `${t.name}.${i.config.name}`)).sort(),

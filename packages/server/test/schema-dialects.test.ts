@@ -85,8 +85,8 @@ function describeConfig(c: Config) {
 const describeSqlite = (t: SQLiteTable) => describeConfig(sqliteConfig(t));
 const describePg = (t: PgTable) => describeConfig(pgConfig(t));
 
-const sqliteTables = Object.values(sqliteSchema).filter((v): v is SQLiteTable => is(v, SQLiteTable));
-const pgTables = Object.values(pgSchema).filter((v): v is PgTable => is(v, PgTable));
+const sqliteTables = (Object.values(sqliteSchema) as unknown[]).filter((v): v is SQLiteTable => is(v, SQLiteTable));
+const pgTables = (Object.values(pgSchema) as unknown[]).filter((v): v is PgTable => is(v, PgTable));
 
 describe('the SQLite and PostgreSQL schema modules describe the same tables', () => {
   it('have the same tables', () => {
