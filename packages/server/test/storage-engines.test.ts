@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
-import { openPostgres } from '../src/db/postgres-engine.js';
+import { openPostgres, PostgresEngine } from '../src/db/postgres-engine.js';
 import { files, runnerEnrolmentCodes, users } from '../src/db/schema.js';
 import type { Engine, EngineName, Q } from '../src/db/storage.js';
 import { Transactor } from '../src/db/transactor.js';
@@ -277,13 +277,14 @@ describe('the postgres engine runs a write that lost a race again', () => {
   it('gives up after a bounded number of attempts, throwing the failure', async () => {
     let calls = 0;
     const lost = Object.assign(new Error('could not serialize access'), { code: '40001' });
+    const bounded = new PostgresEngine((e.engine as PostgresEngine).pool, { maxAttempts: 4, exclusiveAfter: 2 });
     await expect(
-      e.tx.write(async () => {
+      bounded.transaction(async () => {
         calls++;
         throw lost;
       }),
     ).rejects.toBe(lost);
-    expect(calls).toBe(10);
+    expect(calls).toBe(4);
     // any other failure is not tried again
     calls = 0;
     await expect(
@@ -293,6 +294,33 @@ describe('the postgres engine runs a write that lost a race again', () => {
       }),
     ).rejects.toThrow('refused');
     expect(calls).toBe(1);
+  });
+
+  it('runs a write that kept losing alone: after the writes in progress, which it sees committed', async () => {
+    const pool = (e.engine as PostgresEngine).pool;
+    const engine = new PostgresEngine(pool, { exclusiveAfter: 1 });
+    const inside = gate();
+    const held = gate();
+    const first = engine.transaction(async (q) => {
+      await q.insert(users).values(aUser('alone', 'alone-first'));
+      inside.open();
+      await held.opened;
+    });
+    await inside.opened;
+    let tries = 0;
+    const second = engine.transaction(async (q) => {
+      if (++tries === 1) throw Object.assign(new Error('could not serialize access'), { code: '40001' });
+      return (await q.select({ id: users.id }).from(users).where(eq(users.id, 'alone-first'))).length;
+    });
+    // the second's exclusive attempt waits for the first, which holds the writes lock shared
+    const waiting = async () => Number((await pool.query(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rows[0].n);
+    let secondDone = false;
+    void second.then(() => (secondDone = true));
+    while (!secondDone && (await waiting()) < 1) await sleep(5);
+    held.open();
+    await first;
+    expect(await second).toBe(1);
+    expect(tries).toBe(2);
   });
 
   it('refuses to commit a write that caught a failed statement and went on', async () => {

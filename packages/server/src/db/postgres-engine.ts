@@ -10,7 +10,24 @@ const MIGRATIONS = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 
 
 /** Advisory lock keys (`pg_advisory_lock(NAMESPACE, key)`) the judge takes; NAMESPACE is "judg" in ASCII. */
 export const ADVISORY_NAMESPACE = 0x6a756467;
-export const ADVISORY_KEYS = { migrations: 1 } as const;
+export const ADVISORY_KEYS = {
+  migrations: 1,
+  /** Every write holds it shared for its transaction; a write that kept losing races takes it alone. */
+  writes: 2,
+} as const;
+
+/**
+ * How many times a write is tried, and after how many lost races it runs alone. Writes whose reads
+ * PostgreSQL can only lock as a whole table (a filter no index serves, or more rows than its
+ * predicate locks hold) all conflict with each other; under a steady stream of them one can lose
+ * every round (8 such writers at once starved one through 25 tries). Running alone, a write
+ * cannot lose: so a write ends after at most `exclusiveAfter` lost races and one more attempt.
+ */
+export const DEFAULT_MAX_ATTEMPTS = 10;
+export const DEFAULT_EXCLUSIVE_AFTER = 4;
+
+/** The writes lock's arguments, written into the statements that take it (both are constants). */
+const WRITES_LOCK = `${ADVISORY_NAMESPACE}, ${ADVISORY_KEYS.writes}`;
 
 /** SQLSTATEs of a transaction that lost a race and may simply run again: serialization failure, deadlock. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -18,8 +35,10 @@ const RETRYABLE = new Set(['40001', '40P01']);
 export interface PostgresOptions {
   /** Connections in the pool (node-postgres' default is 10). */
   poolSize?: number;
-  /** How many times a write is tried before its serialization failure is thrown (default 10). */
+  /** How many times a write is tried before its serialization failure is thrown (DEFAULT_MAX_ATTEMPTS). */
   maxAttempts?: number;
+  /** After how many lost races a write's next attempts run alone (DEFAULT_EXCLUSIVE_AFTER). */
+  exclusiveAfter?: number;
   /** Told when an idle pooled connection fails (the server restarted, the network dropped it). */
   onIdleError?: (e: Error) => void;
 }
@@ -62,6 +81,7 @@ export class PostgresEngine implements Engine {
   /** Each pooled connection's builder, made once per connection rather than once per write. */
   private readonly bound = new WeakMap<pg.PoolClient, Q>();
   private readonly maxAttempts: number;
+  private readonly exclusiveAfter: number;
 
   constructor(
     readonly pool: pg.Pool,
@@ -70,7 +90,8 @@ export class PostgresEngine implements Engine {
     // drizzle's node-postgres builders run `schema.ts`' SQLite tables as PostgreSQL SQL; the columns
     // of drizzle-pg/ store what their mappers expect, so the SQLite-typed builder describes them.
     this.q = drizzle({ client: pool, schema }) as unknown as Q;
-    this.maxAttempts = options.maxAttempts ?? 10;
+    this.maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    this.exclusiveAfter = options.exclusiveAfter ?? DEFAULT_EXCLUSIVE_AFTER;
   }
 
   read<T>(fn: (q: Q) => Promise<T>): Promise<T> {
@@ -80,7 +101,7 @@ export class PostgresEngine implements Engine {
   async transaction<T>(fn: (q: Q) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.once(fn);
+        return await this.once(fn, attempt > this.exclusiveAfter);
       } catch (e) {
         if (attempt >= this.maxAttempts || !isRetryable(e)) throw e;
         await backoff(attempt);
@@ -92,12 +113,22 @@ export class PostgresEngine implements Engine {
     await this.pool.end();
   }
 
-  /** One attempt: BEGIN … COMMIT on a client of its own, rolled back on any failure. */
-  private async once<T>(fn: (q: Q) => Promise<T>): Promise<T> {
+  /**
+   * One attempt: BEGIN … COMMIT on a client of its own, rolled back on any failure. It holds the
+   * writes lock shared, taken in BEGIN's round trip; an `exclusive` attempt takes it alone before
+   * BEGIN instead, so that it waits for the writes in progress, keeps new ones waiting, and its
+   * snapshot (taken at its first statement) comes after them all.
+   */
+  private async once<T>(fn: (q: Q) => Promise<T>, exclusive: boolean): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
+    const lost = (err: unknown) => {
+      // the connection itself failed: the pool must not hand it out again (its session locks die with it)
+      broken = err instanceof Error ? err : new Error(String(err));
+    };
     try {
-      await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+      if (exclusive) await client.query(`SELECT pg_advisory_lock(${WRITES_LOCK})`);
+      await client.query(exclusive ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : `BEGIN ISOLATION LEVEL SERIALIZABLE; SELECT pg_advisory_xact_lock_shared(${WRITES_LOCK})`);
       const result = await fn(this.builderFor(client));
       const end = await client.query('COMMIT');
       // PostgreSQL answers COMMIT of a transaction that a failed statement aborted with ROLLBACK, not
@@ -105,12 +136,10 @@ export class PostgresEngine implements Engine {
       if (end.command === 'ROLLBACK') throw new Error('a statement failed inside the write and its error was caught, so PostgreSQL rolled the write back');
       return result;
     } catch (e) {
-      await client.query('ROLLBACK').catch((err: unknown) => {
-        // the connection itself failed: the pool must not hand it out again
-        broken = err instanceof Error ? err : new Error(String(err));
-      });
+      await client.query('ROLLBACK').catch(lost);
       throw e;
     } finally {
+      if (exclusive && !broken) await client.query(`SELECT pg_advisory_unlock(${WRITES_LOCK})`).catch(lost);
       client.release(broken);
     }
   }
