@@ -34,7 +34,7 @@ export interface ApiOptions {
   jsonBodyBytes: number;
   publicUrl: string;
   /** Called after a signed-in request succeeds, to record it on the session. */
-  onSignedIn(actor: Actor, path: string): Promise<void>;
+  onSignedIn(actor: Actor, path: string): void | Promise<void>;
   /** Checks a runner call's Authorization header; throws 401 or 403. */
   authenticateRunner(header: string | undefined, ctx: Ctx): Promise<RunnerActor>;
 }
