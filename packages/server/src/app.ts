@@ -8,8 +8,8 @@ import { loadTls } from './tls.js';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { PasswordHasher } from './auth/passwords.js';
-import { PermissionResolver } from './auth/permissions.js';
-import { SessionStore } from './auth/sessions.js';
+import { Permissions, readGrantsNow } from './auth/permissions.js';
+import { Sessions } from './auth/sessions.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { Transactor } from './db/transactor.js';
@@ -162,12 +162,14 @@ function openDataDir(opts: AppOptions) {
 function createDeps(opts: AppOptions, dbh: ReturnType<typeof openDatabase>, log: Logger, connections: Deps['connections']): Deps {
   const { config, dataDir } = opts;
   const bus = new EventBus();
-  const permissions = new PermissionResolver(dbh.sqlite);
+  // the resolver reads through the transactor, which invalidates it: made in that order, tied by this reference
+  let permissions: Permissions | undefined;
   const tx = new Transactor(dbh.sqlite, {
-    settled: [(out) => void (out.permissionsChanged && permissions.invalidate())],
+    settled: [(out) => void (out.permissionsChanged && permissions?.invalidate())],
     committed: [(out) => bus.publish(out.messages)],
   }, dbh.engine);
-  const sessions = new SessionStore(dbh.sqlite, config.auth);
+  permissions = new Permissions(tx, readGrantsNow(dbh.db));
+  const sessions = new Sessions(tx, config.auth, dbh.db);
   const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKib, iterations: config.auth.argon2Iterations });
   const clock = opts.clock ?? systemClock;
   return { config, dataDir, db: dbh.db, sqlite: dbh.sqlite, tx, clock, log, bus, permissions, sessions, hasher, connections, offloop: new BoundedPool(opts.offloop) };
@@ -294,15 +296,23 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   let hub: EventHub | undefined;
   const deps = createDeps(opts, dbh, log, (id) => hub?.connections(id) ?? 0);
   const services = createServices(deps, new BlobStore(paths.files, paths.uploads));
+  // the stored maintenance level holds from the first request on
+  await services.instance.maintenance.load().catch((e: unknown) => {
+    dbh.close();
+    lock.release();
+    void closeLog();
+    throw e;
+  });
   const api = createApi(deps, services);
   const handler = createHandler(deps, api, services);
   const server: Server = tls ? createHttpsServer(tls, handler) : createServer(handler);
   const maintenance = services.instance.maintenance;
-  hub = new EventHub(deps, {
+  // the hub decides within one turn: it is given the synchronous views (SQLite only, see PermissionResolver)
+  hub = new EventHub({ ...deps, permissions: deps.permissions.now, sessions: deps.sessions.now }, {
     ...config.socket,
     publicUrl: config.publicUrl,
     trustProxy: config.trustProxy,
-    admits: (userId) => maintenance.level !== 'closed' || deps.permissions.isAdministrator(userId),
+    admits: (userId) => maintenance.level !== 'closed' || deps.permissions.now.isAdministrator(userId),
     viewers: (activityId) => activityViewers(deps, activityId),
   });
   hub.attach(server);

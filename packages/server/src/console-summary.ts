@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { LocalRunnerHealth } from '@judge/contract';
 import type { JudgeApp } from './app.js';
+import { and, desc, eq } from 'drizzle-orm';
+import { attemptFiles, attempts, files, submissionFiles } from './db/schema.js';
 import type { BusMessage } from './events/bus.js';
 import { runnerCensus } from './modules/runners/index.js';
 import { NOT_STARTED_YET } from './runner-supervisor.js';
@@ -44,15 +46,20 @@ function clock(d = new Date()): string {
 }
 
 /** The language and the largest CPU time of a submission's newest attempt (the runner's details attachment). */
-function languageAndTime(app: JudgeApp, submissionId: string): { language: string; timeMs: number | undefined } {
-  const sqlite = app.deps.sqlite;
-  const file = sqlite.prepare('SELECT language FROM submission_files WHERE submission_id = ? ORDER BY name LIMIT 1').get(submissionId) as { language: string | null } | undefined;
-  const details = sqlite
-    .prepare(
-      `SELECT f.sha256 FROM attempts a JOIN attempt_files af ON af.attempt_id = a.id AND af.name = 'details' JOIN files f ON f.id = af.file_id
-       WHERE a.submission_id = ? ORDER BY a.attempt DESC LIMIT 1`,
-    )
-    .get(submissionId) as { sha256: string } | undefined;
+async function languageAndTime(app: JudgeApp, submissionId: string): Promise<{ language: string; timeMs: number | undefined }> {
+  const [file, details] = await app.deps.tx.read(async (q) => [
+    (await q.select({ language: submissionFiles.language }).from(submissionFiles).where(eq(submissionFiles.submissionId, submissionId)).orderBy(submissionFiles.name).limit(1))[0],
+    (
+      await q
+        .select({ sha256: files.sha256 })
+        .from(attempts)
+        .innerJoin(attemptFiles, and(eq(attemptFiles.attemptId, attempts.id), eq(attemptFiles.name, 'details')))
+        .innerJoin(files, eq(files.id, attemptFiles.fileId))
+        .where(eq(attempts.submissionId, submissionId))
+        .orderBy(desc(attempts.attempt))
+        .limit(1)
+    )[0],
+  ] as const);
   let timeMs: number | undefined;
   if (details) {
     try {
@@ -84,7 +91,7 @@ export function startConsoleSummary(o: ConsoleSummaryOptions): ConsoleSummary {
   let warnedNoRunner = false;
   const census = () => runnerCensus(app.deps.sqlite, Date.now());
 
-  const judged = (m: BusMessage) => {
+  const judged = async (m: BusMessage): Promise<void> => {
     if (m.kind !== 'event' || m.event.type !== 'submissionChanged') return;
     const { submission } = m.event.data as { submission: { id: string; state: string; attempts: number; userName: string; activitySlug: string; problemSlug: string; verdict?: string } };
     if (submission.state === 'queued' && submission.attempts === 1) {
@@ -99,7 +106,7 @@ export function startConsoleSummary(o: ConsoleSummaryOptions): ConsoleSummary {
     if (printed.has(key)) return;
     printed.add(key);
     if (printed.size > REMEMBERED) printed.delete(printed.values().next().value!);
-    const { language, timeMs } = languageAndTime(app, submission.id);
+    const { language, timeMs } = await languageAndTime(app, submission.id);
     const verdict = submission.state === 'failed' ? 'failed (not judged)' : (submission.verdict ?? '?');
     const time = timeMs === undefined ? '-' : `${(timeMs / 1000).toFixed(2)} s`;
     write(`${clock()} judged ${submission.id} ${submission.userName} ${submission.activitySlug}/${submission.problemSlug} ${language} ${verdict} ${time}`);
@@ -119,7 +126,8 @@ export function startConsoleSummary(o: ConsoleSummaryOptions): ConsoleSummary {
     connected = now;
   };
 
-  const unsubscribe = app.deps.bus.subscribe(judged);
+  // a line the summary cannot make is left out; the log and the API still have the submission
+  const unsubscribe = app.deps.bus.subscribe((m) => void judged(m).catch((err: unknown) => app.deps.log.warn({ err }, 'console summary line failed')));
   look();
   const timer = setInterval(look, o.pollMs ?? 1000);
   timer.unref();

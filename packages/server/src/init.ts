@@ -20,9 +20,9 @@ export async function initDataDir(dir: string, config: Config, adminPassword: ()
   if (isInitialised(dir)) {
     // a running server owns the database; say so instead of failing on a busy file
     lockDataDir(dir).release();
-    const { db, close } = openDatabase(dataPaths(dir).db);
+    const { engine, close } = openDatabase(dataPaths(dir).db);
     try {
-      const existing = db.select({ id: users.id }).from(users).where(eq(users.usernameKey, 'admin')).get();
+      const existing = (await engine.read((q) => q.select({ id: users.id }).from(users).where(eq(users.usernameKey, 'admin')).limit(1)))[0];
       if (existing) return { created: false, adminId: existing.id };
     } finally {
       close();
@@ -31,25 +31,26 @@ export async function initDataDir(dir: string, config: Config, adminPassword: ()
   // the password is settled before anything is written, so a refused one leaves no trace
   const password = await adminPassword();
   ensureDataDirs(dir);
-  const { db, sqlite, close } = openDatabase(dataPaths(dir).db);
+  const { engine, close } = openDatabase(dataPaths(dir).db);
   try {
     const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKib, iterations: config.auth.argon2Iterations });
     const hash = await hasher.hash(password);
     const adminId = newId();
-    sqlite.transaction(() => {
+    // one process initialises a directory it holds the lock of; a retried transaction reads the roles again
+    await engine.transaction(async (q) => {
       const roleIds = {} as Record<BuiltInRoleKey, string>;
       for (const [key, role] of Object.entries(BUILT_IN_ROLES) as [BuiltInRoleKey, (typeof BUILT_IN_ROLES)[BuiltInRoleKey]][]) {
-        const found = db.select({ id: roles.id }).from(roles).where(eq(roles.builtInKey, key)).get();
+        const found = (await q.select({ id: roles.id }).from(roles).where(eq(roles.builtInKey, key)).limit(1))[0];
         roleIds[key] = found?.id ?? newId();
         if (!found) {
-          db.insert(roles)
-            .values({ id: roleIds[key], name: role.name, nameKey: role.name.toLowerCase(), description: role.description, permissions: [...role.permissions], builtInKey: key, createdAt: iso(now) })
-            .run();
+          await q
+            .insert(roles)
+            .values({ id: roleIds[key], name: role.name, nameKey: role.name.toLowerCase(), description: role.description, permissions: [...role.permissions], builtInKey: key, createdAt: iso(now) });
         }
       }
-      db.insert(users).values({ id: adminId, username: 'admin', usernameKey: 'admin', passwordHash: hash, approvedAt: iso(now), createdAt: iso(now) }).run();
-      db.insert(grants).values({ id: newId(), userId: adminId, roleId: roleIds.administrator, activityId: null, overrideSystem: false, createdAt: iso(now) }).run();
-    })();
+      await q.insert(users).values({ id: adminId, username: 'admin', usernameKey: 'admin', passwordHash: hash, approvedAt: iso(now), createdAt: iso(now) });
+      await q.insert(grants).values({ id: newId(), userId: adminId, roleId: roleIds.administrator, activityId: null, overrideSystem: false, createdAt: iso(now) });
+    });
     return { created: true, adminId };
   } finally {
     close();

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
 import type { PasswordHasher } from './auth/passwords.js';
-import type { PermissionResolver } from './auth/permissions.js';
-import type { SessionStore } from './auth/sessions.js';
+import type { Permissions } from './auth/permissions.js';
+import type { Sessions } from './auth/sessions.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { Transactor } from './db/transactor.js';
@@ -20,8 +20,8 @@ export interface Deps {
   clock: Clock;
   log: Logger;
   bus: EventBus;
-  permissions: PermissionResolver;
-  sessions: SessionStore;
+  permissions: Permissions;
+  sessions: Sessions;
   hasher: PasswordHasher;
   /** Threads with time and memory limits for heavy work on untrusted input (printouts, statements). */
   offloop: BoundedPool;

@@ -115,9 +115,9 @@ describe('the event socket', () => {
 
     it('sends a system role to holders of role:read anywhere, as GET /roles?activityId lets them read it', async () => {
       // the resolver: manager holds role:read in an activity, so anywhere; participants do not
-      expect(j.app.deps.permissions.holdsAnywhere(m.id, 'role:read')).toBe(true);
-      expect(j.app.deps.permissions.has(m.id, 'role:read')).toBe(false);
-      expect(j.app.deps.permissions.holdsAnywhere(p1.id, 'role:read')).toBe(false);
+      expect(await j.app.deps.permissions.holdsAnywhere(m.id, 'role:read')).toBe(true);
+      expect(await j.app.deps.permissions.has(m.id, 'role:read')).toBe(false);
+      expect(await j.app.deps.permissions.holdsAnywhere(p1.id, 'role:read')).toBe(false);
 
       const role = await adminC.call(ops.createRole, { body: { name: 'Reader', permissions: ['activity:read'] } });
       let got = await settle();

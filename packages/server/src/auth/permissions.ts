@@ -1,5 +1,9 @@
-import type Database from 'better-sqlite3';
 import { PERMISSIONS, PERMISSION_KEYS, forbidden, isPermission, type Permission } from '@judge/contract';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/database.js';
+import { grants, roles } from '../db/schema.js';
+import type { Q } from '../db/storage.js';
+import type { Transactor } from '../db/transactor.js';
 
 /** Who is calling: a signed-in user through one session. */
 export interface Actor {
@@ -14,76 +18,144 @@ interface HeldGrant {
   keys: ReadonlySet<string>;
 }
 
+type GrantRow = { activityId: string | null; overrideSystem: boolean; permissions: string[] };
+
 const ALL: ReadonlySet<string> = new Set(PERMISSION_KEYS);
+
+const held = (rows: GrantRow[]): HeldGrant[] => rows.map((r) => ({ activityId: r.activityId, overrideSystem: r.overrideSystem, keys: new Set(r.permissions) }));
+
+const GRANT_COLUMNS = { activityId: grants.activityId, overrideSystem: grants.overrideSystem, permissions: roles.permissions };
+
+/** A user's grants with their roles' keys: the one query behind every permission answer. */
+function readGrants(q: Q, userId: string): Promise<GrantRow[]> {
+  return q.select(GRANT_COLUMNS).from(grants).innerJoin(roles, eq(roles.id, grants.roleId)).where(eq(grants.userId, userId));
+}
+
+/**
+ * The same read, synchronously, on the SQLite connection: only for `PermissionResolver`, the view
+ * of callers that cannot await yet (see there). Goes when they do.
+ */
+export function readGrantsNow(db: Db): (userId: string) => GrantRow[] {
+  const st = db.select(GRANT_COLUMNS).from(grants).innerJoin(roles, eq(roles.id, grants.roleId)).where(eq(grants.userId, sql.placeholder('userId'))).prepare();
+  return (userId) => st.all({ userId });
+}
+
+function effectiveIn(grantsHeld: HeldGrant[], activityId?: string | null): ReadonlySet<string> {
+  const own = activityId ? grantsHeld.find((g) => g.activityId === activityId) : undefined;
+  if (own?.overrideSystem) return own.keys;
+  const system = grantsHeld.filter((g) => g.activityId === null);
+  if (system.some((g) => g.keys.has('system:administrator'))) return ALL;
+  const out = new Set<string>();
+  for (const g of system) for (const k of g.keys) out.add(k);
+  if (own) for (const k of own.keys) out.add(k);
+  return out;
+}
+
+/** System-scoped keys are asked of system grants only, whatever activity the call is about. */
+function hasIn(grantsHeld: HeldGrant[], key: Permission, activityId?: string | null): boolean {
+  const scoped = PERMISSIONS[key].scope === 'system' ? null : (activityId ?? null);
+  return effectiveIn(grantsHeld, scoped).has(key);
+}
+
+/** Holds `key` system-wide or in at least one activity (override rules do not narrow this). */
+function holdsAnywhereIn(grantsHeld: HeldGrant[], key: Permission): boolean {
+  if (hasIn(grantsHeld, key)) return true;
+  return grantsHeld.some((g) => g.activityId !== null && effectiveIn(grantsHeld, g.activityId).has(key));
+}
+
+const membershipsIn = (grantsHeld: HeldGrant[]): string[] => grantsHeld.flatMap((g) => (g.activityId ? [g.activityId] : []));
+
+/**
+ * The permission questions of callers that cannot await: the event hub, which decides each
+ * socket's audience within one turn, and areas whose transactions are still synchronous. A user
+ * not in the cache is read synchronously on the SQLite connection; on PostgreSQL these callers must
+ * await `Permissions` instead.
+ */
+export interface PermissionResolver {
+  effective(userId: string, activityId?: string | null): ReadonlySet<string>;
+  has(userId: string, key: Permission, activityId?: string | null): boolean;
+  require(actor: Actor, key: Permission, activityId?: string | null): void;
+  isAdministrator(userId: string): boolean;
+  holdsAnywhere(userId: string, key: Permission): boolean;
+  memberships(userId: string): string[];
+}
 
 /**
  * Effective permissions (decisions §5). REST checks and socket audiences both ask this resolver,
- * so what a session is told always matches what it could read.
+ * so what a session is told always matches what it could read. Each user's grants are cached until
+ * a write touches grants, roles or accounts: a cached answer costs no query and no wait beyond the
+ * promise. Inside a transaction, pass its `q`: the grants are then read in it (on SQLite a read of
+ * its own would wait for the open write, which waits for this answer).
  */
-export class PermissionResolver {
+export class Permissions {
   private readonly cache = new Map<string, HeldGrant[]>();
-  private readonly grantsOfUser: Database.Statement<[string], { activity_id: string | null; override_system: number; permissions: string }>;
+  /** Bumped by every invalidation, so that a read begun before it never fills the cache with what it replaced. */
+  private generation = 0;
+  /** The synchronous view (see PermissionResolver), over the same cache. */
+  readonly now: PermissionResolver;
 
-  constructor(sqlite: Database.Database) {
-    this.grantsOfUser = sqlite.prepare(
-      'SELECT g.activity_id, g.override_system, r.permissions FROM grants g JOIN roles r ON r.id = g.role_id WHERE g.user_id = ?',
-    );
+  constructor(
+    private readonly tx: Transactor,
+    readNow: (userId: string) => GrantRow[],
+  ) {
+    const grantsNow = (userId: string): HeldGrant[] => {
+      let h = this.cache.get(userId);
+      if (!h) this.cache.set(userId, (h = held(readNow(userId))));
+      return h;
+    };
+    this.now = {
+      effective: (userId, activityId) => effectiveIn(grantsNow(userId), activityId),
+      has: (userId, key, activityId) => hasIn(grantsNow(userId), key, activityId),
+      require: (actor, key, activityId) => {
+        if (!hasIn(grantsNow(actor.userId), key, activityId)) throw forbidden(key);
+      },
+      isAdministrator: (userId) => effectiveIn(grantsNow(userId), null).has('system:administrator'),
+      holdsAnywhere: (userId, key) => holdsAnywhereIn(grantsNow(userId), key),
+      memberships: (userId) => membershipsIn(grantsNow(userId)),
+    };
   }
 
   /** Forget what is cached; called after any write to grants, roles or users. */
   invalidate(): void {
     this.cache.clear();
+    this.generation++;
   }
 
-  private grants(userId: string): HeldGrant[] {
-    let held = this.cache.get(userId);
-    if (!held) {
-      held = this.grantsOfUser.all(userId).map((r) => ({
-        activityId: r.activity_id,
-        overrideSystem: r.override_system === 1,
-        keys: new Set(JSON.parse(r.permissions) as string[]),
-      }));
-      this.cache.set(userId, held);
-    }
-    return held;
+  private grants(userId: string, q?: Q): HeldGrant[] | Promise<HeldGrant[]> {
+    return this.cache.get(userId) ?? this.load(userId, q);
+  }
+
+  private async load(userId: string, q?: Q): Promise<HeldGrant[]> {
+    const generation = this.generation;
+    const h = held(await (q ? readGrants(q, userId) : this.tx.read((r) => readGrants(r, userId))));
+    if (generation === this.generation) this.cache.set(userId, h);
+    return h;
   }
 
   /** The keys a user holds in an activity, or system-wide when `activityId` is absent. */
-  effective(userId: string, activityId?: string | null): ReadonlySet<string> {
-    const held = this.grants(userId);
-    const own = activityId ? held.find((g) => g.activityId === activityId) : undefined;
-    if (own?.overrideSystem) return own.keys;
-    const system = held.filter((g) => g.activityId === null);
-    if (system.some((g) => g.keys.has('system:administrator'))) return ALL;
-    const out = new Set<string>();
-    for (const g of system) for (const k of g.keys) out.add(k);
-    if (own) for (const k of own.keys) out.add(k);
-    return out;
+  async effective(userId: string, activityId?: string | null, q?: Q): Promise<ReadonlySet<string>> {
+    return effectiveIn(await this.grants(userId, q), activityId);
   }
 
-  /** System-scoped keys are asked of system grants only, whatever activity the call is about. */
-  has(userId: string, key: Permission, activityId?: string | null): boolean {
-    const scoped = PERMISSIONS[key].scope === 'system' ? null : (activityId ?? null);
-    return this.effective(userId, scoped).has(key);
+  async has(userId: string, key: Permission, activityId?: string | null, q?: Q): Promise<boolean> {
+    return hasIn(await this.grants(userId, q), key, activityId);
   }
 
-  require(actor: Actor, key: Permission, activityId?: string | null): void {
-    if (!this.has(actor.userId, key, activityId)) throw forbidden(key);
+  async require(actor: Actor, key: Permission, activityId?: string | null, q?: Q): Promise<void> {
+    if (!hasIn(await this.grants(actor.userId, q), key, activityId)) throw forbidden(key);
   }
 
-  isAdministrator(userId: string): boolean {
-    return this.effective(userId, null).has('system:administrator');
+  async isAdministrator(userId: string, q?: Q): Promise<boolean> {
+    return effectiveIn(await this.grants(userId, q), null).has('system:administrator');
   }
 
-  /** Holds `key` system-wide or in at least one activity (override rules do not narrow this). */
-  holdsAnywhere(userId: string, key: Permission): boolean {
-    if (this.has(userId, key)) return true;
-    return this.grants(userId).some((g) => g.activityId !== null && this.effective(userId, g.activityId).has(key));
+  async holdsAnywhere(userId: string, key: Permission, q?: Q): Promise<boolean> {
+    return holdsAnywhereIn(await this.grants(userId, q), key);
   }
 
   /** Activity ids where the user holds a grant (the memberships). */
-  memberships(userId: string): string[] {
-    return this.grants(userId).flatMap((g) => (g.activityId ? [g.activityId] : []));
+  async memberships(userId: string, q?: Q): Promise<string[]> {
+    return membershipsIn(await this.grants(userId, q));
   }
 }
 

@@ -1,6 +1,9 @@
-import type Database from 'better-sqlite3';
 import type { Session } from '@judge/contract';
-import type { Outbox } from '../db/transactor.js';
+import { and, desc, eq, gt, isNull, or } from 'drizzle-orm';
+import type { Db } from '../db/database.js';
+import { sessionSecrets, sessions, users } from '../db/schema.js';
+import type { Q } from '../db/storage.js';
+import type { Outbox, Transactor } from '../db/transactor.js';
 import { addSeconds, compact, iso, newId, newSecret, sha256Hex } from '../util.js';
 import type { Actor } from './permissions.js';
 
@@ -25,127 +28,138 @@ export interface IssuedSession {
   cookie?: string;
 }
 
-interface AuthRow {
-  session_id: string;
-  user_id: string;
-  kind: string;
-  secret_expires: string;
-  session_expires: string;
-  ended_at: string | null;
-  blocked_at: string | null;
-  user_expires: string | null;
-}
-
 const TOUCH_INTERVAL_MS = 60_000;
 const AUTH_CACHE_MAX = 50_000;
 const DAY = 86_400;
 
+const AUTH_COLUMNS = {
+  sessionId: sessions.id,
+  userId: sessions.userId,
+  secretExpires: sessionSecrets.expiresAt,
+  sessionExpires: sessions.expiresAt,
+  endedAt: sessions.endedAt,
+  blockedAt: users.blockedAt,
+  userExpires: users.expiresAt,
+};
+type AuthRow = { sessionId: string; userId: string; secretExpires: string; sessionExpires: string; endedAt: string | null; blockedAt: string | null; userExpires: string | null };
+
+/** A session that is open, unexpired, of a user neither blocked nor expired, at `now`. */
+const liveAt = (id: string, now: string) =>
+  and(eq(sessions.id, id), isNull(sessions.endedAt), gt(sessions.expiresAt, now), isNull(users.blockedAt), or(isNull(users.expiresAt), gt(users.expiresAt, now)));
+
+const secretIs = (hash: string, kind: string) => and(eq(sessionSecrets.hash, hash), eq(sessionSecrets.kind, kind));
+
+const authQuery = (q: Q, hash: string, kind: string) =>
+  q
+    .select(AUTH_COLUMNS)
+    .from(sessionSecrets)
+    .innerJoin(sessions, eq(sessions.id, sessionSecrets.sessionId))
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(secretIs(hash, kind))
+    .limit(1);
+
+const liveQuery = (q: Q, id: string, now: string) => q.select({ id: sessions.id }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(liveAt(id, now)).limit(1);
+
+/**
+ * What the event hub asks of sessions, answered within one turn (it decides in one turn whether a
+ * socket opens, and which sockets lapsed): a secret not in the cache is read synchronously on the
+ * SQLite connection. On PostgreSQL the hub must await `Sessions` instead.
+ */
+export interface SessionStore {
+  authenticate(secret: string, via: Actor['via'], now: Date): Actor | null;
+  isLive(sessionId: string, now: Date): boolean;
+}
+
 /**
  * Sessions and their secrets. Tokens and cookies are random 256-bit values of which only the
  * SHA-256 is stored, so a copy of the database signs nobody in, and they survive a restart.
+ * Methods given a `q` run inside the caller's transaction.
  */
-export class SessionStore {
+export class Sessions {
   private readonly lastTouch = new Map<string, number>();
   /**
    * Resolved secrets, so a signed-in request costs no database read. Every change to a session,
-   * its secrets or its user's standing drops the entries of that session (see forget*).
+   * its secrets or its user's standing drops the entries of that session once it committed (see forget*).
    */
   private readonly authCache = new Map<string, AuthRow>();
   private readonly cacheKeysOfSession = new Map<string, string[]>();
-  private readonly st;
+  /** Bumped by every forgetting, so that a read begun before it never caches the row it replaced. */
+  private generation = 0;
+  /** The synchronous view (see SessionStore), over the same cache. */
+  readonly now: SessionStore;
 
   constructor(
-    private readonly sqlite: Database.Database,
+    private readonly tx: Transactor,
     private readonly life: SessionLifetimes,
+    db: Db,
   ) {
-    this.st = {
-      auth: sqlite.prepare<[string, string], AuthRow>(
-        `SELECT s.id AS session_id, s.user_id, s.kind, sec.expires_at AS secret_expires, s.expires_at AS session_expires,
-                s.ended_at, u.blocked_at, u.expires_at AS user_expires
-           FROM session_secrets sec JOIN sessions s ON s.id = sec.session_id JOIN users u ON u.id = s.user_id
-          WHERE sec.hash = ? AND sec.kind = ?`,
-      ),
-      insertSession: sqlite.prepare(
-        `INSERT INTO sessions (id, user_id, kind, started_at, last_request_at, ip_address, user_agent, expires_at)
-         VALUES (@id, @userId, @kind, @now, @now, @ip, @ua, @expiresAt)`,
-      ),
-      insertSecret: sqlite.prepare('INSERT INTO session_secrets (hash, session_id, kind, expires_at) VALUES (?, ?, ?, ?)'),
-      refreshRow: sqlite.prepare<[string], { session_id: string; expires_at: string; rotated_at: string | null }>(
-        "SELECT session_id, expires_at, rotated_at FROM session_secrets WHERE hash = ? AND kind = 'refresh'",
-      ),
-      rotate: sqlite.prepare("UPDATE session_secrets SET rotated_at = ? WHERE hash = ?"),
-      dropAccess: sqlite.prepare("DELETE FROM session_secrets WHERE session_id = ? AND kind = 'access'"),
-      setExpiry: sqlite.prepare('UPDATE sessions SET expires_at = ? WHERE id = ?'),
-      touch: sqlite.prepare('UPDATE sessions SET last_request_at = ?, last_request_path = ? WHERE id = ?'),
-      slideCookie: sqlite.prepare("UPDATE session_secrets SET expires_at = ? WHERE session_id = ? AND kind = 'cookie'"),
-      seen: sqlite.prepare('UPDATE users SET last_seen_at = ? WHERE id = ?'),
-      end: sqlite.prepare('UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL'),
-      dropSecrets: sqlite.prepare('DELETE FROM session_secrets WHERE session_id = ?'),
-      liveOfUser: sqlite.prepare<[string, string], { id: string }>(
-        'SELECT id FROM sessions WHERE user_id = ? AND ended_at IS NULL AND expires_at > ?',
-      ),
-      listOfUser: sqlite.prepare<[string, string], SessionRow>(
-        `SELECT id, started_at, last_request_at, last_request_path, ip_address, user_agent, expires_at
-           FROM sessions WHERE user_id = ? AND ended_at IS NULL AND expires_at > ? ORDER BY started_at DESC, id DESC`,
-      ),
-      get: sqlite.prepare<[string], { id: string; user_id: string; ended_at: string | null; expires_at: string }>(
-        'SELECT id, user_id, ended_at, expires_at FROM sessions WHERE id = ?',
-      ),
-      // named parameters: better-sqlite3 refuses numbered ones (?2) with "Too many parameter values"
-      live: sqlite.prepare<[{ id: string; now: string }], { id: string }>(
-        `SELECT s.id FROM sessions s JOIN users u ON u.id = s.user_id
-          WHERE s.id = @id AND s.ended_at IS NULL AND s.expires_at > @now AND u.blocked_at IS NULL
-            AND (u.expires_at IS NULL OR u.expires_at > @now)`,
-      ),
+    this.now = {
+      authenticate: (secret, via, now) => {
+        const { kind, hash, key } = secretKey(secret, via);
+        let row = this.authCache.get(key);
+        if (!row) {
+          row = db
+            .select(AUTH_COLUMNS)
+            .from(sessionSecrets)
+            .innerJoin(sessions, eq(sessions.id, sessionSecrets.sessionId))
+            .innerJoin(users, eq(users.id, sessions.userId))
+            .where(secretIs(hash, kind))
+            .get();
+          if (!row) return null;
+          this.remember(key, row);
+        }
+        return actorOf(row, via, now);
+      },
+      isLive: (sessionId, now) =>
+        db.select({ id: sessions.id }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(liveAt(sessionId, iso(now))).get() !== undefined,
     };
   }
 
-  /** Opens a session for a user who just proved who they are. Runs inside the caller's transaction. */
-  open(userId: string, kind: SessionKind, client: ClientInfo, now: Date): IssuedSession {
+  /** Opens a session for a user who just proved who they are. */
+  async open(q: Q, userId: string, kind: SessionKind, client: ClientInfo, now: Date, out: Outbox): Promise<IssuedSession> {
     const id = newId();
     const lifetime = kind === 'bearer' ? this.life.refreshTokenDays : this.life.cookieDays;
     const expiresAt = iso(addSeconds(now, lifetime * DAY));
-    this.st.insertSession.run({
+    await q.insert(sessions).values({
       id,
       userId,
       kind,
-      now: iso(now),
-      ip: client.ipAddress ?? null,
-      ua: client.userAgent?.slice(0, 512) ?? null,
+      startedAt: iso(now),
+      lastRequestAt: iso(now),
+      ipAddress: client.ipAddress ?? null,
+      userAgent: client.userAgent?.slice(0, 512) ?? null,
       expiresAt,
     });
-    this.lastTouch.set(id, now.getTime());
-    if (kind === 'bearer') return { sessionId: id, ...this.issuePair(id, now) };
+    out.then(() => this.lastTouch.set(id, now.getTime()));
+    if (kind === 'bearer') return { sessionId: id, ...(await this.issuePair(q, id, now)) };
     const cookie = newSecret();
-    this.st.insertSecret.run(sha256Hex(cookie), id, 'cookie', expiresAt);
+    await q.insert(sessionSecrets).values({ hash: sha256Hex(cookie), sessionId: id, kind: 'cookie', expiresAt });
     return { sessionId: id, cookie };
   }
 
-  private issuePair(sessionId: string, now: Date): { accessToken: string; refreshToken: string } {
+  private async issuePair(q: Q, sessionId: string, now: Date): Promise<{ accessToken: string; refreshToken: string }> {
     const accessToken = newSecret();
     const refreshToken = newSecret();
-    this.st.insertSecret.run(sha256Hex(accessToken), sessionId, 'access', iso(addSeconds(now, this.life.accessTokenSeconds)));
     const refreshExpires = iso(addSeconds(now, this.life.refreshTokenDays * DAY));
-    this.st.insertSecret.run(sha256Hex(refreshToken), sessionId, 'refresh', refreshExpires);
-    this.st.setExpiry.run(refreshExpires, sessionId);
+    await q.insert(sessionSecrets).values([
+      { hash: sha256Hex(accessToken), sessionId, kind: 'access', expiresAt: iso(addSeconds(now, this.life.accessTokenSeconds)) },
+      { hash: sha256Hex(refreshToken), sessionId, kind: 'refresh', expiresAt: refreshExpires },
+    ]);
+    await q.update(sessions).set({ expiresAt: refreshExpires }).where(eq(sessions.id, sessionId));
     return { accessToken, refreshToken };
   }
 
-  /** Resolves a bearer token or session cookie to the caller, or null when it signs nobody in. */
-  authenticate(secret: string, via: Actor['via'], now: Date): Actor | null {
-    const kind = via === 'bearer' ? 'access' : 'cookie';
-    const hash = sha256Hex(secret);
-    const key = `${kind}:${hash}`;
+  /** Resolves a bearer token or session cookie to the caller, or null when it signs nobody in. A cached secret costs no query. */
+  async authenticate(secret: string, via: Actor['via'], now: Date): Promise<Actor | null> {
+    const { kind, hash, key } = secretKey(secret, via);
     let row = this.authCache.get(key);
     if (!row) {
-      row = this.st.auth.get(hash, kind);
+      const generation = this.generation;
+      row = (await this.tx.read((q) => authQuery(q, hash, kind)))[0];
       if (!row) return null;
-      this.remember(key, row);
+      if (generation === this.generation) this.remember(key, row);
     }
-    const t = iso(now);
-    if (row.ended_at || row.secret_expires <= t || row.session_expires <= t || row.blocked_at) return null;
-    if (row.user_expires && row.user_expires <= t) return null;
-    return { userId: row.user_id, sessionId: row.session_id, via };
+    return actorOf(row, via, now);
   }
 
   private remember(key: string, row: AuthRow): void {
@@ -154,110 +168,150 @@ export class SessionStore {
       this.cacheKeysOfSession.clear();
     }
     this.authCache.set(key, row);
-    const keys = this.cacheKeysOfSession.get(row.session_id);
+    const keys = this.cacheKeysOfSession.get(row.sessionId);
     if (keys) keys.push(key);
-    else this.cacheKeysOfSession.set(row.session_id, [key]);
+    else this.cacheKeysOfSession.set(row.sessionId, [key]);
   }
 
   private forgetSession(sessionId: string): void {
+    this.generation++;
     for (const key of this.cacheKeysOfSession.get(sessionId) ?? []) this.authCache.delete(key);
     this.cacheKeysOfSession.delete(sessionId);
   }
 
   /** The user's standing (expiry) changed: their sessions are read from the database again. */
   forgetUser(userId: string): void {
-    for (const row of [...this.authCache.values()]) if (row.user_id === userId) this.forgetSession(row.session_id);
+    this.generation++;
+    for (const row of [...this.authCache.values()]) if (row.userId === userId) this.forgetSession(row.sessionId);
   }
 
   /**
    * Exchanges a refresh token. A token that was already exchanged means a copy is in other hands:
-   * the whole session ends (theft detection). Runs inside the caller's transaction.
+   * the whole session ends (theft detection). The caller commits the ending even when null comes back.
    */
-  refresh(refreshToken: string, now: Date, out: Outbox): { sessionId: string; userId: string; accessToken: string; refreshToken: string } | null {
+  async refresh(q: Q, refreshToken: string, now: Date, out: Outbox): Promise<{ sessionId: string; userId: string; accessToken: string; refreshToken: string } | null> {
     const hash = sha256Hex(refreshToken);
-    const row = this.st.refreshRow.get(hash);
+    const row = (
+      await q
+        .select({ sessionId: sessionSecrets.sessionId, expiresAt: sessionSecrets.expiresAt, rotatedAt: sessionSecrets.rotatedAt })
+        .from(sessionSecrets)
+        .where(and(eq(sessionSecrets.hash, hash), eq(sessionSecrets.kind, 'refresh')))
+        .limit(1)
+    )[0];
     if (!row) return null;
-    const session = this.st.get.get(row.session_id);
-    if (!session || session.ended_at) return null;
-    if (row.rotated_at) {
-      this.end([row.session_id], 'ended', now, out);
+    const session = await this.get(q, row.sessionId);
+    if (!session?.live) return null;
+    if (row.rotatedAt) {
+      await this.end(q, [row.sessionId], 'ended', now, out);
       return null;
     }
-    if (row.expires_at <= iso(now) || !this.st.live.get({ id: row.session_id, now: iso(now) })) return null;
-    this.st.rotate.run(iso(now), hash);
-    this.st.dropAccess.run(row.session_id);
-    this.forgetSession(row.session_id);
-    return { sessionId: row.session_id, userId: session.user_id, ...this.issuePair(row.session_id, now) };
+    if (row.expiresAt <= iso(now) || !(await this.isLive(row.sessionId, now, q))) return null;
+    await q.update(sessionSecrets).set({ rotatedAt: iso(now) }).where(eq(sessionSecrets.hash, hash));
+    await q.delete(sessionSecrets).where(and(eq(sessionSecrets.sessionId, row.sessionId), eq(sessionSecrets.kind, 'access')));
+    out.then(() => this.forgetSession(row.sessionId));
+    return { sessionId: row.sessionId, userId: session.userId, ...(await this.issuePair(q, row.sessionId, now)) };
   }
 
   /** Records the request on the session at most once a minute, and slides cookie lifetimes. */
-  touch(actor: Actor, path: string, now: Date): void {
+  async touch(actor: Actor, path: string, now: Date): Promise<void> {
     const last = this.lastTouch.get(actor.sessionId);
     if (last !== undefined && now.getTime() - last < TOUCH_INTERVAL_MS) return;
     this.lastTouch.set(actor.sessionId, now.getTime());
-    // the lifetimes slide below: cached expiry times would be stale
-    this.forgetSession(actor.sessionId);
     const t = iso(now);
-    this.sqlite.transaction(() => {
-      this.st.touch.run(t, path.slice(0, 256), actor.sessionId);
-      this.st.seen.run(t, actor.userId);
+    // the lifetimes slide: cached expiry times are dropped once the new ones committed
+    await this.tx.write(async (q, out) => {
+      await q.update(sessions).set({ lastRequestAt: t, lastRequestPath: path.slice(0, 256) }).where(eq(sessions.id, actor.sessionId));
+      await q.update(users).set({ lastSeenAt: t }).where(eq(users.id, actor.userId));
       if (actor.via === 'cookie') {
         const exp = iso(addSeconds(now, this.life.cookieDays * DAY));
-        this.st.setExpiry.run(exp, actor.sessionId);
-        this.st.slideCookie.run(exp, actor.sessionId);
+        await q.update(sessions).set({ expiresAt: exp }).where(eq(sessions.id, actor.sessionId));
+        await q.update(sessionSecrets).set({ expiresAt: exp }).where(and(eq(sessionSecrets.sessionId, actor.sessionId), eq(sessionSecrets.kind, 'cookie')));
       }
-    })();
+      out.then(() => this.forgetSession(actor.sessionId));
+    });
   }
 
   /** Ends sessions: secrets deleted, sockets told and closed after commit. */
-  end(sessionIds: string[], reason: EndReason, now: Date, out: Outbox): void {
+  async end(q: Q, sessionIds: string[], reason: EndReason, now: Date, out: Outbox): Promise<void> {
     const ended: string[] = [];
     for (const id of sessionIds) {
-      if (this.st.end.run(iso(now), reason, id).changes > 0) ended.push(id);
-      this.st.dropSecrets.run(id);
-      this.lastTouch.delete(id);
-      this.forgetSession(id);
+      const hit = await q
+        .update(sessions)
+        .set({ endedAt: iso(now), endReason: reason })
+        .where(and(eq(sessions.id, id), isNull(sessions.endedAt)))
+        .returning({ id: sessions.id });
+      if (hit.length > 0) ended.push(id);
+      await q.delete(sessionSecrets).where(eq(sessionSecrets.sessionId, id));
     }
+    out.then(() => {
+      for (const id of sessionIds) {
+        this.lastTouch.delete(id);
+        this.forgetSession(id);
+      }
+    });
     out.endSessions(ended, reason);
   }
 
-  endAllOfUser(userId: string, reason: EndReason, now: Date, out: Outbox, except?: string): void {
-    const ids = this.st.liveOfUser.all(userId, iso(now)).map((r) => r.id).filter((id) => id !== except);
-    this.end(ids, reason, now, out);
+  async endAllOfUser(q: Q, userId: string, reason: EndReason, now: Date, out: Outbox, except?: string): Promise<void> {
+    const live = await q
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(eq(sessions.userId, userId), isNull(sessions.endedAt), gt(sessions.expiresAt, iso(now))));
+    await this.end(q, live.map((r) => r.id).filter((id) => id !== except), reason, now, out);
   }
 
-  get(sessionId: string): { id: string; userId: string; live: boolean } | null {
-    const r = this.st.get.get(sessionId);
-    return r ? { id: r.id, userId: r.user_id, live: !r.ended_at } : null;
+  async get(q: Q, sessionId: string): Promise<{ id: string; userId: string; live: boolean } | null> {
+    const r = (await q.select({ id: sessions.id, userId: sessions.userId, endedAt: sessions.endedAt }).from(sessions).where(eq(sessions.id, sessionId)).limit(1))[0];
+    return r ? { id: r.id, userId: r.userId, live: !r.endedAt } : null;
   }
 
-  isLive(sessionId: string, now: Date): boolean {
-    return this.st.live.get({ id: sessionId, now: iso(now) }) !== undefined;
+  async isLive(sessionId: string, now: Date, q?: Q): Promise<boolean> {
+    const read = (r: Q) => liveQuery(r, sessionId, iso(now));
+    return (await (q ? read(q) : this.tx.read(read))).length > 0;
   }
 
-  listOfUser(userId: string, now: Date, current: string | undefined, connections: (sessionId: string) => number): Session[] {
-    return this.st.listOfUser.all(userId, iso(now)).map((r) =>
+  async listOfUser(userId: string, now: Date, current: string | undefined, connections: (sessionId: string) => number): Promise<Session[]> {
+    const rows = await this.tx.read((q) =>
+      q
+        .select({
+          id: sessions.id,
+          startedAt: sessions.startedAt,
+          lastRequestAt: sessions.lastRequestAt,
+          lastRequestPath: sessions.lastRequestPath,
+          ipAddress: sessions.ipAddress,
+          userAgent: sessions.userAgent,
+          expiresAt: sessions.expiresAt,
+        })
+        .from(sessions)
+        .where(and(eq(sessions.userId, userId), isNull(sessions.endedAt), gt(sessions.expiresAt, iso(now))))
+        .orderBy(desc(sessions.startedAt), desc(sessions.id)),
+    );
+    return rows.map((r) =>
       compact({
         id: r.id,
         connections: connections(r.id),
-        startedAt: r.started_at,
-        lastRequestAt: r.last_request_at,
-        lastRequestPath: r.last_request_path,
-        ipAddress: r.ip_address,
-        userAgent: r.user_agent,
-        expiresAt: r.expires_at,
+        startedAt: r.startedAt,
+        lastRequestAt: r.lastRequestAt,
+        lastRequestPath: r.lastRequestPath,
+        ipAddress: r.ipAddress,
+        userAgent: r.userAgent,
+        expiresAt: r.expiresAt,
         isCurrent: r.id === current,
       }),
     );
   }
 }
 
-interface SessionRow {
-  id: string;
-  started_at: string;
-  last_request_at: string | null;
-  last_request_path: string | null;
-  ip_address: string | null;
-  user_agent: string | null;
-  expires_at: string;
+function secretKey(secret: string, via: Actor['via']): { kind: 'access' | 'cookie'; hash: string; key: string } {
+  const kind = via === 'bearer' ? 'access' : 'cookie';
+  const hash = sha256Hex(secret);
+  return { kind, hash, key: `${kind}:${hash}` };
 }
+
+function actorOf(row: AuthRow, via: Actor['via'], now: Date): Actor | null {
+  const t = iso(now);
+  if (row.endedAt || row.secretExpires <= t || row.sessionExpires <= t || row.blockedAt) return null;
+  if (row.userExpires && row.userExpires <= t) return null;
+  return { userId: row.userId, sessionId: row.sessionId, via };
+}
+

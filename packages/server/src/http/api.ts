@@ -34,9 +34,9 @@ export interface ApiOptions {
   jsonBodyBytes: number;
   publicUrl: string;
   /** Called after a signed-in request succeeds, to record it on the session. */
-  onSignedIn(actor: Actor, path: string): void;
+  onSignedIn(actor: Actor, path: string): void | Promise<void>;
   /** Checks a runner call's Authorization header; throws 401 or 403. */
-  authenticateRunner(header: string | undefined, ctx: Ctx): RunnerActor;
+  authenticateRunner(header: string | undefined, ctx: Ctx): Promise<RunnerActor>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -135,7 +135,7 @@ export class Api {
     stack.push(async (ctx) => {
       const input = this.parse(op, ctx as Ctx);
       const result = await handler(input as HandlerInput<O>);
-      if (ctx.state.actor) this.opts.onSignedIn(ctx.state.actor, ctx.path);
+      if (ctx.state.actor) await this.opts.onSignedIn(ctx.state.actor, ctx.path);
       if (op.status === 204) {
         ctx.status = 204;
         ctx.body = null;
@@ -184,7 +184,7 @@ export class Api {
   private gate(op: Operation): Koa.Middleware<RequestState> {
     return async (ctx, next) => {
       if (op.auth === 'runner') {
-        ctx.state.runner = this.opts.authenticateRunner(ctx.get('authorization') || undefined, ctx as Ctx);
+        ctx.state.runner = await this.opts.authenticateRunner(ctx.get('authorization') || undefined, ctx as Ctx);
         return next();
       }
       const actor = ctx.state.actor;

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { randomUUID } from 'node:crypto';
 import { ZodError } from 'zod';
-import type { SessionStore } from '../auth/sessions.js';
+import type { Sessions } from '../auth/sessions.js';
 import type { Clock } from '../util.js';
 import { ApiError } from '@judge/contract';
 import { SESSION_COOKIE } from '../auth/origin.js';
@@ -134,20 +134,20 @@ export function edge(log: Logger, https: boolean): Mw {
 }
 
 /** Reads a bearer token or the session cookie; a missing or bad one leaves the request anonymous. */
-export function authenticate(sessions: SessionStore, clock: Clock): Mw {
+export function authenticate(sessions: Sessions, clock: Clock): Mw {
   return async (ctx, next) => {
     // runners carry their own tokens, checked by the runner routes
     if (runnerProtocol(ctx.state.operation)) return next();
     const header = ctx.get('authorization');
     if (header) {
       const m = /^Bearer\s+([A-Za-z0-9_-]{16,128})$/i.exec(header);
-      const actor = m ? sessions.authenticate(m[1]!, 'bearer', clock.now()) : null;
+      const actor = m ? await sessions.authenticate(m[1]!, 'bearer', clock.now()) : null;
       if (actor) ctx.state.actor = actor;
       else ctx.state.badCredentials = true;
     } else {
       const cookie = ctx.cookies.get(SESSION_COOKIE);
       if (cookie) {
-        const actor = /^[A-Za-z0-9_-]{16,128}$/.test(cookie) ? sessions.authenticate(cookie, 'cookie', clock.now()) : null;
+        const actor = /^[A-Za-z0-9_-]{16,128}$/.test(cookie) ? await sessions.authenticate(cookie, 'cookie', clock.now()) : null;
         if (actor) ctx.state.actor = actor;
         else ctx.state.badCredentials = true;
       }

@@ -1,8 +1,14 @@
+import { and, count, eq, gt, isNull } from 'drizzle-orm';
+import { sessions, users } from '../db/schema.js';
+import type { Q } from '../db/storage.js';
 import type { Deps } from '../services.js';
 import { iso } from '../util.js';
 import { OpsError } from './errors.js';
 
-type Parts = Pick<Deps, 'sqlite' | 'sessions' | 'tx' | 'hasher' | 'clock'>;
+type Parts = Pick<Deps, 'sessions' | 'tx' | 'hasher' | 'clock'>;
+
+const find = async (q: Q, username: string) =>
+  (await q.select({ id: users.id, username: users.username }).from(users).where(eq(users.usernameKey, username.toLowerCase())).limit(1))[0];
 
 /**
  * Gives an account a new password, clears its lockout and ends its sessions, in one transaction.
@@ -10,20 +16,17 @@ type Parts = Pick<Deps, 'sqlite' | 'sessions' | 'tx' | 'hasher' | 'clock'>;
  * on a stopped server's database: the same statements either way.
  */
 export async function setPassword(t: Parts, username: string, password: string): Promise<{ userId: string; username: string; sessionsEnded: number }> {
-  const find = () => t.sqlite.prepare<[string], { id: string; username: string }>('SELECT id, username FROM users WHERE username_key = ?').get(username.toLowerCase());
-  if (!find()) throw new OpsError(`there is no account named ${JSON.stringify(username)}`);
+  if (!(await t.tx.read((q) => find(q, username)))) throw new OpsError(`there is no account named ${JSON.stringify(username)}`);
   const hash = await t.hasher.hash(password);
-  return t.tx.run((out) => {
+  return t.tx.write(async (q, out) => {
     // read again inside the transaction: the account may have gone while the hash was computed
-    const user = find();
+    const user = await find(q, username);
     if (!user) throw new OpsError(`there is no account named ${JSON.stringify(username)}`);
     const now = t.clock.now();
-    t.sqlite.prepare('UPDATE users SET password_hash = ?, failed_logins = 0, locked_until = NULL WHERE id = ?').run(hash, user.id);
-    const live = t.sqlite
-      .prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM sessions WHERE user_id = ? AND ended_at IS NULL AND expires_at > ?')
-      .get(user.id, iso(now))!.n;
-    t.sessions.endAllOfUser(user.id, 'passwordChanged', now, out);
-    t.sessions.forgetUser(user.id);
+    await q.update(users).set({ passwordHash: hash, failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
+    const live = (await q.select({ n: count() }).from(sessions).where(and(eq(sessions.userId, user.id), isNull(sessions.endedAt), gt(sessions.expiresAt, iso(now)))))[0]?.n ?? 0;
+    await t.sessions.endAllOfUser(q, user.id, 'passwordChanged', now, out);
+    out.then(() => t.sessions.forgetUser(user.id));
     return { userId: user.id, username: user.username, sessionsEnded: live };
   });
 }

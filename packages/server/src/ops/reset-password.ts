@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { PasswordHasher } from '../auth/passwords.js';
-import { SessionStore } from '../auth/sessions.js';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { Sessions } from '../auth/sessions.js';
 import { loadConfig } from '../config.js';
+import * as schema from '../db/schema.js';
+import { SqliteEngine } from '../db/sqlite-engine.js';
 import { Transactor } from '../db/transactor.js';
 import { generatePassword, systemClock } from '../util.js';
 import { askServer, unwrap } from './control.js';
@@ -43,10 +46,10 @@ export async function resetPassword(dir: string, username: string, passwordFile?
   const config = loadConfig(dir);
   const sqlite = openOfflineDb(dir);
   try {
+    const tx = new Transactor(sqlite, {}, new SqliteEngine(sqlite));
     const parts = {
-      sqlite,
-      tx: new Transactor(sqlite),
-      sessions: new SessionStore(sqlite, config.auth),
+      tx,
+      sessions: new Sessions(tx, config.auth, drizzle(sqlite, { schema })),
       hasher: new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKib, iterations: config.auth.argon2Iterations }),
       clock: systemClock,
     };

@@ -4,16 +4,16 @@ import type { AccessService } from './service.js';
 
 export function accessRoutes(api: Api, access: AccessService): void {
   api.bind(ops.listRoles, ({ actor, query }) => access.listRoles(actor, query.activityId));
-  api.bind(ops.createRole, ({ actor, body, ctx }) => {
-    const role = access.createRole(actor, body);
+  api.bind(ops.createRole, async ({ actor, body, ctx }) => {
+    const role = await access.createRole(actor, body);
     ctx.set('Location', `/api/v1/roles/${role.id}`);
     return role;
   });
   api.bind(ops.updateRole, ({ actor, params, body }) => access.updateRole(actor, params.id, body));
   api.bind(ops.deleteRole, ({ actor, params }) => access.deleteRole(actor, params.id));
   api.bind(ops.listGrants, ({ actor, query }) => access.listGrants(actor, { ...query, ...clampPaging(query) }));
-  api.bind(ops.createGrant, ({ actor, body, ctx }) => {
-    const grant = access.createGrant(actor, body);
+  api.bind(ops.createGrant, async ({ actor, body, ctx }) => {
+    const grant = await access.createGrant(actor, body);
     ctx.set('Location', `/api/v1/grants?userId=${encodeURIComponent(grant.userId)}`);
     return grant;
   });

@@ -1,8 +1,8 @@
-import type { Account, AccountOrigin, Session } from '@judge/contract';
-import type Database from 'better-sqlite3';
+import type { Account, Session } from '@judge/contract';
 import { eq } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import { users } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
 import { ApiError, notFound, unauthenticated } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import type { InstanceService } from '../instance/index.js';
@@ -26,7 +26,17 @@ function toAccount(u: AccountRow, rights: NameRights): Account {
   return a as Account;
 }
 
-type AccountTuple = [id: string, username: string, firstName: string | null, lastName: string | null, email: string | null, emailConfirmed: number, isLocal: number, origin: AccountOrigin];
+/** The columns the account view shows: the read on most screens asks for these only. */
+const ACCOUNT_COLUMNS = {
+  id: users.id,
+  username: users.username,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+  emailConfirmed: users.emailConfirmed,
+  isLocal: users.isLocal,
+  origin: users.origin,
+};
 
 export interface AccountPatch {
   firstName?: string | null | undefined;
@@ -48,40 +58,32 @@ function nameFixed(u: AccountRow, field: 'username' | 'name'): ApiError {
 
 /** The signed-in user's own account. */
 export class AccountService {
-  /** The account read is on most screens: one narrow statement, read as a raw row (no drizzle mapping). */
-  private readonly byId: Database.Statement<[string], AccountTuple>;
-
   constructor(
     private readonly d: Deps,
     private readonly instance: InstanceService,
-  ) {
-    this.byId = d.sqlite
-      .prepare<[string], AccountTuple>('SELECT id, username, first_name, last_name, email, email_confirmed, is_local, origin FROM users WHERE id = ?')
-      .raw(true);
-  }
+  ) {}
 
-  private me(actor: Actor): UserRow {
-    const u = findUserById(this.d.db, actor.userId);
+  private async me(q: Q, actor: Actor): Promise<UserRow> {
+    const u = await findUserById(q, actor.userId);
     if (!u) throw unauthenticated();
     return u;
   }
 
-  private rights(actor: Actor, u: Pick<AccountRow, 'origin' | 'isLocal'>): NameRights {
-    return nameRights(u, this.instance.settings(), this.d.permissions.has(actor.userId, 'user:update'));
+  private async rights(actor: Actor, u: Pick<AccountRow, 'origin' | 'isLocal'>, q?: Q): Promise<NameRights> {
+    return nameRights(u, await this.instance.settings(q), await this.d.permissions.has(actor.userId, 'user:update', null, q));
   }
 
-  get(actor: Actor): Account {
-    const t = this.byId.get(actor.userId);
-    if (!t) throw unauthenticated();
-    const [id, username, firstName, lastName, email, emailConfirmed, isLocal, origin] = t;
-    const row = { id, username, firstName, lastName, email, emailConfirmed: emailConfirmed === 1, isLocal: isLocal === 1, origin };
-    return toAccount(row, this.rights(actor, row));
+  async get(actor: Actor): Promise<Account> {
+    const row = (await this.d.tx.read((q) => q.select(ACCOUNT_COLUMNS).from(users).where(eq(users.id, actor.userId)).limit(1)))[0];
+    if (!row) throw unauthenticated();
+    return toAccount(row, await this.rights(actor, row));
   }
 
-  update(actor: Actor, patch: AccountPatch): Account {
-    return this.d.tx.run((out) => {
-      const u = this.me(actor);
-      const rights = this.rights(actor, u);
+  /** PostgreSQL: SERIALIZABLE (retried) for the checks, the unique keys for races on a login or address. */
+  async update(actor: Actor, patch: AccountPatch): Promise<Account> {
+    return this.d.tx.write(async (q, out) => {
+      const u = await this.me(q, actor);
+      const rights = await this.rights(actor, u, q);
       const set: Partial<UserRow> = {};
       const names = { firstName: patch.firstName, lastName: patch.lastName };
       for (const [k, v] of Object.entries(names) as ['firstName' | 'lastName', string | null | undefined][]) {
@@ -91,45 +93,45 @@ export class AccountService {
       }
       if (patch.username !== undefined && patch.username !== u.username) {
         if (!rights.mayChangeUsername) throw nameFixed(u, 'username');
-        if (usernameTaken(this.d.db, patch.username, u.id)) throw ApiError.of('user.username.taken', `The login ${patch.username} is taken`);
+        if (await usernameTaken(q, patch.username, u.id)) throw ApiError.of('user.username.taken', `The login ${patch.username} is taken`);
         set.username = patch.username;
         set.usernameKey = usernameKey(patch.username);
       }
       if (patch.email !== undefined && emailKey(patch.email) !== u.emailKey) {
-        if (patch.email && emailTaken(this.d.db, patch.email, u.id)) throw ApiError.of('user.email.taken', 'An account with this address exists');
+        if (patch.email && (await emailTaken(q, patch.email, u.id))) throw ApiError.of('user.email.taken', 'An account with this address exists');
         set.email = patch.email?.trim() ?? null;
         set.emailKey = emailKey(patch.email);
         set.emailConfirmed = false;
       }
       if (!Object.keys(set).length) return toAccount(u, rights);
-      const row = this.d.db.update(users).set(set).where(eq(users.id, u.id)).returning().get()!;
-      announceUser(this.d, row, out);
-      return toAccount(row, rights);
+      const [row] = await q.update(users).set(set).where(eq(users.id, u.id)).returning();
+      await announceUser(q, row!, out);
+      return toAccount(row!, rights);
     });
   }
 
   /** Changes the password; every other session of the account ends. */
   async changePassword(actor: Actor, current: string, next: string): Promise<void> {
-    const u = this.me(actor);
+    const u = await this.d.tx.read((q) => this.me(q, actor));
     if (!(await this.d.hasher.verify(u.passwordHash, current))) {
       throw ApiError.of('account.password.wrong', 'The current password is not right', { currentPassword: ['does not match'] });
     }
     const hash = await this.d.hasher.hash(next);
-    this.d.tx.run((out) => {
-      this.d.db.update(users).set({ passwordHash: hash }).where(eq(users.id, u.id)).run();
-      this.d.sessions.endAllOfUser(u.id, 'passwordChanged', this.d.clock.now(), out, actor.sessionId);
+    await this.d.tx.write(async (q, out) => {
+      await q.update(users).set({ passwordHash: hash }).where(eq(users.id, u.id));
+      await this.d.sessions.endAllOfUser(q, u.id, 'passwordChanged', this.d.clock.now(), out, actor.sessionId);
     });
   }
 
-  sessions(actor: Actor): Session[] {
+  sessions(actor: Actor): Promise<Session[]> {
     return this.d.sessions.listOfUser(actor.userId, this.d.clock.now(), actor.sessionId, this.d.connections);
   }
 
-  endSession(actor: Actor, sessionId: string): void {
-    this.d.tx.run((out) => {
-      const s = this.d.sessions.get(sessionId);
+  async endSession(actor: Actor, sessionId: string): Promise<void> {
+    await this.d.tx.write(async (q, out) => {
+      const s = await this.d.sessions.get(q, sessionId);
       if (!s || s.userId !== actor.userId || !s.live) throw notFound('session');
-      this.d.sessions.end([sessionId], sessionId === actor.sessionId ? 'logout' : 'ended', this.d.clock.now(), out);
+      await this.d.sessions.end(q, [sessionId], sessionId === actor.sessionId ? 'logout' : 'ended', this.d.clock.now(), out);
     });
   }
 }

@@ -10,10 +10,10 @@ import { ApiError, notFound, validation } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
 import { placeDatesInZone, placeInZone } from '../../zoned-time.js';
-import { grantBuiltInRole } from '../access/index.js';
+import { grantBuiltInRoleNow } from '../access/index.js';
 import type { FilesService } from '../files/index.js';
 import type { SeriesService } from '../series/index.js';
-import { findUserById } from '../users/index.js';
+import { findUserByIdNow } from '../users/index.js';
 import {
   canManage,
   canSeeActivity,
@@ -133,7 +133,7 @@ export class ActivitiesService {
   private activityWith(actor: Actor, idOrSlug: string, key: Permission): ActivityRow {
     const a = findActivity(this.d.db, idOrSlug);
     if (!a || !canSeeActivity(this.d, actor.userId, a)) throw notFound('activity');
-    this.d.permissions.require(actor, key, a.id);
+    this.d.permissions.now.require(actor, key, a.id);
     return a;
   }
 
@@ -153,7 +153,7 @@ export class ActivitiesService {
       .from(grants)
       .where(or(eq(grants.activityId, activityId), isNull(grants.activityId)))
       .all();
-    const userIds = candidates.map((c) => c.userId).filter((u) => this.d.permissions.has(u, audience.key, activityId));
+    const userIds = candidates.map((c) => c.userId).filter((u) => this.d.permissions.now.has(u, audience.key, activityId));
     return { kind: 'users', userIds };
   }
 
@@ -179,7 +179,7 @@ export class ActivitiesService {
   // ---- managers ----
 
   create(actor: Actor, input: CreateInput): Activity {
-    this.d.permissions.require(actor, 'activity:create');
+    this.d.permissions.now.require(actor, 'activity:create');
     return this.d.tx.run((out) => {
       this.requireSlugFree(input.slug);
       const set = patchOf(placeDatesInZone(input, DATE_MEMBERS, input.timeZone), NEW_ACTIVITY.modules);
@@ -190,7 +190,7 @@ export class ActivitiesService {
         .values({ ...set, id: newId(), slug: input.slug, slugKey: slugKey(input.slug), name: input.name, createdAt: now, publishedAt: now })
         .returning()
         .get();
-      grantBuiltInRole(this.d, actor.userId, 'manager', row.id, out);
+      grantBuiltInRoleNow(this.d, actor.userId, 'manager', row.id, out);
       const view = toActivity(this.d.db, row);
       out.emit(event('activityCreated', { activityId: row.id, slug: row.slug, name: row.name }, participantAudience(row)));
       out.emit(event('activityChanged', { activity: view }, managerAudience(row.id)));
@@ -260,7 +260,7 @@ export class ActivitiesService {
    * without a join password; series start closed, as if they had never opened.
    */
   duplicate(actor: Actor, id: string, input: { slug: string; startsAt: string }): Activity {
-    this.d.permissions.require(actor, 'activity:create');
+    this.d.permissions.now.require(actor, 'activity:create');
     return this.d.tx.run((out) => {
       const source = this.activityWith(actor, id, 'activity:update');
       this.requireSlugFree(input.slug);
@@ -286,7 +286,7 @@ export class ActivitiesService {
       copySeries(this.d, source.id, copy.id, ms, now);
       const docs = this.d.db.select().from(activityDocuments).where(eq(activityDocuments.activityId, source.id)).all();
       if (docs.length) this.d.db.insert(activityDocuments).values(docs.map((doc) => ({ ...doc, activityId: copy.id }))).run();
-      grantBuiltInRole(this.d, actor.userId, 'manager', copy.id, out);
+      grantBuiltInRoleNow(this.d, actor.userId, 'manager', copy.id, out);
       const view = toActivity(this.d.db, copy);
       out.emit(event('activityChanged', { activity: view }, managerAudience(copy.id)));
       return view;
@@ -298,7 +298,7 @@ export class ActivitiesService {
    * and those the activity's documents already name, so a co-manager can keep what another set.
    */
   private requireUsableFiles(actor: Actor, activityId: string, docs: DocumentInput[]): void {
-    const admin = this.d.permissions.isAdministrator(actor.userId);
+    const admin = this.d.permissions.now.isAdministrator(actor.userId);
     const named = [...new Set(docs.map((doc) => doc.fileId))];
     const found = this.d.db.select({ id: files.id, uploadedBy: files.uploadedBy }).from(files).where(inArray(files.id, named)).all();
     const inUse = new Set(
@@ -357,8 +357,8 @@ export class ActivitiesService {
    */
   private managedIds(userId: string, filter: { search?: string | undefined; includeArchived?: boolean | undefined }): string[] {
     const where: SQL[] = [];
-    if (!this.d.permissions.has(userId, 'activity:update')) {
-      const mine = this.d.permissions.memberships(userId);
+    if (!this.d.permissions.now.has(userId, 'activity:update')) {
+      const mine = this.d.permissions.now.memberships(userId);
       if (!mine.length) return [];
       where.push(inArray(activities.id, mine));
     }
@@ -375,7 +375,7 @@ export class ActivitiesService {
       .orderBy(desc(activities.createdAt), desc(activities.id))
       .all()
       .map((r) => r.id)
-      .filter((id) => this.d.permissions.has(userId, 'activity:update', id));
+      .filter((id) => this.d.permissions.now.has(userId, 'activity:update', id));
   }
 
   private rowsInOrder(ids: string[]): ActivityRow[] {
@@ -421,7 +421,7 @@ export class ActivitiesService {
    */
   list(actor: Actor, q: { page: number; pageSize: number; state?: string | undefined; search?: string | undefined }): Page<ParticipantActivity> {
     const now = this.d.clock.now();
-    const mine = this.d.permissions.memberships(actor.userId);
+    const mine = this.d.permissions.now.memberships(actor.userId);
     const findable = and(eq(activities.unlisted, false), ne(activities.joinPolicy, 'closed'))!;
     const where: (SQL | undefined)[] = [isNotNull(activities.publishedAt), isNull(activities.archivedAt), mine.length ? or(inArray(activities.id, mine), findable) : findable];
     if (q.state) where.push(this.stateFilter(q.state.split(',') as ActivityState[], iso(now)));
@@ -464,10 +464,10 @@ export class ActivitiesService {
       if (found) requireNotArchived(found);
       const a = visibleActivity(this.d, actor, idOrSlug);
       if (isMember(this.d, actor.userId, a.id)) return a;
-      if (!findUserById(this.d.db, actor.userId)?.approvedAt) throw ApiError.of('account.notApproved', 'Your account awaits approval; it cannot enrol yet');
+      if (!findUserByIdNow(this.d.db, actor.userId)?.approvedAt) throw ApiError.of('account.notApproved', 'Your account awaits approval; it cannot enrol yet');
       if (a.joinPolicy === 'closed') throw ApiError.of('enrolment.closed', 'This activity takes no enrolments; ask its managers');
       if (a.joinPolicy === 'password' && !this.passwordMatches(password, a.joinPassword)) throw ApiError.of('enrolment.password', 'The join password is missing or wrong');
-      grantBuiltInRole(this.d, actor.userId, 'participant', a.id, out);
+      grantBuiltInRoleNow(this.d, actor.userId, 'participant', a.id, out);
       // the managers' view counts participants
       out.emit(event('activityChanged', { activity: toActivity(this.d.db, a) }, managerAudience(a.id)));
       return a;

@@ -33,8 +33,8 @@ export function identityRoutes(api: Api, identity: IdentityService, opts: { logi
 
   api.bind(ops.refresh, ({ body }) => identity.refresh(body.refreshToken));
 
-  api.bind(ops.logout, ({ actor, ctx }) => {
-    identity.logout(actor);
+  api.bind(ops.logout, async ({ actor, ctx }) => {
+    await identity.logout(actor);
     if (actor.via === 'cookie') clearSessionCookie(ctx, opts.publicUrl);
   });
 

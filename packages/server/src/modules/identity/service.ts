@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import type { ClientInfo, IssuedSession, SessionKind } from '../../auth/sessions.js';
 import { users } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
 import { ApiError, unauthenticated } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { addSeconds, iso, newId } from '../../util.js';
@@ -35,19 +36,20 @@ export class IdentityService {
   }
 
   async register(input: { email: string; password: string; username?: string | undefined }): Promise<void> {
-    const settings = this.instance.settings();
+    const settings = await this.instance.settings();
     if (!settings.localRegistrationEnabled) throw ApiError.of('registration.closed', 'This installation does not take self-registration');
     const hash = await this.d.hasher.hash(input.password);
-    this.d.tx.run((out) => {
-      if (emailTaken(this.d.db, input.email)) throw ApiError.of('user.email.taken', 'An account with this address exists');
+    // PostgreSQL: the unique keys on login and address decide a race the checks below lose
+    await this.d.tx.write(async (q, out) => {
+      if (await emailTaken(q, input.email)) throw ApiError.of('user.email.taken', 'An account with this address exists');
       let username = input.username;
       if (username) {
-        if (usernameTaken(this.d.db, username)) throw ApiError.of('user.username.taken', `The login ${username} is taken`);
+        if (await usernameTaken(q, username)) throw ApiError.of('user.username.taken', `The login ${username} is taken`);
       } else {
-        username = this.freeUsername(input.email);
+        username = await freeUsername(q, input.email);
       }
       const now = iso(this.d.clock.now());
-      const row = this.d.db
+      const [row] = await q
         .insert(users)
         .values({
           id: newId(),
@@ -60,18 +62,9 @@ export class IdentityService {
           approvedAt: settings.requireApproval ? null : now,
           createdAt: now,
         })
-        .returning()
-        .get();
-      announceUser(this.d, row, out);
+        .returning();
+      await announceUser(q, row!, out);
     });
-  }
-
-  /** A login derived from the address's local part, numbered when taken. */
-  private freeUsername(email: string): string {
-    const base = (email.split('@')[0] ?? 'user').replace(/[^A-Za-z0-9._-]/g, '').replace(/^[._-]+/, '').slice(0, 48) || 'user';
-    const stem = base.length >= 2 ? base : `${base}user`;
-    if (!usernameTaken(this.d.db, stem)) return stem;
-    for (let i = 2; ; i++) if (!usernameTaken(this.d.db, `${stem}${i}`)) return `${stem}${i}`;
   }
 
   /**
@@ -82,7 +75,7 @@ export class IdentityService {
    */
   async login(login: string, password: string, kind: SessionKind, client: ClientInfo): Promise<IssuedSession> {
     const address = client.ipAddress;
-    const found = findUserByLogin(this.d.db, login);
+    const found = await this.d.tx.read((q) => findUserByLogin(q, login));
     const account = found ? found.id : `login:${login.trim().toLowerCase()}`;
     await this.budget.admitAddress(address);
     const started = this.d.clock.now().getTime();
@@ -98,48 +91,50 @@ export class IdentityService {
     const now = this.d.clock.now();
     const late = await this.guarded(account, found?.id, now.getTime());
     if (late && this.guessing.others(account, address, now.getTime(), 1) > 0) throw late;
-    const current = found ? findUserById(this.d.db, found.id) : undefined;
+    const current = found ? await this.d.tx.read((q) => findUserById(q, found.id)) : undefined;
     if (!current || !verified || current.passwordHash !== found?.passwordHash) {
-      if (current) this.recordFailure(current.id);
+      if (current) await this.recordFailure(current.id);
       else this.unknownNames.failed(account, now.getTime());
       await this.budget.failed(address, account);
       throw new LoginRefused('Failed');
     }
     // only the right password learns that an account is blocked
     if (current.blockedAt) throw new LoginRefused('LockedOut');
-    const settings = this.instance.settings();
+    const settings = await this.instance.settings();
     if (current.expiresAt && current.expiresAt <= iso(now)) throw new LoginRefused('NotAllowed');
     if (settings.requireConfirmedEmail && !current.emailConfirmed) throw new LoginRefused('NotAllowed');
-    admitSignIn(this.instance.maintenance, this.d.permissions, current.id);
+    await admitSignIn(this.instance.maintenance, this.d.permissions, current.id);
     this.guessing.succeeded(account, address);
     // a lock still running stays: it holds off the addresses that guessed, not this one
     const lockedUntil = current.lockedUntil && current.lockedUntil > iso(now) ? current.lockedUntil : null;
-    return this.d.tx.run(() => {
-      this.d.db.update(users).set({ failedLogins: 0, lockedUntil, lastSeenAt: iso(now) }).where(eq(users.id, current.id)).run();
-      return this.d.sessions.open(current.id, kind, client, now);
+    return this.d.tx.write(async (q, out) => {
+      await q.update(users).set({ failedLogins: 0, lockedUntil, lastSeenAt: iso(now) }).where(eq(users.id, current.id));
+      return this.d.sessions.open(q, current.id, kind, client, now, out);
     });
   }
 
   /** The refusal an account is under now: its lock (LockedOut), else its spent budget (429); none when it is open. */
   private async guarded(account: string, userId: string | undefined, now: number): Promise<ApiError | undefined> {
-    const locked = userId ? (findUserById(this.d.db, userId)?.lockedUntil ?? '') > iso(new Date(now)) : this.unknownNames.locked(account, now);
+    const locked = userId ? ((await this.d.tx.read((q) => findUserById(q, userId)))?.lockedUntil ?? '') > iso(new Date(now)) : this.unknownNames.locked(account, now);
     if (locked) return new LoginRefused('LockedOut');
     return this.budget.accountSpent(account);
   }
 
-  /** Counts a failure on the stored count (read and written in one transaction) and locks at the threshold. */
-  private recordFailure(userId: string): void {
+  /**
+   * Counts a failure on the stored count (read and written in one transaction) and locks at the
+   * threshold. PostgreSQL: SERIALIZABLE (retried) keeps parallel failures from counting as one.
+   */
+  private async recordFailure(userId: string): Promise<void> {
     const { lockoutFailures, lockoutMinutes } = this.d.config.auth;
-    const locked = this.d.tx.run(() => {
-      const row = findUserById(this.d.db, userId);
+    const locked = await this.d.tx.write(async (q) => {
+      const row = await findUserById(q, userId);
       if (!row) return false;
       const failures = row.failedLogins + 1;
       const lock = failures >= lockoutFailures;
-      this.d.db
+      await q
         .update(users)
         .set(lock ? { failedLogins: 0, lockedUntil: iso(addSeconds(this.d.clock.now(), lockoutMinutes * 60)) } : { failedLogins: failures })
-        .where(eq(users.id, userId))
-        .run();
+        .where(eq(users.id, userId));
       return lock;
     });
     if (locked) this.d.log.warn({ userId }, 'account locked after repeated failed sign-ins');
@@ -149,23 +144,32 @@ export class IdentityService {
     return { tokenType: 'Bearer', accessToken: s.accessToken!, expiresIn: this.d.config.auth.accessTokenSeconds, refreshToken: s.refreshToken! };
   }
 
-  refresh(refreshToken: string): TokenResponse {
-    const result = this.d.tx.run((out) => {
-      const r = this.d.sessions.refresh(refreshToken, this.d.clock.now(), out);
+  /** PostgreSQL: SERIALIZABLE (retried) lets only one of two exchanges of the same token commit; the other sees it rotated. */
+  async refresh(refreshToken: string): Promise<TokenResponse> {
+    const result = await this.d.tx.write(async (q, out) => {
+      const r = await this.d.sessions.refresh(q, refreshToken, this.d.clock.now(), out);
       // refused before commit: the token is not rotated away
-      if (r) admitSignIn(this.instance.maintenance, this.d.permissions, r.userId);
+      if (r) await admitSignIn(this.instance.maintenance, this.d.permissions, r.userId, q);
       return r;
     });
     if (!result) throw unauthenticated('The refresh token is not valid');
     return this.tokenResponse(result);
   }
 
-  logout(actor: Actor): void {
-    this.d.tx.run((out) => this.d.sessions.end([actor.sessionId], 'logout', this.d.clock.now(), out));
+  async logout(actor: Actor): Promise<void> {
+    await this.d.tx.write((q, out) => this.d.sessions.end(q, [actor.sessionId], 'logout', this.d.clock.now(), out));
   }
 
-  manageInfo(actor: Actor): { email: string; isEmailConfirmed: boolean } {
-    const u = findUserById(this.d.db, actor.userId);
+  async manageInfo(actor: Actor): Promise<{ email: string; isEmailConfirmed: boolean }> {
+    const u = await this.d.tx.read((q) => findUserById(q, actor.userId));
     return { email: u?.email ?? '', isEmailConfirmed: !!u?.emailConfirmed };
   }
+}
+
+/** A login derived from the address's local part, numbered when taken. */
+async function freeUsername(q: Q, email: string): Promise<string> {
+  const base = (email.split('@')[0] ?? 'user').replace(/[^A-Za-z0-9._-]/g, '').replace(/^[._-]+/, '').slice(0, 48) || 'user';
+  const stem = base.length >= 2 ? base : `${base}user`;
+  if (!(await usernameTaken(q, stem))) return stem;
+  for (let i = 2; ; i++) if (!(await usernameTaken(q, `${stem}${i}`))) return `${stem}${i}`;
 }

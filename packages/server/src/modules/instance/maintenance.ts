@@ -5,6 +5,7 @@ import type Koa from 'koa';
 import { z } from 'zod';
 import type { Actor } from '../../auth/permissions.js';
 import { instanceSettings } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
 import { event } from '../../events/bus.js';
 import type { RequestState } from '../../http/context.js';
 import type { Deps } from '../../services.js';
@@ -30,10 +31,14 @@ export const RETRY_AFTER_SECONDS = 30;
  * written through: this process is the only writer of its data directory (the directory is locked).
  */
 export class Maintenance {
-  private current: MaintenanceState;
+  /** Open until `load` read the stored level, which the server does before it listens. */
+  private current: MaintenanceState = { level: 'open' };
 
-  constructor(private readonly d: Deps) {
-    const row = d.db.select().from(instanceSettings).where(eq(instanceSettings.id, ROW)).get();
+  constructor(private readonly d: Deps) {}
+
+  /** Reads the stored level; called once at start. */
+  async load(): Promise<void> {
+    const row = (await this.d.tx.read((q) => q.select().from(instanceSettings).where(eq(instanceSettings.id, ROW)).limit(1)))[0];
     const s = Stored.parse(row?.settings ?? {});
     this.current = s.level === 'open' ? { level: 'open' } : { level: s.level, ...(s.since ? { since: s.since } : {}), ...(s.reason ? { reason: s.reason } : {}) };
   }
@@ -42,8 +47,8 @@ export class Maintenance {
     return this.current.level;
   }
 
-  state(actor: Actor): MaintenanceState {
-    this.d.permissions.require(actor, 'system:administrator');
+  async state(actor: Actor): Promise<MaintenanceState> {
+    await this.d.permissions.require(actor, 'system:administrator');
     return this.current;
   }
 
@@ -51,22 +56,22 @@ export class Maintenance {
    * Moves to `level`; the same level again changes nothing and tells nobody (clients hear of each
    * change once). A new reason at the same level is kept without an announcement.
    */
-  set(actor: Actor, level: MaintenanceLevel, reason: string | undefined): MaintenanceState {
-    this.d.permissions.require(actor, 'system:administrator');
+  async set(actor: Actor, level: MaintenanceLevel, reason: string | undefined): Promise<MaintenanceState> {
+    await this.d.permissions.require(actor, 'system:administrator');
     const before = this.current;
     if (before.level === level && (level === 'open' || (reason ?? before.reason) === before.reason)) return before;
     const now = iso(this.d.clock.now());
     const next: MaintenanceState =
       level === 'open' ? { level } : { level, since: before.level === level && before.since ? before.since : now, ...((reason ?? before.reason) ? { reason: reason ?? before.reason } : {}) };
-    this.d.tx.run((out) => {
-      this.d.db
+    // one writer of the level: the row is replaced whole, so a retried or concurrent write leaves one of them, never a mix
+    await this.d.tx.write(async (q, out) => {
+      await q
         .insert(instanceSettings)
         .values({ id: ROW, settings: next, updatedAt: now })
-        .onConflictDoUpdate({ target: instanceSettings.id, set: { settings: next, updatedAt: now } })
-        .run();
+        .onConflictDoUpdate({ target: instanceSettings.id, set: { settings: next, updatedAt: now } });
       if (before.level !== level) out.emit(event('maintenanceChanged', { maintenance: next }, { kind: 'signedIn' }));
+      out.then(() => (this.current = next));
     });
-    this.current = next;
     if (before.level !== level) this.d.log.warn({ level, by: actor.userId }, 'maintenance level changed');
     return next;
   }
@@ -77,8 +82,8 @@ export function maintenanceRefusal(): ApiError {
 }
 
 /** While closed only administrators may sign in (or renew a token): they turn maintenance off again. */
-export function admitSignIn(m: Maintenance, permissions: Deps['permissions'], userId: string): void {
-  if (m.level === 'closed' && !permissions.isAdministrator(userId)) throw maintenanceRefusal();
+export async function admitSignIn(m: Maintenance, permissions: Deps['permissions'], userId: string, q?: Q): Promise<void> {
+  if (m.level === 'closed' && !(await permissions.isAdministrator(userId, q))) throw maintenanceRefusal();
 }
 
 const API = '/api/v1/';
@@ -119,7 +124,7 @@ export function maintenanceGate(m: Maintenance, permissions: Deps['permissions']
     }
     if (op === ops.health || SIGN_IN.has(op)) return next();
     const actor = ctx.state.actor;
-    if (actor && ADMIN_WHILE_CLOSED.test(op.path) && permissions.isAdministrator(actor.userId)) return next();
+    if (actor && ADMIN_WHILE_CLOSED.test(op.path) && (await permissions.isAdministrator(actor.userId))) return next();
     throw maintenanceRefusal();
   };
 }

@@ -1,8 +1,9 @@
 import type { Health, InstanceSettings, LocalRunnerHealth, SystemMessageType } from '@judge/contract';
-import type Database from 'better-sqlite3';
+import { count, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Actor } from '../../auth/permissions.js';
-import { instanceSettings } from '../../db/schema.js';
+import { attempts, instanceSettings } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
 import { event } from '../../events/bus.js';
 import type { Deps } from '../../services.js';
 import { iso } from '../../util.js';
@@ -36,13 +37,11 @@ const ROW = 1;
 export class InstanceService {
   private localRunner: (() => LocalRunnerHealth) | undefined;
   readonly maintenance: Maintenance;
-  private readonly storedText: Database.Statement<[number], { settings: string }>;
   /** The last stored document read and its parse: every GET /account reads the switches. */
   private last: { text: string | undefined; parsed: Stored } | undefined;
 
   constructor(private readonly d: Deps) {
     this.maintenance = new Maintenance(d);
-    this.storedText = d.sqlite.prepare<[number], { settings: string }>('SELECT settings FROM instance_settings WHERE id = ?');
   }
 
   /** `judge up` tells where the state of its local runner is read (health shows it). */
@@ -54,9 +53,10 @@ export class InstanceService {
    * Liveness, the server's clock (clients align contest clocks to it), the local runner when this
    * server supervises one, and whether anything can be judged: the runners and the queue.
    */
-  health(version: string): Health {
+  async health(version: string): Promise<Health> {
     const level = this.maintenance.level;
     const now = this.d.clock.now();
+    // runnerCensus belongs to the runners area, which moves it onto the asynchronous layer itself
     const { connected, approved, pendingApproval } = runnerCensus(this.d.sqlite, now.getTime());
     return {
       status: 'ok',
@@ -65,49 +65,53 @@ export class InstanceService {
       serverTime: iso(now),
       ...(this.localRunner ? { localRunner: this.localRunner() } : {}),
       runners: { connected, approved, pendingApproval },
-      queue: this.queue(),
+      queue: await this.queue(),
     };
   }
 
   /** Attempts waiting for a runner and held by one (the partial queue index answers the first). */
-  queue(): { queued: number; running: number } {
-    const count = (state: string) => (this.d.sqlite.prepare('SELECT count(*) AS n FROM attempts WHERE state = ?').get(state) as { n: number }).n;
-    return { queued: count('queued'), running: count('running') };
+  queue(): Promise<{ queued: number; running: number }> {
+    return this.d.tx.read(async (q) => {
+      const inState = async (state: string) => (await q.select({ n: count() }).from(attempts).where(eq(attempts.state, state)))[0]?.n ?? 0;
+      return { queued: await inState('queued'), running: await inState('running') };
+    });
   }
 
   /** An administrator's broadcast to every signed-in session; nothing is stored. */
-  broadcast(actor: Actor, type: SystemMessageType, message: string): void {
-    this.d.permissions.require(actor, 'system:administrator');
-    this.d.tx.run((out) => out.emit(event('systemMessage', { type, message }, { kind: 'signedIn' })));
+  async broadcast(actor: Actor, type: SystemMessageType, message: string): Promise<void> {
+    await this.d.permissions.require(actor, 'system:administrator');
+    await this.d.tx.write(async (_q, out) => out.emit(event('systemMessage', { type, message }, { kind: 'signedIn' })));
     this.d.log.info({ type, by: actor.userId }, 'system message sent');
   }
 
-  /** The stored switches, with defaults for what was never set. */
-  settings(): Stored {
-    // read as text each time (so a change by any path is seen), parsed again only when it changed
-    const text = this.storedText.get(ROW)?.settings;
+  /** The stored switches, with defaults for what was never set; inside a transaction, pass its `q`. */
+  async settings(q?: Q): Promise<Stored> {
+    // read each time (so a change by any path is seen), checked again only when it changed
+    const read = async (r: Q) => (await r.select({ settings: instanceSettings.settings }).from(instanceSettings).where(eq(instanceSettings.id, ROW)).limit(1))[0]?.settings;
+    const stored = await (q ? read(q) : this.d.tx.read(read));
+    const text = stored === undefined ? undefined : JSON.stringify(stored);
     if (this.last && this.last.text === text) return { ...this.last.parsed };
-    const parsed = Stored.parse(text === undefined ? {} : JSON.parse(text));
+    const parsed = Stored.parse(stored ?? {});
     this.last = { text, parsed };
     return { ...parsed };
   }
 
-  view(): InstanceSettings {
-    const s = this.settings();
+  async view(q?: Q): Promise<InstanceSettings> {
+    const s = await this.settings(q);
     return { ...s, documents: [], logoTranslations: [], providers: [] };
   }
 
-  update(actor: Actor, patch: InstanceUpdate): InstanceSettings {
-    this.d.permissions.require(actor, 'instance:update');
-    return this.d.tx.run((out) => {
-      const next = { ...this.settings(), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+  /** The document is read and replaced whole in one transaction (SERIALIZABLE, retried, on PostgreSQL). */
+  async update(actor: Actor, patch: InstanceUpdate): Promise<InstanceSettings> {
+    await this.d.permissions.require(actor, 'instance:update');
+    return this.d.tx.write(async (q, out) => {
+      const next = { ...(await this.settings(q)), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
       const now = iso(this.d.clock.now());
-      this.d.db
+      await q
         .insert(instanceSettings)
         .values({ id: ROW, settings: next, updatedAt: now })
-        .onConflictDoUpdate({ target: instanceSettings.id, set: { settings: next, updatedAt: now } })
-        .run();
-      const view = this.view();
+        .onConflictDoUpdate({ target: instanceSettings.id, set: { settings: next, updatedAt: now } });
+      const view = await this.view(q);
       out.emit(event('instanceChanged', { instance: view }, { kind: 'signedIn' }));
       return view;
     });

@@ -157,7 +157,7 @@ export class ParticipantService {
    */
   private browsing(actor: Actor, idOrSlug: string): Browsing {
     const a = visibleActivity(this.d, actor, idOrSlug);
-    if (!this.d.permissions.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
+    if (!this.d.permissions.now.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
     return { a, manages: canManage(this.d, actor.userId, a.id) };
   }
 
@@ -192,7 +192,7 @@ export class ParticipantService {
     return uses.some((use) => {
       if (canManage(this.d, userId, use.a.id)) return true;
       if (use.scope !== PARTICIPANT_SCOPE || !use.usesVersion) return false;
-      const shown = canSeeActivity(this.d, userId, use.a) && this.d.permissions.has(userId, 'activity:read', use.a.id);
+      const shown = canSeeActivity(this.d, userId, use.a) && this.d.permissions.now.has(userId, 'activity:read', use.a.id);
       return shown && problemsVisible(use.s, use.a);
     });
   }
@@ -266,7 +266,7 @@ export class ParticipantService {
     const maxSubmissions = sp.maxSubmissions ?? b.a.maxSubmissionsPerProblem;
     const submissionsLeft = maxSubmissions !== null ? Math.max(0, maxSubmissions - standing.attempts) : null;
     const canSubmit =
-      !!version && acceptsSubmissions(s) && !b.a.archivedAt && submissionsLeft !== 0 && this.d.permissions.has(actor.userId, 'submission:create', b.a.id);
+      !!version && acceptsSubmissions(s) && !b.a.archivedAt && submissionsLeft !== 0 && this.d.permissions.now.has(actor.userId, 'submission:create', b.a.id);
     const allowed = allowedLanguages(this.d.config.languages, { config: sp.config, judgeable: judgeableLanguages(this.d.db, requiredTags(s.runnerTags, b.a.runnerTags)) });
     return compact({
       id: sp.id,

@@ -38,12 +38,12 @@ export function findActivity(db: Db, idOrSlug: string): ActivityRow | undefined 
 }
 
 export function isMember(d: Deps, userId: string, activityId: string): boolean {
-  return d.permissions.memberships(userId).includes(activityId);
+  return d.permissions.now.memberships(userId).includes(activityId);
 }
 
 /** May manage: activity:update there (override rules included). */
 export function canManage(d: Deps, userId: string, activityId: string): boolean {
-  return d.permissions.has(userId, 'activity:update', activityId);
+  return d.permissions.now.has(userId, 'activity:update', activityId);
 }
 
 /**
@@ -79,7 +79,7 @@ export function visibleActivity(d: Deps, actor: Actor, idOrSlug: string): Activi
 export function managedActivity(d: Deps, actor: Actor, idOrSlug: string): ActivityRow {
   const a = findActivity(d.db, idOrSlug);
   if (!a || !canSeeActivity(d, actor.userId, a)) throw notFound('activity');
-  d.permissions.require(actor, 'activity:update', a.id);
+  d.permissions.now.require(actor, 'activity:update', a.id);
   return a;
 }
 

@@ -71,7 +71,7 @@ export class PrintoutsService {
   }
 
   private manages(userId: string, activityId: string): boolean {
-    return this.d.permissions.has(userId, 'printout:manage', activityId);
+    return this.d.permissions.now.has(userId, 'printout:manage', activityId);
   }
 
   /** A printout the caller works on: 404 unless they manage its activity's printouts. */
@@ -88,7 +88,7 @@ export class PrintoutsService {
   private participantActivity(actor: Actor, idOrSlug: string): ActivityRow {
     const a = visibleActivity(this.d, actor, idOrSlug);
     if (!a.modules.printouts) throw ApiError.of('printouts.disabled', 'Printouts are switched off in this activity');
-    this.d.permissions.require(actor, 'printout:create', a.id);
+    this.d.permissions.now.require(actor, 'printout:create', a.id);
     return a;
   }
 
@@ -209,7 +209,7 @@ export class PrintoutsService {
   list(actor: Actor, q: z.output<typeof PrintoutsQuery>): Page<Printout> {
     let ids: string[];
     if (q.activityId) {
-      this.d.permissions.require(actor, 'printout:manage', q.activityId);
+      this.d.permissions.now.require(actor, 'printout:manage', q.activityId);
       ids = [q.activityId];
     } else {
       ids = this.managedActivities(actor.userId).map((a) => a.id);

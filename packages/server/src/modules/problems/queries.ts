@@ -23,8 +23,8 @@ function sharedWith(db: Db, problemId: string, userId: string): boolean {
 
 /** Readable (decisions §5): the owner, instance visibility, shared with the caller, or problem:read:all. */
 export function canReadProblem(d: Deps, userId: string, p: ProblemRow): boolean {
-  if (p.ownerUserId === userId || d.permissions.has(userId, 'problem:read:all')) return true;
-  if (!d.permissions.has(userId, 'problem:read:own')) return false;
+  if (p.ownerUserId === userId || d.permissions.now.has(userId, 'problem:read:all')) return true;
+  if (!d.permissions.now.has(userId, 'problem:read:own')) return false;
   if (p.visibility === 'instance') return true;
   return p.visibility === 'shared' && sharedWith(d.db, p.id, userId);
 }
@@ -34,8 +34,8 @@ export function canReadProblem(d: Deps, userId: string, p: ProblemRow): boolean 
  * a user it is shared with, or a reader of every problem. Instance visibility lends reading only.
  */
 export function canWriteProblem(d: Deps, userId: string, p: ProblemRow, key: Parameters<Deps['permissions']['has']>[1]): boolean {
-  if (!d.permissions.has(userId, key)) return false;
-  if (p.ownerUserId === userId || d.permissions.has(userId, 'problem:read:all')) return true;
+  if (!d.permissions.now.has(userId, key)) return false;
+  if (p.ownerUserId === userId || d.permissions.now.has(userId, 'problem:read:all')) return true;
   return p.visibility === 'shared' && sharedWith(d.db, p.id, userId);
 }
 

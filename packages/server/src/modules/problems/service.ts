@@ -18,7 +18,7 @@ import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
 import { judgingMaxima } from '../../config.js';
 import type { FilesService } from '../files/index.js';
-import { findUserById } from '../users/index.js';
+import { findUserByIdNow } from '../users/index.js';
 import { needsCalibration, type VersionCalibration } from './calibration.js';
 import { inspectPackage, type PackageSummary } from './package.js';
 import { packageSamples } from './samples.js';
@@ -80,8 +80,8 @@ export class ProblemsService {
 
   list(actor: Actor, q: ProblemsListQuery): Page<Problem> {
     const me = actor.userId;
-    const readsAll = this.d.permissions.has(me, 'problem:read:all');
-    if (!readsAll) this.d.permissions.require(actor, 'problem:read:own');
+    const readsAll = this.d.permissions.now.has(me, 'problem:read:all');
+    if (!readsAll) this.d.permissions.now.require(actor, 'problem:read:own');
     const where: SQL[] = [];
     if (!q.includeArchived) where.push(isNull(problems.archivedAt));
     if (q.mineOnly) where.push(eq(problems.ownerUserId, me));
@@ -112,7 +112,7 @@ export class ProblemsService {
   }
 
   create(actor: Actor, input: CreateInput): Problem {
-    this.d.permissions.require(actor, 'problem:create');
+    this.d.permissions.now.require(actor, 'problem:create');
     return this.d.tx.run((out) => {
       if (slugTaken(this.d.db, input.slug)) throw slugTakenError(input.slug);
       const row = this.d.db
@@ -179,7 +179,7 @@ export class ProblemsService {
 
   /** A private copy owned by the caller, with the newest version as its first; the bytes are shared. */
   duplicate(actor: Actor, id: string): Problem {
-    this.d.permissions.require(actor, 'problem:create');
+    this.d.permissions.now.require(actor, 'problem:create');
     return this.d.tx.run((out) => {
       const source = readableProblem(this.d, actor, id);
       const slug = this.copySlug(source.slug);
@@ -227,7 +227,7 @@ export class ProblemsService {
       const p = writableProblem(this.d, actor, id, 'problem:share');
       // the list means something only for `shared`; otherwise nobody is named
       const sharedWith = input.visibility === 'shared' ? [...new Set(input.sharedWith ?? [])] : [];
-      const unknown = sharedWith.filter((userId) => !findUserById(this.d.db, userId));
+      const unknown = sharedWith.filter((userId) => !findUserByIdNow(this.d.db, userId));
       if (unknown.length) {
         throw ApiError.of('validation_failed', `No such user: ${unknown.join(', ')}`, { sharedWith: unknown.map((u) => `no user has the id ${u}`) });
       }
@@ -285,7 +285,7 @@ export class ProblemsService {
   async createVersion(actor: Actor, problemId: string, input: VersionInput): Promise<ProblemVersion> {
     this.writableForVersions(actor, problemId);
     checkVersionRequest(input);
-    const fileRows = this.requireFiles(actor, input);
+    const fileRows = await this.requireFiles(actor, input);
     this.planVersion(problemId, input);
     let inspected: PackageSummary | undefined;
     let calibrate = false;
@@ -332,7 +332,7 @@ export class ProblemsService {
   }
 
   /** Every file the request names must exist and be readable by the caller, else 422 file.missing. */
-  private requireFiles(actor: Actor, input: VersionInput): Map<string, { sha256: string }> {
+  private async requireFiles(actor: Actor, input: VersionInput): Promise<Map<string, { sha256: string }>> {
     const named: [string, string][] = [
       ...(input.statements ?? []).map((s, i): [string, string] => [`statements[${i}].fileId`, s.fileId]),
       ...(input.files ?? []).map((f, i): [string, string] => [`files[${i}].fileId`, f.fileId]),
@@ -343,7 +343,7 @@ export class ProblemsService {
     const missing: Record<string, string[]> = {};
     for (const [path, fileId] of named) {
       try {
-        found.set(fileId, this.files.readable(actor, fileId));
+        found.set(fileId, await this.files.readable(actor, fileId));
       } catch (e) {
         if (!(e instanceof ApiError) || e.status !== 404) throw e;
         missing[path] = [`no file ${fileId} that you may read`];

@@ -49,13 +49,13 @@ export class QuestionsService {
   }
 
   private has(userId: string, key: Permission, activityId: string): boolean {
-    return this.d.permissions.has(userId, key, activityId);
+    return this.d.permissions.now.has(userId, key, activityId);
   }
 
   /** The activity of a participant call: visible, a member's (or staff's), questions on. */
   private participantActivity(actor: Actor, idOrSlug: string, key: Permission): ActivityRow {
     const a = visibleActivity(this.d, actor, idOrSlug);
-    this.d.permissions.require(actor, key, a.id);
+    this.d.permissions.now.require(actor, key, a.id);
     requireModule(a);
     return a;
   }
@@ -65,7 +65,7 @@ export class QuestionsService {
     const q = this.row(id, actor.userId);
     if (!q || !this.has(actor.userId, 'question:read:all', q.activity_id)) throw notFound('question');
     const a = findActivity(this.d.db, q.activity_id)!;
-    this.d.permissions.require(actor, key, a.id);
+    this.d.permissions.now.require(actor, key, a.id);
     requireModule(a);
     return { q, a };
   }
@@ -80,12 +80,12 @@ export class QuestionsService {
     if (q.activityId) {
       const a = findActivity(this.d.db, q.activityId);
       if (!a) return { items: [], total: 0, ...clampPaging(q) };
-      this.d.permissions.require(actor, 'question:read:all', a.id);
+      this.d.permissions.now.require(actor, 'question:read:all', a.id);
       ids = [a.id];
     } else {
       const all = this.st<[], { id: string }>('SELECT id FROM activities').all();
       ids = all.map((r) => r.id).filter((id) => this.has(actor.userId, 'question:read:all', id));
-      if (!ids.length && !this.d.permissions.holdsAnywhere(actor.userId, 'question:read:all')) throw forbidden('question:read:all');
+      if (!ids.length && !this.d.permissions.now.holdsAnywhere(actor.userId, 'question:read:all')) throw forbidden('question:read:all');
     }
     const where = [
       'q.activity_id IN (SELECT value FROM json_each(@ids))',
@@ -192,7 +192,7 @@ export class QuestionsService {
   answer(actor: Actor, id: string, body: { body: string; publish?: boolean | undefined }): Question {
     const { q, a } = this.staffQuestion(actor, id, 'question:answer');
     if (q.kind === 'announcement') throw ApiError.of('question.isAnnouncement', 'An announcement is not answered');
-    if (body.publish) this.d.permissions.require(actor, 'question:publish', a.id);
+    if (body.publish) this.d.permissions.now.require(actor, 'question:publish', a.id);
     return this.d.tx.run((out) => {
       const published = body.publish ? 1 : q.is_published;
       this.st('UPDATE questions SET answer_body = ?, answer_user_id = ?, answered_at = ?, is_published = ? WHERE id = ?').run(body.body, actor.userId, iso(this.d.clock.now()), published, id);
@@ -250,7 +250,7 @@ export class QuestionsService {
   }
 
   setCannedAnswers(actor: Actor, body: CannedAnswers): CannedAnswers {
-    this.d.permissions.require(actor, 'instance:update');
+    this.d.permissions.now.require(actor, 'instance:update');
     this.st('INSERT INTO canned_answers (id, answers, updated_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET answers = excluded.answers, updated_at = excluded.updated_at').run(
       CANNED_ROW,
       JSON.stringify(body.answers),

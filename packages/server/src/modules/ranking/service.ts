@@ -100,8 +100,8 @@ export class RankingService {
     view: RankingView,
   ): { type: RankingType; problems: Ranking['problems']; ranked: Ranked; rows: RankingRow[] } {
     const a = visibleActivity(this.d, actor, idOrSlug);
-    const may = (key: Permission) => view === 'own' && this.d.permissions.has(actor.userId, key, a.id);
-    this.d.permissions.require(actor, 'ranking:read', a.id);
+    const may = (key: Permission) => view === 'own' && this.d.permissions.now.has(actor.userId, key, a.id);
+    this.d.permissions.now.require(actor, 'ranking:read', a.id);
     const all = this.q.seriesOf(a.id);
     const chosen = seriesId === undefined ? undefined : all.find((s) => s.id === seriesId);
     if (seriesId !== undefined && !chosen) throw notFound('series');
@@ -204,7 +204,7 @@ export class RankingService {
     if (r.scoreVisibility !== 'everyone') narrow.push('result:read:all');
     const author = (unless?: Permission) => {
       if (r.scoreVisibility !== 'participantOnly' || !r.publishedAt) return undefined;
-      const may = (k: Permission) => this.d.permissions.has(r.userId, k, r.activityId);
+      const may = (k: Permission) => this.d.permissions.now.has(r.userId, k, r.activityId);
       return may('ranking:read') && !(unless && may(unless)) ? [r.userId] : undefined;
     };
     const audience = (extra: Partial<Extract<Audience, { kind: 'permission' }>>): Audience =>

@@ -67,7 +67,7 @@ export class EnrolmentCodes {
   }
 
   create(actor: Actor, body: CreateBody): CreatedEnrolmentCode {
-    this.d.permissions.require(actor, 'runner:approve');
+    this.d.permissions.now.require(actor, 'runner:approve');
     const now = this.d.clock.now();
     const code = newCode();
     const id = newId();
@@ -83,13 +83,13 @@ export class EnrolmentCodes {
 
   /** The codes that have not expired, used up or not: what an administrator may still withdraw. */
   list(actor: Actor): { items: EnrolmentCode[] } {
-    this.d.permissions.require(actor, 'runner:approve');
+    this.d.permissions.now.require(actor, 'runner:approve');
     const rows = this.q<[string], CodeRow>(`${CODE_SELECT} WHERE c.expires_at > ? ORDER BY c.created_at DESC, c.id DESC`).all(iso(this.d.clock.now()));
     return { items: rows.map((r) => this.view(r)) };
   }
 
   revoke(actor: Actor, id: string): void {
-    this.d.permissions.require(actor, 'runner:approve');
+    this.d.permissions.now.require(actor, 'runner:approve');
     if (this.q('DELETE FROM runner_enrolment_codes WHERE id = ?').run(id).changes === 0) throw notFound('enrolment code');
   }
 

@@ -76,7 +76,7 @@ export class RunnersService {
     private readonly d: Deps,
     private readonly work: RunnerWork,
   ) {
-    this.tokens = new RunnerTokens(d.sqlite);
+    this.tokens = new RunnerTokens(d.tx);
     this.codes = new EnrolmentCodes(d);
     this.q = statements(d.sqlite);
   }
@@ -194,7 +194,7 @@ export class RunnersService {
    * A token for a signed nonce. The nonce is spent by any attempt. The signature is checked before
    * the approval, so only the key's holder learns whether the runner is approved.
    */
-  token(body: { fingerprint: string; nonce: string; signature: string; languages?: string[] | undefined }, address: string): { token: string; expiresAt: string } {
+  async token(body: { fingerprint: string; nonce: string; signature: string; languages?: string[] | undefined }, address: string): Promise<{ token: string; expiresAt: string }> {
     const issued = this.nonces.get(body.nonce);
     this.nonces.delete(body.nonce);
     const now = this.d.clock.now();
@@ -211,11 +211,11 @@ export class RunnersService {
     // what it reports replaces what it reported before; nothing reported (an older runner) is unknown, not none
     const languages = body.languages ? JSON.stringify([...new Set(body.languages)].sort()) : null;
     this.q('UPDATE runners SET last_seen_at = ?, address = ?, languages = ? WHERE id = ?').run(iso(now), address, languages, r.id);
-    return this.tokens.issue(r.id, now);
+    return await this.tokens.issue(r.id, now);
   }
 
-  authenticate(header: string | undefined, address: string): RunnerActor {
-    return this.tokens.authenticate(header, address, this.d.clock.now());
+  async authenticate(header: string | undefined, address: string): Promise<RunnerActor> {
+    return await this.tokens.authenticate(header, address, this.d.clock.now());
   }
 
   heartbeat(runner: RunnerActor, address: string): void {
@@ -273,7 +273,7 @@ export class RunnersService {
   // ---- management (decisions §8, extension) ----
 
   list(actor: Actor, query: { page?: number; pageSize?: number; state?: string; search?: string }): Page<Runner> {
-    this.d.permissions.require(actor, 'runner:read');
+    this.d.permissions.now.require(actor, 'runner:read');
     const { page, pageSize } = clampPaging(query);
     const where: string[] = [];
     const args: unknown[] = [];
@@ -293,14 +293,14 @@ export class RunnersService {
   }
 
   get(actor: Actor, id: string): Runner {
-    this.d.permissions.require(actor, 'runner:read');
+    this.d.permissions.now.require(actor, 'runner:read');
     const r = this.byId(id);
     if (!r) throw notFound('runner');
     return this.view(r);
   }
 
   private managed(actor: Actor, id: string, key: 'runner:approve' | 'runner:revoke' | 'runner:update'): RunnerRow {
-    this.d.permissions.require(actor, key);
+    this.d.permissions.now.require(actor, key);
     const r = this.byId(id);
     if (!r) throw notFound('runner');
     return r;

@@ -177,7 +177,7 @@ export class SeriesService {
     const s = this.d.db.select().from(series).where(eq(series.id, seriesId)).get();
     const a = s && this.activityOf(s.activityId);
     if (!s || !a || !canSeeActivity(this.d, actor.userId, a)) throw notFound('series');
-    this.d.permissions.require(actor, key, a.id);
+    this.d.permissions.now.require(actor, key, a.id);
     requireNotArchived(a);
     return { s, a };
   }

@@ -126,7 +126,7 @@ export class SubmissionsService {
    */
   plan(actor: Actor, idOrSlug: string, problemSlug: string, address: string, forSampleRun = false): SubmitPlan {
     const a = visibleActivity(this.d, actor, idOrSlug);
-    if (!this.d.permissions.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
+    if (!this.d.permissions.now.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
     if (a.archivedAt) throw ApiError.of('activity.archived', 'The activity is archived: it takes no submissions');
     const found = this.q<[string, string], Assignment>(
       `SELECT id, series_id AS seriesId, problem_id AS problemId, pinned_version_id AS pinnedVersionId,
@@ -136,7 +136,7 @@ export class SubmissionsService {
     const series = found ? this.d.db.select().from(seriesTable).where(eq(seriesTable.id, found.seriesId)).get() : undefined;
     const manages = canManage(this.d, actor.userId, a.id);
     if (!found || !series || !(manages || problemsVisible(series, a))) throw notFound('problem');
-    this.d.permissions.require(actor, 'submission:create', a.id);
+    this.d.permissions.now.require(actor, 'submission:create', a.id);
     if (forSampleRun && a.modules.sampleRuns === false) throw ApiError.of('sampleRuns.disabled', 'Running code on the samples is switched off in this activity');
     if (!manages) {
       if (!acceptsSubmissions(series)) throw ApiError.of('series.closed', series.pausedAt ? 'The series is paused' : 'The series is not open for submissions');
@@ -247,19 +247,19 @@ export class SubmissionsService {
 
   private browsing(actor: Actor, idOrSlug: string): ActivityRow {
     const a = visibleActivity(this.d, actor, idOrSlug);
-    if (!this.d.permissions.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
+    if (!this.d.permissions.now.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
     return a;
   }
 
   listOwn(actor: Actor, idOrSlug: string, query: { page?: number; pageSize?: number; seriesProblemId?: string }): Page<SubmissionSummary> {
     const a = this.browsing(actor, idOrSlug);
-    this.d.permissions.require(actor, 'submission:read:own', a.id);
+    this.d.permissions.now.require(actor, 'submission:read:own', a.id);
     const { page, pageSize } = clampPaging(query);
     const where = 's.activity_id = ? AND s.user_id = ?' + (query.seriesProblemId ? ' AND s.series_problem_id = ?' : '');
     const args: unknown[] = [a.id, actor.userId, ...(query.seriesProblemId ? [query.seriesProblemId] : [])];
     const total = (this.d.sqlite.prepare(`SELECT count(*) AS n FROM submissions s WHERE ${where}`).get(...args) as { n: number }).n;
     const rows = this.d.sqlite.prepare(`${SUBMISSION_SELECT} WHERE ${where} ORDER BY s.submitted_at DESC, s.id DESC LIMIT ? OFFSET ?`).all(...args, pageSize, (page - 1) * pageSize) as SubmissionRow[];
-    const ownResults = this.d.permissions.has(actor.userId, 'result:read:own', a.id);
+    const ownResults = this.d.permissions.now.has(actor.userId, 'result:read:own', a.id);
     return { items: rows.map((r) => this.named(this.forAuthor(toSummary(r), ownResults))), total, page, pageSize };
   }
 
@@ -280,18 +280,18 @@ export class SubmissionsService {
     const a = this.browsing(actor, idOrSlug);
     const r = this.row(id);
     if (!r || r.activityId !== a.id) throw notFound('submission');
-    const readsAll = this.d.permissions.has(actor.userId, 'submission:read:all', a.id);
-    if (r.userId === actor.userId ? !this.d.permissions.has(actor.userId, 'submission:read:own', a.id) && !readsAll : !readsAll) throw notFound('submission');
+    const readsAll = this.d.permissions.now.has(actor.userId, 'submission:read:all', a.id);
+    if (r.userId === actor.userId ? !this.d.permissions.now.has(actor.userId, 'submission:read:own', a.id) && !readsAll : !readsAll) throw notFound('submission');
     if (readsAll) return this.managerDetail(actor, r);
     const shown = participantAttachments(a);
     const detail = this.details.detail(r, { forManager: false, attachmentShown: (name) => shown.has(name) });
-    return this.named(this.forAuthor(detail, this.d.permissions.has(actor.userId, 'result:read:own', a.id)));
+    return this.named(this.forAuthor(detail, this.d.permissions.now.has(actor.userId, 'result:read:own', a.id)));
   }
 
   // ---- the managers' side ----
 
   private managerDetail(actor: Actor, r: SubmissionRow): SubmissionDetail {
-    const logs = this.d.permissions.has(actor.userId, 'result:log:read:all', r.activityId);
+    const logs = this.d.permissions.now.has(actor.userId, 'result:log:read:all', r.activityId);
     const a = findActivity(this.d.db, r.activityId)!;
     const shown = participantAttachments(a);
     return this.named(this.details.detail(r, { forManager: true, attachmentShown: (name) => logs || shown.has(name) }));
@@ -300,7 +300,7 @@ export class SubmissionsService {
   /** A submission the caller may read as a manager; 404 otherwise, like one that does not exist. */
   private managed(actor: Actor, id: string): SubmissionRow {
     const r = this.row(id);
-    if (!r || !this.d.permissions.has(actor.userId, 'submission:read:all', r.activityId)) throw notFound('submission');
+    if (!r || !this.d.permissions.now.has(actor.userId, 'submission:read:all', r.activityId)) throw notFound('submission');
     return r;
   }
 
@@ -325,14 +325,14 @@ export class SubmissionsService {
    */
   private readableActivities(userId: string): { only?: string[]; except: string[] } {
     const key = 'submission:read:all';
-    const memberships = this.d.permissions.memberships(userId);
-    if (this.d.permissions.has(userId, key, null)) return { except: memberships.filter((id) => !this.d.permissions.has(userId, key, id)) };
-    return { only: memberships.filter((id) => this.d.permissions.has(userId, key, id)), except: [] };
+    const memberships = this.d.permissions.now.memberships(userId);
+    if (this.d.permissions.now.has(userId, key, null)) return { except: memberships.filter((id) => !this.d.permissions.now.has(userId, key, id)) };
+    return { only: memberships.filter((id) => this.d.permissions.now.has(userId, key, id)), except: [] };
   }
 
   rejudge(actor: Actor, id: string): SubmissionSummary {
     const r = this.managed(actor, id);
-    this.d.permissions.require(actor, 'submission:rejudge', r.activityId);
+    this.d.permissions.now.require(actor, 'submission:rejudge', r.activityId);
     const row = this.d.tx.run((out) => {
       const assignment = this.q<[string], Assignment>(
         'SELECT id, series_id AS seriesId, problem_id AS problemId, pinned_version_id AS pinnedVersionId, max_upload_bytes AS maxUploadBytes, max_attachments AS maxAttachments, max_submissions AS maxSubmissions FROM series_problems WHERE id = ?',
@@ -363,7 +363,7 @@ export class SubmissionsService {
     ).get(assignmentId);
     const a = assignment ? findActivity(this.d.db, assignment.activityId) : undefined;
     if (!assignment || !a || !canSeeActivity(this.d, actor.userId, a)) throw notFound('assignment');
-    this.d.permissions.require(actor, 'submission:rejudge', a.id);
+    this.d.permissions.now.require(actor, 'submission:rejudge', a.id);
     return this.d.tx.run((out) => {
       const version = this.effectiveVersion(assignment);
       if (!version) throw ApiError.of('problem.noVersion', 'The problem has no version to judge against');
@@ -375,7 +375,7 @@ export class SubmissionsService {
 
   cancel(actor: Actor, submissionId: string, attemptId: string): SubmissionDetail {
     const r = this.managed(actor, submissionId);
-    this.d.permissions.require(actor, 'submission:cancel', r.activityId);
+    this.d.permissions.now.require(actor, 'submission:cancel', r.activityId);
     this.d.tx.run((out) => {
       const at = this.q<[string, string], { state: string }>('SELECT state FROM attempts WHERE id = ? AND submission_id = ?').get(attemptId, submissionId);
       if (!at) throw notFound('attempt');
@@ -389,7 +389,7 @@ export class SubmissionsService {
 
   setExcluded(actor: Actor, id: string, body: { excluded: boolean; reason?: string }): SubmissionDetail {
     const r = this.managed(actor, id);
-    this.d.permissions.require(actor, 'submission:exclude', r.activityId);
+    this.d.permissions.now.require(actor, 'submission:exclude', r.activityId);
     this.d.tx.run((out) => {
       if (body.excluded) {
         this.q('UPDATE submissions SET excluded = 1, excluded_at = coalesce(excluded_at, ?), excluded_by = ?, exclusion_reason = ? WHERE id = ?').run(
@@ -417,14 +417,14 @@ export class SubmissionsService {
     const sources = this.q<[string], { activityId: string }>(
       'SELECT s.activity_id AS activityId FROM submission_files sf JOIN submissions s ON s.id = sf.submission_id WHERE sf.file_id = ?',
     ).all(fileId);
-    if (sources.some((s) => this.d.permissions.has(userId, 'submission:source:read:all', s.activityId))) return true;
+    if (sources.some((s) => this.d.permissions.now.has(userId, 'submission:source:read:all', s.activityId))) return true;
     const attached = this.q<[string], { activityId: string; userId: string; name: string }>(
       `SELECT s.activity_id AS activityId, s.user_id AS userId, af.name FROM attempt_files af JOIN attempts a ON a.id = af.attempt_id
        JOIN submissions s ON s.id = a.submission_id WHERE af.file_id = ?`,
     ).all(fileId);
     return attached.some((f) => {
-      if (this.d.permissions.has(userId, 'result:log:read:all', f.activityId)) return true;
-      if (f.userId !== userId || !this.d.permissions.has(userId, 'result:read:own', f.activityId)) return false;
+      if (this.d.permissions.now.has(userId, 'result:log:read:all', f.activityId)) return true;
+      if (f.userId !== userId || !this.d.permissions.now.has(userId, 'result:read:own', f.activityId)) return false;
       const a = findActivity(this.d.db, f.activityId);
       return !!a && participantAttachments(a).has(f.name);
     });

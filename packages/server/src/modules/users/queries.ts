@@ -1,6 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { count, eq, or } from 'drizzle-orm';
 import type { ManagedUser } from '@judge/contract';
 import type { Db } from '../../db/database.js';
+import type { Q } from '../../db/storage.js';
 import { grants, users } from '../../db/schema.js';
 import { compact } from '../../util.js';
 
@@ -9,33 +10,39 @@ export type UserRow = typeof users.$inferSelect;
 export const usernameKey = (u: string): string => u.toLowerCase();
 export const emailKey = (e: string | null | undefined): string | null => (e ? e.trim().toLowerCase() : null);
 
-const byIdStatements = new WeakMap<Db, { get(p: { id: string }): UserRow | undefined }>();
-
-/** Asked on most requests, so prepared once per database rather than built and prepared each call. */
-export function findUserById(db: Db, id: string): UserRow | undefined {
-  let st = byIdStatements.get(db);
-  if (!st) byIdStatements.set(db, (st = db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare()));
-  return st.get({ id });
+/** Asked on most requests: one row by primary key. */
+export async function findUserById(q: Q, id: string): Promise<UserRow | undefined> {
+  return (await q.select().from(users).where(eq(users.id, id)).limit(1))[0];
 }
 
-/** A login name or an email address, compared without regard to case. */
-export function findUserByLogin(db: Db, login: string): UserRow | undefined {
+/**
+ * The same, synchronously on the SQLite connection, for areas whose transactions are still
+ * synchronous; goes when they await `findUserById`.
+ */
+export function findUserByIdNow(db: Db, id: string): UserRow | undefined {
+  return db.select().from(users).where(eq(users.id, id)).get();
+}
+
+/** A login name or an email address, compared without regard to case (both keys are stored lowercased). */
+export async function findUserByLogin(q: Q, login: string): Promise<UserRow | undefined> {
   const key = login.trim().toLowerCase();
-  return db.select().from(users).where(eq(users.usernameKey, key)).get() ?? db.select().from(users).where(eq(users.emailKey, key)).get();
+  const rows = await q.select().from(users).where(or(eq(users.usernameKey, key), eq(users.emailKey, key)));
+  // a login named like another account's address: the login wins, as it always did
+  return rows.find((u) => u.usernameKey === key) ?? rows[0];
 }
 
-export function usernameTaken(db: Db, username: string, exceptId?: string): boolean {
-  const row = db.select({ id: users.id }).from(users).where(eq(users.usernameKey, usernameKey(username))).get();
+export async function usernameTaken(q: Q, username: string, exceptId?: string): Promise<boolean> {
+  const row = (await q.select({ id: users.id }).from(users).where(eq(users.usernameKey, usernameKey(username))).limit(1))[0];
   return !!row && row.id !== exceptId;
 }
 
-export function emailTaken(db: Db, email: string, exceptId?: string): boolean {
-  const row = db.select({ id: users.id }).from(users).where(eq(users.emailKey, emailKey(email)!)).get();
+export async function emailTaken(q: Q, email: string, exceptId?: string): Promise<boolean> {
+  const row = (await q.select({ id: users.id }).from(users).where(eq(users.emailKey, emailKey(email)!)).limit(1))[0];
   return !!row && row.id !== exceptId;
 }
 
-export function grantCount(db: Db, userId: string): number {
-  return db.select({ n: sql<number>`count(*)` }).from(grants).where(and(eq(grants.userId, userId))).get()?.n ?? 0;
+export async function grantCount(q: Q, userId: string): Promise<number> {
+  return (await q.select({ n: count() }).from(grants).where(eq(grants.userId, userId)))[0]?.n ?? 0;
 }
 
 export function displayName(u: Pick<UserRow, 'firstName' | 'lastName' | 'username'>): string {

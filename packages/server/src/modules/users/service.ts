@@ -1,6 +1,7 @@
 import type { IssuedCredentials, ManagedUser, Page, Session, UserLookup } from '@judge/contract';
-import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
+import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { grants, users } from '../../db/schema.js';
 import { event } from '../../events/bus.js';
@@ -10,10 +11,19 @@ import { compact, generatePassword, iso, newId } from '../../util.js';
 import { displayName, emailKey, emailTaken, findUserById, grantCount, toManagedUser, usernameKey, usernameTaken, type UserRow } from './queries.js';
 
 /** Tells holders of user:read:all that an account changed. */
-export function announceUser(d: Deps, row: UserRow, out: Outbox): ManagedUser {
-  const view = toManagedUser(row, grantCount(d.db, row.id));
+export async function announceUser(q: Q, row: UserRow, out: Outbox): Promise<ManagedUser> {
+  const view = toManagedUser(row, await grantCount(q, row.id));
   out.emit(event('userChanged', { user: view }, { kind: 'permission', key: 'user:read:all' }));
   return view;
+}
+
+/** Login, address or full name containing the term, in any case (keys are stored lowercased; the name is folded with lower()). */
+function matching(pattern: string): SQL {
+  return or(
+    sql`${users.usernameKey} LIKE ${pattern} ESCAPE '\\'`,
+    sql`${users.emailKey} LIKE ${pattern} ESCAPE '\\'`,
+    sql`lower(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')) LIKE ${pattern} ESCAPE '\\'`,
+  )!;
 }
 
 const likeEscape = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -36,40 +46,35 @@ export interface UserPatch {
   expiresAt?: string | null | undefined;
 }
 
+async function target(q: Q, id: string): Promise<UserRow> {
+  const u = await findUserById(q, id);
+  if (!u) throw notFound('user');
+  return u;
+}
+
 export class UsersService {
   constructor(private readonly d: Deps) {}
 
-  lookup(actor: Actor, q: string | undefined): UserLookup[] {
-    this.d.permissions.require(actor, 'user:read:all');
-    const term = q?.trim();
+  async lookup(actor: Actor, search: string | undefined): Promise<UserLookup[]> {
+    await this.d.permissions.require(actor, 'user:read:all');
+    const term = search?.trim();
     if (!term) return [];
     const pattern = likeEscape(term);
-    const rows = this.d.db
-      .select()
-      .from(users)
-      .where(
-        or(
-          sql`${users.usernameKey} LIKE ${pattern} ESCAPE '\\'`,
-          sql`${users.emailKey} LIKE ${pattern} ESCAPE '\\'`,
-          sql`lower(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')) LIKE ${pattern} ESCAPE '\\'`,
-        ),
-      )
-      .orderBy(users.usernameKey)
-      .limit(20)
-      .all();
+    const rows = await this.d.tx.read((q) => q.select().from(users).where(matching(pattern)).orderBy(users.usernameKey).limit(20));
     return rows.map((u) => compact({ id: u.id, username: u.username, name: displayName(u), email: u.email }) as UserLookup);
   }
 
   /** Creates an account with a generated password, returned this once. */
   async create(actor: Actor, input: NewUser): Promise<IssuedCredentials> {
-    this.d.permissions.require(actor, 'user:create');
+    await this.d.permissions.require(actor, 'user:create');
     const password = generatePassword();
     const hash = await this.d.hasher.hash(password);
-    return this.d.tx.run((out) => {
-      if (usernameTaken(this.d.db, input.username)) throw ApiError.of('user.username.taken', `The login ${input.username} is taken`);
-      if (input.email && emailTaken(this.d.db, input.email)) throw ApiError.of('user.email.taken', 'An account with this address exists');
+    // PostgreSQL: the unique keys on login and address decide a race the checks below lose
+    return this.d.tx.write(async (q, out) => {
+      if (await usernameTaken(q, input.username)) throw ApiError.of('user.username.taken', `The login ${input.username} is taken`);
+      if (input.email && (await emailTaken(q, input.email))) throw ApiError.of('user.email.taken', 'An account with this address exists');
       const now = iso(this.d.clock.now());
-      const row = this.d.db
+      const [row] = await q
         .insert(users)
         .values({
           id: newId(),
@@ -86,79 +91,69 @@ export class UsersService {
           approvedAt: now,
           createdAt: now,
         })
-        .returning()
-        .get();
-      announceUser(this.d, row, out);
-      return { userId: row.id, username: row.username, password };
+        .returning();
+      await announceUser(q, row!, out);
+      return { userId: row!.id, username: row!.username, password };
     });
   }
 
-  listManaged(
+  async listManaged(
     actor: Actor,
     q: { page: number; pageSize: number; search?: string | undefined; includeBlocked?: boolean | undefined; temporaryOnly?: boolean | undefined },
-  ): Page<ManagedUser> {
-    this.d.permissions.require(actor, 'user:read:all');
+  ): Promise<Page<ManagedUser>> {
+    await this.d.permissions.require(actor, 'user:read:all');
     const where: SQL[] = [];
     if (!q.includeBlocked) where.push(isNull(users.blockedAt));
     if (q.temporaryOnly) where.push(eq(users.isTemporary, true));
     const term = q.search?.trim();
     if (term) {
-      const pattern = likeEscape(term);
-      where.push(
-        or(
-          sql`${users.usernameKey} LIKE ${pattern} ESCAPE '\\'`,
-          sql`${users.emailKey} LIKE ${pattern} ESCAPE '\\'`,
-          sql`lower(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')) LIKE ${pattern} ESCAPE '\\'`,
-        )!,
-      );
+      where.push(matching(likeEscape(term)));
     }
     const filter = where.length ? and(...where) : undefined;
-    const total = this.d.db.select({ n: sql<number>`count(*)` }).from(users).where(filter).get()?.n ?? 0;
+    return this.d.tx.read(async (db) => {
+      const total = (await db.select({ n: count() }).from(users).where(filter))[0]?.n ?? 0;
     // qualified by hand: drizzle renders single-table columns unqualified, and inside the subquery an
     // unqualified "id" would be the grant's own id, not the listed user's
-    const held = sql<number>`(SELECT count(*) FROM ${grants} AS g WHERE g.user_id = ${users}.id)`;
-    const rows = this.d.db
-      .select({ user: users, held })
-      .from(users)
-      .where(filter)
-      .orderBy(desc(users.createdAt), desc(users.id))
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize)
-      .all();
-    return { items: rows.map((r) => toManagedUser(r.user, r.held)), total, page: q.page, pageSize: q.pageSize };
+      const held = sql<number>`(SELECT count(*) FROM ${grants} AS g WHERE g.user_id = ${users}.id)`.mapWith(Number);
+      const rows = await db
+        .select({ user: users, held })
+        .from(users)
+        .where(filter)
+        .orderBy(desc(users.createdAt), desc(users.id))
+        .limit(q.pageSize)
+        .offset((q.page - 1) * q.pageSize);
+      return { items: rows.map((r) => toManagedUser(r.user, r.held)), total, page: q.page, pageSize: q.pageSize };
+    });
   }
 
   /** One account as the list shows it, for the page of one user. */
-  getManaged(actor: Actor, id: string): ManagedUser {
-    this.d.permissions.require(actor, 'user:read:all');
-    const u = this.target(id);
-    return toManagedUser(u, grantCount(this.d.db, u.id));
-  }
-
-  private target(id: string): UserRow {
-    const u = findUserById(this.d.db, id);
-    if (!u) throw notFound('user');
-    return u;
+  async getManaged(actor: Actor, id: string): Promise<ManagedUser> {
+    await this.d.permissions.require(actor, 'user:read:all');
+    return this.d.tx.read(async (q) => {
+      const u = await target(q, id);
+      return toManagedUser(u, await grantCount(q, u.id));
+    });
   }
 
   /**
    * Acting on an account that holds more than the actor (an administrator, say) would hand the
    * actor those powers: refused.
    */
-  private requireDominates(actor: Actor, targetId: string): void {
-    if (this.d.permissions.isAdministrator(actor.userId)) return;
-    const mine = this.d.permissions.effective(actor.userId, null);
-    for (const k of this.d.permissions.effective(targetId, null)) {
+  private async requireDominates(q: Q, actor: Actor, targetId: string): Promise<void> {
+    if (await this.d.permissions.isAdministrator(actor.userId, q)) return;
+    const mine = await this.d.permissions.effective(actor.userId, null, q);
+    for (const k of await this.d.permissions.effective(targetId, null, q)) {
       if (!mine.has(k)) throw ApiError.of('forbidden', `The account holds ${k}, which you do not`);
     }
   }
 
-  update(actor: Actor, id: string, patch: UserPatch): ManagedUser {
-    this.d.permissions.require(actor, 'user:update');
-    return this.d.tx.run((out) => {
-      const u = this.target(id);
-      this.requireDominates(actor, u.id);
-      if (patch.email && emailTaken(this.d.db, patch.email, u.id)) throw ApiError.of('user.email.taken', 'An account with this address exists');
+  async update(actor: Actor, id: string, patch: UserPatch): Promise<ManagedUser> {
+    await this.d.permissions.require(actor, 'user:update');
+    // PostgreSQL: SERIALIZABLE (retried) for the checks, the unique address key for the race on it
+    return this.d.tx.write(async (q, out) => {
+      const u = await target(q, id);
+      await this.requireDominates(q, actor, u.id);
+      if (patch.email && (await emailTaken(q, patch.email, u.id))) throw ApiError.of('user.email.taken', 'An account with this address exists');
       const set: Partial<UserRow> = {};
       if (patch.firstName !== undefined) set.firstName = patch.firstName;
       if (patch.lastName !== undefined) set.lastName = patch.lastName;
@@ -170,68 +165,68 @@ export class UsersService {
         set.emailKey = emailKey(patch.email);
         set.emailConfirmed = false;
       }
-      const row = Object.keys(set).length ? this.d.db.update(users).set(set).where(eq(users.id, u.id)).returning().get()! : u;
-      if (patch.expiresAt !== undefined) this.d.sessions.forgetUser(u.id);
-      return announceUser(this.d, row, out);
+      const row = Object.keys(set).length ? (await q.update(users).set(set).where(eq(users.id, u.id)).returning())[0]! : u;
+      if (patch.expiresAt !== undefined) out.then(() => this.d.sessions.forgetUser(u.id));
+      return announceUser(q, row, out);
     });
   }
 
-  setBlocked(actor: Actor, id: string, blocked: boolean, reason: string | undefined): ManagedUser {
-    this.d.permissions.require(actor, 'user:block');
-    return this.d.tx.run((out) => {
-      const u = this.target(id);
+  async setBlocked(actor: Actor, id: string, blocked: boolean, reason: string | undefined): Promise<ManagedUser> {
+    await this.d.permissions.require(actor, 'user:block');
+    return this.d.tx.write(async (q, out) => {
+      const u = await target(q, id);
       if (u.id === actor.userId) throw ApiError.of('user.self', 'You cannot block yourself');
-      this.requireDominates(actor, u.id);
+      await this.requireDominates(q, actor, u.id);
       const now = this.d.clock.now();
-      const row = this.d.db
+      const [row] = await q
         .update(users)
         .set(blocked ? { blockedAt: u.blockedAt ?? iso(now), blockedReason: reason ?? null } : { blockedAt: null, blockedReason: null, failedLogins: 0, lockedUntil: null })
         .where(eq(users.id, u.id))
-        .returning()
-        .get()!;
-      if (blocked) this.d.sessions.endAllOfUser(u.id, 'blocked', now, out);
-      return announceUser(this.d, row, out);
+        .returning();
+      if (blocked) await this.d.sessions.endAllOfUser(q, u.id, 'blocked', now, out);
+      return announceUser(q, row!, out);
     });
   }
 
   async resetPassword(actor: Actor, id: string): Promise<IssuedCredentials> {
-    this.d.permissions.require(actor, 'user:update');
-    const u = this.target(id);
-    this.requireDominates(actor, u.id);
+    await this.d.permissions.require(actor, 'user:update');
     const password = generatePassword();
     const hash = await this.d.hasher.hash(password);
-    return this.d.tx.run((out) => {
-      const row = this.d.db.update(users).set({ passwordHash: hash, failedLogins: 0, lockedUntil: null }).where(eq(users.id, u.id)).returning().get();
+    // hashed before the transaction; the checks run again inside it, where they hold (SERIALIZABLE on PostgreSQL)
+    return this.d.tx.write(async (q, out) => {
+      const u = await target(q, id);
+      await this.requireDominates(q, actor, u.id);
+      const [row] = await q.update(users).set({ passwordHash: hash, failedLogins: 0, lockedUntil: null }).where(eq(users.id, u.id)).returning();
       if (!row) throw notFound('user');
-      this.d.sessions.endAllOfUser(u.id, 'passwordChanged', this.d.clock.now(), out, u.id === actor.userId ? actor.sessionId : undefined);
-      announceUser(this.d, row, out);
+      await this.d.sessions.endAllOfUser(q, u.id, 'passwordChanged', this.d.clock.now(), out, u.id === actor.userId ? actor.sessionId : undefined);
+      await announceUser(q, row, out);
       return { userId: row.id, username: row.username, password };
     });
   }
 
-  sessionsOf(actor: Actor, userId: string): Session[] {
-    this.d.permissions.require(actor, 'user:read:all');
-    const u = this.target(userId);
+  async sessionsOf(actor: Actor, userId: string): Promise<Session[]> {
+    await this.d.permissions.require(actor, 'user:read:all');
+    const u = await this.d.tx.read((q) => target(q, userId));
     return this.d.sessions.listOfUser(u.id, this.d.clock.now(), actor.sessionId, this.d.connections);
   }
 
-  endSession(actor: Actor, userId: string, sessionId: string): void {
-    this.d.permissions.require(actor, 'user:update');
-    this.d.tx.run((out) => {
-      const s = this.d.sessions.get(sessionId);
+  async endSession(actor: Actor, userId: string, sessionId: string): Promise<void> {
+    await this.d.permissions.require(actor, 'user:update');
+    await this.d.tx.write(async (q, out) => {
+      const s = await this.d.sessions.get(q, sessionId);
       if (!s || s.userId !== userId || !s.live) throw notFound('session');
-      if (userId !== actor.userId) this.requireDominates(actor, userId);
-      this.d.sessions.end([sessionId], 'ended', this.d.clock.now(), out);
+      if (userId !== actor.userId) await this.requireDominates(q, actor, userId);
+      await this.d.sessions.end(q, [sessionId], 'ended', this.d.clock.now(), out);
     });
   }
 
   /** Signs an account out everywhere; on one's own account the session asking stays. */
-  endSessions(actor: Actor, userId: string): void {
-    this.d.permissions.require(actor, 'user:update');
-    this.d.tx.run((out) => {
-      const u = this.target(userId);
-      if (u.id !== actor.userId) this.requireDominates(actor, u.id);
-      this.d.sessions.endAllOfUser(u.id, 'ended', this.d.clock.now(), out, u.id === actor.userId ? actor.sessionId : undefined);
+  async endSessions(actor: Actor, userId: string): Promise<void> {
+    await this.d.permissions.require(actor, 'user:update');
+    await this.d.tx.write(async (q, out) => {
+      const u = await target(q, userId);
+      if (u.id !== actor.userId) await this.requireDominates(q, actor, u.id);
+      await this.d.sessions.endAllOfUser(q, u.id, 'ended', this.d.clock.now(), out, u.id === actor.userId ? actor.sessionId : undefined);
     });
   }
 }
