@@ -74,9 +74,12 @@ export class AccountService {
   }
 
   async get(actor: Actor): Promise<Account> {
-    const row = (await this.d.tx.read((q) => q.select(ACCOUNT_COLUMNS).from(users).where(eq(users.id, actor.userId)).limit(1)))[0];
-    if (!row) throw unauthenticated();
-    return toAccount(row, await this.rights(actor, row));
+    // one read for the row and the switches: the account is asked for on most screens
+    return this.d.tx.read(async (q) => {
+      const row = (await q.select(ACCOUNT_COLUMNS).from(users).where(eq(users.id, actor.userId)).limit(1))[0];
+      if (!row) throw unauthenticated();
+      return toAccount(row, await this.rights(actor, row, q));
+    });
   }
 
   /** PostgreSQL: SERIALIZABLE (retried) for the checks, the unique keys for races on a login or address. */
