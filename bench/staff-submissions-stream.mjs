@@ -167,27 +167,33 @@ const WATCH_ROWS = () => {
 };
 
 /**
- * BENCH_TRACE=1: one more cold navigation (not in the figures above) under Chromium's performance
+ * BENCH_TRACE=1: ROUNDS more cold navigations (not in the figures above) under Chromium's performance
  * trace: the JavaScript the page received before its first page was rendered, and the main thread's
- * busy time until then, by kind of work. These depend far less on the machine's load than the wall
- * times; BENCH_TRACE=<file.json> also keeps the trace (DevTools' Performance panel opens it).
+ * CPU and busy time until then. The CPU time depends far less on the machine's load than the wall
+ * times do; BENCH_TRACE=<file.json> also keeps the first trace (DevTools' Performance panel opens it).
  */
 async function traced(browser, url, path, cookie) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await ctx.addCookies([{ name: 'judge_session', value: cookie, url }]);
-  const page = await ctx.newPage();
-  await browser.startTracing(page, { categories: TRACE_CATEGORIES });
-  await page.goto(`${url}${path}`, { waitUntil: 'commit' });
-  const at = await page.evaluate(FIRST_PAGE);
-  const buffer = await browser.stopTracing();
-  const scripts = await page.evaluate(SCRIPTS_BEFORE, at);
-  await ctx.close();
-  if (/\.json$/.test(process.env.BENCH_TRACE)) writeFileSync(process.env.BENCH_TRACE, buffer);
-  const main = mainThreadUntil(JSON.parse(buffer.toString()), url, 'bench:first-page');
+  const rounds = [];
+  let scripts;
+  for (let r = 0; r < ROUNDS; r++) {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await ctx.addCookies([{ name: 'judge_session', value: cookie, url }]);
+    const page = await ctx.newPage();
+    await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    await page.goto(`${url}${path}`, { waitUntil: 'commit' });
+    const at = await page.evaluate(FIRST_PAGE);
+    const buffer = await browser.stopTracing();
+    scripts = await page.evaluate(SCRIPTS_BEFORE, at);
+    await ctx.close();
+    if (r === 0 && /\.json$/.test(process.env.BENCH_TRACE)) writeFileSync(process.env.BENCH_TRACE, buffer);
+    rounds.push(mainThreadUntil(JSON.parse(buffer.toString()), url, 'bench:first-page'));
+  }
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-  console.log(`traced cold round: first page at ${main.wallMs.toFixed(0)} ms; before it ${scripts.count} scripts, ${kb(scripts.transferred)} over the wire, ${kb(scripts.decoded)} decoded`);
-  const groups = Object.entries(main.groups).map(([g, ms]) => `${g} ${ms.toFixed(0)}`).join(', ');
-  console.log(`traced cold round: main thread busy ${main.busyMs.toFixed(0)} ms before the first page (${groups}; ms, groups overlap)`);
+  const of = (k) => rounds.map((m) => m[k]);
+  console.log(`traced: before the first page ${scripts.count} scripts, ${kb(scripts.transferred)} over the wire, ${kb(scripts.decoded)} decoded`);
+  console.log(`traced: first page at median ${median(of('wallMs')).toFixed(0)} ms; main thread CPU until then median ${median(of('cpuMs')).toFixed(0)} ms (${of('cpuMs').map((x) => x.toFixed(0)).join(', ')}), busy (wall) median ${median(of('busyMs')).toFixed(0)} ms`);
+  const groups = Object.keys(rounds[0].groups).map((g) => `${g} ${median(rounds.map((m) => m.groups[g])).toFixed(0)}`).join(', ');
+  console.log(`traced: busy time by kind, medians in ms (they overlap): ${groups}`);
 }
 
 const fmt = (xs) => `median ${median(xs).toFixed(0)} ms, p95 ${p95(xs).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms`;
