@@ -2,3 +2,4 @@
 export { SubmissionsService, type SubmissionJudging } from './service.js';
 export { submissionsRoutes } from './routes.js';
 export { DetailReader, SUBMISSION_SELECT, rescaled, toSummary, type SubmissionRow } from './views.js';
+export { containsFolded } from './queries.js';

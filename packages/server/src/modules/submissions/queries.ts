@@ -1,5 +1,6 @@
 import type { SubmissionsQuery } from '@judge/contract';
 import type { z } from 'zod';
+import { or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { iso } from '../../util.js';
 
 type ListQuery = z.output<typeof SubmissionsQuery>;
@@ -57,4 +58,14 @@ export function listFilter(query: ListQuery, scope: { only?: string[]; except: s
       ? 'FROM submissions s JOIN users u ON u.id = s.user_id JOIN series_problems sp ON sp.id = s.series_problem_id JOIN problems p ON p.id = sp.problem_id'
       : 'FROM submissions s',
   };
+}
+
+/**
+ * Whether any of `columns` contains `text`, regardless of case, its wildcards taken literally.
+ * Both sides are folded by the database's own lower(), so that the two engines agree on what they
+ * fold (SQLite's LIKE alone ignores ASCII case, PostgreSQL's does not).
+ */
+export function containsFolded(text: string, ...columns: SQLWrapper[]): SQL | undefined {
+  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return or(...columns.map((c) => sql`lower(${c}) LIKE lower(${pattern}) ESCAPE '\\'`));
 }
