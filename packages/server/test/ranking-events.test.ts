@@ -45,7 +45,7 @@ describe('rankingChanged events', () => {
   it('the announcer tells the ranking readers when a window opens and when a freeze is revealed, once each', async () => {
     clock.set(new Date(T0));
     // the worker started at T0 and noted it; a new tick at or before that instant announces nothing
-    expect(tick(0)).toEqual([]);
+    expect(await tick(0)).toEqual([]);
     const a = await f.activity([P, Q]);
     const s = await f.series(a, { startDate: at(0), rankingVisibleFrom: at(5), rankingFreezeAt: at(10), rankingRevealAt: at(20) });
     const byStart = await f.series(a, { startDate: at(7) });
@@ -56,13 +56,13 @@ describe('rankingChanged events', () => {
     void noFreeze;
     await heard();
 
-    expect(tick(4.99)).toEqual([]);
-    expect(tick(5)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'windowOpened' }]);
-    expect(tick(5)).toEqual([]);
-    expect(tick(8)).toEqual([{ activityId: a.id, seriesId: byStart.id, change: 'windowOpened' }]);
-    expect(tick(19.99)).toEqual([]);
-    expect(tick(20)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'unfrozen' }]);
-    expect(tick(600)).toEqual([]);
+    expect(await tick(4.99)).toEqual([]);
+    expect(await tick(5)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'windowOpened' }]);
+    expect(await tick(5)).toEqual([]);
+    expect(await tick(8)).toEqual([{ activityId: a.id, seriesId: byStart.id, change: 'windowOpened' }]);
+    expect(await tick(19.99)).toEqual([]);
+    expect(await tick(20)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'unfrozen' }]);
+    expect(await tick(600)).toEqual([]);
 
     const got = await heard();
     const told = [
@@ -79,11 +79,11 @@ describe('rankingChanged events', () => {
     const a = await f.activity([P]);
     const s = await f.series(a, { startDate: at(1000), rankingFreezeAt: at(1010), rankingRevealAt: at(1020) });
     const fresh = new RankingAnnouncer(f.j.app.deps);
-    expect(fresh.tick(new Date(at(1015)))).toEqual([]);
-    expect(fresh.tick(new Date(at(1030)))).toEqual([{ activityId: a.id, seriesId: s.id, change: 'unfrozen' }]);
+    expect(await fresh.tick(new Date(at(1015)))).toEqual([]);
+    expect(await fresh.tick(new Date(at(1030)))).toEqual([{ activityId: a.id, seriesId: s.id, change: 'unfrozen' }]);
     // a clock set back does not repeat it
-    expect(fresh.tick(new Date(at(1010)))).toEqual([]);
-    expect(fresh.tick(new Date(at(1030)))).toEqual([]);
+    expect(await fresh.tick(new Date(at(1010)))).toEqual([]);
+    expect(await fresh.tick(new Date(at(1030)))).toEqual([]);
     const got = await heard();
     expect(got.P).toEqual([{ activityId: a.id, change: 'unfrozen', seriesId: s.id }]);
     expect(got.Q).toEqual([]);
