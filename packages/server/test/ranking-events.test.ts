@@ -26,8 +26,8 @@ describe('rankingChanged events', () => {
   const tick = (minutes: number) => f.j.app.rankingAnnouncer.tick(new Date(at(minutes)));
   /** What the judging flow does with resultEvents: emits them in its write transaction. */
   const announce = (submissionId: string) =>
-    f.j.app.deps.tx.run((out) => {
-      for (const e of f.j.app.services.ranking.resultEvents(submissionId)) out.emit(e);
+    f.j.app.deps.tx.write(async (q, out) => {
+      for (const e of await f.j.app.services.ranking.resultEventsIn(q, submissionId)) out.emit(e);
     });
 
   beforeAll(async () => {
@@ -101,8 +101,8 @@ describe('rankingChanged events', () => {
     await heard();
 
     // visible to everyone who reads the ranking; the score as every surface shows it (rescaled to maxPoints)
-    const id = f.submit(a, A, P, { minutes: 15, verdict: 'AC', score: 1, maxScore: 1 });
-    announce(id);
+    const id = await f.submit(a, A, P, { minutes: 15, verdict: 'AC', score: 1, maxScore: 1 });
+    await announce(id);
     let got = await heard();
     const result = {
       submissionId: id,
@@ -125,36 +125,36 @@ describe('rankingChanged events', () => {
     for (const k of ['PB', 'U'] as const) expect(got[k]).toEqual([]);
 
     // made after the freeze: the result only to those who see through it, the bare change to the others
-    const late = f.submit(a, B, P, { minutes: 15, state: 'queued' });
-    announce(late);
+    const late = await f.submit(a, B, P, { minutes: 15, state: 'queued' });
+    await announce(late);
     got = await heard();
     expect(got.M).toEqual([{ activityId: a.id, change: 'result', seriesId: frozen.id, result: { submissionId: late, userId: P.u.id, problemId: B.id, submittedAt: at(15), state: 'queued', excluded: false, id: late, contestantId: P.u.id, seriesId: frozen.id, problemSlug: B.slug } }]);
     for (const k of ['P', 'Q'] as const) expect(got[k]).toEqual([{ activityId: a.id, change: 'result', seriesId: frozen.id }]);
     for (const k of ['PB', 'U'] as const) expect(got[k]).toEqual([]);
 
     // a series outside its window: managers only
-    announce(f.submit(a, C, Q, { minutes: 15, verdict: 'WA' }));
+    await announce(await f.submit(a, C, Q, { minutes: 15, verdict: 'WA' }));
     got = await heard();
     expect(got.M).toHaveLength(1);
     expect(got.M[0]).toMatchObject({ change: 'result', seriesId: notYet.id, result: { userId: Q.u.id, verdict: 'WA' } });
     for (const k of ['P', 'Q', 'PB', 'U'] as const) expect(got[k]).toEqual([]);
 
     // the manager's own submission is in nobody's ranking
-    announce(f.submit(a, A, f.M, { minutes: 15, verdict: 'AC' }));
+    await announce(await f.submit(a, A, f.M, { minutes: 15, verdict: 'AC' }));
     for (const frames of Object.values(await heard())) expect(frames).toEqual([]);
 
     // participantOnly: the managers and the author; managersOnly: the managers
     const mine = await f.activity([P, Q], { scoreVisibility: 'participantOnly' });
     const D = await f.task(await f.series(mine));
-    const ownId = f.submit(mine, D, P, { minutes: 15, verdict: 'WA' });
-    announce(ownId);
+    const ownId = await f.submit(mine, D, P, { minutes: 15, verdict: 'WA' });
+    await announce(ownId);
     got = await heard();
     for (const k of ['M', 'P'] as const) expect(got[k]).toEqual([expect.objectContaining({ activityId: mine.id, result: expect.objectContaining({ submissionId: ownId }) })]);
     for (const k of ['Q', 'PB', 'U'] as const) expect(got[k]).toEqual([]);
 
     const managers = await f.activity([P, Q], { scoreVisibility: 'managersOnly' });
     const E = await f.task(await f.series(managers));
-    announce(f.submit(managers, E, P, { minutes: 15, verdict: 'AC' }));
+    await announce(await f.submit(managers, E, P, { minutes: 15, verdict: 'AC' }));
     got = await heard();
     expect(got.M).toHaveLength(1);
     for (const k of ['P', 'Q', 'PB', 'U'] as const) expect(got[k]).toEqual([]);
