@@ -1,8 +1,7 @@
 import type { ParticipantProblem, ParticipantSeries } from '@judge/contract';
 import { effectiveLimits, type EffectiveLimit, type LimitFigures, type NamedLimits } from '@judge/problem-package';
 import { judgingMaxima } from '../../config.js';
-import type Database from 'better-sqlite3';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import { activities, problemVersionFiles, problemVersions, problems, series, seriesProblems } from '../../db/schema.js';
 import { notFound } from '@judge/contract';
@@ -15,7 +14,8 @@ import { newestVersion, type VersionRow } from '../problems/index.js';
 import { judgeableLanguages, requiredTags } from '../runners/index.js';
 import { isStatementRole, statementItem, versionFiles } from '../problems/index.js';
 import { acceptsSubmissions, problemsVisible, type SeriesRow } from '../series/index.js';
-import { Standings, StandingsCache, standingOf, type Aggregate, type Standing } from './status.js';
+import type { Q } from '../../db/storage.js';
+import { StandingsCache, standingOf, standingOnAssignment, type Aggregate, type Standing } from './status.js';
 
 type AssignmentRow = typeof seriesProblems.$inferSelect;
 type ProblemSummary = NonNullable<ParticipantSeries['problems']>[number];
@@ -58,29 +58,7 @@ type ListedSeries = Pick<
   | 'rankingFreezeAt'
   | 'rankingRevealAt'
 >;
-type Instant = string | null;
-type SeriesTuple = [string, string, string, number, Instant, Instant, number, Instant, Instant, number, number, Instant, Instant, Instant, Instant];
 type VisibilityOfProblems = Pick<SeriesRow, 'openedAt' | 'isOpen' | 'pausedAt' | 'hideProblemsWhilePaused'>;
-
-const listedSeries = ([id, slug, name, order, startDate, endDate, isOpen, openedAt, pausedAt, hide, reveal, from, to, freezeAt, revealAt]: SeriesTuple): ListedSeries => ({
-  id,
-  slug,
-  name,
-  order,
-  startDate,
-  endDate,
-  isOpen: isOpen === 1,
-  openedAt,
-  pausedAt,
-  hideProblemsWhilePaused: hide === 1,
-  revealProblemCount: reveal === 1,
-  rankingVisibleFrom: from,
-  rankingVisibleTo: to,
-  rankingFreezeAt: freezeAt,
-  rankingRevealAt: revealAt,
-});
-
-type ListedTuple = [id: string, seriesId: string, slug: string, name: string | null, problemName: string, order: number, maxPoints: number | null];
 
 /** Roles and the scope of problem-version files: the package is the runner's, even when its scope says otherwise. */
 const PACKAGE_ROLE = 'package';
@@ -110,36 +88,13 @@ export function shownLimits(
  * attachments and effective limits, and who may read the files of problem versions.
  */
 export class ParticipantService {
-  private readonly standings: Standings;
   /** The series list's standings, kept until the caller's submissions change. */
-  private readonly listed: StandingsCache;
-  /** The list is the participant's most frequent request: its queries are built and prepared once. */
-  private readonly seriesOfActivity: Database.Statement<[string], SeriesTuple>;
-  private readonly assignmentsOfActivity: Database.Statement<[string], ListedTuple>;
+  private readonly listed = new StandingsCache();
 
   constructor(
     private readonly d: Deps,
     files: FilesService,
   ) {
-    this.standings = new Standings(d.sqlite);
-    this.listed = new StandingsCache(this.standings);
-    // the columns the list shows or decides by, as a raw row: drizzle's mapping of every column cost as much as the query
-    this.seriesOfActivity = d.sqlite
-      .prepare<[string], SeriesTuple>(
-        `SELECT id, slug, name, "order", start_date, end_date, is_open, opened_at, paused_at, hide_problems_while_paused, reveal_problem_count,
-                ranking_visible_from, ranking_visible_to, ranking_freeze_at, ranking_reveal_at
-         FROM series WHERE activity_id = ? ORDER BY "order", id`,
-      )
-      .raw(true);
-    // plain SQL and raw rows: for the 200-odd rows of a large course, drizzle's row mapping costs as
-    // much as the query, and better-sqlite3's row objects (built property by property) half as much
-    this.assignmentsOfActivity = d.sqlite
-      .prepare<[string], ListedTuple>(
-        `SELECT sp.id, sp.series_id, sp.slug, sp.name, p.name, sp."order", sp.max_points
-         FROM series_problems sp JOIN problems p ON p.id = sp.problem_id
-         WHERE sp.activity_id = ? ORDER BY sp."order", sp.id`,
-      )
-      .raw(true);
     files.addReadRule((actor, fileId) => this.mayReadProblemFile(actor.userId, fileId));
   }
 
@@ -200,13 +155,16 @@ export class ParticipantService {
   // ---- the series list ----
 
   /** Every series in order; problems and their count only where the series shows them (decisions §9). */
-  listSeries(actor: Actor, idOrSlug: string): ParticipantSeries[] {
+  async listSeries(actor: Actor, idOrSlug: string): Promise<ParticipantSeries[]> {
     const b = this.browsing(actor, idOrSlug);
-    const all = this.seriesOfActivity.all(b.a.id).map(listedSeries);
-    const bySeries = this.assignmentsBySeries(b.a.id);
-    const shown = new Set(all.filter((s) => this.showsProblems(b, s)));
-    // the caller's submissions are read only when some series shows problems
-    const standings: ReadonlyMap<string, Aggregate> = shown.size ? this.listed.ofActivity(actor.userId, b.a.id) : new Map();
+    const { all, bySeries, shown, standings } = await this.d.tx.read(async (q) => {
+      const all = await seriesOfActivity(q, b.a.id);
+      const bySeries = await assignmentsBySeries(q, b.a.id);
+      const shown = new Set(all.filter((s) => this.showsProblems(b, s)));
+      // the caller's submissions are read only when some series shows problems
+      const standings: ReadonlyMap<string, Aggregate> = shown.size ? await this.listed.ofActivity(q, actor.userId, b.a.id) : new Map();
+      return { all, bySeries, shown, standings };
+    });
     return all.map((s) => {
       const assigned = bySeries.get(s.id) ?? [];
       const showing = shown.has(s);
@@ -230,18 +188,6 @@ export class ParticipantService {
     });
   }
 
-  /** The assignments of an activity with their problems' names, grouped by series, in order: one query. */
-  private assignmentsBySeries(activityId: string): Map<string, ListedAssignment[]> {
-    const out = new Map<string, ListedAssignment[]>();
-    for (const [id, seriesId, slug, name, problemName, order, maxPoints] of this.assignmentsOfActivity.all(activityId)) {
-      const r: ListedAssignment = { id, seriesId, slug, name, problemName, order, maxPoints };
-      const list = out.get(r.seriesId);
-      if (list) list.push(r);
-      else out.set(r.seriesId, [r]);
-    }
-    return out;
-  }
-
   // ---- one problem ----
 
   /**
@@ -249,20 +195,24 @@ export class ParticipantService {
    * series withholds problems (never opened, paused hiding them, ended in an activity that hides
    * ended series), except to managers.
    */
-  getProblem(actor: Actor, idOrSlug: string, problemSlug: string): ParticipantProblem {
+  async getProblem(actor: Actor, idOrSlug: string, problemSlug: string): Promise<ParticipantProblem> {
     const b = this.browsing(actor, idOrSlug);
-    const found = this.d.db
-      .select({ sp: seriesProblems, s: series, p: problems })
-      .from(seriesProblems)
-      .innerJoin(series, eq(series.id, seriesProblems.seriesId))
-      .innerJoin(problems, eq(problems.id, seriesProblems.problemId))
-      .where(and(eq(seriesProblems.activityId, b.a.id), eq(seriesProblems.slugKey, problemSlug.toLowerCase())))
-      .get();
-    if (!found || !this.showsProblems(b, found.s)) throw notFound('problem');
-    const { sp, s, p } = found;
-    const version = this.effectiveVersion(sp);
+    const read = await this.d.tx.read(async (q) => {
+      const [found] = await q
+        .select({ sp: seriesProblems, s: series, p: problems })
+        .from(seriesProblems)
+        .innerJoin(series, eq(series.id, seriesProblems.seriesId))
+        .innerJoin(problems, eq(problems.id, seriesProblems.problemId))
+        .where(and(eq(seriesProblems.activityId, b.a.id), eq(seriesProblems.slugKey, problemSlug.toLowerCase())))
+        .limit(1);
+      if (!found || !this.showsProblems(b, found.s)) throw notFound('problem');
+      const version = await this.effectiveVersion(q, found.sp);
+      const aggregate = await standingOnAssignment(q, actor.userId, b.a.id, found.sp.id);
+      return { ...found, version, aggregate };
+    });
+    const { sp, s, p, version } = read;
     const content = version ? this.participantFiles(version.id) : { statements: [], attachments: [] };
-    const standing = standingOf(this.standings.ofAssignment(actor.userId, b.a.id, sp.id), sp.maxPoints);
+    const standing = standingOf(read.aggregate, sp.maxPoints);
     const maxSubmissions = sp.maxSubmissions ?? b.a.maxSubmissionsPerProblem;
     const submissionsLeft = maxSubmissions !== null ? Math.max(0, maxSubmissions - standing.attempts) : null;
     const canSubmit =
@@ -296,9 +246,9 @@ export class ParticipantService {
   }
 
   /** The pinned version, else the problem's newest; none when the problem has no version yet. */
-  private effectiveVersion(sp: AssignmentRow): VersionRow | undefined {
+  private async effectiveVersion(q: Q, sp: AssignmentRow): Promise<VersionRow | undefined> {
     if (!sp.pinnedVersionId) return newestVersion(this.d.db, sp.problemId);
-    return this.d.db.select().from(problemVersions).where(eq(problemVersions.id, sp.pinnedVersionId)).get();
+    return (await q.select().from(problemVersions).where(eq(problemVersions.id, sp.pinnedVersionId)).limit(1))[0];
   }
 
   /** The participant-scope files of a version: statements, and attachments (samples included, never the package). */
@@ -318,5 +268,55 @@ function problemSummary(p: ListedAssignment, st: Standing): ProblemSummary {
   const out: ProblemSummary = { id: p.id, slug: p.slug, name: p.name ?? p.problemName, order: p.order, status: st.status, attempts: st.attempts };
   if (st.bestScore !== undefined) out.bestScore = st.bestScore;
   if (st.maxScore !== undefined) out.maxScore = st.maxScore;
+  return out;
+}
+
+/** The series of an activity in order, with the columns the list shows or decides by. */
+function seriesOfActivity(q: Q, activityId: string): Promise<ListedSeries[]> {
+  return q
+    .select({
+      id: series.id,
+      slug: series.slug,
+      name: series.name,
+      order: series.order,
+      startDate: series.startDate,
+      endDate: series.endDate,
+      isOpen: series.isOpen,
+      openedAt: series.openedAt,
+      pausedAt: series.pausedAt,
+      hideProblemsWhilePaused: series.hideProblemsWhilePaused,
+      revealProblemCount: series.revealProblemCount,
+      rankingVisibleFrom: series.rankingVisibleFrom,
+      rankingVisibleTo: series.rankingVisibleTo,
+      rankingFreezeAt: series.rankingFreezeAt,
+      rankingRevealAt: series.rankingRevealAt,
+    })
+    .from(series)
+    .where(eq(series.activityId, activityId))
+    .orderBy(asc(series.order), asc(series.id));
+}
+
+/** The assignments of an activity with their problems' names, grouped by series, in order: one query. */
+async function assignmentsBySeries(q: Q, activityId: string): Promise<Map<string, ListedAssignment[]>> {
+  const rows = await q
+    .select({
+      id: seriesProblems.id,
+      seriesId: seriesProblems.seriesId,
+      slug: seriesProblems.slug,
+      name: seriesProblems.name,
+      problemName: problems.name,
+      order: seriesProblems.order,
+      maxPoints: seriesProblems.maxPoints,
+    })
+    .from(seriesProblems)
+    .innerJoin(problems, eq(problems.id, seriesProblems.problemId))
+    .where(eq(seriesProblems.activityId, activityId))
+    .orderBy(asc(seriesProblems.order), asc(seriesProblems.id));
+  const out = new Map<string, ListedAssignment[]>();
+  for (const r of rows) {
+    const list = out.get(r.seriesId);
+    if (list) list.push(r);
+    else out.set(r.seriesId, [r]);
+  }
   return out;
 }
