@@ -1,9 +1,9 @@
 import type { ParticipantProblem, ParticipantSeries } from '@judge/contract';
 import { effectiveLimits, type EffectiveLimit, type LimitFigures, type NamedLimits } from '@judge/problem-package';
 import { judgingMaxima } from '../../config.js';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
-import { activities, problemVersionFiles, problemVersions, problems, series, seriesProblems } from '../../db/schema.js';
+import { problemVersions, problems, series, seriesProblems } from '../../db/schema.js';
 import { notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { allowedLanguages, assignmentLanguages } from '../../languages.js';
@@ -16,6 +16,7 @@ import { isStatementRole, statementItem, versionFiles } from '../problems/index.
 import { acceptsSubmissions, problemsVisible, type SeriesRow } from '../series/index.js';
 import type { Q } from '../../db/storage.js';
 import { StandingsCache, standingOf, standingOnAssignment, type Aggregate, type Standing } from './status.js';
+import { problemFileUses } from './sync-bridge.js';
 
 type AssignmentRow = typeof seriesProblems.$inferSelect;
 type ProblemSummary = NonNullable<ParticipantSeries['problems']>[number];
@@ -127,23 +128,10 @@ export class ParticipantService {
    * any file to the managers of an activity that uses the problem. One indexed query: the file's
    * version rows (problem_version_files_file), the problem's assignments (series_problems_problem),
    * their series and activities by key; whether a version is the newest is an index probe.
+   * Synchronous, as the files area asks its read rules (sync-bridge.ts).
    */
   private mayReadProblemFile(userId: string, fileId: string): boolean {
-    const uses = this.d.db
-      .select({
-        scope: problemVersionFiles.scope,
-        usesVersion: sql<number>`(${seriesProblems.pinnedVersionId} = ${problemVersions.id} OR (${seriesProblems.pinnedVersionId} IS NULL AND NOT EXISTS (
-          SELECT 1 FROM problem_versions AS newer WHERE newer.problem_id = ${problemVersions.problemId} AND newer.version > ${problemVersions.version})))`,
-        s: series,
-        a: activities,
-      })
-      .from(problemVersionFiles)
-      .innerJoin(problemVersions, eq(problemVersions.id, problemVersionFiles.versionId))
-      .innerJoin(seriesProblems, eq(seriesProblems.problemId, problemVersions.problemId))
-      .innerJoin(series, eq(series.id, seriesProblems.seriesId))
-      .innerJoin(activities, eq(activities.id, seriesProblems.activityId))
-      .where(eq(problemVersionFiles.fileId, fileId))
-      .all();
+    const uses = problemFileUses(this.d.db, fileId);
     return uses.some((use) => {
       if (canManage(this.d, userId, use.a.id)) return true;
       if (use.scope !== PARTICIPANT_SCOPE || !use.usesVersion) return false;

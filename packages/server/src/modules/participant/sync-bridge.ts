@@ -1,4 +1,7 @@
 import type Database from 'better-sqlite3';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { activities, problemVersionFiles, problemVersions, series, seriesProblems } from '../../db/schema.js';
 import type { Aggregate } from './status.js';
 
 /*
@@ -6,6 +9,9 @@ import type { Aggregate } from './status.js';
  * tells the author their new standing from inside its synchronous SQLite transactions
  * (judging/outcome.ts), where nothing can be awaited. This file goes once that flow runs in
  * `tx.write` and calls `standingOnAssignment(q, …)` (status.ts) instead.
+ *
+ * And the uses of a problem-version file, which the files area's read rule asks synchronously
+ * (FileReadRule answers a boolean, files/service.ts); it moves into a tx.read once rules may await.
  */
 
 type AggregateTuple = [assignmentId: string, attempts: number, best: number | null, score: number | null, maxScore: number | null];
@@ -60,3 +66,21 @@ export class Standings {
   }
 }
 
+/** The assignments that use a problem-version file, with the file's scope, whether the version is the one they use, their series and activity. */
+export function problemFileUses(db: Db, fileId: string) {
+  return db
+    .select({
+      scope: problemVersionFiles.scope,
+      usesVersion: sql<number>`(${seriesProblems.pinnedVersionId} = ${problemVersions.id} OR (${seriesProblems.pinnedVersionId} IS NULL AND NOT EXISTS (
+        SELECT 1 FROM problem_versions AS newer WHERE newer.problem_id = ${problemVersions.problemId} AND newer.version > ${problemVersions.version})))`,
+      s: series,
+      a: activities,
+    })
+    .from(problemVersionFiles)
+    .innerJoin(problemVersions, eq(problemVersions.id, problemVersionFiles.versionId))
+    .innerJoin(seriesProblems, eq(seriesProblems.problemId, problemVersions.problemId))
+    .innerJoin(series, eq(series.id, seriesProblems.seriesId))
+    .innerJoin(activities, eq(activities.id, seriesProblems.activityId))
+    .where(eq(problemVersionFiles.fileId, fileId))
+    .all();
+}
