@@ -17,6 +17,7 @@ import { acceptsSubmissions, problemsVisible, type SeriesRow } from '../series/i
 import type { Q } from '../../db/storage.js';
 import { StandingsCache, standingOf, standingOnAssignment, type Aggregate, type Standing } from './status.js';
 import { problemFileUses } from './sync-bridge.js';
+import { AssignmentLists, type ListedAssignment } from './assignments.js';
 
 type AssignmentRow = typeof seriesProblems.$inferSelect;
 type ProblemSummary = NonNullable<ParticipantSeries['problems']>[number];
@@ -27,17 +28,6 @@ type Statement = ParticipantProblem['statements'][number];
 interface Browsing {
   a: ActivityRow;
   manages: boolean;
-}
-
-/** What the series list needs of an assignment. */
-interface ListedAssignment {
-  id: string;
-  seriesId: string;
-  slug: string;
-  name: string | null;
-  problemName: string;
-  order: number;
-  maxPoints: number | null;
 }
 
 /** What the series list reads of a series. */
@@ -91,6 +81,8 @@ export function shownLimits(
 export class ParticipantService {
   /** The series list's standings, kept until the caller's submissions change. */
   private readonly listed = new StandingsCache();
+  /** The assignments of each activity, read whole only when they changed. */
+  private readonly assignments = new AssignmentLists();
 
   constructor(
     private readonly d: Deps,
@@ -147,7 +139,7 @@ export class ParticipantService {
     const b = this.browsing(actor, idOrSlug);
     const { all, bySeries, shown, standings } = await this.d.tx.read(async (q) => {
       const all = await seriesOfActivity(q, b.a.id);
-      const bySeries = await assignmentsBySeries(q, b.a.id);
+      const bySeries = await this.assignments.bySeries(q, b.a.id);
       const shown = new Set(all.filter((s) => this.showsProblems(b, s)));
       // the caller's submissions are read only when some series shows problems
       const standings: ReadonlyMap<string, Aggregate> = shown.size ? await this.listed.ofActivity(q, actor.userId, b.a.id) : new Map();
@@ -282,29 +274,4 @@ function seriesOfActivity(q: Q, activityId: string): Promise<ListedSeries[]> {
     .from(series)
     .where(eq(series.activityId, activityId))
     .orderBy(asc(series.order), asc(series.id));
-}
-
-/** The assignments of an activity with their problems' names, grouped by series, in order: one query. */
-async function assignmentsBySeries(q: Q, activityId: string): Promise<Map<string, ListedAssignment[]>> {
-  const rows = await q
-    .select({
-      id: seriesProblems.id,
-      seriesId: seriesProblems.seriesId,
-      slug: seriesProblems.slug,
-      name: seriesProblems.name,
-      problemName: problems.name,
-      order: seriesProblems.order,
-      maxPoints: seriesProblems.maxPoints,
-    })
-    .from(seriesProblems)
-    .innerJoin(problems, eq(problems.id, seriesProblems.problemId))
-    .where(eq(seriesProblems.activityId, activityId))
-    .orderBy(asc(seriesProblems.order), asc(seriesProblems.id));
-  const out = new Map<string, ListedAssignment[]>();
-  for (const r of rows) {
-    const list = out.get(r.seriesId);
-    if (list) list.push(r);
-    else out.set(r.seriesId, [r]);
-  }
-  return out;
 }
