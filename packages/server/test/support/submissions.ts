@@ -102,9 +102,9 @@ export const incoming = () => readdirSync(join(j.dataDir, 'files', '.incoming'))
 
 /** A refusal that leaves the database and the upload folder exactly as they were. */
 export async function refused(call: Promise<unknown>, status: number, code: string): Promise<ApiProblem> {
-  const before = snapshot();
+  const before = await snapshot();
   const e = await refusedWith(call, status, code);
-  expect(snapshot()).toBe(before);
+  expect(await snapshot()).toBe(before);
   expect(incoming()).toEqual([]);
   return e;
 }
