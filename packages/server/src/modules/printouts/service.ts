@@ -290,6 +290,7 @@ export class PrintoutsService {
   }
 
   claim(actor: Actor, id: string): Promise<Printout> {
+    // PostgreSQL: two staff claiming at once both read 'queued'; SERIALIZABLE fails one, whose retry finds it claimed
     return this.transition(actor, id, async (q, r, now) => {
       if (r.state === 'claimed' && r.claimed_by_user_id === actor.userId) return false;
       if (r.state === 'claimed') throw ApiError.of('printout.claimed', `${toPrintout(r).claimedByName ?? 'Somebody'} has taken this printout`);

@@ -192,6 +192,7 @@ export class SubmissionsService {
     const language = submissionLanguage(this.d.config.languages, input.uploads.map((u) => u.name), input.props) ?? null;
     const row = await this.d.tx.write(async (q, out) => {
       // the limit again, inside the transaction: two submissions racing for the last one cannot both pass
+      // PostgreSQL: both may count the same rows; SERIALIZABLE fails one, whose retry counts the other
       if (plan.maxSubmissions !== null && (await countOwn(q, actor.userId, plan.assignment.id)) >= plan.maxSubmissions) {
         throw ApiError.of('submission.limit', `The limit of ${plan.maxSubmissions} submissions to this problem is reached`);
       }
