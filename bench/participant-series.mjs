@@ -32,7 +32,7 @@ else await main();
 
 /** Starts the built judge, as judge-child.mjs does, and answers `submissions`, `plan`, `cpu` and `stop`. */
 async function child() {
-  const { STANDINGS_IN_ACTIVITY } = await import('../packages/server/dist/modules/participant/status.js');
+  const { standingsQuery } = await import('../packages/server/dist/modules/participant/status.js');
   const { app, dataDir } = await startBenchApp();
   const sqlite = app.deps.sqlite;
 
@@ -41,7 +41,8 @@ async function child() {
       process.send({ id: m.id, inserted: insertSubmissions(sqlite, m.rows) });
     } else if (m.cmd === 'plan') {
       // how SQLite runs the standings query: it must use an index on the caller's rows
-      const plan = sqlite.prepare(`EXPLAIN QUERY PLAN ${STANDINGS_IN_ACTIVITY}`).all('user', 'activity');
+      const query = await app.deps.tx.read(async (q) => standingsQuery(q, 'user', 'activity').toSQL());
+      const plan = sqlite.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params);
       process.send({ id: m.id, plan: plan.map((r) => r.detail) });
     } else if (m.cmd === 'cpu') {
       process.send({ id: m.id, cpu: process.cpuUsage() });

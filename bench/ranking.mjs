@@ -66,12 +66,12 @@ async function child() {
       contest = seed(sqlite, m.watcherId);
       process.send({ id: m.id, slug: contest.slug, submissions: contest.rows.length });
     } else if (m.cmd === 'measure') {
-      process.send({ id: m.id, ...measure(ranking, sqlite, contest) });
+      process.send({ id: m.id, ...(await measure(ranking, sqlite, contest)) });
     } else if (m.cmd === 'update') {
       // one new result, reported as the judging flow reports it
       const r = contest.pending.pop();
       sqlite.prepare(`UPDATE submissions SET state = 'completed', verdict = 'AC', score = 1, max_score = 1 WHERE id = ?`).run(r.id);
-      ranking.submissionChanged(contest.activityId, r.userId, r.assignmentId);
+      await ranking.submissionChanged(contest.activityId, r.userId, r.assignmentId);
       process.send({ id: m.id });
     } else if (m.cmd === 'stop') {
       await stop();
@@ -202,31 +202,31 @@ function submissionRows(rnd, { activityId, seriesId }, users, assignments) {
 }
 
 /** Times the service in process: the first standings (loading the submissions), warm ones, and updates. */
-function measure(ranking, sqlite, contest) {
+async function measure(ranking, sqlite, contest) {
   const admin = sqlite.prepare(`SELECT id FROM users WHERE username = 'admin'`).get().id;
   const manager = { userId: admin, sessionId: 'bench', via: 'bearer' };
   const contestant = { userId: contest.users[0], sessionId: 'bench', via: 'bearer' };
-  const time = (fn) => {
+  const time = async (fn) => {
     const t = performance.now();
-    const out = fn();
+    const out = await fn();
     return { ms: performance.now() - t, out };
   };
 
   // cold: nothing of the activity in memory; the very first also runs code not yet compiled
   ranking.invalidate();
-  const cold = time(() => ranking.get(manager, contest.slug));
-  const coldFrozen = time(() => ranking.get(contestant, contest.slug));
+  const cold = await time(() => ranking.get(manager, contest.slug));
+  const coldFrozen = await time(() => ranking.get(contestant, contest.slug));
   const r = cold.out;
   const colds = [];
   for (let i = 0; i < COLD_ROUNDS; i++) {
     ranking.invalidate();
-    colds.push(time(() => ranking.get(manager, contest.slug)).ms);
+    colds.push((await time(() => ranking.get(manager, contest.slug))).ms);
   }
   // a new view of submissions already in memory (what a freeze or window edge, or invalidate(activityId), costs)
   const views = [];
   for (let i = 0; i < COLD_ROUNDS; i++) {
     ranking.invalidate(contest.activityId);
-    views.push(time(() => ranking.get(manager, contest.slug)).ms);
+    views.push((await time(() => ranking.get(manager, contest.slug))).ms);
   }
   // the answer, checked against a plain recount: every contestant ranked, every problem listed, solved cells as in the data
   const solvedCells = new Set(contest.rows.filter((x) => x.state === 'completed' && x.verdict === 'AC' && !x.excluded).map((x) => `${x.userId}|${x.assignmentId}`));
@@ -238,8 +238,8 @@ function measure(ranking, sqlite, contest) {
   const warm = [];
   const warmFrozen = [];
   for (let i = 0; i < ROUNDS; i++) {
-    warm.push(time(() => ranking.get(manager, contest.slug)).ms);
-    warmFrozen.push(time(() => ranking.get(contestant, contest.slug)).ms);
+    warm.push((await time(() => ranking.get(manager, contest.slug))).ms);
+    warmFrozen.push((await time(() => ranking.get(contestant, contest.slug))).ms);
   }
 
   // the update: one queued submission becomes AC; its cell is re-read and the standings asked again
@@ -250,12 +250,14 @@ function measure(ranking, sqlite, contest) {
     const s = contest.pending.pop();
     judge.run(s.id);
     update.push(
-      time(() => {
-        ranking.submissionChanged(contest.activityId, s.userId, s.assignmentId);
-        return ranking.get(manager, contest.slug);
-      }).ms,
+      (
+        await time(async () => {
+          await ranking.submissionChanged(contest.activityId, s.userId, s.assignmentId);
+          return ranking.get(manager, contest.slug);
+        })
+      ).ms,
     );
-    updateFrozen.push(time(() => ranking.get(contestant, contest.slug)).ms);
+    updateFrozen.push((await time(() => ranking.get(contestant, contest.slug))).ms);
   }
   const heap = process.memoryUsage().heapUsed;
   return {

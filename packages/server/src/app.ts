@@ -99,7 +99,7 @@ function createServices(deps: Deps, blobs: BlobStore) {
     resultEvents: (submissionId) => ranking.resultEvents(submissionId),
     // after commit: the ranking's cell and the author's standings in the series list are read again
     submissionChanged: (activityId, userId, assignmentId) => {
-      ranking.submissionChanged(activityId, userId, assignmentId);
+      void ranking.submissionChanged(activityId, userId, assignmentId);
       participant.submissionChanged(activityId, userId);
     },
   });
@@ -332,9 +332,9 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   // judge backup, doctor and reset-password reach the database through the server while it runs
   parts.control = await startControlSocket(deps, paths.uploads);
   // the first ranking request of a running contest should not pay for loading its submissions
-  setImmediate(() => {
+  setImmediate(async () => {
     try {
-      services.ranking.warm();
+      await services.ranking.warm();
     } catch (e) {
       log.error({ err: e }, 'warming the rankings failed');
     }

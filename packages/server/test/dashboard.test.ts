@@ -121,7 +121,7 @@ describe('activity dashboard', () => {
   });
 
   it('is for the managers and the administrators: a participant is refused (403), an unknown or unseen activity is 404, nobody signed in 401', async () => {
-    const before = snapshot();
+    const before = await snapshot();
     expect((await dashboard(act.slug, admin)).activityId).toBe(act.id);
     expect((await dashboard(act.id)).slug).toBe(act.slug);
     expect((await dashboard(act.slug.toUpperCase())).activityId).toBe(act.id);
@@ -140,6 +140,6 @@ describe('activity dashboard', () => {
       expect({ bad, status: res.status, code: res.body.code }).toEqual({ bad, status: 404, code: 'not_found' });
     }
     // reading changes nothing
-    expect(snapshot()).toBe(before);
+    expect(await snapshot()).toBe(before);
   });
 });

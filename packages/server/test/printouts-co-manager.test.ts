@@ -2,6 +2,7 @@ import { BUILT_IN_ROLES, ops, type Activity } from '@judge/contract';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { printouts } from '../src/db/schema.js';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -25,7 +26,7 @@ let co: Party;
 let alice: Party;
 let bob: Party;
 
-const printoutsTable = () => JSON.stringify(j.app.deps.sqlite.prepare('SELECT * FROM printouts ORDER BY rowid').all());
+const printoutsTable = async () => JSON.stringify(await j.app.deps.tx.read((q) => q.select().from(printouts).orderBy(printouts.id)));
 
 async function party(name: string, role?: string, activityId?: string): Promise<Party> {
   const u = await j.user(name);
@@ -70,7 +71,7 @@ describe('a co-manager and the printout queue', () => {
 
   it("is refused another activity's queue and printouts, which stay as they were", async () => {
     const p = await bob.c.call(ops.requestPrintout, { params: { idOrSlug: theirs.slug }, body: { fileName: 'b.py', source: 'print(2)\n' } });
-    const before = printoutsTable();
+    const before = await printoutsTable();
     await refusedWith(co.c.call(ops.listPrintouts, { query: { activityId: theirs.id } }), 403, 'forbidden');
     await refusedWith(co.c.call(ops.getPrintout, { params: { id: p.id } }), 404, 'not_found');
     await refusedWith(co.c.call(ops.getPrintoutPdf, { params: { id: p.id } }), 404, 'not_found');
@@ -78,7 +79,7 @@ describe('a co-manager and the printout queue', () => {
     await refusedWith(co.c.call(ops.resolvePrintout, { params: { id: p.id }, body: {} }), 404, 'not_found');
     const all = await co.c.call(ops.listPrintouts, {});
     expect(all.items.some((x) => x.id === p.id)).toBe(false);
-    expect(printoutsTable()).toBe(before);
+    expect(await printoutsTable()).toBe(before);
   });
 
   it('a participant of the same activity is refused the queue', async () => {

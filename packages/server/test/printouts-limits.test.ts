@@ -7,6 +7,7 @@ import { wrap } from '../src/modules/printouts/pdf.js';
 import { refusedWith } from './expect.js';
 import { TestJudge, type Party } from './harness.js';
 import { askToPrint, LONG_PROGRAM, ONE_LONG_LINE, printoutWorld } from './support/heavy-inputs.js';
+import { printouts } from '../src/db/schema.js';
 
 /**
  * Printouts within bounds: a source past the line or page limit is refused
@@ -19,7 +20,7 @@ let j: TestJudge;
 let act: Activity;
 let alice: Party;
 let staff: Party;
-const rows = () => JSON.stringify(j.app.deps.sqlite.prepare('SELECT * FROM printouts ORDER BY rowid').all());
+const rows = async () => JSON.stringify(await j.app.deps.tx.read((q) => q.select().from(printouts).orderBy(printouts.id)));
 const pdfDir = () => join(j.dataDir, 'printouts');
 const fetchPdf = (id: string) => staff.c.call(ops.getPrintoutPdf, { params: { id } }) as Promise<ArrayBuffer>;
 
@@ -32,20 +33,20 @@ afterAll(() => j.stop());
 describe('printout limits', { timeout: 120_000 }, () => {
   it(`takes ${PRINTOUT_LINES_MAX} lines and refuses one more: 422 printout.tooLong, nothing stored`, async () => {
     await askToPrint(alice, act, 'ok.txt', 'x\n'.repeat(PRINTOUT_LINES_MAX - 1) + 'x');
-    const before = rows();
+    const before = await rows();
     const e = await refusedWith(askToPrint(alice, act, 'long.txt', 'x\n'.repeat(PRINTOUT_LINES_MAX)), 422, 'printout.tooLong');
     expect(e.detail).toContain(`${PRINTOUT_LINES_MAX + 1} lines`);
-    expect(rows()).toBe(before);
+    expect(await rows()).toBe(before);
   });
 
   it(`refuses a source that would take more than ${PRINTOUT_PAGES_MAX} pages within the line limit`, async () => {
     // few lines, but one of them wraps onto thousands of rows
     const source = '\n'.repeat(PRINTOUT_LINES_MAX - 1) + 'y'.repeat(250 * 1024);
     expect(layoutOf(source).pages).toBeGreaterThan(PRINTOUT_PAGES_MAX);
-    const before = rows();
+    const before = await rows();
     const e = await refusedWith(askToPrint(alice, act, 'wide.txt', source), 422, 'printout.tooLong');
     expect(e.detail).toMatch(/would take \d+ pages/);
-    expect(rows()).toBe(before);
+    expect(await rows()).toBe(before);
   });
 
   it('the largest printouts allowed are within both limits', () => {

@@ -10,6 +10,7 @@ import { refusedWith, sendJson } from './expect.js';
 import { TestJudge, type Party } from './harness.js';
 import { barrier, open, types } from './support/socket.js';
 import { until } from './support/wait.js';
+import { printouts } from '../src/db/schema.js';
 
 /**
  * Printouts over real HTTP and the socket (decisions §6, §7, §9; interface "Printouts"): requests,
@@ -38,7 +39,7 @@ const squash = (s: string) => s.replace(/\s+/g, ' ');
  */
 async function snapshot(): Promise<string> {
   await Promise.all(j.app.services.printouts.printing);
-  return JSON.stringify(j.app.deps.sqlite.prepare('SELECT * FROM printouts ORDER BY rowid').all());
+  return JSON.stringify(await j.app.deps.tx.read((q) => q.select().from(printouts).orderBy(printouts.id)));
 }
 async function refused(call: Promise<unknown>, status: number, code: string) {
   // the refusal may arrive while the snapshot waits for a print job: it is looked at below, not lost

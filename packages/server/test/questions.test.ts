@@ -4,6 +4,7 @@ import type { EventStream, JudgeClient } from '@judge/sdk';
 import { refusedWith, sendJson } from './expect.js';
 import { TestJudge, type Party } from './harness.js';
 import { barrier, open, types } from './support/socket.js';
+import { questionReads, questions } from '../src/db/schema.js';
 
 /**
  * Questions and announcements over real HTTP and the socket (decisions §9, §10; interface "Manager
@@ -20,11 +21,14 @@ let alice: Party;
 let bob: Party;
 let outsider: Party;
 
-const snapshot = () => JSON.stringify(['questions', 'question_reads'].map((t) => j.app.deps.sqlite.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
+const snapshot = () =>
+  j.app.deps.tx.read(async (q) =>
+    JSON.stringify([await q.select().from(questions).orderBy(questions.id), await q.select().from(questionReads).orderBy(questionReads.questionId, questionReads.userId)]),
+  );
 async function refused(call: Promise<unknown>, status: number, code: string) {
-  const before = snapshot();
+  const before = await snapshot();
   await refusedWith(call, status, code);
-  expect(snapshot()).toBe(before);
+  expect(await snapshot()).toBe(before);
 }
 
 async function party(name: string, role?: 'participant' | 'manager'): Promise<Party> {
@@ -64,10 +68,10 @@ describe('asking', () => {
   it('refuses bad input, a foreign series, outsiders and those without question:create, changing nothing', async () => {
     const token = (await j.signIn(alice.u)).accessToken;
     for (const body of [{ topic: '', body: 'x' }, { topic: 'x' }, { topic: 'x', body: 5 }, { topic: 'x'.repeat(201), body: 'x' }]) {
-      const before = snapshot();
+      const before = await snapshot();
       const res = await sendJson(j.url, 'POST', `/activities/${act.slug}/questions`, token, body);
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 422, code: 'validation_failed' });
-      expect(snapshot()).toBe(before);
+      expect(await snapshot()).toBe(before);
     }
     await refused(ask(alice, 'x', { seriesId: '0190a0a0-0000-7000-8000-000000000000' }), 422, 'validation_failed');
     await refused(ask(alice, 'x', { problemId: '0190a0a0-0000-7000-8000-000000000000' }), 422, 'validation_failed');

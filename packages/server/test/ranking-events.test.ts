@@ -26,8 +26,8 @@ describe('rankingChanged events', () => {
   const tick = (minutes: number) => f.j.app.rankingAnnouncer.tick(new Date(at(minutes)));
   /** What the judging flow does with resultEvents: emits them in its write transaction. */
   const announce = (submissionId: string) =>
-    f.j.app.deps.tx.run((out) => {
-      for (const e of f.j.app.services.ranking.resultEvents(submissionId)) out.emit(e);
+    f.j.app.deps.tx.write(async (q, out) => {
+      for (const e of await f.j.app.services.ranking.resultEventsIn(q, submissionId)) out.emit(e);
     });
 
   beforeAll(async () => {
@@ -45,7 +45,7 @@ describe('rankingChanged events', () => {
   it('the announcer tells the ranking readers when a window opens and when a freeze is revealed, once each', async () => {
     clock.set(new Date(T0));
     // the worker started at T0 and noted it; a new tick at or before that instant announces nothing
-    expect(tick(0)).toEqual([]);
+    expect(await tick(0)).toEqual([]);
     const a = await f.activity([P, Q]);
     const s = await f.series(a, { startDate: at(0), rankingVisibleFrom: at(5), rankingFreezeAt: at(10), rankingRevealAt: at(20) });
     const byStart = await f.series(a, { startDate: at(7) });
@@ -56,13 +56,13 @@ describe('rankingChanged events', () => {
     void noFreeze;
     await heard();
 
-    expect(tick(4.99)).toEqual([]);
-    expect(tick(5)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'windowOpened' }]);
-    expect(tick(5)).toEqual([]);
-    expect(tick(8)).toEqual([{ activityId: a.id, seriesId: byStart.id, change: 'windowOpened' }]);
-    expect(tick(19.99)).toEqual([]);
-    expect(tick(20)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'unfrozen' }]);
-    expect(tick(600)).toEqual([]);
+    expect(await tick(4.99)).toEqual([]);
+    expect(await tick(5)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'windowOpened' }]);
+    expect(await tick(5)).toEqual([]);
+    expect(await tick(8)).toEqual([{ activityId: a.id, seriesId: byStart.id, change: 'windowOpened' }]);
+    expect(await tick(19.99)).toEqual([]);
+    expect(await tick(20)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'unfrozen' }]);
+    expect(await tick(600)).toEqual([]);
 
     const got = await heard();
     const told = [
@@ -79,11 +79,11 @@ describe('rankingChanged events', () => {
     const a = await f.activity([P]);
     const s = await f.series(a, { startDate: at(1000), rankingFreezeAt: at(1010), rankingRevealAt: at(1020) });
     const fresh = new RankingAnnouncer(f.j.app.deps);
-    expect(fresh.tick(new Date(at(1015)))).toEqual([]);
-    expect(fresh.tick(new Date(at(1030)))).toEqual([{ activityId: a.id, seriesId: s.id, change: 'unfrozen' }]);
+    expect(await fresh.tick(new Date(at(1015)))).toEqual([]);
+    expect(await fresh.tick(new Date(at(1030)))).toEqual([{ activityId: a.id, seriesId: s.id, change: 'unfrozen' }]);
     // a clock set back does not repeat it
-    expect(fresh.tick(new Date(at(1010)))).toEqual([]);
-    expect(fresh.tick(new Date(at(1030)))).toEqual([]);
+    expect(await fresh.tick(new Date(at(1010)))).toEqual([]);
+    expect(await fresh.tick(new Date(at(1030)))).toEqual([]);
     const got = await heard();
     expect(got.P).toEqual([{ activityId: a.id, change: 'unfrozen', seriesId: s.id }]);
     expect(got.Q).toEqual([]);
@@ -101,8 +101,8 @@ describe('rankingChanged events', () => {
     await heard();
 
     // visible to everyone who reads the ranking; the score as every surface shows it (rescaled to maxPoints)
-    const id = f.submit(a, A, P, { minutes: 15, verdict: 'AC', score: 1, maxScore: 1 });
-    announce(id);
+    const id = await f.submit(a, A, P, { minutes: 15, verdict: 'AC', score: 1, maxScore: 1 });
+    await announce(id);
     let got = await heard();
     const result = {
       submissionId: id,
@@ -125,36 +125,36 @@ describe('rankingChanged events', () => {
     for (const k of ['PB', 'U'] as const) expect(got[k]).toEqual([]);
 
     // made after the freeze: the result only to those who see through it, the bare change to the others
-    const late = f.submit(a, B, P, { minutes: 15, state: 'queued' });
-    announce(late);
+    const late = await f.submit(a, B, P, { minutes: 15, state: 'queued' });
+    await announce(late);
     got = await heard();
     expect(got.M).toEqual([{ activityId: a.id, change: 'result', seriesId: frozen.id, result: { submissionId: late, userId: P.u.id, problemId: B.id, submittedAt: at(15), state: 'queued', excluded: false, id: late, contestantId: P.u.id, seriesId: frozen.id, problemSlug: B.slug } }]);
     for (const k of ['P', 'Q'] as const) expect(got[k]).toEqual([{ activityId: a.id, change: 'result', seriesId: frozen.id }]);
     for (const k of ['PB', 'U'] as const) expect(got[k]).toEqual([]);
 
     // a series outside its window: managers only
-    announce(f.submit(a, C, Q, { minutes: 15, verdict: 'WA' }));
+    await announce(await f.submit(a, C, Q, { minutes: 15, verdict: 'WA' }));
     got = await heard();
     expect(got.M).toHaveLength(1);
     expect(got.M[0]).toMatchObject({ change: 'result', seriesId: notYet.id, result: { userId: Q.u.id, verdict: 'WA' } });
     for (const k of ['P', 'Q', 'PB', 'U'] as const) expect(got[k]).toEqual([]);
 
     // the manager's own submission is in nobody's ranking
-    announce(f.submit(a, A, f.M, { minutes: 15, verdict: 'AC' }));
+    await announce(await f.submit(a, A, f.M, { minutes: 15, verdict: 'AC' }));
     for (const frames of Object.values(await heard())) expect(frames).toEqual([]);
 
     // participantOnly: the managers and the author; managersOnly: the managers
     const mine = await f.activity([P, Q], { scoreVisibility: 'participantOnly' });
     const D = await f.task(await f.series(mine));
-    const ownId = f.submit(mine, D, P, { minutes: 15, verdict: 'WA' });
-    announce(ownId);
+    const ownId = await f.submit(mine, D, P, { minutes: 15, verdict: 'WA' });
+    await announce(ownId);
     got = await heard();
     for (const k of ['M', 'P'] as const) expect(got[k]).toEqual([expect.objectContaining({ activityId: mine.id, result: expect.objectContaining({ submissionId: ownId }) })]);
     for (const k of ['Q', 'PB', 'U'] as const) expect(got[k]).toEqual([]);
 
     const managers = await f.activity([P, Q], { scoreVisibility: 'managersOnly' });
     const E = await f.task(await f.series(managers));
-    announce(f.submit(managers, E, P, { minutes: 15, verdict: 'AC' }));
+    await announce(await f.submit(managers, E, P, { minutes: 15, verdict: 'AC' }));
     got = await heard();
     expect(got.M).toHaveLength(1);
     for (const k of ['P', 'Q', 'PB', 'U'] as const) expect(got[k]).toEqual([]);

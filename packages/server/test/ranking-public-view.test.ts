@@ -31,10 +31,10 @@ describe('the ranking: view=public', () => {
     const a = await f.activity([ann, bob]);
     const s = await f.series(a, { startDate: at(0), rankingFreezeAt: at(30), rankingRevealAt: at(55) });
     const [A, B] = [await f.task(s), await f.task(s)];
-    f.submit(a, A, ann, { minutes: 10, verdict: 'AC' });
-    f.submit(a, B, ann, { minutes: 35, verdict: 'AC' });
-    f.submit(a, A, bob, { minutes: 40, verdict: 'WA' });
-    f.submit(a, A, bob, { minutes: 41, verdict: 'AC' });
+    await f.submit(a, A, ann, { minutes: 10, verdict: 'AC' });
+    await f.submit(a, B, ann, { minutes: 35, verdict: 'AC' });
+    await f.submit(a, A, bob, { minutes: 40, verdict: 'WA' });
+    await f.submit(a, A, bob, { minutes: 41, verdict: 'AC' });
     clock.set(new Date(at(45)));
 
     const staff = await f.ranking(M, a);

@@ -39,25 +39,25 @@ describe('the ranking', () => {
     const s = await f.series(a, { startDate: at(0) });
     const [A, B, C] = [await f.task(s), await f.task(s), await f.task(s)];
     // Ann: A at 25.5 min after a WA (25 + 20); B at 30 after a CE (free); C only wrong. 2 solved, 75, last at 30.
-    f.submit(a, A, ann, { minutes: 10, verdict: 'WA', score: 0, maxScore: 1 });
-    f.submit(a, A, ann, { minutes: 25.5, verdict: 'AC', score: 1, maxScore: 1 });
-    f.submit(a, B, ann, { minutes: 5, verdict: 'CE' });
-    f.submit(a, B, ann, { minutes: 30, verdict: 'AC' });
-    f.submit(a, C, ann, { minutes: 40, verdict: 'WA' });
+    await f.submit(a, A, ann, { minutes: 10, verdict: 'WA', score: 0, maxScore: 1 });
+    await f.submit(a, A, ann, { minutes: 25.5, verdict: 'AC', score: 1, maxScore: 1 });
+    await f.submit(a, B, ann, { minutes: 5, verdict: 'CE' });
+    await f.submit(a, B, ann, { minutes: 30, verdict: 'AC' });
+    await f.submit(a, C, ann, { minutes: 40, verdict: 'WA' });
     // Bob: A at 15 (a later WA is ignored), B at 60 by full score without a verdict. 2 solved, 75, last at 60.
-    f.submit(a, A, bob, { minutes: 15, verdict: 'AC' });
-    f.submit(a, A, bob, { minutes: 16, verdict: 'WA' });
-    f.submit(a, B, bob, { minutes: 60, score: 100, maxScore: 100 });
+    await f.submit(a, A, bob, { minutes: 15, verdict: 'AC' });
+    await f.submit(a, A, bob, { minutes: 16, verdict: 'WA' });
+    await f.submit(a, B, bob, { minutes: 60, score: 100, maxScore: 100 });
     // Cid and Dee: A at 50, nothing else that counts: the same place
-    f.submit(a, A, cid, { minutes: 50, verdict: 'AC' });
-    f.submit(a, A, dee, { minutes: 40, verdict: 'JE' });
-    f.submit(a, A, dee, { minutes: 50, verdict: 'AC' });
-    f.submit(a, B, dee, { minutes: 55, state: 'queued' });
-    f.submit(a, C, dee, { minutes: 1, verdict: 'AC', excluded: true });
-    f.submit(a, C, dee, { minutes: 2, state: 'failed' });
-    f.submit(a, C, dee, { minutes: 3, state: 'cancelled', verdict: 'AC' });
+    await f.submit(a, A, cid, { minutes: 50, verdict: 'AC' });
+    await f.submit(a, A, dee, { minutes: 40, verdict: 'JE' });
+    await f.submit(a, A, dee, { minutes: 50, verdict: 'AC' });
+    await f.submit(a, B, dee, { minutes: 55, state: 'queued' });
+    await f.submit(a, C, dee, { minutes: 1, verdict: 'AC', excluded: true });
+    await f.submit(a, C, dee, { minutes: 2, state: 'failed' });
+    await f.submit(a, C, dee, { minutes: 3, state: 'cancelled', verdict: 'AC' });
     // the manager's own tests are in nobody's row
-    f.submit(a, A, M, { minutes: 1, verdict: 'AC' });
+    await f.submit(a, A, M, { minutes: 1, verdict: 'AC' });
 
     const expected: Ranking = {
       rankingType: 'icpc',
@@ -106,8 +106,8 @@ describe('the ranking', () => {
     const A = await f.task(s);
     const practice = await f.series(a, { importanceScope: 'none' });
     const P = await f.task(practice);
-    f.submit(a, A, ann, { minutes: 10, verdict: 'AC' }); // 70 minutes after the activity's start
-    f.submit(a, P, bob, { minutes: 5, verdict: 'AC' });
+    await f.submit(a, A, ann, { minutes: 10, verdict: 'AC' }); // 70 minutes after the activity's start
+    await f.submit(a, P, bob, { minutes: 5, verdict: 'AC' });
 
     const r = await f.ranking(bob, a);
     expect(r.problems).toEqual([problem(A)]);
@@ -127,7 +127,7 @@ describe('the ranking', () => {
     const b = await f.activity([ann]);
     const open = await f.series(b);
     const Q = await f.task(open);
-    f.submit(b, Q, ann, { minutes: 12.9, verdict: 'AC' });
+    await f.submit(b, Q, ann, { minutes: 12.9, verdict: 'AC' });
     expect(rowOf(await f.ranking(ann, b), ann)).toMatchObject({ solved: 1, penalty: 12 });
   });
 
@@ -142,22 +142,22 @@ describe('the ranking', () => {
     const P4 = await f.task(practice);
 
     // Ann: 80 + 7 + round(7.5) × 2 = 103
-    f.submit(a, P1, ann, { minutes: 1, verdict: 'WA', score: 50, maxScore: 100 });
-    f.submit(a, P1, ann, { minutes: 2, verdict: 'WA', score: 80, maxScore: 100 });
-    f.submit(a, P1, ann, { minutes: 3, verdict: 'WA', score: 30, maxScore: 100 });
-    f.submit(a, P2, ann, { minutes: 4, verdict: 'WA', score: 7, maxScore: 10 });
-    f.submit(a, P3, ann, { minutes: 5, verdict: 'WA', score: 3, maxScore: 4 });
+    await f.submit(a, P1, ann, { minutes: 1, verdict: 'WA', score: 50, maxScore: 100 });
+    await f.submit(a, P1, ann, { minutes: 2, verdict: 'WA', score: 80, maxScore: 100 });
+    await f.submit(a, P1, ann, { minutes: 3, verdict: 'WA', score: 30, maxScore: 100 });
+    await f.submit(a, P2, ann, { minutes: 4, verdict: 'WA', score: 7, maxScore: 10 });
+    await f.submit(a, P3, ann, { minutes: 5, verdict: 'WA', score: 3, maxScore: 4 });
     // Bob: 100 + round(6.67) × 2 = 114, one still judging, practice not counted
-    f.submit(a, P1, bob, { minutes: 6, verdict: 'AC', score: 1, maxScore: 1 });
-    f.submit(a, P2, bob, { minutes: 7, state: 'queued' });
-    f.submit(a, P3, bob, { minutes: 8, verdict: 'WA', score: 2, maxScore: 3 });
-    f.submit(a, P4, bob, { minutes: 9, verdict: 'AC', score: 1, maxScore: 1 });
+    await f.submit(a, P1, bob, { minutes: 6, verdict: 'AC', score: 1, maxScore: 1 });
+    await f.submit(a, P2, bob, { minutes: 7, state: 'queued' });
+    await f.submit(a, P3, bob, { minutes: 8, verdict: 'WA', score: 2, maxScore: 3 });
+    await f.submit(a, P4, bob, { minutes: 9, verdict: 'AC', score: 1, maxScore: 1 });
     // Cid: 100 + 3 = 103 (a CE is an attempt worth nothing)
-    f.submit(a, P1, cid, { minutes: 9, verdict: 'AC', score: 100, maxScore: 100 });
-    f.submit(a, P2, cid, { minutes: 10, verdict: 'CE' });
-    f.submit(a, P2, cid, { minutes: 11, verdict: 'WA', score: 3, maxScore: 10 });
+    await f.submit(a, P1, cid, { minutes: 9, verdict: 'AC', score: 100, maxScore: 100 });
+    await f.submit(a, P2, cid, { minutes: 10, verdict: 'CE' });
+    await f.submit(a, P2, cid, { minutes: 11, verdict: 'WA', score: 3, maxScore: 10 });
     // Dee: excluded, so nothing
-    f.submit(a, P1, dee, { minutes: 12, verdict: 'AC', score: 100, maxScore: 100, excluded: true });
+    await f.submit(a, P1, dee, { minutes: 12, verdict: 'AC', score: 100, maxScore: 100, excluded: true });
 
     expect(await f.ranking(ann, a)).toEqual({
       rankingType: 'points',
@@ -213,11 +213,11 @@ describe('the ranking', () => {
     const a = await f.activity(everyone);
     const s = await f.series(a, { startDate: at(0), rankingFreezeAt: at(30), rankingRevealAt: at(50) });
     const [A, B, C] = [await f.task(s), await f.task(s), await f.task(s)];
-    f.submit(a, A, ann, { minutes: 10, verdict: 'AC' });
-    f.submit(a, B, ann, { minutes: 20, verdict: 'WA' });
-    f.submit(a, B, ann, { minutes: 35, verdict: 'AC' });
-    f.submit(a, C, ann, { minutes: 38, state: 'queued' });
-    f.submit(a, A, bob, { minutes: 30, verdict: 'AC' });
+    await f.submit(a, A, ann, { minutes: 10, verdict: 'AC' });
+    await f.submit(a, B, ann, { minutes: 20, verdict: 'WA' });
+    await f.submit(a, B, ann, { minutes: 35, verdict: 'AC' });
+    await f.submit(a, C, ann, { minutes: 38, state: 'queued' });
+    await f.submit(a, A, bob, { minutes: 30, verdict: 'AC' });
     clock.set(new Date(at(40)));
 
     const frozen = await f.ranking(bob, a);
@@ -260,8 +260,8 @@ describe('the ranking', () => {
     const B = await f.task(later);
     const always = await f.series(a);
     const C = await f.task(always);
-    f.submit(a, A, ann, { minutes: 10, verdict: 'AC' });
-    f.submit(a, C, bob, { minutes: 11, verdict: 'AC' });
+    await f.submit(a, A, ann, { minutes: 10, verdict: 'AC' });
+    await f.submit(a, C, bob, { minutes: 11, verdict: 'AC' });
 
     clock.set(new Date(at(10)));
     let r = await f.ranking(ann, a);
@@ -293,7 +293,7 @@ describe('the ranking', () => {
     const hidden = await f.activity([ann, bob], { scoreVisibility: 'managersOnly' });
     const s1 = await f.series(hidden);
     const A = await f.task(s1);
-    f.submit(hidden, A, ann, { minutes: 5, verdict: 'AC' });
+    await f.submit(hidden, A, ann, { minutes: 5, verdict: 'AC' });
     const toAnn = await f.ranking(ann, hidden);
     expect(toAnn.problems).toEqual([problem(A)]);
     expect(toAnn.rows).toEqual([]);
@@ -302,8 +302,8 @@ describe('the ranking', () => {
     const own = await f.activity([ann, bob, cid], { scoreVisibility: 'participantOnly' });
     const s2 = await f.series(own);
     const B = await f.task(s2);
-    f.submit(own, B, bob, { minutes: 5, verdict: 'AC' });
-    f.submit(own, B, ann, { minutes: 6, verdict: 'WA' });
+    await f.submit(own, B, bob, { minutes: 5, verdict: 'AC' });
+    await f.submit(own, B, ann, { minutes: 6, verdict: 'WA' });
     expect((await f.ranking(ann, own)).rows).toEqual([{ rank: 2, userId: ann.u.id, userName: 'Ann Lee', solved: 0, penalty: 0, cells: [cell(B, { attempts: 1 })] }]);
     expect((await f.ranking(bob, own)).rows.map((x) => [x.rank, x.userName])).toEqual([[1, 'Bob Stone']]);
     expect((await f.ranking(M, own)).rows.map((x) => [x.rank, x.userName])).toEqual([
@@ -320,26 +320,26 @@ describe('the ranking', () => {
     const B = await f.task(s);
     expect(rowOf(await f.ranking(ann, a), ann)).toMatchObject({ rank: 1, points: 0 });
 
-    const id = f.submit(a, A, ann, { minutes: 1, state: 'queued' });
+    const id = await f.submit(a, A, ann, { minutes: 1, state: 'queued' });
     expect(rowOf(await f.ranking(ann, a), ann)!.cells[0]).toEqual(cell(A, { pending: 1 }));
-    f.change(a, A, ann, id, { state: 'running' });
+    await f.change(a, A, ann, id, { state: 'running' });
     expect(rowOf(await f.ranking(ann, a), ann)!.cells[0]).toEqual(cell(A, { pending: 1 }));
-    f.change(a, A, ann, id, { state: 'completed', verdict: 'WA', score: 1, maxScore: 2 });
+    await f.change(a, A, ann, id, { state: 'completed', verdict: 'WA', score: 1, maxScore: 2 });
     let r = await f.ranking(ann, a);
     expect(r.rows.map((x) => [x.rank, x.userName, x.points])).toEqual([
       [1, 'Ann Lee', 5],
       [2, 'Bob Stone', 0],
     ]);
     // a rejudge that lost the result, then an exclusion
-    f.change(a, A, ann, id, { state: 'failed' });
+    await f.change(a, A, ann, id, { state: 'failed' });
     expect(rowOf(await f.ranking(ann, a), ann)!.points).toBe(0);
-    f.change(a, A, ann, id, { state: 'completed', verdict: 'AC', score: 2, maxScore: 2 });
+    await f.change(a, A, ann, id, { state: 'completed', verdict: 'AC', score: 2, maxScore: 2 });
     expect(rowOf(await f.ranking(ann, a), ann)).toMatchObject({ solved: 1, points: 10 });
-    f.change(a, A, ann, id, { excluded: true });
+    await f.change(a, A, ann, id, { excluded: true });
     expect(rowOf(await f.ranking(ann, a), ann)).toMatchObject({ solved: 0, points: 0 });
 
     // what is not reported is not seen: the submissions are held in memory, not read per request
-    f.submit(a, B, bob, { minutes: 2, verdict: 'AC', score: 4, maxScore: 4 }, false);
+    await f.submit(a, B, bob, { minutes: 2, verdict: 'AC', score: 4, maxScore: 4 }, false);
     expect(rowOf(await f.ranking(ann, a), bob)!.points).toBe(0);
     f.j.app.services.ranking.invalidate();
     expect(rowOf(await f.ranking(ann, a), bob)!.points).toBe(4);
@@ -364,12 +364,12 @@ describe('the ranking', () => {
     // stored wrong answer first, but the accepted one has the smaller id: it came first, so no penalty
     const first = '00000000-0000-7000-8000-000000000001';
     const second = '00000000-0000-7000-8000-000000000002';
-    f.submit(a, A, ann, { minutes: 7, verdict: 'WA' }, false, second);
-    f.submit(a, A, ann, { minutes: 7, verdict: 'AC' }, false, first);
+    await f.submit(a, A, ann, { minutes: 7, verdict: 'WA' }, false, second);
+    await f.submit(a, A, ann, { minutes: 7, verdict: 'AC' }, false, first);
     expect(rowOf(await f.ranking(ann, a), ann)!.cells).toEqual([cell(A, { attempts: 1, solved: true, penalty: 7, solvedAt: at(7) })]);
     // the same through the incremental path, in the other order of storage
-    f.submit(a, A, bob, { minutes: 9, verdict: 'AC' }, true, '00000000-0000-7000-8000-000000000004');
-    f.submit(a, A, bob, { minutes: 9, verdict: 'WA' }, true, '00000000-0000-7000-8000-000000000003');
+    await f.submit(a, A, bob, { minutes: 9, verdict: 'AC' }, true, '00000000-0000-7000-8000-000000000004');
+    await f.submit(a, A, bob, { minutes: 9, verdict: 'WA' }, true, '00000000-0000-7000-8000-000000000003');
     expect(rowOf(await f.ranking(ann, a), bob)!.cells).toEqual([cell(A, { attempts: 2, solved: true, penalty: 29, solvedAt: at(9) })]);
   });
 

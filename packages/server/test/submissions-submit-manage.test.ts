@@ -218,7 +218,7 @@ describe('submissions', () => {
         await refused(submit(alice.c, t.slug, form({ code: 'x', fileName: 'a.c' })), 422, 'validation_failed');
       });
       it('JSON instead of multipart: 415', async () => {
-        const before = snapshot();
+        const before = await snapshot();
         const res = await raw(`${j.url}/api/v1/activities/${act.slug}/problems/${t.slug}/submissions`, {
           method: 'POST',
           token: alice.c.accessToken,
@@ -226,7 +226,7 @@ describe('submissions', () => {
           body: JSON.stringify({ code: 'x' }),
         });
         expect({ status: res.status, code: res.body.code }).toEqual({ status: 415, code: 'unsupported_media_type' });
-        expect(snapshot()).toBe(before);
+        expect(await snapshot()).toBe(before);
       });
     });
   });
@@ -346,12 +346,12 @@ describe('submissions', () => {
       await admin.call(ops.createRole, { body: { name: 'Watcher', permissions: ['activity:read', 'submission:read:all'] } });
       const watcher = await w.party('watcher');
       await j.grant(watcher.u.id, 'Watcher', act.id);
-      const before = snapshot();
+      const before = await snapshot();
       await refusedWith(watcher.c.call(ops.rejudgeSubmission, { params: { id: first.id } }), 403, 'forbidden');
       await refusedWith(watcher.c.call(ops.cancelAttempt, { params: { submissionId: first.id, attemptId: first.id } }), 403, 'forbidden');
       await refusedWith(watcher.c.call(ops.setSubmissionExcluded, { params: { id: first.id }, body: { excluded: true } }), 403, 'forbidden');
       await refusedWith(watcher.c.call(ops.rejudgeAssignment, { params: { assignmentId: t.id } }), 403, 'forbidden');
-      expect(snapshot()).toBe(before);
+      expect(await snapshot()).toBe(before);
     });
 
     it('cancel: a queued attempt is cancelled; a finished one is 409; an unknown one 404', async () => {
@@ -379,10 +379,10 @@ describe('submissions', () => {
       expect(back.exclusionReason).toBeUndefined();
       expect((await sock.next('problemStatusChanged')).data).toMatchObject({ problem: { status: 'solved', bestScore: 50, maxScore: 50 } });
       sock.close();
-      const before = snapshot();
+      const before = await snapshot();
       const res = await raw(`${j.url}/api/v1/submissions/${first.id}/excluded`, { method: 'POST', token: manager.c.accessToken, headers: { 'content-type': 'application/json' }, body: '{"excluded":"yes"}' });
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 422, code: 'validation_failed' });
-      expect(snapshot()).toBe(before);
+      expect(await snapshot()).toBe(before);
       await refusedWith(erin.c.call(ops.setSubmissionExcluded, { params: { id: first.id }, body: { excluded: true } }), 404, 'not_found');
     });
 

@@ -1,4 +1,6 @@
-import type Database from 'better-sqlite3';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import { activities, series } from '../db/schema.js';
+import type { Q } from '../db/storage.js';
 import { event } from '../events/bus.js';
 import type { Deps } from '../services.js';
 import { iso } from '../util.js';
@@ -10,13 +12,6 @@ export interface RankingAnnouncement {
   change: 'unfrozen' | 'windowOpened';
 }
 
-interface Due {
-  activityId: string;
-  seriesId: string;
-  unfrozen: number;
-  windowOpened: number;
-}
-
 /**
  * Tells the ranking's readers when the standings change by the clock alone (decisions §10,
  * `rankingChanged`): `unfrozen` when a series passes its rankingRevealAt after a freeze, and
@@ -26,49 +21,68 @@ interface Due {
  * repeats an announcement (it may miss one that passed while the server was down: readers who
  * connect afterwards fetch the standings anyway). `tick(now)` is what tests call with a fake clock.
  */
-export class RankingAnnouncer extends IntervalWorker<RankingAnnouncement[]> {
+export class RankingAnnouncer extends IntervalWorker<Promise<RankingAnnouncement[]>> {
   private last: string | undefined;
-  private readonly due: Database.Statement<{ since: string; now: string }, Due>;
 
   constructor(d: Deps) {
     super(d, 'ranking announcer');
-    // a few hundred series at most: scanned, no index needed
-    this.due = d.sqlite.prepare(
-      `SELECT * FROM (
-         SELECT s.activity_id AS activityId, s.id AS seriesId, s."order" AS "order",
-                coalesce(s.ranking_freeze_at < s.ranking_reveal_at AND s.ranking_reveal_at > @since AND s.ranking_reveal_at <= @now, 0) AS unfrozen,
-                coalesce(coalesce(s.ranking_visible_from, s.start_date) > @since AND coalesce(s.ranking_visible_from, s.start_date) <= @now
-                  AND (s.ranking_visible_to IS NULL OR s.ranking_visible_to > @now), 0) AS windowOpened
-         FROM series s JOIN activities a ON a.id = s.activity_id
-         WHERE a.published_at IS NOT NULL AND a.archived_at IS NULL)
-       WHERE unfrozen = 1 OR windowOpened = 1
-       ORDER BY activityId, "order", seriesId`,
-    );
   }
 
   /** Ticks once at once (recording now), then every 5 s. */
   override start(intervalMs = 5_000): void {
-    this.tick(this.d.clock.now());
+    // the first tick only records now: it reads nothing, so nothing is left to wait for
+    void this.tick(this.d.clock.now());
     super.start(intervalMs);
   }
 
   /** Announces the instants in (previous tick, now] to holders of ranking:read in each activity. */
-  tick(now: Date): RankingAnnouncement[] {
+  async tick(now: Date): Promise<RankingAnnouncement[]> {
     const t = iso(now);
     const since = this.last;
     // a clock set back must not announce the same instants twice
     if (since === undefined || t > since) this.last = t;
     if (since === undefined || t <= since) return [];
     const done: RankingAnnouncement[] = [];
-    for (const r of this.due.all({ since, now: t })) {
+    for (const r of await this.d.tx.read((q) => dueSeries(q, since, t))) {
       if (r.unfrozen) done.push({ activityId: r.activityId, seriesId: r.seriesId, change: 'unfrozen' });
       if (r.windowOpened) done.push({ activityId: r.activityId, seriesId: r.seriesId, change: 'windowOpened' });
     }
     if (done.length) {
-      this.d.tx.run((out) => {
+      await this.d.tx.write(async (_q, out) => {
         for (const a of done) out.emit(event('rankingChanged', a, { kind: 'permission', key: 'ranking:read', activityId: a.activityId }));
       });
     }
     return done;
   }
+}
+
+/**
+ * The series of published, unarchived activities with an instant in (since, now]: a reveal after a
+ * freeze, or the start of the ranking window (rankingVisibleFrom, else the start) while it is open.
+ * A few hundred series at most: scanned, no index needed; the instants are compared here.
+ */
+async function dueSeries(q: Q, since: string, now: string): Promise<{ activityId: string; seriesId: string; unfrozen: boolean; windowOpened: boolean }[]> {
+  const rows = await q
+    .select({
+      activityId: series.activityId,
+      seriesId: series.id,
+      freezeAt: series.rankingFreezeAt,
+      revealAt: series.rankingRevealAt,
+      visibleFrom: series.rankingVisibleFrom,
+      visibleTo: series.rankingVisibleTo,
+      startDate: series.startDate,
+    })
+    .from(series)
+    .innerJoin(activities, eq(activities.id, series.activityId))
+    .where(and(isNotNull(activities.publishedAt), isNull(activities.archivedAt)))
+    .orderBy(series.activityId, series.order, series.id);
+  const within = (at: string | null): at is string => at !== null && at > since && at <= now;
+  const out = [];
+  for (const r of rows) {
+    const unfrozen = r.freezeAt !== null && r.revealAt !== null && r.freezeAt < r.revealAt && within(r.revealAt);
+    const opens = r.visibleFrom ?? r.startDate;
+    const windowOpened = within(opens) && (r.visibleTo === null || r.visibleTo > now);
+    if (unfrozen || windowOpened) out.push({ activityId: r.activityId, seriesId: r.seriesId, unfrozen, windowOpened });
+  }
+  return out;
 }

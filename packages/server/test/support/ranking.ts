@@ -79,8 +79,9 @@ export class Fixture {
   }
 
   /** Writes a submission row with its outcome; reports it to the ranking unless told not to. */
-  submit(a: Activity, t: Task, p: Party, o: Outcome, report = true, id = randomUUID()): string {
-    this.j.app.deps.db
+  async submit(a: Activity, t: Task, p: Party, o: Outcome, report = true, id = randomUUID()): Promise<string> {
+    await this.j.app.deps.tx.write((q) =>
+      q
       .insert(submissions)
       .values({
         id,
@@ -95,16 +96,16 @@ export class Fixture {
         score: o.score ?? null,
         maxScore: o.maxScore ?? null,
         excluded: o.excluded ?? false,
-      })
-      .run();
-    if (report) this.j.app.services.ranking.submissionChanged(a.id, p.u.id, t.id);
+      }),
+    );
+    if (report) await this.j.app.services.ranking.submissionChanged(a.id, p.u.id, t.id);
     return id;
   }
 
   /** Changes a stored submission as a judging or an exclusion would, and reports it. */
-  change(a: Activity, t: Task, p: Party, id: string, set: Partial<typeof submissions.$inferInsert>): void {
-    this.j.app.deps.db.update(submissions).set(set).where(eq(submissions.id, id)).run();
-    this.j.app.services.ranking.submissionChanged(a.id, p.u.id, t.id);
+  async change(a: Activity, t: Task, p: Party, id: string, set: Partial<typeof submissions.$inferInsert>): Promise<void> {
+    await this.j.app.deps.tx.write((q) => q.update(submissions).set(set).where(eq(submissions.id, id)));
+    await this.j.app.services.ranking.submissionChanged(a.id, p.u.id, t.id);
   }
 
   async ranking(p: Party, a: Activity, seriesId?: string, view?: 'own' | 'public'): Promise<Ranking> {

@@ -8,6 +8,7 @@ import { refusedWith } from '../expect.js';
 import { ManualClock, TestJudge, raw } from '../harness.js';
 import { World, at, type Party } from '../series-fixtures.js';
 import { sha256 } from './forms.js';
+import { attemptFiles, attempts, files, submissionFiles, submissions } from '../../src/db/schema.js';
 
 /**
  * What the submission tests share: a minimal runner speaking the protocol over HTTP (enough to
@@ -15,7 +16,6 @@ import { sha256 } from './forms.js';
  * leave the judging tables as they were.
  */
 
-const TABLES = ['submissions', 'attempts', 'submission_files', 'attempt_files', 'files'];
 
 /** A minimal runner speaking the protocol over HTTP: enough to claim and report. */
 class ProtocolRunner {
@@ -88,14 +88,23 @@ export let later: Series;
 export let alice: Party;
 export let bob: Party;
 
-export const snapshot = () => JSON.stringify(TABLES.map((t) => j.app.deps.sqlite.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
+export const snapshot = () =>
+  j.app.deps.tx.read(async (q) =>
+    JSON.stringify([
+      await q.select().from(submissions).orderBy(submissions.id),
+      await q.select().from(attempts).orderBy(attempts.id),
+      await q.select().from(submissionFiles).orderBy(submissionFiles.submissionId, submissionFiles.name),
+      await q.select().from(attemptFiles).orderBy(attemptFiles.attemptId, attemptFiles.name),
+      await q.select().from(files).orderBy(files.id),
+    ]),
+  );
 export const incoming = () => readdirSync(join(j.dataDir, 'files', '.incoming'));
 
 /** A refusal that leaves the database and the upload folder exactly as they were. */
 export async function refused(call: Promise<unknown>, status: number, code: string): Promise<ApiProblem> {
-  const before = snapshot();
+  const before = await snapshot();
   const e = await refusedWith(call, status, code);
-  expect(snapshot()).toBe(before);
+  expect(await snapshot()).toBe(before);
   expect(incoming()).toEqual([]);
   return e;
 }

@@ -1,10 +1,10 @@
 import type { ActivityDashboard } from '@judge/contract';
 import type { Actor } from '../../auth/permissions.js';
 import type { Deps } from '../../services.js';
-import { iso, statements } from '../../util.js';
+import { iso } from '../../util.js';
 import { managedActivity } from '../policy/index.js';
 import { runnerCensus } from '../runners/index.js';
-import { busyRunners, oldestQueued, openPrintouts, outcomes, perMinute, unansweredQuestions, type Statements } from './queries.js';
+import { busyRunners, oldestQueued, openPrintouts, outcomes, perMinute, unansweredQuestions } from './queries.js';
 
 /**
  * The figures of one activity for its staff (its managers and the administrators), read at once
@@ -12,33 +12,34 @@ import { busyRunners, oldestQueued, openPrintouts, outcomes, perMinute, unanswer
  * costs a handful of index lookups and one pass over the activity's own submissions.
  */
 export class DashboardService {
-  private readonly q: Statements;
+  constructor(private readonly d: Deps) {}
 
-  constructor(private readonly d: Deps) {
-    this.q = statements(d.sqlite);
-  }
-
-  get(actor: Actor, idOrSlug: string): ActivityDashboard {
+  async get(actor: Actor, idOrSlug: string): Promise<ActivityDashboard> {
     // 404 to whoever may not see the activity, 403 to a member who does not manage it
     const a = managedActivity(this.d, actor, idOrSlug);
     const now = this.d.clock.now();
-    // better-sqlite3 is synchronous: no report lands between these reads, so the figures agree
-    const o = outcomes(this.q, a.id);
-    const oldest = oldestQueued(this.q, a.id);
-    const minutes = perMinute(this.q, a.id, now.getTime());
+    // one read: no report commits between these queries, so the figures agree
+    const { o, oldest, minutes, busy, unanswered, printouts } = await this.d.tx.read(async (q) => ({
+      o: await outcomes(q, a.id),
+      oldest: await oldestQueued(q, a.id),
+      minutes: await perMinute(q, a.id, now.getTime()),
+      busy: await busyRunners(q),
+      unanswered: await unansweredQuestions(q, a.id),
+      printouts: await openPrintouts(q, a.id),
+    }));
     const census = runnerCensus(this.d.sqlite, now.getTime());
     return {
       activityId: a.id,
       slug: a.slug,
       at: iso(now),
       queue: { queued: o.states.queued, running: o.states.running, ...(oldest ? { oldestQueuedAt: oldest.at, oldestQueuedId: oldest.id } : {}) },
-      runners: { connected: census.connected, busy: busyRunners(this.q), approved: census.approved, pendingApproval: census.pendingApproval },
+      runners: { connected: census.connected, busy, approved: census.approved, pendingApproval: census.pendingApproval },
       submissions: { total: o.total, lastTenMinutes: minutes.reduce((s, n) => s + n, 0), perMinute: minutes },
       states: o.states,
       verdicts: o.verdicts,
       judgingErrors: { failed: o.states.failed, judgeError: o.judgeError },
-      questions: { unanswered: unansweredQuestions(this.q, a.id) },
-      printouts: openPrintouts(this.q, a.id),
+      questions: { unanswered },
+      printouts,
     };
   }
 }

@@ -1,4 +1,5 @@
 /** What participants see of an activity, and where they stand on each assignment. */
 export { ParticipantService } from './service.js';
 export { participantRoutes } from './routes.js';
-export { Standings, standingOf, type Standing } from './status.js';
+export { standingOf, standingOnAssignment, standingsInActivity, type Standing } from './status.js';
+export { Standings } from './sync-bridge.js';

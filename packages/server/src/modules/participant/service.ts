@@ -1,10 +1,9 @@
 import type { ParticipantProblem, ParticipantSeries } from '@judge/contract';
 import { effectiveLimits, type EffectiveLimit, type LimitFigures, type NamedLimits } from '@judge/problem-package';
 import { judgingMaxima } from '../../config.js';
-import type Database from 'better-sqlite3';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
-import { activities, problemVersionFiles, problemVersions, problems, series, seriesProblems } from '../../db/schema.js';
+import { problemVersions, problems, series, seriesProblems } from '../../db/schema.js';
 import { notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { allowedLanguages, assignmentLanguages } from '../../languages.js';
@@ -15,7 +14,10 @@ import { newestVersion, type VersionRow } from '../problems/index.js';
 import { judgeableLanguages, requiredTags } from '../runners/index.js';
 import { isStatementRole, statementItem, versionFiles } from '../problems/index.js';
 import { acceptsSubmissions, problemsVisible, type SeriesRow } from '../series/index.js';
-import { Standings, StandingsCache, standingOf, type Aggregate, type Standing } from './status.js';
+import type { Q } from '../../db/storage.js';
+import { StandingsCache, standingOf, standingOnAssignment, type Aggregate, type Standing } from './status.js';
+import { problemFileUses } from './sync-bridge.js';
+import { AssignmentLists, type ListedAssignment } from './assignments.js';
 
 type AssignmentRow = typeof seriesProblems.$inferSelect;
 type ProblemSummary = NonNullable<ParticipantSeries['problems']>[number];
@@ -26,17 +28,6 @@ type Statement = ParticipantProblem['statements'][number];
 interface Browsing {
   a: ActivityRow;
   manages: boolean;
-}
-
-/** What the series list needs of an assignment. */
-interface ListedAssignment {
-  id: string;
-  seriesId: string;
-  slug: string;
-  name: string | null;
-  problemName: string;
-  order: number;
-  maxPoints: number | null;
 }
 
 /** What the series list reads of a series. */
@@ -58,29 +49,7 @@ type ListedSeries = Pick<
   | 'rankingFreezeAt'
   | 'rankingRevealAt'
 >;
-type Instant = string | null;
-type SeriesTuple = [string, string, string, number, Instant, Instant, number, Instant, Instant, number, number, Instant, Instant, Instant, Instant];
 type VisibilityOfProblems = Pick<SeriesRow, 'openedAt' | 'isOpen' | 'pausedAt' | 'hideProblemsWhilePaused'>;
-
-const listedSeries = ([id, slug, name, order, startDate, endDate, isOpen, openedAt, pausedAt, hide, reveal, from, to, freezeAt, revealAt]: SeriesTuple): ListedSeries => ({
-  id,
-  slug,
-  name,
-  order,
-  startDate,
-  endDate,
-  isOpen: isOpen === 1,
-  openedAt,
-  pausedAt,
-  hideProblemsWhilePaused: hide === 1,
-  revealProblemCount: reveal === 1,
-  rankingVisibleFrom: from,
-  rankingVisibleTo: to,
-  rankingFreezeAt: freezeAt,
-  rankingRevealAt: revealAt,
-});
-
-type ListedTuple = [id: string, seriesId: string, slug: string, name: string | null, problemName: string, order: number, maxPoints: number | null];
 
 /** Roles and the scope of problem-version files: the package is the runner's, even when its scope says otherwise. */
 const PACKAGE_ROLE = 'package';
@@ -110,36 +79,15 @@ export function shownLimits(
  * attachments and effective limits, and who may read the files of problem versions.
  */
 export class ParticipantService {
-  private readonly standings: Standings;
   /** The series list's standings, kept until the caller's submissions change. */
-  private readonly listed: StandingsCache;
-  /** The list is the participant's most frequent request: its queries are built and prepared once. */
-  private readonly seriesOfActivity: Database.Statement<[string], SeriesTuple>;
-  private readonly assignmentsOfActivity: Database.Statement<[string], ListedTuple>;
+  private readonly listed = new StandingsCache();
+  /** The assignments of each activity, read whole only when they changed. */
+  private readonly assignments = new AssignmentLists();
 
   constructor(
     private readonly d: Deps,
     files: FilesService,
   ) {
-    this.standings = new Standings(d.sqlite);
-    this.listed = new StandingsCache(this.standings);
-    // the columns the list shows or decides by, as a raw row: drizzle's mapping of every column cost as much as the query
-    this.seriesOfActivity = d.sqlite
-      .prepare<[string], SeriesTuple>(
-        `SELECT id, slug, name, "order", start_date, end_date, is_open, opened_at, paused_at, hide_problems_while_paused, reveal_problem_count,
-                ranking_visible_from, ranking_visible_to, ranking_freeze_at, ranking_reveal_at
-         FROM series WHERE activity_id = ? ORDER BY "order", id`,
-      )
-      .raw(true);
-    // plain SQL and raw rows: for the 200-odd rows of a large course, drizzle's row mapping costs as
-    // much as the query, and better-sqlite3's row objects (built property by property) half as much
-    this.assignmentsOfActivity = d.sqlite
-      .prepare<[string], ListedTuple>(
-        `SELECT sp.id, sp.series_id, sp.slug, sp.name, p.name, sp."order", sp.max_points
-         FROM series_problems sp JOIN problems p ON p.id = sp.problem_id
-         WHERE sp.activity_id = ? ORDER BY sp."order", sp.id`,
-      )
-      .raw(true);
     files.addReadRule((actor, fileId) => this.mayReadProblemFile(actor.userId, fileId));
   }
 
@@ -172,23 +120,10 @@ export class ParticipantService {
    * any file to the managers of an activity that uses the problem. One indexed query: the file's
    * version rows (problem_version_files_file), the problem's assignments (series_problems_problem),
    * their series and activities by key; whether a version is the newest is an index probe.
+   * Synchronous, as the files area asks its read rules (sync-bridge.ts).
    */
   private mayReadProblemFile(userId: string, fileId: string): boolean {
-    const uses = this.d.db
-      .select({
-        scope: problemVersionFiles.scope,
-        usesVersion: sql<number>`(${seriesProblems.pinnedVersionId} = ${problemVersions.id} OR (${seriesProblems.pinnedVersionId} IS NULL AND NOT EXISTS (
-          SELECT 1 FROM problem_versions AS newer WHERE newer.problem_id = ${problemVersions.problemId} AND newer.version > ${problemVersions.version})))`,
-        s: series,
-        a: activities,
-      })
-      .from(problemVersionFiles)
-      .innerJoin(problemVersions, eq(problemVersions.id, problemVersionFiles.versionId))
-      .innerJoin(seriesProblems, eq(seriesProblems.problemId, problemVersions.problemId))
-      .innerJoin(series, eq(series.id, seriesProblems.seriesId))
-      .innerJoin(activities, eq(activities.id, seriesProblems.activityId))
-      .where(eq(problemVersionFiles.fileId, fileId))
-      .all();
+    const uses = problemFileUses(this.d.db, fileId);
     return uses.some((use) => {
       if (canManage(this.d, userId, use.a.id)) return true;
       if (use.scope !== PARTICIPANT_SCOPE || !use.usesVersion) return false;
@@ -200,13 +135,16 @@ export class ParticipantService {
   // ---- the series list ----
 
   /** Every series in order; problems and their count only where the series shows them (decisions §9). */
-  listSeries(actor: Actor, idOrSlug: string): ParticipantSeries[] {
+  async listSeries(actor: Actor, idOrSlug: string): Promise<ParticipantSeries[]> {
     const b = this.browsing(actor, idOrSlug);
-    const all = this.seriesOfActivity.all(b.a.id).map(listedSeries);
-    const bySeries = this.assignmentsBySeries(b.a.id);
-    const shown = new Set(all.filter((s) => this.showsProblems(b, s)));
-    // the caller's submissions are read only when some series shows problems
-    const standings: ReadonlyMap<string, Aggregate> = shown.size ? this.listed.ofActivity(actor.userId, b.a.id) : new Map();
+    const { all, bySeries, shown, standings } = await this.d.tx.read(async (q) => {
+      const all = await seriesOfActivity(q, b.a.id);
+      const bySeries = await this.assignments.bySeries(q, b.a.id);
+      const shown = new Set(all.filter((s) => this.showsProblems(b, s)));
+      // the caller's submissions are read only when some series shows problems
+      const standings: ReadonlyMap<string, Aggregate> = shown.size ? await this.listed.ofActivity(q, actor.userId, b.a.id) : new Map();
+      return { all, bySeries, shown, standings };
+    });
     return all.map((s) => {
       const assigned = bySeries.get(s.id) ?? [];
       const showing = shown.has(s);
@@ -230,18 +168,6 @@ export class ParticipantService {
     });
   }
 
-  /** The assignments of an activity with their problems' names, grouped by series, in order: one query. */
-  private assignmentsBySeries(activityId: string): Map<string, ListedAssignment[]> {
-    const out = new Map<string, ListedAssignment[]>();
-    for (const [id, seriesId, slug, name, problemName, order, maxPoints] of this.assignmentsOfActivity.all(activityId)) {
-      const r: ListedAssignment = { id, seriesId, slug, name, problemName, order, maxPoints };
-      const list = out.get(r.seriesId);
-      if (list) list.push(r);
-      else out.set(r.seriesId, [r]);
-    }
-    return out;
-  }
-
   // ---- one problem ----
 
   /**
@@ -249,20 +175,24 @@ export class ParticipantService {
    * series withholds problems (never opened, paused hiding them, ended in an activity that hides
    * ended series), except to managers.
    */
-  getProblem(actor: Actor, idOrSlug: string, problemSlug: string): ParticipantProblem {
+  async getProblem(actor: Actor, idOrSlug: string, problemSlug: string): Promise<ParticipantProblem> {
     const b = this.browsing(actor, idOrSlug);
-    const found = this.d.db
-      .select({ sp: seriesProblems, s: series, p: problems })
-      .from(seriesProblems)
-      .innerJoin(series, eq(series.id, seriesProblems.seriesId))
-      .innerJoin(problems, eq(problems.id, seriesProblems.problemId))
-      .where(and(eq(seriesProblems.activityId, b.a.id), eq(seriesProblems.slugKey, problemSlug.toLowerCase())))
-      .get();
-    if (!found || !this.showsProblems(b, found.s)) throw notFound('problem');
-    const { sp, s, p } = found;
-    const version = this.effectiveVersion(sp);
+    const read = await this.d.tx.read(async (q) => {
+      const [found] = await q
+        .select({ sp: seriesProblems, s: series, p: problems })
+        .from(seriesProblems)
+        .innerJoin(series, eq(series.id, seriesProblems.seriesId))
+        .innerJoin(problems, eq(problems.id, seriesProblems.problemId))
+        .where(and(eq(seriesProblems.activityId, b.a.id), eq(seriesProblems.slugKey, problemSlug.toLowerCase())))
+        .limit(1);
+      if (!found || !this.showsProblems(b, found.s)) throw notFound('problem');
+      const version = await this.effectiveVersion(q, found.sp);
+      const aggregate = await standingOnAssignment(q, actor.userId, b.a.id, found.sp.id);
+      return { ...found, version, aggregate };
+    });
+    const { sp, s, p, version } = read;
     const content = version ? this.participantFiles(version.id) : { statements: [], attachments: [] };
-    const standing = standingOf(this.standings.ofAssignment(actor.userId, b.a.id, sp.id), sp.maxPoints);
+    const standing = standingOf(read.aggregate, sp.maxPoints);
     const maxSubmissions = sp.maxSubmissions ?? b.a.maxSubmissionsPerProblem;
     const submissionsLeft = maxSubmissions !== null ? Math.max(0, maxSubmissions - standing.attempts) : null;
     const canSubmit =
@@ -296,9 +226,9 @@ export class ParticipantService {
   }
 
   /** The pinned version, else the problem's newest; none when the problem has no version yet. */
-  private effectiveVersion(sp: AssignmentRow): VersionRow | undefined {
+  private async effectiveVersion(q: Q, sp: AssignmentRow): Promise<VersionRow | undefined> {
     if (!sp.pinnedVersionId) return newestVersion(this.d.db, sp.problemId);
-    return this.d.db.select().from(problemVersions).where(eq(problemVersions.id, sp.pinnedVersionId)).get();
+    return (await q.select().from(problemVersions).where(eq(problemVersions.id, sp.pinnedVersionId)).limit(1))[0];
   }
 
   /** The participant-scope files of a version: statements, and attachments (samples included, never the package). */
@@ -319,4 +249,29 @@ function problemSummary(p: ListedAssignment, st: Standing): ProblemSummary {
   if (st.bestScore !== undefined) out.bestScore = st.bestScore;
   if (st.maxScore !== undefined) out.maxScore = st.maxScore;
   return out;
+}
+
+/** The series of an activity in order, with the columns the list shows or decides by. */
+function seriesOfActivity(q: Q, activityId: string): Promise<ListedSeries[]> {
+  return q
+    .select({
+      id: series.id,
+      slug: series.slug,
+      name: series.name,
+      order: series.order,
+      startDate: series.startDate,
+      endDate: series.endDate,
+      isOpen: series.isOpen,
+      openedAt: series.openedAt,
+      pausedAt: series.pausedAt,
+      hideProblemsWhilePaused: series.hideProblemsWhilePaused,
+      revealProblemCount: series.revealProblemCount,
+      rankingVisibleFrom: series.rankingVisibleFrom,
+      rankingVisibleTo: series.rankingVisibleTo,
+      rankingFreezeAt: series.rankingFreezeAt,
+      rankingRevealAt: series.rankingRevealAt,
+    })
+    .from(series)
+    .where(eq(series.activityId, activityId))
+    .orderBy(asc(series.order), asc(series.id));
 }

@@ -1,5 +1,7 @@
 import type { ParticipantProblem } from '@judge/contract';
-import type Database from 'better-sqlite3';
+import { and, count, eq } from 'drizzle-orm';
+import { submissions } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
 
 export type ProblemStatus = ParticipantProblem['status'];
 
@@ -21,61 +23,66 @@ export interface Aggregate {
   attempts: number;
   /** The best score ÷ maxScore, or null when no submission counts. */
   best: number | null;
-  /** The score and scale of the submission holding `best` (SQLite's bare columns of max()). */
+  /** The score and scale of a submission holding `best`. */
   score: number | null;
   maxScore: number | null;
 }
 
-type AggregateTuple = [assignmentId: string, attempts: number, best: number | null, score: number | null, maxScore: number | null];
-
-/*
- * SQLite takes the bare columns of an aggregate query with a single max() from the row that
- * holds the maximum (https://sqlite.org/lang_select.html#bareagg): score and max_score below are
- * those of the best submission whenever one counts. When none counts `best` is null and the two
- * are ignored.
+/**
+ * One caller's submissions in one activity, grouped by assignment and outcome: the columns of
+ * submissions_standings (user_id, activity_id, series_problem_id, excluded, score, max_score) in
+ * its order, so that the index alone answers it. Identical outcomes come as one row with their
+ * count; the best of each assignment is picked in code (`aggregates`), as no portable SQL takes
+ * the other columns of the row holding a max(). Exported for the benchmark, which prints its plan.
  */
-const AGGREGATE = `
-  SELECT series_problem_id AS assignmentId,
-         count(*) AS attempts,
-         max(CASE WHEN excluded = 0 AND score IS NOT NULL AND max_score > 0 THEN score / max_score END) AS best,
-         score,
-         max_score AS maxScore
-  FROM submissions`;
+export function standingsQuery(q: Q, userId: string, activityId: string, assignmentId?: string) {
+  return q
+    .select({
+      assignmentId: submissions.seriesProblemId,
+      excluded: submissions.excluded,
+      score: submissions.score,
+      maxScore: submissions.maxScore,
+      n: count(),
+    })
+    .from(submissions)
+    .where(
+      and(
+        eq(submissions.userId, userId),
+        eq(submissions.activityId, activityId),
+        assignmentId === undefined ? undefined : eq(submissions.seriesProblemId, assignmentId),
+      ),
+    )
+    .groupBy(submissions.seriesProblemId, submissions.excluded, submissions.score, submissions.maxScore);
+}
+
+type OutcomeCount = Awaited<ReturnType<typeof standingsQuery>>[number];
 
 /**
- * Every submission of one user in one activity, by assignment (parameters: user id, activity id).
- * submissions_standings (user_id, activity_id, series_problem_id, excluded, score, max_score) answers it
- * from the index alone, in GROUP BY order. Exported for the benchmark, which prints its query plan.
+ * Sums the grouped outcomes up by assignment: every submission is an attempt; one counts toward the
+ * best when it is not excluded and has a score on a positive scale. Of equal bests the first met
+ * is kept (the score and scale shown are of one submission holding the best).
  */
-export const STANDINGS_IN_ACTIVITY = `${AGGREGATE} WHERE user_id = ? AND activity_id = ? GROUP BY series_problem_id`;
-
-/**
- * The caller's standing per assignment, read with one grouped query for a whole activity (or for
- * one assignment). Statements are prepared once per database.
- */
-export class Standings {
-  private readonly inActivityRaw: Database.Statement<[string, string], AggregateTuple>;
-  private readonly onAssignment: Database.Statement<[string, string, string], Aggregate>;
-
-  constructor(sqlite: Database.Database) {
-    this.inActivityRaw = sqlite.prepare<[string, string], AggregateTuple>(STANDINGS_IN_ACTIVITY).raw(true);
-    // the activity lets submissions_standings answer from the index alone, as for a whole activity
-    this.onAssignment = sqlite.prepare(`${AGGREGATE} WHERE user_id = ? AND activity_id = ? AND series_problem_id = ? GROUP BY series_problem_id`);
+function aggregates(rows: readonly OutcomeCount[]): Map<string, Aggregate> {
+  const out = new Map<string, Aggregate>();
+  for (const r of rows) {
+    let agg = out.get(r.assignmentId);
+    if (!agg) out.set(r.assignmentId, (agg = { assignmentId: r.assignmentId, attempts: 0, best: null, score: null, maxScore: null }));
+    agg.attempts += r.n;
+    if (r.excluded || r.score === null || r.maxScore === null || !(r.maxScore > 0)) continue;
+    const fraction = r.score / r.maxScore;
+    if (agg.best === null || fraction > agg.best) Object.assign(agg, { best: fraction, score: r.score, maxScore: r.maxScore });
   }
+  return out;
+}
 
-  /** Standings by assignment id; assignments the caller never submitted to are absent (untouched). */
-  ofActivity(userId: string, activityId: string): Map<string, Aggregate> {
-    // raw rows: better-sqlite3 builds a row object property by property, several times what this literal costs
-    const out = new Map<string, Aggregate>();
-    for (const r of this.inActivityRaw.all(userId, activityId)) {
-      out.set(r[0], { assignmentId: r[0], attempts: r[1], best: r[2], score: r[3], maxScore: r[4] });
-    }
-    return out;
-  }
+/** Standings by assignment id; assignments the caller never submitted to are absent (untouched). */
+export async function standingsInActivity(q: Q, userId: string, activityId: string): Promise<Map<string, Aggregate>> {
+  return aggregates(await standingsQuery(q, userId, activityId));
+}
 
-  ofAssignment(userId: string, activityId: string, assignmentId: string): Aggregate | undefined {
-    return this.onAssignment.get(userId, activityId, assignmentId);
-  }
+/** The caller's standing on one assignment; the activity lets submissions_standings answer from the index alone. */
+export async function standingOnAssignment(q: Q, userId: string, activityId: string, assignmentId: string): Promise<Aggregate | undefined> {
+  return aggregates(await standingsQuery(q, userId, activityId, assignmentId)).get(assignmentId);
 }
 
 /** How many (caller, activity) standings the series list keeps; the least recently read goes first. */
@@ -89,22 +96,28 @@ const STANDINGS_KEPT = 1024;
  */
 export class StandingsCache {
   private readonly kept = new Map<string, Map<string, Aggregate>>();
+  /** How many times anything was forgotten: a read that saw it change meanwhile keeps nothing (it may be older than the change). */
+  private forgets = 0;
 
-  constructor(private readonly standings: Standings) {}
-
-  ofActivity(userId: string, activityId: string): ReadonlyMap<string, Aggregate> {
+  async ofActivity(q: Q, userId: string, activityId: string): Promise<ReadonlyMap<string, Aggregate>> {
     const key = `${userId}\n${activityId}`;
-    let found = this.kept.get(key);
-    if (found) this.kept.delete(key);
-    else {
-      found = this.standings.ofActivity(userId, activityId);
-      if (this.kept.size >= STANDINGS_KEPT) this.kept.delete(this.kept.keys().next().value!);
+    const found = this.kept.get(key);
+    if (found) {
+      this.kept.delete(key);
+      this.kept.set(key, found);
+      return found;
     }
-    this.kept.set(key, found);
-    return found;
+    const before = this.forgets;
+    const fresh = await standingsInActivity(q, userId, activityId);
+    if (before === this.forgets) {
+      if (this.kept.size >= STANDINGS_KEPT) this.kept.delete(this.kept.keys().next().value!);
+      this.kept.set(key, fresh);
+    }
+    return fresh;
   }
 
   forget(userId: string, activityId: string): void {
+    this.forgets++;
     this.kept.delete(`${userId}\n${activityId}`);
   }
 }

@@ -1,58 +1,90 @@
 import type { Printout } from '@judge/contract';
+import { asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import { activities, printouts, problems, seriesProblems, submissionFiles, users } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
 import { compact } from '../../util.js';
 
-export interface PrintoutRow {
-  id: string;
-  activity_id: string;
-  activity_name: string;
-  activity_slug: string;
-  time_zone: string;
-  user_id: string;
-  requester_username: string;
-  requester_first: string | null;
-  requester_last: string | null;
-  requester_tags: string;
-  title: string;
-  file_name: string;
-  source: string | null;
-  size_bytes: number;
-  sha256: string;
-  submission_id: string | null;
-  problem_slug: string | null;
-  problem_name: string | null;
-  language: string | null;
-  state: 'queued' | 'claimed' | 'resolved';
-  requested_at: string;
-  claimed_by_user_id: string | null;
-  claimer_username: string | null;
-  claimer_first: string | null;
-  claimer_last: string | null;
-  claimed_at: string | null;
-  resolved_at: string | null;
-  resolver_username: string | null;
-  resolver_first: string | null;
-  resolver_last: string | null;
-  source_disposed_at: string | null;
-  print_started_at: string | null;
-  print_finished_at: string | null;
-  print_exit_code: number | null;
-  print_output: string | null;
+const requester = alias(users, 'u');
+const claimer = alias(users, 'c');
+const resolver = alias(users, 'r');
+
+/** A printout with what its views need from the rows around it. */
+function printoutFields() {
+  return {
+    ...ownColumns(),
+    activity_name: activities.name,
+    activity_slug: activities.slug,
+    time_zone: activities.timeZone,
+    requester_username: requester.username,
+    requester_first: requester.firstName,
+    requester_last: requester.lastName,
+    requester_tags: requester.tags,
+    claimer_username: claimer.username,
+    claimer_first: claimer.firstName,
+    claimer_last: claimer.lastName,
+    resolver_username: resolver.username,
+    resolver_first: resolver.firstName,
+    resolver_last: resolver.lastName,
+    problem_slug: seriesProblems.slug,
+    problem_name: sql<string | null>`coalesce(${seriesProblems.name}, ${problems.name})`,
+    language: sql<string | null>`(SELECT ${submissionFiles.language} FROM ${submissionFiles} WHERE ${submissionFiles.submissionId} = ${printouts.submissionId} LIMIT 1)`,
+  };
 }
 
-export const PRINTOUT_SELECT = `
-SELECT o.*, a.name AS activity_name, a.slug AS activity_slug, a.time_zone,
-  u.username AS requester_username, u.first_name AS requester_first, u.last_name AS requester_last, u.tags AS requester_tags,
-  c.username AS claimer_username, c.first_name AS claimer_first, c.last_name AS claimer_last,
-  r.username AS resolver_username, r.first_name AS resolver_first, r.last_name AS resolver_last,
-  sp.slug AS problem_slug, COALESCE(sp.name, p.name) AS problem_name,
-  (SELECT sf.language FROM submission_files sf WHERE sf.submission_id = o.submission_id LIMIT 1) AS language
-FROM printouts o
-JOIN activities a ON a.id = o.activity_id
-JOIN users u ON u.id = o.user_id
-LEFT JOIN users c ON c.id = o.claimed_by_user_id
-LEFT JOIN users r ON r.id = o.resolved_by_user_id
-LEFT JOIN series_problems sp ON sp.id = o.series_problem_id
-LEFT JOIN problems p ON p.id = sp.problem_id`;
+/** The printout's own columns under the names its views use. */
+function ownColumns() {
+  const o = printouts;
+  return {
+    id: o.id,
+    activity_id: o.activityId,
+    user_id: o.userId,
+    title: o.title,
+    file_name: o.fileName,
+    source: o.source,
+    size_bytes: o.sizeBytes,
+    sha256: o.sha256,
+    submission_id: o.submissionId,
+    state: sql<'queued' | 'claimed' | 'resolved'>`${o.state}`,
+    requested_at: o.requestedAt,
+    claimed_by_user_id: o.claimedByUserId,
+    claimed_at: o.claimedAt,
+    resolved_at: o.resolvedAt,
+    source_disposed_at: o.sourceDisposedAt,
+    print_started_at: o.printStartedAt,
+    print_finished_at: o.printFinishedAt,
+    print_exit_code: o.printExitCode,
+    print_output: o.printOutput,
+  };
+}
+
+/** The printouts matching `where`, with their activity, people and problem. */
+export function selectPrintouts(q: Q, where: SQL | undefined) {
+  return q
+    .select(printoutFields())
+    .from(printouts)
+    .innerJoin(activities, eq(activities.id, printouts.activityId))
+    .innerJoin(requester, eq(requester.id, printouts.userId))
+    .leftJoin(claimer, eq(claimer.id, printouts.claimedByUserId))
+    .leftJoin(resolver, eq(resolver.id, printouts.resolvedByUserId))
+    .leftJoin(seriesProblems, eq(seriesProblems.id, printouts.seriesProblemId))
+    .leftJoin(problems, eq(problems.id, seriesProblems.problemId))
+    .where(where);
+}
+
+export type PrintoutRow = Awaited<ReturnType<typeof selectPrintouts>>[number];
+
+export async function printoutRow(q: Q, id: string): Promise<PrintoutRow | undefined> {
+  return (await selectPrintouts(q, eq(printouts.id, id)).limit(1))[0];
+}
+
+/** One page of the printouts matching `where` in request order, and how many match. */
+export async function printoutPage(q: Q, where: SQL | undefined, order: 'asc' | 'desc', limit: number, offset: number): Promise<{ rows: PrintoutRow[]; total: number }> {
+  const [counted] = await q.select({ n: count() }).from(printouts).where(where);
+  const by = order === 'asc' ? asc : desc;
+  const rows = await selectPrintouts(q, where).orderBy(by(printouts.requestedAt), by(printouts.id)).limit(limit).offset(offset);
+  return { rows, total: counted?.n ?? 0 };
+}
 
 export function nameOf(username: string | null, first: string | null, last: string | null): string | undefined {
   if (!username) return undefined;
@@ -61,7 +93,7 @@ export function nameOf(username: string | null, first: string | null, last: stri
 
 /** The record; `viewer` decides `claimedByMe` (events, told to many, leave it out). */
 export function toPrintout(r: PrintoutRow, viewer?: string): Printout {
-  const tags = JSON.parse(r.requester_tags) as string[];
+  const tags = r.requester_tags;
   return compact({
     id: r.id,
     activityId: r.activity_id,

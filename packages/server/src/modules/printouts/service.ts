@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import {
   ApiError,
   clampPaging,
@@ -13,8 +13,11 @@ import {
   type PrintoutRequest,
   type PrintoutsQuery,
 } from '@judge/contract';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/permissions.js';
+import { activities, files, printouts, problems, seriesProblems, submissionFiles, submissions } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { event } from '../../events/bus.js';
 import type { FilesService } from '../files/index.js';
@@ -22,14 +25,12 @@ import { requireNotArchived, visibleActivity, type ActivityRow } from '../policy
 import type { Deps } from '../../services.js';
 import { defineJob } from '../../offloop/pool.js';
 import { failureText, OffloopFailure } from '../../offloop/failure.js';
-import { iso, newId, sha256Hex, statements } from '../../util.js';
+import { iso, newId, sha256Hex } from '../../util.js';
 import { tooLong } from './layout.js';
 import { zonedTime, type PrintoutPage } from './pdf.js';
 import { PdfStore, printoutPdfDir } from './pdf-store.js';
 import { runPrintCommand } from './printer.js';
-import { PRINTOUT_SELECT, toPrintout, type PrintoutRow } from './queries.js';
-
-const FROM = PRINTOUT_SELECT.slice(PRINTOUT_SELECT.indexOf('FROM printouts'));
+import { printoutPage, printoutRow, toPrintout, type PrintoutRow } from './queries.js';
 
 /**
  * Making a PDF off the event loop: the largest printout allowed takes a few seconds on a slow
@@ -45,13 +46,20 @@ function checkLength(source: string, field: string): void {
   if (why) throw ApiError.of('printout.tooLong', `The printout is too long: ${why}`, { [field]: [why] });
 }
 
+
+/** A state change of the queue: false when there is nothing to change (claiming what one holds already). */
+type Change = (q: Q, r: PrintoutRow, now: string) => Promise<boolean>;
+
 /**
  * Printouts (decisions §6, §7, §9; interface "Printouts"): participants ask for a file or one of
  * their submissions on paper; staff with printout:manage work the queue (claim, release, resolve).
  * Each request is rendered as a PDF and, when `printing.command` is set, printed at once.
+ *
+ * On PostgreSQL: a state change reads the printout and decides inside its write, whose SERIALIZABLE
+ * isolation (retried) lets only one of two staff claiming the same printout at once through; the
+ * other, run again, finds it claimed.
  */
 export class PrintoutsService {
-  private readonly st: ReturnType<typeof statements>;
   /** Print jobs still running, so that shutdown and tests can wait for them. */
   readonly printing = new Set<Promise<void>>();
   /** PDFs made (not served from those kept), for tests. */
@@ -62,12 +70,7 @@ export class PrintoutsService {
     private readonly d: Deps,
     private readonly files: FilesService,
   ) {
-    this.st = statements(d.sqlite);
     this.pdfs = new PdfStore(printoutPdfDir(d.dataDir));
-  }
-
-  private row(id: string): PrintoutRow | undefined {
-    return this.st<[string], PrintoutRow>(`${PRINTOUT_SELECT} WHERE o.id = ?`).get(id);
   }
 
   private manages(userId: string, activityId: string): boolean {
@@ -75,8 +78,8 @@ export class PrintoutsService {
   }
 
   /** A printout the caller works on: 404 unless they manage its activity's printouts. */
-  private managed(actor: Actor, id: string): PrintoutRow {
-    const r = this.row(id);
+  private async managed(q: Q, actor: Actor, id: string): Promise<PrintoutRow> {
+    const r = await printoutRow(q, id);
     if (!r || !this.manages(actor.userId, r.activity_id)) {
       if (r?.user_id === actor.userId) throw forbidden('printout:manage');
       throw notFound('printout');
@@ -93,35 +96,56 @@ export class PrintoutsService {
   }
 
   /** What a request prints: the text given, or the caller's own submission's files one after another. */
-  private content(actor: Actor, a: ActivityRow, body: PrintoutRequest): { fileName: string; source: string; submissionId: string | null; seriesProblemId: string | null; title?: string } {
+  private async content(actor: Actor, a: ActivityRow, body: PrintoutRequest): Promise<{ fileName: string; source: string; submissionId: string | null; seriesProblemId: string | null; title?: string }> {
     if ('source' in body) return { fileName: body.fileName, source: body.source, submissionId: null, seriesProblemId: null };
-    const s = this.st<[string, string, string], { series_problem_id: string; problem_name: string }>(
-      `SELECT s.series_problem_id, COALESCE(sp.name, p.name) AS problem_name FROM submissions s
-       JOIN series_problems sp ON sp.id = s.series_problem_id JOIN problems p ON p.id = sp.problem_id
-       WHERE s.id = ? AND s.activity_id = ? AND s.user_id = ?`,
-    ).get(body.submissionId, a.id, actor.userId);
+    const { s, parts } = await this.d.tx.read(async (q) => {
+      const [s] = await q
+        .select({ seriesProblemId: submissions.seriesProblemId, problemName: sql<string>`coalesce(${seriesProblems.name}, ${problems.name})` })
+        .from(submissions)
+        .innerJoin(seriesProblems, eq(seriesProblems.id, submissions.seriesProblemId))
+        .innerJoin(problems, eq(problems.id, seriesProblems.problemId))
+        .where(and(eq(submissions.id, body.submissionId), eq(submissions.activityId, a.id), eq(submissions.userId, actor.userId)))
+        .limit(1);
+      const parts = s
+        ? await q
+            .select({ fileName: submissionFiles.fileName, sha256: files.sha256 })
+            .from(submissionFiles)
+            .innerJoin(files, eq(files.id, submissionFiles.fileId))
+            .where(eq(submissionFiles.submissionId, body.submissionId))
+            .orderBy(submissionFiles.name)
+        : [];
+      return { s, parts };
+    });
     if (!s) throw notFound('submission');
-    const parts = this.st<[string], { file_name: string; sha256: string }>(
-      'SELECT sf.file_name, f.sha256 FROM submission_files sf JOIN files f ON f.id = sf.file_id WHERE sf.submission_id = ? ORDER BY sf.name',
-    ).all(body.submissionId);
-    const texts = parts.map((f) => ({ name: f.file_name, text: readFileSync(this.files.blobs.pathOf(f.sha256), 'utf8') }));
+    const texts = [];
+    for (const f of parts) texts.push({ name: f.fileName, text: await readFile(this.files.blobs.pathOf(f.sha256), 'utf8') });
     const source = texts.length === 1 ? texts[0]!.text : texts.map((t) => `==== ${t.name} ====\n${t.text}`).join('\n\n');
     if (Buffer.byteLength(source) > PRINTOUT_SOURCE_MAX) throw ApiError.of('validation_failed', 'The submission is too long to print', { submissionId: ['too long to print'] });
-    return { fileName: texts[0]?.name ?? 'submission', source, submissionId: body.submissionId, seriesProblemId: s.series_problem_id, title: s.problem_name };
+    return { fileName: texts[0]?.name ?? 'submission', source, submissionId: body.submissionId, seriesProblemId: s.seriesProblemId, title: s.problemName };
   }
 
-  request(actor: Actor, idOrSlug: string, body: PrintoutRequest): Printout {
+  async request(actor: Actor, idOrSlug: string, body: PrintoutRequest): Promise<Printout> {
     const a = this.participantActivity(actor, idOrSlug);
     requireNotArchived(a);
-    const c = this.content(actor, a, body);
+    const c = await this.content(actor, a, body);
     checkLength(c.source, 'source' in body ? 'source' : 'submissionId');
     const id = newId();
-    const printout = this.d.tx.run((out) => {
-      this.st(
-        `INSERT INTO printouts (id, activity_id, user_id, title, file_name, source, size_bytes, sha256, submission_id, series_problem_id, state, requested_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?)`,
-      ).run(id, a.id, actor.userId, body.title || c.title || c.fileName, c.fileName, c.source, Buffer.byteLength(c.source), sha256Hex(c.source), c.submissionId, c.seriesProblemId, iso(this.d.clock.now()));
-      const r = this.row(id)!;
+    const printout = await this.d.tx.write(async (q, out) => {
+      await q.insert(printouts).values({
+        id,
+        activityId: a.id,
+        userId: actor.userId,
+        title: body.title || c.title || c.fileName,
+        fileName: c.fileName,
+        source: c.source,
+        sizeBytes: Buffer.byteLength(c.source),
+        sha256: sha256Hex(c.source),
+        submissionId: c.submissionId,
+        seriesProblemId: c.seriesProblemId,
+        state: 'queued',
+        requestedAt: iso(this.d.clock.now()),
+      });
+      const r = (await printoutRow(q, id))!;
       this.tellStaff(out, r);
       return toPrintout(r, actor.userId);
     });
@@ -142,10 +166,18 @@ export class PrintoutsService {
   /** Renders and prints in the background: the request that asked for it has long been answered. */
   private async print(id: string, command: string): Promise<void> {
     try {
-      this.st('UPDATE printouts SET print_started_at = ? WHERE id = ?').run(iso(this.d.clock.now()), id);
-      const pdf = await this.render(this.row(id)!);
+      const r = await this.d.tx.write(async (q) => {
+        await q.update(printouts).set({ printStartedAt: iso(this.d.clock.now()) }).where(eq(printouts.id, id));
+        return (await printoutRow(q, id))!;
+      });
+      const pdf = await this.render(r);
       const result = await runPrintCommand(command, pdf);
-      this.st('UPDATE printouts SET print_finished_at = ?, print_exit_code = ?, print_output = ? WHERE id = ?').run(iso(this.d.clock.now()), result.exitCode, result.output, id);
+      await this.d.tx.write((q) =>
+        q
+          .update(printouts)
+          .set({ printFinishedAt: iso(this.d.clock.now()), printExitCode: result.exitCode, printOutput: result.output })
+          .where(eq(printouts.id, id)),
+      );
       if (result.exitCode !== 0) this.d.log.warn({ printoutId: id, exitCode: result.exitCode, output: result.output }, 'the printing command failed');
     } catch (e) {
       this.d.log.error({ err: e, printoutId: id }, 'printing failed');
@@ -182,59 +214,51 @@ export class PrintoutsService {
     });
   }
 
-  listOwn(actor: Actor, idOrSlug: string, q: z.output<typeof OwnPrintoutsQuery>): Page<Printout> {
+  async listOwn(actor: Actor, idOrSlug: string, q: z.output<typeof OwnPrintoutsQuery>): Promise<Page<Printout>> {
     const a = this.participantActivity(actor, idOrSlug);
-    return this.page('o.activity_id = @activity AND o.user_id = @me', { activity: a.id, me: actor.userId }, q, actor.userId, 'DESC');
+    return this.page(and(eq(printouts.activityId, a.id), eq(printouts.userId, actor.userId)), q, actor.userId, 'desc');
   }
 
-  private page(where: string, params: Record<string, unknown>, q: { page?: number | undefined; pageSize?: number | undefined }, viewer: string, order: 'ASC' | 'DESC'): Page<Printout> {
+  private async page(where: SQL | undefined, q: { page?: number | undefined; pageSize?: number | undefined }, viewer: string, order: 'asc' | 'desc'): Promise<Page<Printout>> {
     const { page, pageSize } = clampPaging(q);
-    const total = this.st<[Record<string, unknown>], { n: number }>(`SELECT count(*) AS n ${FROM} WHERE ${where}`).get(params)!.n;
-    const rows = this.st<[Record<string, unknown>], PrintoutRow>(`${PRINTOUT_SELECT} WHERE ${where} ORDER BY o.requested_at ${order}, o.id ${order} LIMIT @limit OFFSET @offset`).all({
-      ...params,
-      limit: pageSize,
-      offset: (page - 1) * pageSize,
-    });
+    const { rows, total } = await this.d.tx.read((tq) => printoutPage(tq, where, order, pageSize, (page - 1) * pageSize));
     return { items: rows.map((r) => toPrintout(r, viewer)), total, page, pageSize };
   }
 
   /** The activities whose printouts the caller handles. */
-  private managedActivities(userId: string): { id: string; name: string; slug: string; printouts: number }[] {
-    return this.st<[], { id: string; name: string; slug: string; printouts: number }>("SELECT id, name, slug, json_extract(modules, '$.printouts') AS printouts FROM activities ORDER BY name")
-      .all()
-      .filter((a) => this.manages(userId, a.id));
+  private async managedActivities(userId: string): Promise<{ id: string; name: string; slug: string; printouts: boolean }[]> {
+    const all = await this.d.tx.read((q) => q.select({ id: activities.id, name: activities.name, slug: activities.slug, modules: activities.modules }).from(activities).orderBy(activities.name));
+    return all.filter((a) => this.manages(userId, a.id)).map((a) => ({ id: a.id, name: a.name, slug: a.slug, printouts: a.modules.printouts === true }));
   }
 
   /** The queue, oldest first: what waits longest is printed first. */
-  list(actor: Actor, q: z.output<typeof PrintoutsQuery>): Page<Printout> {
+  async list(actor: Actor, q: z.output<typeof PrintoutsQuery>): Promise<Page<Printout>> {
     let ids: string[];
     if (q.activityId) {
       this.d.permissions.now.require(actor, 'printout:manage', q.activityId);
       ids = [q.activityId];
     } else {
-      ids = this.managedActivities(actor.userId).map((a) => a.id);
+      ids = (await this.managedActivities(actor.userId)).map((a) => a.id);
       if (!ids.length) throw forbidden('printout:manage');
     }
-    const where = 'o.activity_id IN (SELECT value FROM json_each(@ids)) AND (@states IS NULL OR o.state IN (SELECT value FROM json_each(@states)))';
-    return this.page(where, { ids: JSON.stringify(ids), states: q.state?.length ? JSON.stringify(q.state) : null }, q, actor.userId, 'ASC');
+    const where = and(inArray(printouts.activityId, ids), q.state?.length ? inArray(printouts.state, q.state) : undefined);
+    return this.page(where, q, actor.userId, 'asc');
   }
 
-  activities(actor: Actor): { id: string; name: string; slug: string }[] {
-    return this.managedActivities(actor.userId)
-      .filter((a) => a.printouts === 1)
-      .map(({ id, name, slug }) => ({ id, name, slug }));
+  async activities(actor: Actor): Promise<{ id: string; name: string; slug: string }[]> {
+    return (await this.managedActivities(actor.userId)).filter((a) => a.printouts).map(({ id, name, slug }) => ({ id, name, slug }));
   }
 
   /** Staff read any printout of theirs; a requester reads their own (without the print job). */
-  private readable(actor: Actor, id: string): { r: PrintoutRow; staff: boolean } {
-    const r = this.row(id);
+  private async readable(actor: Actor, id: string): Promise<{ r: PrintoutRow; staff: boolean }> {
+    const r = await this.d.tx.read((q) => printoutRow(q, id));
     const staff = !!r && this.manages(actor.userId, r.activity_id);
     if (!r || (!staff && r.user_id !== actor.userId)) throw notFound('printout');
     return { r, staff };
   }
 
-  get(actor: Actor, id: string): PrintoutDetail {
-    const { r, staff } = this.readable(actor, id);
+  async get(actor: Actor, id: string): Promise<PrintoutDetail> {
+    const { r, staff } = await this.readable(actor, id);
     const job = staff && r.print_started_at ? { startedAt: r.print_started_at, finishedAt: r.print_finished_at ?? undefined, exitCode: r.print_exit_code ?? undefined, output: r.print_output || undefined } : undefined;
     return JSON.parse(
       JSON.stringify({
@@ -248,16 +272,16 @@ export class PrintoutsService {
     ) as PrintoutDetail;
   }
 
-  pdf(actor: Actor, id: string): Promise<Buffer> {
-    return this.render(this.readable(actor, id).r);
+  async pdf(actor: Actor, id: string): Promise<Buffer> {
+    return this.render((await this.readable(actor, id)).r);
   }
 
-  /** One state change: checked, written, and told to the requester and the staff. */
-  private transition(actor: Actor, id: string, change: (r: PrintoutRow, now: string) => void): Printout {
-    return this.d.tx.run((out) => {
-      const before = this.managed(actor, id);
-      change(before, iso(this.d.clock.now()));
-      const r = this.row(id)!;
+  /** One state change: checked and written in one transaction, and told to the requester and the staff. */
+  private transition(actor: Actor, id: string, change: Change): Promise<Printout> {
+    return this.d.tx.write(async (q, out) => {
+      const before = await this.managed(q, actor, id);
+      if (!(await change(q, before, iso(this.d.clock.now())))) return toPrintout(before, actor.userId);
+      const r = (await printoutRow(q, id))!;
       this.tellStaff(out, r);
       const { claimedByMe: _, ...signal } = toPrintout(r);
       out.emit(event('printoutStateChanged', { activityId: r.activity_id, printout: signal }, { kind: 'users', userIds: [r.user_id] }));
@@ -265,25 +289,30 @@ export class PrintoutsService {
     });
   }
 
-  claim(actor: Actor, id: string): Printout {
-    const r = this.managed(actor, id);
-    if (r.state === 'claimed' && r.claimed_by_user_id === actor.userId) return toPrintout(r, actor.userId);
-    if (r.state === 'claimed') throw ApiError.of('printout.claimed', `${toPrintout(r).claimedByName ?? 'Somebody'} has taken this printout`);
-    if (r.state !== 'queued') throw ApiError.of('printout.state', 'The printout is resolved');
-    return this.transition(actor, id, (_, now) => this.st("UPDATE printouts SET state = 'claimed', claimed_by_user_id = ?, claimed_at = ? WHERE id = ?").run(actor.userId, now, id));
+  claim(actor: Actor, id: string): Promise<Printout> {
+    // PostgreSQL: two staff claiming at once both read 'queued'; SERIALIZABLE fails one, whose retry finds it claimed
+    return this.transition(actor, id, async (q, r, now) => {
+      if (r.state === 'claimed' && r.claimed_by_user_id === actor.userId) return false;
+      if (r.state === 'claimed') throw ApiError.of('printout.claimed', `${toPrintout(r).claimedByName ?? 'Somebody'} has taken this printout`);
+      if (r.state !== 'queued') throw ApiError.of('printout.state', 'The printout is resolved');
+      await q.update(printouts).set({ state: 'claimed', claimedByUserId: actor.userId, claimedAt: now }).where(eq(printouts.id, id));
+      return true;
+    });
   }
 
-  release(actor: Actor, id: string): Printout {
-    const r = this.managed(actor, id);
-    if (r.state !== 'claimed') throw ApiError.of('printout.state', r.state === 'queued' ? 'The printout is not taken' : 'The printout is resolved');
-    return this.transition(actor, id, () => this.st("UPDATE printouts SET state = 'queued', claimed_by_user_id = NULL, claimed_at = NULL WHERE id = ?").run(id));
+  release(actor: Actor, id: string): Promise<Printout> {
+    return this.transition(actor, id, async (q, r) => {
+      if (r.state !== 'claimed') throw ApiError.of('printout.state', r.state === 'queued' ? 'The printout is not taken' : 'The printout is resolved');
+      await q.update(printouts).set({ state: 'queued', claimedByUserId: null, claimedAt: null }).where(eq(printouts.id, id));
+      return true;
+    });
   }
 
-  resolve(actor: Actor, id: string, note: string | undefined): Printout {
-    const r = this.managed(actor, id);
-    if (r.state === 'resolved') throw ApiError.of('printout.state', 'The printout is already resolved');
-    return this.transition(actor, id, (_, now) =>
-      this.st("UPDATE printouts SET state = 'resolved', resolved_by_user_id = ?, resolved_at = ?, note = ? WHERE id = ?").run(actor.userId, now, note ?? null, id),
-    );
+  resolve(actor: Actor, id: string, note: string | undefined): Promise<Printout> {
+    return this.transition(actor, id, async (q, r, now) => {
+      if (r.state === 'resolved') throw ApiError.of('printout.state', 'The printout is already resolved');
+      await q.update(printouts).set({ state: 'resolved', resolvedByUserId: actor.userId, resolvedAt: now, note: note ?? null }).where(eq(printouts.id, id));
+      return true;
+    });
   }
 }

@@ -1,50 +1,89 @@
 import type { Question } from '@judge/contract';
+import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import { activities, problems, questionReads, questions, series, seriesProblems, users } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
 import { compact } from '../../util.js';
+import { containsFolded } from '../submissions/index.js';
 
-/** A question with what its view needs from the rows around it. */
-export interface QuestionRow {
-  id: string;
-  activity_id: string;
-  activity_slug: string;
-  kind: 'question' | 'announcement';
-  topic: string;
-  body: string;
-  author_user_id: string | null;
-  author_username: string | null;
-  author_first: string | null;
-  author_last: string | null;
-  series_id: string | null;
-  series_name: string | null;
-  series_problem_id: string | null;
-  problem_slug: string | null;
-  problem_name: string | null;
-  answer_body: string | null;
-  answered_at: string | null;
-  answer_username: string | null;
-  answer_first: string | null;
-  answer_last: string | null;
-  is_published: number;
-  created_at: string;
-  read_count: number;
-  is_read: number;
+const author = alias(users, 'au');
+const answerer = alias(users, 'an');
+
+/** Every column a view needs; `me` is the reader whose `isRead` is asked. */
+function questionFields(me: string) {
+  return {
+    id: questions.id,
+    activity_id: questions.activityId,
+    activity_slug: activities.slug,
+    kind: sql<'question' | 'announcement'>`${questions.kind}`,
+    topic: questions.topic,
+    body: questions.body,
+    author_user_id: questions.authorUserId,
+    author_username: author.username,
+    author_first: author.firstName,
+    author_last: author.lastName,
+    series_id: questions.seriesId,
+    series_name: series.name,
+    series_problem_id: questions.seriesProblemId,
+    problem_slug: seriesProblems.slug,
+    problem_name: sql<string | null>`coalesce(${seriesProblems.name}, ${problems.name})`,
+    answer_body: questions.answerBody,
+    answered_at: questions.answeredAt,
+    answer_username: answerer.username,
+    answer_first: answerer.firstName,
+    answer_last: answerer.lastName,
+    is_published: questions.isPublished,
+    created_at: questions.createdAt,
+    read_count: sql<number>`(SELECT count(*) FROM ${questionReads} WHERE ${questionReads.questionId} = ${questions.id})`.mapWith(Number),
+    // CASE: SQLite answers EXISTS with 0/1, PostgreSQL with a boolean
+    is_read: sql<boolean>`CASE WHEN EXISTS (SELECT 1 FROM ${questionReads} WHERE ${questionReads.questionId} = ${questions.id} AND ${questionReads.userId} = ${me}) THEN 1 ELSE 0 END`.mapWith(
+      (v) => Number(v) === 1,
+    ),
+  };
 }
 
-/** Every column a view needs; `@me` is the reader whose `isRead` is asked. */
-export const QUESTION_SELECT = `
-SELECT q.id, q.activity_id, a.slug AS activity_slug, q.kind, q.topic, q.body,
-  q.author_user_id, au.username AS author_username, au.first_name AS author_first, au.last_name AS author_last,
-  q.series_id, s.name AS series_name, q.series_problem_id, sp.slug AS problem_slug, COALESCE(sp.name, p.name) AS problem_name,
-  q.answer_body, q.answered_at, an.username AS answer_username, an.first_name AS answer_first, an.last_name AS answer_last,
-  q.is_published, q.created_at,
-  (SELECT count(*) FROM question_reads r WHERE r.question_id = q.id) AS read_count,
-  EXISTS (SELECT 1 FROM question_reads r WHERE r.question_id = q.id AND r.user_id = @me) AS is_read
-FROM questions q
-JOIN activities a ON a.id = q.activity_id
-LEFT JOIN users au ON au.id = q.author_user_id
-LEFT JOIN series s ON s.id = q.series_id
-LEFT JOIN series_problems sp ON sp.id = q.series_problem_id
-LEFT JOIN problems p ON p.id = sp.problem_id
-LEFT JOIN users an ON an.id = q.answer_user_id`;
+/** The questions matching `where` with everything their views need, in the order given. */
+export function selectQuestions(q: Q, me: string, where: SQL | undefined) {
+  return q
+    .select(questionFields(me))
+    .from(questions)
+    .innerJoin(activities, eq(activities.id, questions.activityId))
+    .leftJoin(author, eq(author.id, questions.authorUserId))
+    .leftJoin(series, eq(series.id, questions.seriesId))
+    .leftJoin(seriesProblems, eq(seriesProblems.id, questions.seriesProblemId))
+    .leftJoin(problems, eq(problems.id, seriesProblems.problemId))
+    .leftJoin(answerer, eq(answerer.id, questions.answerUserId))
+    .where(where);
+}
+
+/** A question with what its view needs from the rows around it. */
+export type QuestionRow = Awaited<ReturnType<typeof selectQuestions>>[number];
+
+/** One question as `me` reads it. */
+export async function questionRow(q: Q, id: string, me: string): Promise<QuestionRow | undefined> {
+  return (await selectQuestions(q, me, eq(questions.id, id)).limit(1))[0];
+}
+
+/** One page of the questions matching `where`, newest first, and how many match. */
+export async function questionPage(q: Q, me: string, where: SQL | undefined, limit: number, offset: number): Promise<{ rows: QuestionRow[]; total: number }> {
+  // the count joins the asker only: the search reads their name, and a left join adds no rows
+  const [counted] = await q.select({ n: count() }).from(questions).leftJoin(author, eq(author.id, questions.authorUserId)).where(where);
+  const rows = await selectQuestions(q, me, where).orderBy(desc(questions.createdAt), desc(questions.id)).limit(limit).offset(offset);
+  return { rows, total: counted?.n ?? 0 };
+}
+
+/** The search of the staff's list: the question, its answer, and the asker's login and name. */
+export function staffSearch(text: string): SQL | undefined {
+  return or(ownSearch(text), containsFolded(text, author.username, sql`coalesce(${author.firstName}, '') || ' ' || coalesce(${author.lastName}, '')`));
+}
+
+/** The search of a participant's list: the question and its answer. */
+export function ownSearch(text: string): SQL | undefined {
+  return containsFolded(text, questions.topic, questions.body, questions.answerBody);
+}
+
+/** Unanswered questions only (announcements are never answered). */
+export const unanswered = (): SQL | undefined => and(eq(questions.kind, 'question'), sql`${questions.answeredAt} IS NULL`);
 
 function nameOf(username: string | null, first: string | null, last: string | null): string | undefined {
   if (!username) return undefined;
@@ -73,11 +112,8 @@ export function toQuestion(r: QuestionRow, withAuthor: boolean): Question {
     problemSlug: r.problem_slug,
     problemName: r.problem_name,
     answer: r.answer_body !== null && r.answered_at ? { body: r.answer_body, authorName: answerBy, answeredAt: r.answered_at } : undefined,
-    isPublished: r.is_published === 1,
+    isPublished: r.is_published,
     readCount: r.read_count,
-    isRead: r.is_read === 1,
+    isRead: r.is_read,
   }) as Question;
 }
-
-/** `LIKE` pattern of a search text, its wildcards taken literally (ESCAPE '\\'). */
-export const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -12,14 +12,17 @@ import {
   type Question,
 } from '@judge/contract';
 import type { OwnQuestionsQuery, QuestionsQuery } from '@judge/contract';
+import { and, eq, inArray, or, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/permissions.js';
+import { activities, cannedAnswers, questionReads, questions, series, seriesProblems } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { event, type Audience } from '../../events/bus.js';
-import { findActivity, requireNotArchived, visibleActivity, type ActivityRow } from '../policy/index.js';
+import { requireNotArchived, visibleActivity, type ActivityRow } from '../policy/index.js';
 import type { Deps } from '../../services.js';
-import { iso, newId, statements } from '../../util.js';
-import { likePattern, QUESTION_SELECT, toQuestion, type QuestionRow } from './queries.js';
+import { iso, newId } from '../../util.js';
+import { ownSearch, questionPage, questionRow, staffSearch, toQuestion, unanswered, type QuestionRow } from './queries.js';
 
 type AskInput = OperationInput<typeof ops.askQuestion>['body'];
 type ListQuery = z.output<typeof QuestionsQuery>;
@@ -36,17 +39,13 @@ function requireModule(a: ActivityRow): void {
  * Questions and announcements (decisions §9, interface "Manager questions"): participants ask and
  * read their own and the published ones; staff answer, publish, withdraw and delete; every write
  * tells the staff (questionChanged) and the participants it concerns.
+ *
+ * On PostgreSQL: each staff action reads the question and decides (answered? published before?)
+ * inside its write, whose SERIALIZABLE isolation (retried) keeps two staff acting at once from both
+ * seeing the old state; marking read and the canned answers are single upserts (ON CONFLICT).
  */
 export class QuestionsService {
-  private readonly st: ReturnType<typeof statements>;
-
-  constructor(private readonly d: Deps) {
-    this.st = statements(d.sqlite);
-  }
-
-  private row(id: string, me: string): QuestionRow | undefined {
-    return this.st<[{ id: string; me: string }], QuestionRow>(`${QUESTION_SELECT} WHERE q.id = @id`).get({ id, me });
-  }
+  constructor(private readonly d: Deps) {}
 
   private has(userId: string, key: Permission, activityId: string): boolean {
     return this.d.permissions.now.has(userId, key, activityId);
@@ -61,13 +60,13 @@ export class QuestionsService {
   }
 
   /** A question a member of staff acts on with `key`: 404 unless they may read every question there. */
-  private staffQuestion(actor: Actor, id: string, key: Permission): { q: QuestionRow; a: ActivityRow } {
-    const q = this.row(id, actor.userId);
-    if (!q || !this.has(actor.userId, 'question:read:all', q.activity_id)) throw notFound('question');
-    const a = findActivity(this.d.db, q.activity_id)!;
-    this.d.permissions.now.require(actor, key, a.id);
+  private async staffQuestion(q: Q, actor: Actor, id: string, key: (row: QuestionRow) => Permission): Promise<{ q: QuestionRow; a: ActivityRow }> {
+    const row = await questionRow(q, id, actor.userId);
+    if (!row || !this.has(actor.userId, 'question:read:all', row.activity_id)) throw notFound('question');
+    const a = (await q.select().from(activities).where(eq(activities.id, row.activity_id)).limit(1))[0]!;
+    this.d.permissions.now.require(actor, key(row), a.id);
     requireModule(a);
-    return { q, a };
+    return { q: row, a };
   }
 
   private view(q: QuestionRow, viewer: string): Question {
@@ -75,187 +74,177 @@ export class QuestionsService {
   }
 
   /** The manager's list: every filter in SQL, so paging counts only what matches. */
-  list(actor: Actor, q: ListQuery): Page<Question> {
-    let ids: string[];
-    if (q.activityId) {
-      const a = findActivity(this.d.db, q.activityId);
-      if (!a) return { items: [], total: 0, ...clampPaging(q) };
-      this.d.permissions.now.require(actor, 'question:read:all', a.id);
-      ids = [a.id];
-    } else {
-      const all = this.st<[], { id: string }>('SELECT id FROM activities').all();
-      ids = all.map((r) => r.id).filter((id) => this.has(actor.userId, 'question:read:all', id));
-      if (!ids.length && !this.d.permissions.now.holdsAnywhere(actor.userId, 'question:read:all')) throw forbidden('question:read:all');
-    }
-    const where = [
-      'q.activity_id IN (SELECT value FROM json_each(@ids))',
-      '(@series IS NULL OR q.series_id = @series)',
-      '(@kind IS NULL OR q.kind = @kind)',
-      "(@unanswered = 0 OR (q.kind = 'question' AND q.answered_at IS NULL))",
-      `(@search IS NULL OR q.topic LIKE @search ESCAPE '\\' OR q.body LIKE @search ESCAPE '\\' OR q.answer_body LIKE @search ESCAPE '\\'
-        OR au.username LIKE @search ESCAPE '\\' OR (COALESCE(au.first_name, '') || ' ' || COALESCE(au.last_name, '')) LIKE @search ESCAPE '\\')`,
-    ].join(' AND ');
-    const params = {
-      ids: JSON.stringify(ids),
-      series: q.seriesId ?? null,
-      kind: q.kind ?? null,
-      unanswered: q.unansweredOnly ? 1 : 0,
-      search: q.search ? likePattern(q.search) : null,
-      me: actor.userId,
-    };
-    return this.page(where, params, q, actor.userId);
+  async list(actor: Actor, query: ListQuery): Promise<Page<Question>> {
+    return this.d.tx.read(async (q) => {
+      let ids: string[];
+      if (query.activityId) {
+        const [a] = await q.select({ id: activities.id }).from(activities).where(eq(activities.id, query.activityId)).limit(1);
+        if (!a) return { items: [], total: 0, ...clampPaging(query) };
+        this.d.permissions.now.require(actor, 'question:read:all', a.id);
+        ids = [a.id];
+      } else {
+        const all = await q.select({ id: activities.id }).from(activities);
+        ids = all.map((r) => r.id).filter((id) => this.has(actor.userId, 'question:read:all', id));
+        if (!ids.length && !this.d.permissions.now.holdsAnywhere(actor.userId, 'question:read:all')) throw forbidden('question:read:all');
+      }
+      const where = and(
+        inArray(questions.activityId, ids),
+        query.seriesId ? eq(questions.seriesId, query.seriesId) : undefined,
+        query.kind ? eq(questions.kind, query.kind) : undefined,
+        query.unansweredOnly ? unanswered() : undefined,
+        query.search ? staffSearch(query.search) : undefined,
+      );
+      return this.page(q, where, query, actor.userId);
+    });
   }
 
-  private page(where: string, params: Record<string, unknown>, q: { page?: number | undefined; pageSize?: number | undefined }, viewer: string): Page<Question> {
-    const { page, pageSize } = clampPaging(q);
-    const from = QUESTION_SELECT.slice(QUESTION_SELECT.indexOf('FROM questions'));
-    const total = this.st<[Record<string, unknown>], { n: number }>(`SELECT count(*) AS n ${from} WHERE ${where}`).get(params)!.n;
-    const rows = this.st<[Record<string, unknown>], QuestionRow>(`${QUESTION_SELECT} WHERE ${where} ORDER BY q.created_at DESC, q.id DESC LIMIT @limit OFFSET @offset`).all({
-      ...params,
-      limit: pageSize,
-      offset: (page - 1) * pageSize,
-    });
+  private async page(q: Q, where: SQL | undefined, paging: { page?: number | undefined; pageSize?: number | undefined }, viewer: string): Promise<Page<Question>> {
+    const { page, pageSize } = clampPaging(paging);
+    const { rows, total } = await questionPage(q, viewer, where, pageSize, (page - 1) * pageSize);
     return { items: rows.map((r) => this.view(r, viewer)), total, page, pageSize };
   }
 
   /** A participant's list: own, published and announcements (everything with question:read:all). */
-  listOwn(actor: Actor, idOrSlug: string, q: OwnQuery): Page<Question> {
+  async listOwn(actor: Actor, idOrSlug: string, query: OwnQuery): Promise<Page<Question>> {
     const a = this.participantActivity(actor, idOrSlug, 'question:read:own');
-    const where = [
-      'q.activity_id = @activity',
-      '(@all = 1 OR q.is_published = 1 OR q.author_user_id = @me)',
-      '(@series IS NULL OR q.series_id = @series)',
-      '(@kind IS NULL OR q.kind = @kind)',
-      `(@search IS NULL OR q.topic LIKE @search ESCAPE '\\' OR q.body LIKE @search ESCAPE '\\' OR q.answer_body LIKE @search ESCAPE '\\')`,
-    ].join(' AND ');
-    const params = {
-      activity: a.id,
-      all: this.has(actor.userId, 'question:read:all', a.id) ? 1 : 0,
-      series: q.seriesId ?? null,
-      kind: q.kind ?? null,
-      search: q.search ? likePattern(q.search) : null,
-      me: actor.userId,
-    };
-    return this.page(where, params, q, actor.userId);
+    const all = this.has(actor.userId, 'question:read:all', a.id);
+    const where = and(
+      eq(questions.activityId, a.id),
+      all ? undefined : or(eq(questions.isPublished, true), eq(questions.authorUserId, actor.userId)),
+      query.seriesId ? eq(questions.seriesId, query.seriesId) : undefined,
+      query.kind ? eq(questions.kind, query.kind) : undefined,
+      query.search ? ownSearch(query.search) : undefined,
+    );
+    return this.d.tx.read((q) => this.page(q, where, query, actor.userId));
   }
 
   /** The series and assignment a question or announcement is about, checked to lie in the activity. */
-  private subject(a: ActivityRow, body: { seriesId?: string | undefined; problemId?: string | undefined }): { seriesId: string | null; seriesProblemId: string | null } {
+  private async subject(q: Q, a: ActivityRow, body: { seriesId?: string | undefined; problemId?: string | undefined }): Promise<{ seriesId: string | null; seriesProblemId: string | null }> {
     if (body.problemId) {
-      const sp = this.st<[string, string], { series_id: string }>('SELECT series_id FROM series_problems WHERE id = ? AND activity_id = ?').get(body.problemId, a.id);
-      if (!sp || (body.seriesId && body.seriesId !== sp.series_id)) throw ApiError.of('validation_failed', 'No such problem in this activity', { problemId: ['no such problem in this activity'] });
-      return { seriesId: sp.series_id, seriesProblemId: body.problemId };
+      const [sp] = await q
+        .select({ seriesId: seriesProblems.seriesId })
+        .from(seriesProblems)
+        .where(and(eq(seriesProblems.id, body.problemId), eq(seriesProblems.activityId, a.id)))
+        .limit(1);
+      if (!sp || (body.seriesId && body.seriesId !== sp.seriesId)) throw ApiError.of('validation_failed', 'No such problem in this activity', { problemId: ['no such problem in this activity'] });
+      return { seriesId: sp.seriesId, seriesProblemId: body.problemId };
     }
     if (body.seriesId) {
-      const s = this.st<[string, string], { id: string }>('SELECT id FROM series WHERE id = ? AND activity_id = ?').get(body.seriesId, a.id);
+      const [s] = await q
+        .select({ id: series.id })
+        .from(series)
+        .where(and(eq(series.id, body.seriesId), eq(series.activityId, a.id)))
+        .limit(1);
       if (!s) throw ApiError.of('validation_failed', 'No such series in this activity', { seriesId: ['no such series in this activity'] });
     }
     return { seriesId: body.seriesId ?? null, seriesProblemId: null };
   }
 
-  private insert(out: Outbox, a: ActivityRow, actor: Actor, kind: 'question' | 'announcement', body: AskInput): QuestionRow {
+  private async insert(q: Q, out: Outbox, a: ActivityRow, actor: Actor, kind: 'question' | 'announcement', body: AskInput): Promise<QuestionRow> {
     const id = newId();
-    const { seriesId, seriesProblemId } = this.subject(a, body);
-    this.st('INSERT INTO questions (id, activity_id, kind, topic, body, author_user_id, series_id, series_problem_id, is_published, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+    const { seriesId, seriesProblemId } = await this.subject(q, a, body);
+    await q.insert(questions).values({
       id,
-      a.id,
+      activityId: a.id,
       kind,
-      body.topic,
-      body.body,
-      actor.userId,
+      topic: body.topic,
+      body: body.body,
+      authorUserId: actor.userId,
       seriesId,
       seriesProblemId,
-      kind === 'announcement' ? 1 : 0,
-      iso(this.d.clock.now()),
-    );
-    const q = this.row(id, actor.userId)!;
-    out.emit(event('questionChanged', { activityId: a.id, question: toQuestion(q, true) }, staff(a.id)));
-    return q;
+      isPublished: kind === 'announcement',
+      createdAt: iso(this.d.clock.now()),
+    });
+    const row = (await questionRow(q, id, actor.userId))!;
+    out.emit(event('questionChanged', { activityId: a.id, question: toQuestion(row, true) }, staff(a.id)));
+    return row;
   }
 
-  ask(actor: Actor, idOrSlug: string, body: AskInput): Question {
+  async ask(actor: Actor, idOrSlug: string, body: AskInput): Promise<Question> {
     const a = this.participantActivity(actor, idOrSlug, 'question:create');
     requireNotArchived(a);
-    return this.d.tx.run((out) => this.view(this.insert(out, a, actor, 'question', body), actor.userId));
+    return this.d.tx.write(async (q, out) => this.view(await this.insert(q, out, a, actor, 'question', body), actor.userId));
   }
 
-  announce(actor: Actor, idOrSlug: string, body: AskInput): Question {
+  async announce(actor: Actor, idOrSlug: string, body: AskInput): Promise<Question> {
     const a = this.participantActivity(actor, idOrSlug, 'announcement:create');
     requireNotArchived(a);
-    return this.d.tx.run((out) => {
-      const q = this.insert(out, a, actor, 'announcement', body);
-      out.emit(event('announcementPublished', { activityId: a.id, question: toQuestion({ ...q, is_read: 0 }, false) }, members(a.id)));
-      return this.view(q, actor.userId);
+    return this.d.tx.write(async (q, out) => {
+      const row = await this.insert(q, out, a, actor, 'announcement', body);
+      out.emit(event('announcementPublished', { activityId: a.id, question: toQuestion({ ...row, is_read: false }, false) }, members(a.id)));
+      return this.view(row, actor.userId);
     });
   }
 
-  answer(actor: Actor, id: string, body: { body: string; publish?: boolean | undefined }): Question {
-    const { q, a } = this.staffQuestion(actor, id, 'question:answer');
-    if (q.kind === 'announcement') throw ApiError.of('question.isAnnouncement', 'An announcement is not answered');
-    if (body.publish) this.d.permissions.now.require(actor, 'question:publish', a.id);
-    return this.d.tx.run((out) => {
-      const published = body.publish ? 1 : q.is_published;
-      this.st('UPDATE questions SET answer_body = ?, answer_user_id = ?, answered_at = ?, is_published = ? WHERE id = ?').run(body.body, actor.userId, iso(this.d.clock.now()), published, id);
-      const after = this.row(id, actor.userId)!;
+  async answer(actor: Actor, id: string, body: { body: string; publish?: boolean | undefined }): Promise<Question> {
+    return this.d.tx.write(async (tq, out) => {
+      const { q, a } = await this.staffQuestion(tq, actor, id, () => 'question:answer');
+      if (q.kind === 'announcement') throw ApiError.of('question.isAnnouncement', 'An announcement is not answered');
+      if (body.publish) this.d.permissions.now.require(actor, 'question:publish', a.id);
+      const published = body.publish ? true : q.is_published;
+      await tq
+        .update(questions)
+        .set({ answerBody: body.body, answerUserId: actor.userId, answeredAt: iso(this.d.clock.now()), isPublished: published })
+        .where(eq(questions.id, id));
+      const after = (await questionRow(tq, id, actor.userId))!;
       out.emit(event('questionChanged', { activityId: a.id, question: toQuestion(after, true) }, staff(a.id)));
       // published: one frame for every reader, the asker among them; else the asker's own view
-      if (published) out.emit(event('questionAnswered', { activityId: a.id, question: toQuestion({ ...after, is_read: 0 }, false) }, readers(a.id, after.author_user_id)));
+      if (published) out.emit(event('questionAnswered', { activityId: a.id, question: toQuestion({ ...after, is_read: false }, false) }, readers(a.id, after.author_user_id)));
       else if (after.author_user_id) {
-        const forAsker = this.row(id, after.author_user_id)!;
+        const forAsker = (await questionRow(tq, id, after.author_user_id))!;
         out.emit(event('questionAnswered', { activityId: a.id, question: toQuestion(forAsker, true) }, { kind: 'users', userIds: [after.author_user_id] }));
       }
-      if (published && !q.is_published) out.emit(event('questionPublished', { activityId: a.id, question: toQuestion({ ...after, is_read: 0 }, false) }, readers(a.id, after.author_user_id)));
+      if (published && !q.is_published) out.emit(event('questionPublished', { activityId: a.id, question: toQuestion({ ...after, is_read: false }, false) }, readers(a.id, after.author_user_id)));
       return this.view(after, actor.userId);
     });
   }
 
-  setPublished(actor: Actor, id: string, published: boolean): Question {
-    const q0 = this.row(id, actor.userId);
-    const key: Permission = q0?.kind === 'announcement' && q0 && !this.has(actor.userId, 'question:publish', q0.activity_id) ? 'announcement:create' : 'question:publish';
-    const { q, a } = this.staffQuestion(actor, id, key);
-    if (published && q.kind === 'question' && !q.answered_at) throw ApiError.of('question.unanswered', 'Answer the question before publishing it');
-    return this.d.tx.run((out) => {
-      this.st('UPDATE questions SET is_published = ? WHERE id = ?').run(published ? 1 : 0, id);
-      const after = this.row(id, actor.userId)!;
+  async setPublished(actor: Actor, id: string, published: boolean): Promise<Question> {
+    // an announcement is published by whoever may make one, unless they may publish questions too
+    const key = (row: QuestionRow): Permission =>
+      row.kind === 'announcement' && !this.has(actor.userId, 'question:publish', row.activity_id) ? 'announcement:create' : 'question:publish';
+    return this.d.tx.write(async (tq, out) => {
+      const { q, a } = await this.staffQuestion(tq, actor, id, key);
+      if (published && q.kind === 'question' && !q.answered_at) throw ApiError.of('question.unanswered', 'Answer the question before publishing it');
+      await tq.update(questions).set({ isPublished: published }).where(eq(questions.id, id));
+      const after = (await questionRow(tq, id, actor.userId))!;
       out.emit(event('questionChanged', { activityId: a.id, question: toQuestion(after, true) }, staff(a.id)));
       const audience = readers(a.id, after.author_user_id);
-      if (published) out.emit(event('questionPublished', { activityId: a.id, question: toQuestion({ ...after, is_read: 0 }, false) }, audience));
+      if (published) out.emit(event('questionPublished', { activityId: a.id, question: toQuestion({ ...after, is_read: false }, false) }, audience));
       else if (q.is_published) out.emit(event('questionPublished', { activityId: a.id, withdrawnId: id }, audience));
       return this.view(after, actor.userId);
     });
   }
 
-  delete(actor: Actor, id: string): void {
-    const q0 = this.row(id, actor.userId);
-    const { q, a } = this.staffQuestion(actor, id, q0?.kind === 'announcement' ? 'announcement:create' : 'question:answer');
-    this.d.tx.run((out) => {
-      this.st('DELETE FROM questions WHERE id = ?').run(id);
+  async delete(actor: Actor, id: string): Promise<void> {
+    await this.d.tx.write(async (tq, out) => {
+      const { q, a } = await this.staffQuestion(tq, actor, id, (row) => (row.kind === 'announcement' ? 'announcement:create' : 'question:answer'));
+      await tq.delete(questions).where(eq(questions.id, id));
       out.emit(event('questionChanged', { activityId: a.id, deletedId: id }, staff(a.id)));
       if (q.is_published) out.emit(event('questionPublished', { activityId: a.id, withdrawnId: id }, readers(a.id, q.author_user_id)));
     });
   }
 
   /** Idempotent; only what the caller may read can be marked. */
-  markRead(actor: Actor, idOrSlug: string, id: string): void {
+  async markRead(actor: Actor, idOrSlug: string, id: string): Promise<void> {
     const a = this.participantActivity(actor, idOrSlug, 'question:read:own');
-    const q = this.row(id, actor.userId);
-    const readable = q && q.activity_id === a.id && (q.is_published === 1 || q.author_user_id === actor.userId || this.has(actor.userId, 'question:read:all', a.id));
-    if (!readable) throw notFound('question');
-    this.st('INSERT OR IGNORE INTO question_reads (question_id, user_id, read_at) VALUES (?, ?, ?)').run(id, actor.userId, iso(this.d.clock.now()));
+    await this.d.tx.write(async (tq) => {
+      const q = await questionRow(tq, id, actor.userId);
+      const readable = q && q.activity_id === a.id && (q.is_published || q.author_user_id === actor.userId || this.has(actor.userId, 'question:read:all', a.id));
+      if (!readable) throw notFound('question');
+      await tq.insert(questionReads).values({ questionId: id, userId: actor.userId, readAt: iso(this.d.clock.now()) }).onConflictDoNothing();
+    });
   }
 
-  cannedAnswers(): CannedAnswers {
-    const row = this.st<[number], { answers: string }>('SELECT answers FROM canned_answers WHERE id = ?').get(CANNED_ROW);
-    return { answers: row ? (JSON.parse(row.answers) as string[]) : [...DEFAULT_CANNED_ANSWERS] };
+  async cannedAnswers(): Promise<CannedAnswers> {
+    const [row] = await this.d.tx.read((q) => q.select({ answers: cannedAnswers.answers }).from(cannedAnswers).where(eq(cannedAnswers.id, CANNED_ROW)).limit(1));
+    return { answers: row ? row.answers : [...DEFAULT_CANNED_ANSWERS] };
   }
 
-  setCannedAnswers(actor: Actor, body: CannedAnswers): CannedAnswers {
+  async setCannedAnswers(actor: Actor, body: CannedAnswers): Promise<CannedAnswers> {
     this.d.permissions.now.require(actor, 'instance:update');
-    this.st('INSERT INTO canned_answers (id, answers, updated_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET answers = excluded.answers, updated_at = excluded.updated_at').run(
-      CANNED_ROW,
-      JSON.stringify(body.answers),
-      iso(this.d.clock.now()),
-    );
+    const row = { id: CANNED_ROW, answers: body.answers, updatedAt: iso(this.d.clock.now()) };
+    await this.d.tx.write((q) => q.insert(cannedAnswers).values(row).onConflictDoUpdate({ target: cannedAnswers.id, set: { answers: row.answers, updatedAt: row.updatedAt } }));
     return this.cannedAnswers();
   }
 }

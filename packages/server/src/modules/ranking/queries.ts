@@ -1,4 +1,6 @@
-import type Database from 'better-sqlite3';
+import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
+import { grants, problems, roles, series, seriesProblems, submissions, users } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
 import type { ActivityModel, Participant } from './model.js';
 import { counted, type Counted, type Kind } from './standings.js';
 
@@ -30,24 +32,30 @@ interface ParticipantRow {
   lastName: string | null;
 }
 
-/**
- * A submission row as the model loads it: raw arrays, and the outcome classified by SQL, since
- * for 50,000 rows turning values into JavaScript (strings above all) costs more than the query.
- */
-type SubmissionTuple = [userId: string, assignmentId: string, submittedAt: string, kind: number, score: number | null, maxScore: number | null];
-
 /** The submissions that can count: not excluded; failed and cancelled never do. */
-const COUNTING = `state IN ('queued', 'running', 'completed') AND excluded = 0`;
+const COUNTING = and(inArray(submissions.state, ['queued', 'running', 'completed']), eq(submissions.excluded, false));
 
 /** How a counting submission stands (decisions §9), as an index into KINDS. */
-const KIND_SQL = `CASE WHEN state <> 'completed' THEN 0
-  WHEN verdict = 'AC' OR (score IS NOT NULL AND max_score > 0 AND score >= max_score) THEN 1
-  WHEN verdict IN ('CE', 'JE') THEN 3 ELSE 2 END`;
+const KIND_SQL = sql<number>`CASE WHEN ${submissions.state} <> 'completed' THEN 0
+  WHEN ${submissions.verdict} = 'AC' OR (${submissions.score} IS NOT NULL AND ${submissions.maxScore} > 0 AND ${submissions.score} >= ${submissions.maxScore}) THEN 1
+  WHEN ${submissions.verdict} IN ('CE', 'JE') THEN 3 ELSE 2 END`;
 const KINDS: readonly Kind[] = ['pending', 'accepted', 'rejected', 'free'];
 
-const SUBMISSION_COLUMNS = `user_id, series_problem_id, submitted_at, ${KIND_SQL}, score, max_score`;
+/**
+ * A submission as the model loads it, the outcome classified by SQL: for 50,000 rows turning
+ * values into JavaScript (strings above all) costs more than the query.
+ */
+const SUBMISSION_COLUMNS = {
+  userId: submissions.userId,
+  assignmentId: submissions.seriesProblemId,
+  submittedAt: submissions.submittedAt,
+  kind: KIND_SQL.mapWith(Number),
+  score: submissions.score,
+  maxScore: submissions.maxScore,
+};
+type SubmissionTuple = { userId: string; assignmentId: string; submittedAt: string; kind: number; score: number | null; maxScore: number | null };
 
-const toCounted = (t: SubmissionTuple): Counted => counted(t[2], KINDS[t[3]]!, t[4], t[5]);
+const toCounted = (t: SubmissionTuple): Counted => counted(t.submittedAt, KINDS[t.kind]!, t.score, t.maxScore);
 
 /** Participant lists kept (see participantsOf), as many as the activities whose submissions stay in memory. */
 const PARTICIPANT_LISTS_KEPT = 32;
@@ -64,80 +72,86 @@ export function displayName(r: Pick<ParticipantRow, 'username' | 'firstName' | '
   return [r.firstName?.trim(), r.lastName?.trim()].filter(Boolean).join(' ') || r.username;
 }
 
+/** A value as text with its length before it and -1 for none, so that no two different rows read alike when joined. */
+const framed = (c: SQLWrapper) => sql`coalesce(length(${c}), -1) || ':' || coalesce(${c}, '')`;
+
 /**
- * The ranking's reads, prepared once. The structure (series, assignments, participants) is small
- * and read on every request, so that no other area has to tell the ranking when it changes; the
- * submissions are read once per activity and then one cell at a time.
+ * The ranking's reads. The structure (series, assignments, participants) is small and read on
+ * every request, so that no other area has to tell the ranking when it changes; the submissions
+ * are read once per activity and then one cell at a time.
  */
 export class RankingQueries {
-  private readonly series: Database.Statement<[string], RankedSeries>;
-  private readonly assignments: Database.Statement<[string], RankedAssignment>;
-  private readonly members: Database.Statement<[string], ParticipantRow>;
-  private readonly member: Database.Statement<[string, string], { n: number }>;
-  private readonly membersKey: Database.Statement<[string], string | null>;
   private readonly kept = new Map<string, { key: string; list: readonly Participant[] }>();
-  private readonly all: Database.Statement<[string], SubmissionTuple>;
-  private readonly cell: Database.Statement<[string, string], SubmissionTuple>;
 
-  constructor(sqlite: Database.Database) {
-    this.series = sqlite.prepare(
-      `SELECT id, start_date AS startDate, opened_at AS openedAt, ranking_freeze_at AS rankingFreezeAt, ranking_reveal_at AS rankingRevealAt,
-              ranking_visible_from AS rankingVisibleFrom, ranking_visible_to AS rankingVisibleTo, importance, importance_scope AS importanceScope
-       FROM series WHERE activity_id = ? ORDER BY "order", id`,
-    );
-    this.assignments = sqlite.prepare(
-      `SELECT sp.id, sp.series_id AS seriesId, sp.slug, coalesce(sp.name, p.name) AS name, sp.max_points AS maxPoints
-       FROM series_problems sp JOIN series s ON s.id = sp.series_id JOIN problems p ON p.id = sp.problem_id
-       WHERE sp.activity_id = ? ORDER BY s."order", s.id, sp."order", sp.id`,
-    );
-    // participants: members whose role does not manage the activity (as participantCount counts them);
-    // the roles are judged once each, not once per grant
-    const participantRoles = `SELECT r.id FROM roles r WHERE NOT EXISTS (SELECT 1 FROM json_each(r.permissions) WHERE value = 'activity:update')`;
-    this.members = sqlite.prepare(
-      `SELECT u.id, u.username, u.first_name AS firstName, u.last_name AS lastName
-       FROM grants g JOIN users u ON u.id = g.user_id
-       WHERE g.activity_id = ? AND g.role_id IN (${participantRoles}) ORDER BY u.id`,
-    );
-    // the same rows as one text, every value quoted (so nothing two different lists give can match)
-    this.membersKey = sqlite
-      .prepare<[string], string | null>(
-        `SELECT group_concat(quote(u.id) || quote(u.username) || quote(u.first_name) || quote(u.last_name), ',' ORDER BY u.id)
-         FROM grants g JOIN users u ON u.id = g.user_id
-         WHERE g.activity_id = ? AND g.role_id IN (${participantRoles})`,
-      )
-      .pluck(true);
-    // the user's own grants first, so that only their roles' permissions are read (every report asks)
-    this.member = sqlite.prepare(
-      `SELECT count(*) AS n FROM grants g JOIN roles r ON r.id = g.role_id
-       WHERE g.activity_id = ? AND g.user_id = ? AND NOT EXISTS (SELECT 1 FROM json_each(r.permissions) WHERE value = 'activity:update')`,
-    );
-    // submissions_activity (activity_id, submitted_at) yields them by time without a sort; the rare
-    // tie on the instant is ordered by id one cell at a time (see eachCounted)
-    this.all = sqlite.prepare<[string], SubmissionTuple>(`SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE activity_id = ? AND ${COUNTING} ORDER BY submitted_at`).raw(true);
-    // submissions_assignment_user (series_problem_id, user_id); a handful of rows to sort
-    this.cell = sqlite
-      .prepare<[string, string], SubmissionTuple>(`SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE series_problem_id = ? AND user_id = ? AND ${COUNTING} ORDER BY submitted_at, id`)
-      .raw(true);
+  async seriesOf(q: Q, activityId: string): Promise<RankedSeries[]> {
+    return q
+      .select({
+        id: series.id,
+        startDate: series.startDate,
+        openedAt: series.openedAt,
+        rankingFreezeAt: series.rankingFreezeAt,
+        rankingRevealAt: series.rankingRevealAt,
+        rankingVisibleFrom: series.rankingVisibleFrom,
+        rankingVisibleTo: series.rankingVisibleTo,
+        importance: series.importance,
+        importanceScope: series.importanceScope,
+      })
+      .from(series)
+      .where(eq(series.activityId, activityId))
+      .orderBy(asc(series.order), asc(series.id));
   }
 
-  seriesOf(activityId: string): RankedSeries[] {
-    return this.series.all(activityId);
+  async assignmentsOf(q: Q, activityId: string): Promise<RankedAssignment[]> {
+    return q
+      .select({
+        id: seriesProblems.id,
+        seriesId: seriesProblems.seriesId,
+        slug: seriesProblems.slug,
+        name: sql<string>`coalesce(${seriesProblems.name}, ${problems.name})`,
+        maxPoints: seriesProblems.maxPoints,
+      })
+      .from(seriesProblems)
+      .innerJoin(series, eq(series.id, seriesProblems.seriesId))
+      .innerJoin(problems, eq(problems.id, seriesProblems.problemId))
+      .where(eq(seriesProblems.activityId, activityId))
+      .orderBy(asc(series.order), asc(series.id), asc(seriesProblems.order), asc(seriesProblems.id));
   }
 
-  assignmentsOf(activityId: string): RankedAssignment[] {
-    return this.assignments.all(activityId);
+  /**
+   * The roles that make a member a participant: those that do not manage the activity (as
+   * participantCount counts them). Roles are few; their permission lists are read and judged here,
+   * once each, rather than by a JSON function that no two engines share.
+   */
+  private async participantRoles(q: Q): Promise<string[]> {
+    const all = await q.select({ id: roles.id, permissions: roles.permissions }).from(roles);
+    return all.filter((r) => !r.permissions.includes('activity:update')).map((r) => r.id);
   }
 
   /**
    * The participants in display order (name, then id), each with its place in it. Kept per
-   * activity while the members' text (one string SQLite builds, compared whole) stays the same:
-   * making and sorting a thousand of them by name cost more than the rest of a warm request.
+   * activity while the members' text (one string the database builds, compared whole) stays the
+   * same: making and sorting a thousand of them by name cost more than the rest of a warm request.
    */
-  participantsOf(activityId: string): readonly Participant[] {
-    const key = this.membersKey.get(activityId) ?? '';
+  async participantsOf(q: Q, activityId: string): Promise<readonly Participant[]> {
+    const roleIds = await this.participantRoles(q);
+    const members = and(eq(grants.activityId, activityId), inArray(grants.roleId, roleIds));
+    const [row] = await q
+      .select({
+        key: sql<string | null>`string_agg(${users.id} || ${framed(users.username)} || ${framed(users.firstName)} || ${framed(users.lastName)}, ',' ORDER BY ${users.id})`,
+      })
+      .from(grants)
+      .innerJoin(users, eq(users.id, grants.userId))
+      .where(members);
+    const key = row?.key ?? '';
     const kept = this.kept.get(activityId);
     if (kept?.key === key) return kept.list;
-    const list = this.members.all(activityId).map((r): Participant => ({ userId: r.id, userName: displayName(r), username: r.username, order: 0 }));
+    const rows = await q
+      .select({ id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName })
+      .from(grants)
+      .innerJoin(users, eq(users.id, grants.userId))
+      .where(members)
+      .orderBy(asc(users.id));
+    const list = rows.map((r): Participant => ({ userId: r.id, userName: displayName(r), username: r.username, order: 0 }));
     list.sort(byDisplay);
     list.forEach((p, i) => (p.order = i));
     if (!kept && this.kept.size >= PARTICIPANT_LISTS_KEPT) this.kept.delete(this.kept.keys().next().value!);
@@ -145,22 +159,39 @@ export class RankingQueries {
     return list;
   }
 
-  isParticipant(activityId: string, userId: string): boolean {
-    return (this.member.get(activityId, userId)?.n ?? 0) > 0;
+  async isParticipant(q: Q, activityId: string, userId: string): Promise<boolean> {
+    // the user's own grant first, so that only their role's permissions are read (every report asks)
+    const [g] = await q
+      .select({ permissions: roles.permissions })
+      .from(grants)
+      .innerJoin(roles, eq(roles.id, grants.roleId))
+      .where(and(eq(grants.activityId, activityId), eq(grants.userId, userId)));
+    return !!g && !g.permissions.includes('activity:update');
   }
 
   /** Loads every counted submission of an activity into `model`, in submission order (by submittedAt, then id). */
-  load(activityId: string, model: ActivityModel): void {
+  async load(q: Q, activityId: string, model: ActivityModel): Promise<void> {
     const ties: [string, string][] = [];
-    // row by row: each tuple dies young instead of surviving (and being copied) until the last is read
-    for (const t of this.all.iterate(activityId)) {
-      if (!model.add(t[0], t[1], toCounted(t))) ties.push([t[0], t[1]]);
+    // submissions_activity (activity_id, submitted_at) yields them by time without a sort; the rare
+    // tie on the instant is ordered by id one cell at a time
+    const rows = await q
+      .select(SUBMISSION_COLUMNS)
+      .from(submissions)
+      .where(and(eq(submissions.activityId, activityId), COUNTING))
+      .orderBy(asc(submissions.submittedAt));
+    for (const t of rows) {
+      if (!model.add(t.userId, t.assignmentId, toCounted(t))) ties.push([t.userId, t.assignmentId]);
     }
-    for (const [userId, assignmentId] of ties) model.replaceCell(userId, assignmentId, this.cellOf(assignmentId, userId));
+    for (const [userId, assignmentId] of ties) model.replaceCell(userId, assignmentId, await this.cellOf(q, assignmentId, userId));
   }
 
-  /** One user's counted submissions to one assignment, by submittedAt, then id. */
-  cellOf(assignmentId: string, userId: string): Counted[] {
-    return this.cell.all(assignmentId, userId).map(toCounted);
+  /** One user's counted submissions to one assignment, by submittedAt, then id (submissions_assignment_user; a handful of rows). */
+  async cellOf(q: Q, assignmentId: string, userId: string): Promise<Counted[]> {
+    const rows = await q
+      .select(SUBMISSION_COLUMNS)
+      .from(submissions)
+      .where(and(eq(submissions.seriesProblemId, assignmentId), eq(submissions.userId, userId), COUNTING))
+      .orderBy(asc(submissions.submittedAt), asc(submissions.id));
+    return rows.map(toCounted);
   }
 }

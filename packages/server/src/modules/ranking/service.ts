@@ -3,11 +3,15 @@ import type { Actor } from '../../auth/permissions.js';
 import { event, type Audience, type DomainEvent } from '../../events/bus.js';
 import { notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
-import { compact, iso, literalRows, type Rows } from '../../util.js';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { activities, series, seriesProblems, submissions } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
+import { compact, iso } from '../../util.js';
 import { visibleActivity, type ActivityRow } from '../policy/index.js';
 import { rescaled } from '../submissions/index.js';
 import { ActivityModel, specOf, type Column, type Participant, type Ranked } from './model.js';
 import { RankingQueries, type RankedAssignment, type RankedSeries } from './queries.js';
+import { SyncResultReader } from './sync-bridge.js';
 import { activeFreeze, windowOpen } from './windows.js';
 
 /** Activities whose submissions stay in memory; the least recently ranked one is dropped first. */
@@ -19,28 +23,38 @@ export type RankingView = 'own' | 'public';
 type ResultData = NonNullable<EventData<'rankingChanged'>['result']>;
 
 /** What resultEvents reads of a submission: the row, its assignment's scale, its series' dates, its activity's rules. */
-interface ResultRow {
-  id: string;
-  userId: string;
-  activityId: string;
-  seriesId: string;
-  problemId: string;
-  problemSlug: string;
-  submittedAt: string;
-  state: string;
-  verdict: string | null;
-  score: number | null;
-  maxScore: number | null;
-  excluded: number;
-  maxPoints: number | null;
-  startDate: string | null;
-  rankingFreezeAt: string | null;
-  rankingRevealAt: string | null;
-  rankingVisibleFrom: string | null;
-  rankingVisibleTo: string | null;
-  scoreVisibility: string;
-  publishedAt: string | null;
+function resultRow(q: Q, submissionId: string) {
+  return q
+    .select({
+      id: submissions.id,
+      userId: submissions.userId,
+      activityId: submissions.activityId,
+      seriesId: submissions.seriesId,
+      problemId: submissions.seriesProblemId,
+      problemSlug: seriesProblems.slug,
+      submittedAt: submissions.submittedAt,
+      state: submissions.state,
+      verdict: submissions.verdict,
+      score: submissions.score,
+      maxScore: submissions.maxScore,
+      excluded: submissions.excluded,
+      maxPoints: seriesProblems.maxPoints,
+      startDate: series.startDate,
+      rankingFreezeAt: series.rankingFreezeAt,
+      rankingRevealAt: series.rankingRevealAt,
+      rankingVisibleFrom: series.rankingVisibleFrom,
+      rankingVisibleTo: series.rankingVisibleTo,
+      scoreVisibility: activities.scoreVisibility,
+      publishedAt: activities.publishedAt,
+    })
+    .from(submissions)
+    .innerJoin(seriesProblems, eq(seriesProblems.id, submissions.seriesProblemId))
+    .innerJoin(series, eq(series.id, submissions.seriesId))
+    .innerJoin(activities, eq(activities.id, submissions.activityId))
+    .where(eq(submissions.id, submissionId))
+    .limit(1);
 }
+type ResultRow = Awaited<ReturnType<typeof resultRow>>[number];
 
 /**
  * The standings (decisions §9), computed by the server and kept incrementally: each activity's
@@ -50,29 +64,23 @@ interface ResultRow {
  * cached per structure and moment ("spec") and recomputed only for the user whose submission changed.
  */
 export class RankingService {
-  private readonly q: RankingQueries;
+  private readonly q = new RankingQueries();
   private readonly models = new Map<string, ActivityModel>();
-  private readonly resultRow: Rows<[string], ResultRow>;
+  /** Activities being loaded, so that requests at once load each once, and changes meanwhile are not lost. */
+  private readonly loading = new Map<string, { model: Promise<ActivityModel>; changed: [string, string][] }>();
+  /** The newest read of each cell asked for (see submissionChanged). */
+  private readonly latestRead = new Map<string, number>();
+  private cellReads = 0;
+  /** What the judging flow's synchronous transactions still read through (see sync-bridge.ts). */
+  private readonly bridge: SyncResultReader;
 
   constructor(private readonly d: Deps) {
-    this.q = new RankingQueries(d.sqlite);
-    this.resultRow = literalRows(d.sqlite.prepare<[string], ResultRow>(
-      `SELECT s.id, s.user_id AS userId, s.activity_id AS activityId, s.series_id AS seriesId, s.series_problem_id AS problemId, sp.slug AS problemSlug,
-              s.submitted_at AS submittedAt, s.state, s.verdict, s.score, s.max_score AS maxScore, s.excluded, sp.max_points AS maxPoints,
-              se.start_date AS startDate, se.ranking_freeze_at AS rankingFreezeAt, se.ranking_reveal_at AS rankingRevealAt,
-              se.ranking_visible_from AS rankingVisibleFrom, se.ranking_visible_to AS rankingVisibleTo,
-              a.score_visibility AS scoreVisibility, a.published_at AS publishedAt
-       FROM submissions s
-       JOIN series_problems sp ON sp.id = s.series_problem_id
-       JOIN series se ON se.id = s.series_id
-       JOIN activities a ON a.id = s.activity_id
-       WHERE s.id = ?`,
-    ));
+    this.bridge = new SyncResultReader(d.sqlite);
   }
 
   /** GET /activities/{idOrSlug}/ranking */
-  get(actor: Actor, idOrSlug: string, seriesId?: string, view: RankingView = 'own'): Ranking {
-    const s = this.standings(actor, idOrSlug, seriesId, view);
+  async get(actor: Actor, idOrSlug: string, seriesId?: string, view: RankingView = 'own'): Promise<Ranking> {
+    const s = await this.standings(actor, idOrSlug, seriesId, view);
     return { rankingType: s.type, frozen: s.ranked.frozen, problems: s.problems, rows: s.rows };
   }
 
@@ -81,8 +89,8 @@ export class RankingService {
    * who sees all of them gets the same text: it is made once per change of the standings rather
    * than once per request (a result tells every reader to fetch again).
    */
-  json(actor: Actor, idOrSlug: string, seriesId?: string, view: RankingView = 'own'): string {
-    const s = this.standings(actor, idOrSlug, seriesId, view);
+  async json(actor: Actor, idOrSlug: string, seriesId?: string, view: RankingView = 'own'): Promise<string> {
+    const s = await this.standings(actor, idOrSlug, seriesId, view);
     // the rows hold no null members, so plain JSON is the wire form (decisions §2)
     const rows = s.rows === s.ranked.rows ? (s.ranked.rowsJson ??= JSON.stringify(s.rows)) : JSON.stringify(s.rows);
     return `{"rankingType":${JSON.stringify(s.type)},"frozen":${s.ranked.frozen},"problems":${JSON.stringify(s.problems)},"rows":${rows}}`;
@@ -93,16 +101,21 @@ export class RankingService {
    * holding nothing but ranking:read, whatever the caller holds, so that it hides exactly what the
    * freeze and the windows hide from participants; the caller still needs ranking:read to ask.
    */
-  private standings(
+  private async standings(
     actor: Actor,
     idOrSlug: string,
     seriesId: string | undefined,
     view: RankingView,
-  ): { type: RankingType; problems: Ranking['problems']; ranked: Ranked; rows: RankingRow[] } {
+  ): Promise<{ type: RankingType; problems: Ranking['problems']; ranked: Ranked; rows: RankingRow[] }> {
     const a = visibleActivity(this.d, actor, idOrSlug);
     const may = (key: Permission) => view === 'own' && this.d.permissions.now.has(actor.userId, key, a.id);
     this.d.permissions.now.require(actor, 'ranking:read', a.id);
-    const all = this.q.seriesOf(a.id);
+    const model = this.model(a.id);
+    const { all, assigned, participants } = await this.d.tx.read(async (q) => ({
+      all: await this.q.seriesOf(q, a.id),
+      assigned: await this.q.assignmentsOf(q, a.id),
+      participants: await this.q.participantsOf(q, a.id),
+    }));
     const chosen = seriesId === undefined ? undefined : all.find((s) => s.id === seriesId);
     if (seriesId !== undefined && !chosen) throw notFound('series');
 
@@ -111,12 +124,11 @@ export class RankingService {
     // practice series (importanceScope none) only on their own; outside its window a series counts only for those who see through it
     const shown = (chosen ? [chosen] : all.filter((s) => s.importanceScope !== 'none')).filter((s) => unfrozen || windowOpen(s, now));
     const bySeries = new Map(shown.map((s) => [s.id, s]));
-    const problems = this.q.assignmentsOf(a.id).filter((p) => bySeries.has(p.seriesId));
+    const problems = assigned.filter((p) => bySeries.has(p.seriesId));
     // a series ranked on its own is not weighed against others: its importance does not apply
     const columns = problems.map((p) => column(p, bySeries.get(p.seriesId)!, a, unfrozen ? null : now, chosen ? 1 : null));
     const type: RankingType = a.rankingType === 'points' ? 'points' : 'icpc';
-    const participants = this.q.participantsOf(a.id);
-    const ranked = this.model(a.id).view(specOf(type, columns)).rank(participants);
+    const ranked = (await model).view(specOf(type, columns)).rank(participants);
     const readsAll = may('result:read:all');
     const rows = this.visibleRows(ranked.rows, a, actor.userId, readsAll);
     return {
@@ -134,44 +146,88 @@ export class RankingService {
     return rows.filter((r) => r.userId === userId);
   }
 
-  /** The activity's submissions in memory, loaded on first use. */
   /**
    * Loads the submissions of activities that are running now (published, not archived, a series
    * open), so that their first ranking request does not pay for the load. Called once at start.
    */
-  warm(): number {
-    const ongoing = this.d.sqlite
-      .prepare<[number], { id: string }>(
-        `SELECT a.id FROM activities a WHERE a.published_at IS NOT NULL AND a.archived_at IS NULL
-           AND EXISTS (SELECT 1 FROM series se WHERE se.activity_id = a.id AND se.is_open = 1)
-         ORDER BY a.created_at DESC LIMIT ?`,
-      )
-      .all(MODELS_KEPT);
-    for (const a of ongoing) this.model(a.id);
+  async warm(): Promise<number> {
+    const ongoing = await this.d.tx.read((q) =>
+      q
+        .select({ id: activities.id })
+        .from(activities)
+        .where(
+          and(
+            isNotNull(activities.publishedAt),
+            sql`${activities.archivedAt} IS NULL`,
+            inArray(activities.id, q.select({ id: series.activityId }).from(series).where(eq(series.isOpen, true))),
+          ),
+        )
+        .orderBy(sql`${activities.createdAt} DESC`)
+        .limit(MODELS_KEPT),
+    );
+    for (const a of ongoing) await this.model(a.id);
     return ongoing.length;
   }
 
-  private model(activityId: string): ActivityModel {
-    let m = this.models.get(activityId);
+  /** The activity's submissions in memory, loaded on first use (one load however many ask at once). */
+  private model(activityId: string): Promise<ActivityModel> {
+    const m = this.models.get(activityId);
     if (m) {
+      // the most recently ranked goes last: the first is dropped when too many are kept
       this.models.delete(activityId);
-    } else {
-      m = new ActivityModel();
-      this.q.load(activityId, m);
-      const oldest = this.models.size >= MODELS_KEPT ? this.models.keys().next().value : undefined;
-      if (oldest !== undefined) this.models.delete(oldest);
+      this.models.set(activityId, m);
+      return Promise.resolve(m);
     }
-    this.models.set(activityId, m);
-    return m;
+    const pending = this.loading.get(activityId);
+    if (pending) return pending.model;
+    const changed: [string, string][] = [];
+    const model = this.d.tx
+      .read(async (q) => {
+        const fresh = new ActivityModel();
+        await this.q.load(q, activityId, fresh);
+        return fresh;
+      })
+      .then(async (fresh) => {
+        // cells changed while the load read may be older in it than in the database: read again
+        if (changed.length) {
+          await this.d.tx.read(async (q) => {
+            for (const [userId, assignmentId] of changed) fresh.replaceCell(userId, assignmentId, await this.q.cellOf(q, assignmentId, userId));
+          });
+        }
+        const oldest = this.models.size >= MODELS_KEPT ? this.models.keys().next().value : undefined;
+        if (oldest !== undefined) this.models.delete(oldest);
+        this.models.set(activityId, fresh);
+        return fresh;
+      })
+      .finally(() => this.loading.delete(activityId));
+    this.loading.set(activityId, { model, changed });
+    return model;
   }
 
   /**
    * After commit: a submission of `userId` on assignment `seriesProblemId` was created, judged,
    * rejudged, cancelled, excluded or included. Re-reads that one cell (submissions_assignment_user);
-   * an activity not in memory is read whole when next ranked anyway.
+   * an activity not in memory is read whole when next ranked anyway. Never rejects: a cell that
+   * could not be read drops the activity from memory, so that it is read whole next time.
    */
-  submissionChanged(activityId: string, userId: string, seriesProblemId: string): void {
-    this.models.get(activityId)?.replaceCell(userId, seriesProblemId, this.q.cellOf(seriesProblemId, userId));
+  async submissionChanged(activityId: string, userId: string, seriesProblemId: string): Promise<void> {
+    this.loading.get(activityId)?.changed.push([userId, seriesProblemId]);
+    const m = this.models.get(activityId);
+    if (!m) return;
+    // two changes of one cell read at once may finish out of order (PostgreSQL reads in parallel): the later asked wins
+    const key = `${activityId}\n${userId}\n${seriesProblemId}`;
+    const asked = ++this.cellReads;
+    this.latestRead.set(key, asked);
+    try {
+      const cell = await this.d.tx.read((q) => this.q.cellOf(q, seriesProblemId, userId));
+      if (this.latestRead.get(key) !== asked) return;
+      this.latestRead.delete(key);
+      this.models.get(activityId)?.replaceCell(userId, seriesProblemId, cell);
+    } catch (e) {
+      this.latestRead.delete(key);
+      this.models.delete(activityId);
+      this.d.log.error({ err: e, activityId }, 'a ranking cell could not be read again');
+    }
   }
 
   /**
@@ -192,9 +248,18 @@ export class RankingService {
    * that their frozen counts can follow. Submissions of non-participants are in no ranking: none.
    * Called inside the writer's transaction.
    */
+  async resultEventsIn(q: Q, submissionId: string): Promise<DomainEvent[]> {
+    const [r] = await resultRow(q, submissionId);
+    return r && (await this.q.isParticipant(q, r.activityId, r.userId)) ? this.eventsFor(r) : [];
+  }
+
+  /** resultEventsIn for the judging flow's synchronous transactions (see sync-bridge.ts). */
   resultEvents(submissionId: string): DomainEvent[] {
-    const r = this.resultRow.get(submissionId);
-    if (!r || !this.q.isParticipant(r.activityId, r.userId)) return [];
+    const r = this.bridge.row(submissionId);
+    return r && this.bridge.isParticipant(r.activityId, r.userId) ? this.eventsFor(r) : [];
+  }
+
+  private eventsFor(r: ResultRow): DomainEvent[] {
     const now = iso(this.d.clock.now());
     const freeze = activeFreeze(r, now);
     const frozen = freeze !== null && r.submittedAt >= freeze;
@@ -220,7 +285,7 @@ export class RankingService {
       state: r.state,
       verdict: r.verdict,
       ...shown,
-      excluded: r.excluded === 1,
+      excluded: r.excluded,
       // the same under the names of the peer's ContestantResult, which its client reads
       id: r.id,
       contestantId: r.userId,

@@ -3,34 +3,43 @@ import type { z } from 'zod';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { BlockList, isIPv6 } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, max, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
-import { series as seriesTable } from '../../db/schema.js';
+import { activities, attempts, problems, problemVersions, series as seriesTable, seriesProblems, submissionFiles, submissions } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { ApiError, notFound } from '@judge/contract';
 import { languageName, languageRefusal, submissionLanguage, type LanguageLimits } from '../../languages.js';
 import type { Deps } from '../../services.js';
-import { iso, newId, statements } from '../../util.js';
+import { iso, newId } from '../../util.js';
 import { canManage, canSeeActivity, findActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
 import type { FilesService } from '../files/index.js';
 import { judgeableLanguages, requiredTags } from '../runners/index.js';
 import { acceptsSubmissions, problemsVisible } from '../series/index.js';
-import { listFilter } from './queries.js';
-import { DetailReader, SUBMISSION_SELECT, toSummary, type SubmissionRow } from './views.js';
+import { countSubmissions, listFilter } from './queries.js';
+import { FileUses } from './sync-bridge.js';
+import { detailOf, selectSubmissions, submissionRow, toSummary, type SubmissionRow } from './views.js';
 
 type ListQuery = z.output<typeof SubmissionsQuery>;
 
-interface Assignment {
-  id: string;
-  seriesId: string;
-  problemId: string;
-  pinnedVersionId: string | null;
-  maxUploadBytes: number | null;
-  maxAttachments: number | null;
-  maxSubmissions: number | null;
-  /** JSON text; read only where submitting needs it */
-  config?: string | null;
+/** What submitting and rejudging read of an assignment. */
+const ASSIGNMENT = {
+  id: seriesProblems.id,
+  activityId: seriesProblems.activityId,
+  seriesId: seriesProblems.seriesId,
+  problemId: seriesProblems.problemId,
+  pinnedVersionId: seriesProblems.pinnedVersionId,
+  maxUploadBytes: seriesProblems.maxUploadBytes,
+  maxAttachments: seriesProblems.maxAttachments,
+  maxSubmissions: seriesProblems.maxSubmissions,
+  config: seriesProblems.config,
+};
+
+/** The assignment `where` finds. */
+async function assignmentWhere(q: Q, where: SQL | undefined) {
+  return (await q.select(ASSIGNMENT).from(seriesProblems).where(where).limit(1))[0];
 }
+type Assignment = NonNullable<Awaited<ReturnType<typeof assignmentWhere>>>;
 
 /** What a submission may become once its bytes arrive: every rule that does not need them has passed. */
 export interface SubmitPlan {
@@ -78,7 +87,7 @@ async function refuseMismatches(uploads: SubmitInput['uploads']): Promise<void> 
   }
 }
 
-const UNFINISHED = "('queued', 'running')";
+const UNFINISHED = ['queued', 'running'];
 
 /**
  * What submitting, rejudging and exclusion ask of judging; the judging module answers it (app.ts
@@ -95,23 +104,23 @@ export interface SubmissionJudging {
  * Submissions (decisions §7, §9): a participant's submit with its refusals in order, their own list
  * and detail, and the managers' side: the filtered list, detail, rejudge (a new attempt), cancel,
  * exclusion, and the rejudge of a whole assignment.
+ *
+ * On PostgreSQL: the submission limit is counted again inside the write that stores the
+ * submission, and a cancel reads the attempt's state inside its write; the writes' SERIALIZABLE
+ * isolation (retried) keeps two racing requests from both passing the check. The judging flow's
+ * claims lock the attempts they take (FOR UPDATE SKIP LOCKED, judging).
  */
 export class SubmissionsService {
-  private readonly q;
-  private readonly details: DetailReader;
+  /** The synchronous read rule's queries (sync-bridge.ts). */
+  private readonly uses: FileUses;
 
   constructor(
     private readonly d: Deps,
     private readonly files: FilesService,
     private readonly judging: SubmissionJudging,
   ) {
-    this.q = statements(d.sqlite);
-    this.details = new DetailReader(d.sqlite);
+    this.uses = new FileUses(d.sqlite);
     files.addReadRule((actor, fileId) => this.mayReadFile(actor.userId, fileId));
-  }
-
-  private row(id: string): SubmissionRow | undefined {
-    return this.q<[string], SubmissionRow>(`${SUBMISSION_SELECT} WHERE s.id = ?`).get(id);
   }
 
   // ---- submitting ----
@@ -124,42 +133,40 @@ export class SubmissionsService {
    * A sample run (`forSampleRun`) passes the same checks but the limit: it is never a submission, so
    * it counts against none; before the permission it asks the activity's sampleRuns module.
    */
-  plan(actor: Actor, idOrSlug: string, problemSlug: string, address: string, forSampleRun = false): SubmitPlan {
+  async plan(actor: Actor, idOrSlug: string, problemSlug: string, address: string, forSampleRun = false): Promise<SubmitPlan> {
     const a = visibleActivity(this.d, actor, idOrSlug);
     if (!this.d.permissions.now.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
     if (a.archivedAt) throw ApiError.of('activity.archived', 'The activity is archived: it takes no submissions');
-    const found = this.q<[string, string], Assignment>(
-      `SELECT id, series_id AS seriesId, problem_id AS problemId, pinned_version_id AS pinnedVersionId,
-              max_upload_bytes AS maxUploadBytes, max_attachments AS maxAttachments, max_submissions AS maxSubmissions, config
-       FROM series_problems WHERE activity_id = ? AND slug_key = ?`,
-    ).get(a.id, problemSlug.toLowerCase());
-    const series = found ? this.d.db.select().from(seriesTable).where(eq(seriesTable.id, found.seriesId)).get() : undefined;
     const manages = canManage(this.d, actor.userId, a.id);
-    if (!found || !series || !(manages || problemsVisible(series, a))) throw notFound('problem');
-    this.d.permissions.now.require(actor, 'submission:create', a.id);
-    if (forSampleRun && a.modules.sampleRuns === false) throw ApiError.of('sampleRuns.disabled', 'Running code on the samples is switched off in this activity');
-    if (!manages) {
-      if (!acceptsSubmissions(series)) throw ApiError.of('series.closed', series.pausedAt ? 'The series is paused' : 'The series is not open for submissions');
-      if (series.restrictionsEnabled && !addressAllowed(address, series.addressRules)) {
-        throw ApiError.of('series.address', `Submissions to this series are not taken from ${address}`);
+    return this.d.tx.read(async (q) => {
+      const found = await assignmentWhere(q, and(eq(seriesProblems.activityId, a.id), eq(seriesProblems.slugKey, problemSlug.toLowerCase())));
+      const series = found ? (await q.select().from(seriesTable).where(eq(seriesTable.id, found.seriesId)).limit(1))[0] : undefined;
+      if (!found || !series || !(manages || problemsVisible(series, a))) throw notFound('problem');
+      this.d.permissions.now.require(actor, 'submission:create', a.id);
+      if (forSampleRun && a.modules.sampleRuns === false) throw ApiError.of('sampleRuns.disabled', 'Running code on the samples is switched off in this activity');
+      if (!manages) {
+        if (!acceptsSubmissions(series)) throw ApiError.of('series.closed', series.pausedAt ? 'The series is paused' : 'The series is not open for submissions');
+        if (series.restrictionsEnabled && !addressAllowed(address, series.addressRules)) {
+          throw ApiError.of('series.address', `Submissions to this series are not taken from ${address}`);
+        }
       }
-    }
-    const maxSubmissions = manages || forSampleRun ? null : (found.maxSubmissions ?? a.maxSubmissionsPerProblem);
-    if (maxSubmissions !== null && this.countOwn(actor.userId, found.id) >= maxSubmissions) {
-      throw ApiError.of('submission.limit', `The limit of ${maxSubmissions} submissions to this problem is reached`);
-    }
-    const version = this.effectiveVersion(found);
-    if (!version) throw ApiError.of('problem.noVersion', 'The problem has no version to judge against yet');
-    return {
-      activity: a,
-      assignment: found,
-      versionId: version.id,
-      problemType: version.type,
-      maxUploadBytes: found.maxUploadBytes ?? a.maxUploadBytes,
-      maxAttachments: found.maxAttachments ?? a.maxAttachments,
-      maxSubmissions,
-      runnerTags: requiredTags(series.runnerTags, a.runnerTags),
-    };
+      const maxSubmissions = manages || forSampleRun ? null : (found.maxSubmissions ?? a.maxSubmissionsPerProblem);
+      if (maxSubmissions !== null && (await countOwn(q, actor.userId, found.id)) >= maxSubmissions) {
+        throw ApiError.of('submission.limit', `The limit of ${maxSubmissions} submissions to this problem is reached`);
+      }
+      const version = await effectiveVersion(q, found);
+      if (!version) throw ApiError.of('problem.noVersion', 'The problem has no version to judge against yet');
+      return {
+        activity: a,
+        assignment: found,
+        versionId: version.id,
+        problemType: version.type,
+        maxUploadBytes: found.maxUploadBytes ?? a.maxUploadBytes,
+        maxAttachments: found.maxAttachments ?? a.maxAttachments,
+        maxSubmissions,
+        runnerTags: requiredTags(series.runnerTags, a.runnerTags),
+      };
+    });
   }
 
   /**
@@ -169,24 +176,9 @@ export class SubmissionsService {
    * nothing. Needs only the file names and props, so nothing is stored yet.
    */
   refuseUnjudgeable(plan: SubmitPlan, fileNames: readonly string[], props: Record<string, unknown> | undefined): void {
-    const config = plan.assignment.config ? (JSON.parse(plan.assignment.config) as Record<string, unknown>) : null;
-    const limits: LanguageLimits = { config, judgeable: judgeableLanguages(this.d.db, plan.runnerTags) };
+    const limits: LanguageLimits = { config: plan.assignment.config, judgeable: judgeableLanguages(this.d.db, plan.runnerTags) };
     const refusal = languageRefusal(this.d.config.languages, fileNames, props, limits);
     if (refusal) throw refusal;
-  }
-
-  private countOwn(userId: string, assignmentId: string): number {
-    return this.q<[string, string], { n: number }>('SELECT count(*) AS n FROM submissions WHERE user_id = ? AND series_problem_id = ?').get(userId, assignmentId)!.n;
-  }
-
-  /** The pinned version, else the problem's newest, with the problem's type. */
-  private effectiveVersion(a: Pick<Assignment, 'problemId' | 'pinnedVersionId'>): { id: string; type: string } | undefined {
-    if (a.pinnedVersionId) {
-      return this.q<[string], { id: string; type: string }>('SELECT pv.id, p.type FROM problem_versions pv JOIN problems p ON p.id = pv.problem_id WHERE pv.id = ?').get(a.pinnedVersionId);
-    }
-    return this.q<[string], { id: string; type: string }>(
-      'SELECT pv.id, p.type FROM problem_versions pv JOIN problems p ON p.id = pv.problem_id WHERE pv.problem_id = ? ORDER BY pv.version DESC LIMIT 1',
-    ).get(a.problemId);
   }
 
   /**
@@ -198,49 +190,41 @@ export class SubmissionsService {
     const metas: Awaited<ReturnType<FilesService['upload']>>[] = [];
     for (const u of input.uploads) metas.push(await this.files.upload(actor, { ...u, mimeType: 'text/plain' }));
     const language = submissionLanguage(this.d.config.languages, input.uploads.map((u) => u.name), input.props) ?? null;
-    const row = this.d.tx.run((out) => {
+    const row = await this.d.tx.write(async (q, out) => {
       // the limit again, inside the transaction: two submissions racing for the last one cannot both pass
-      if (plan.maxSubmissions !== null && this.countOwn(actor.userId, plan.assignment.id) >= plan.maxSubmissions) {
+      // PostgreSQL: both may count the same rows; SERIALIZABLE fails one, whose retry counts the other
+      if (plan.maxSubmissions !== null && (await countOwn(q, actor.userId, plan.assignment.id)) >= plan.maxSubmissions) {
         throw ApiError.of('submission.limit', `The limit of ${plan.maxSubmissions} submissions to this problem is reached`);
       }
       const id = newId();
       const now = iso(this.d.clock.now());
-      this.q(
-        `INSERT INTO submissions (id, activity_id, series_id, series_problem_id, problem_version_id, user_id, submitted_at, props, state, attempts, ip_address, session_id, device_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', 1, ?, ?, ?)`,
-      ).run(
+      await q.insert(submissions).values({
         id,
-        plan.activity.id,
-        plan.assignment.seriesId,
-        plan.assignment.id,
-        plan.versionId,
-        actor.userId,
-        now,
-        input.props ? JSON.stringify(input.props) : null,
-        input.ipAddress,
-        actor.sessionId,
-        input.deviceId ?? null,
-      );
-      const addFile = this.q('INSERT INTO submission_files (submission_id, name, file_name, language, file_id) VALUES (?, ?, ?, ?, ?)');
-      metas.forEach((meta, i) => addFile.run(id, storedName(i), input.uploads[i]!.name, language, meta.id));
-      this.queueAttempt(id, 1, plan.versionId, plan.problemType, 0, now);
+        activityId: plan.activity.id,
+        seriesId: plan.assignment.seriesId,
+        seriesProblemId: plan.assignment.id,
+        problemVersionId: plan.versionId,
+        userId: actor.userId,
+        submittedAt: now,
+        props: input.props ?? null,
+        state: 'queued',
+        attempts: 1,
+        ipAddress: input.ipAddress,
+        sessionId: actor.sessionId,
+        deviceId: input.deviceId ?? null,
+      });
+      await q
+        .insert(submissionFiles)
+        .values(metas.map((meta, i) => ({ submissionId: id, name: storedName(i), fileName: input.uploads[i]!.name, language, fileId: meta.id })));
+      await this.queueAttempt(q, id, 1, plan.versionId, plan.problemType, 0, now);
       this.judging.queued(out);
       return this.judging.settle(id, out, { stateChanged: true, resultChanged: true });
     });
     return toSummary(row);
   }
 
-  private queueAttempt(submissionId: string, attempt: number, versionId: string, problemType: string, priority: number, now: string): void {
-    this.q('INSERT INTO attempts (id, submission_id, attempt, state, priority, problem_version_id, problem_type, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
-      newId(),
-      submissionId,
-      attempt,
-      'queued',
-      priority,
-      versionId,
-      problemType,
-      now,
-    );
+  private async queueAttempt(q: Q, submissionId: string, attempt: number, versionId: string, problemType: string, priority: number, now: string): Promise<void> {
+    await q.insert(attempts).values({ id: newId(), submissionId, attempt, state: 'queued', priority, problemVersionId: versionId, problemType, createdAt: now });
   }
 
   // ---- the participant's own ----
@@ -251,16 +235,30 @@ export class SubmissionsService {
     return a;
   }
 
-  listOwn(actor: Actor, idOrSlug: string, query: { page?: number; pageSize?: number; seriesProblemId?: string }): Page<SubmissionSummary> {
+  async listOwn(actor: Actor, idOrSlug: string, query: { page?: number; pageSize?: number; seriesProblemId?: string }): Promise<Page<SubmissionSummary>> {
     const a = this.browsing(actor, idOrSlug);
     this.d.permissions.now.require(actor, 'submission:read:own', a.id);
     const { page, pageSize } = clampPaging(query);
-    const where = 's.activity_id = ? AND s.user_id = ?' + (query.seriesProblemId ? ' AND s.series_problem_id = ?' : '');
-    const args: unknown[] = [a.id, actor.userId, ...(query.seriesProblemId ? [query.seriesProblemId] : [])];
-    const total = (this.d.sqlite.prepare(`SELECT count(*) AS n FROM submissions s WHERE ${where}`).get(...args) as { n: number }).n;
-    const rows = this.d.sqlite.prepare(`${SUBMISSION_SELECT} WHERE ${where} ORDER BY s.submitted_at DESC, s.id DESC LIMIT ? OFFSET ?`).all(...args, pageSize, (page - 1) * pageSize) as SubmissionRow[];
+    const where = and(
+      eq(submissions.activityId, a.id),
+      eq(submissions.userId, actor.userId),
+      query.seriesProblemId ? eq(submissions.seriesProblemId, query.seriesProblemId) : undefined,
+    );
+    const { total, rows } = await this.d.tx.read(async (q) => ({
+      total: await countSubmissions(q, where, false),
+      rows: await this.newestFirst(q, where, page, pageSize),
+    }));
     const ownResults = this.d.permissions.now.has(actor.userId, 'result:read:own', a.id);
     return { items: rows.map((r) => this.named(this.forAuthor(toSummary(r), ownResults))), total, page, pageSize };
+  }
+
+  /** One page of the submissions `where` lets through, newest first. */
+  private newestFirst(q: Q, where: SQL | undefined, page: number, pageSize: number): Promise<SubmissionRow[]> {
+    return selectSubmissions(q)
+      .where(where)
+      .orderBy(desc(submissions.submittedAt), desc(submissions.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize);
   }
 
   /** The language's name from the language table, for lists and pages that show it (not for events). */
@@ -276,46 +274,50 @@ export class SubmissionsService {
     return rest as T;
   }
 
-  getOwn(actor: Actor, idOrSlug: string, id: string): SubmissionDetail {
+  async getOwn(actor: Actor, idOrSlug: string, id: string): Promise<SubmissionDetail> {
     const a = this.browsing(actor, idOrSlug);
-    const r = this.row(id);
-    if (!r || r.activityId !== a.id) throw notFound('submission');
-    const readsAll = this.d.permissions.now.has(actor.userId, 'submission:read:all', a.id);
-    if (r.userId === actor.userId ? !this.d.permissions.now.has(actor.userId, 'submission:read:own', a.id) && !readsAll : !readsAll) throw notFound('submission');
-    if (readsAll) return this.managerDetail(actor, r);
-    const shown = participantAttachments(a);
-    const detail = this.details.detail(r, { forManager: false, attachmentShown: (name) => shown.has(name) });
-    return this.named(this.forAuthor(detail, this.d.permissions.now.has(actor.userId, 'result:read:own', a.id)));
+    return this.d.tx.read(async (q) => {
+      const r = await submissionRow(q, id);
+      if (!r || r.activityId !== a.id) throw notFound('submission');
+      const readsAll = this.d.permissions.now.has(actor.userId, 'submission:read:all', a.id);
+      if (r.userId === actor.userId ? !this.d.permissions.now.has(actor.userId, 'submission:read:own', a.id) && !readsAll : !readsAll) throw notFound('submission');
+      if (readsAll) return this.managerDetail(q, actor, r);
+      const shown = participantAttachments(a);
+      const detail = await detailOf(q, r, { forManager: false, attachmentShown: (name) => shown.has(name) });
+      return this.named(this.forAuthor(detail, this.d.permissions.now.has(actor.userId, 'result:read:own', a.id)));
+    });
   }
 
   // ---- the managers' side ----
 
-  private managerDetail(actor: Actor, r: SubmissionRow): SubmissionDetail {
+  private async managerDetail(q: Q, actor: Actor, r: SubmissionRow): Promise<SubmissionDetail> {
     const logs = this.d.permissions.now.has(actor.userId, 'result:log:read:all', r.activityId);
-    const a = findActivity(this.d.db, r.activityId)!;
+    const a = (await q.select().from(activities).where(eq(activities.id, r.activityId)).limit(1))[0]!;
     const shown = participantAttachments(a);
-    return this.named(this.details.detail(r, { forManager: true, attachmentShown: (name) => logs || shown.has(name) }));
+    return this.named(await detailOf(q, r, { forManager: true, attachmentShown: (name) => logs || shown.has(name) }));
   }
 
   /** A submission the caller may read as a manager; 404 otherwise, like one that does not exist. */
-  private managed(actor: Actor, id: string): SubmissionRow {
-    const r = this.row(id);
+  private async managed(q: Q, actor: Actor, id: string): Promise<SubmissionRow> {
+    const r = await submissionRow(q, id);
     if (!r || !this.d.permissions.now.has(actor.userId, 'submission:read:all', r.activityId)) throw notFound('submission');
     return r;
   }
 
-  get(actor: Actor, id: string): SubmissionDetail {
-    return this.managerDetail(actor, this.managed(actor, id));
+  async get(actor: Actor, id: string): Promise<SubmissionDetail> {
+    return this.d.tx.read(async (q) => this.managerDetail(q, actor, await this.managed(q, actor, id)));
   }
 
   /** Filters go into the SQL, so `total` counts what the filters let through (decisions §2). */
-  list(actor: Actor, query: ListQuery): Page<SubmissionSummary> {
+  async list(actor: Actor, query: ListQuery): Promise<Page<SubmissionSummary>> {
     const { page, pageSize } = clampPaging(query);
     const scope = this.readableActivities(actor.userId);
     if (scope.only && !scope.only.length) return { items: [], total: 0, page, pageSize };
-    const { filter, args, from } = listFilter(query, scope);
-    const total = (this.d.sqlite.prepare(`SELECT count(*) AS n ${from}${filter}`).get(...args) as { n: number }).n;
-    const rows = this.d.sqlite.prepare(`${SUBMISSION_SELECT}${filter} ORDER BY s.submitted_at DESC, s.id DESC LIMIT ? OFFSET ?`).all(...args, pageSize, (page - 1) * pageSize) as SubmissionRow[];
+    const where = listFilter(query, scope);
+    const { total, rows } = await this.d.tx.read(async (q) => ({
+      total: await countSubmissions(q, where, !!query.search),
+      rows: await this.newestFirst(q, where, page, pageSize),
+    }));
     return { items: rows.map((r) => this.named(toSummary(r))), total, page, pageSize };
   }
 
@@ -330,80 +332,78 @@ export class SubmissionsService {
     return { only: memberships.filter((id) => this.d.permissions.now.has(userId, key, id)), except: [] };
   }
 
-  rejudge(actor: Actor, id: string): SubmissionSummary {
-    const r = this.managed(actor, id);
-    this.d.permissions.now.require(actor, 'submission:rejudge', r.activityId);
-    const row = this.d.tx.run((out) => {
-      const assignment = this.q<[string], Assignment>(
-        'SELECT id, series_id AS seriesId, problem_id AS problemId, pinned_version_id AS pinnedVersionId, max_upload_bytes AS maxUploadBytes, max_attachments AS maxAttachments, max_submissions AS maxSubmissions FROM series_problems WHERE id = ?',
-      ).get(r.seriesProblemId)!;
-      const version = this.effectiveVersion(assignment);
+  async rejudge(actor: Actor, id: string): Promise<SubmissionSummary> {
+    const row = await this.d.tx.write(async (q, out) => {
+      const r = await this.managed(q, actor, id);
+      this.d.permissions.now.require(actor, 'submission:rejudge', r.activityId);
+      const assignment = (await assignmentWhere(q, eq(seriesProblems.id, r.seriesProblemId)))!;
+      const version = await effectiveVersion(q, assignment);
       if (!version) throw ApiError.of('problem.noVersion', 'The problem has no version to judge against');
-      return this.requeueSubmission(r.id, version, out);
+      return this.requeueSubmission(q, r.id, version, out);
     });
     return toSummary(row);
   }
 
   /** Cancels what is unfinished and queues attempt n+1, behind first attempts. */
-  private requeueSubmission(submissionId: string, version: { id: string; type: string }, out: Outbox): SubmissionRow {
+  private async requeueSubmission(q: Q, submissionId: string, version: { id: string; type: string }, out: Outbox): Promise<SubmissionRow> {
     const now = iso(this.d.clock.now());
-    this.q(`UPDATE attempts SET state = 'cancelled', finished_at = ?, lease_hash = NULL, lease_expires_at = NULL WHERE submission_id = ? AND state IN ${UNFINISHED}`).run(
-      now,
-      submissionId,
-    );
-    const last = this.q<[string], { n: number }>('SELECT max(attempt) AS n FROM attempts WHERE submission_id = ?').get(submissionId)!.n ?? 0;
-    this.queueAttempt(submissionId, last + 1, version.id, version.type, 1, now);
+    await q
+      .update(attempts)
+      .set({ state: 'cancelled', finishedAt: now, leaseHash: null, leaseExpiresAt: null })
+      .where(and(eq(attempts.submissionId, submissionId), inArray(attempts.state, UNFINISHED)));
+    const [last] = await q.select({ n: max(attempts.attempt) }).from(attempts).where(eq(attempts.submissionId, submissionId));
+    await this.queueAttempt(q, submissionId, (last?.n ?? 0) + 1, version.id, version.type, 1, now);
     this.judging.queued(out);
     return this.judging.settle(submissionId, out, { stateChanged: true, resultChanged: true });
   }
 
-  rejudgeAssignment(actor: Actor, assignmentId: string): number {
-    const assignment = this.q<[string], Assignment & { activityId: string }>(
-      'SELECT id, activity_id AS activityId, series_id AS seriesId, problem_id AS problemId, pinned_version_id AS pinnedVersionId, max_upload_bytes AS maxUploadBytes, max_attachments AS maxAttachments, max_submissions AS maxSubmissions FROM series_problems WHERE id = ?',
-    ).get(assignmentId);
-    const a = assignment ? findActivity(this.d.db, assignment.activityId) : undefined;
-    if (!assignment || !a || !canSeeActivity(this.d, actor.userId, a)) throw notFound('assignment');
-    this.d.permissions.now.require(actor, 'submission:rejudge', a.id);
-    return this.d.tx.run((out) => {
-      const version = this.effectiveVersion(assignment);
+  async rejudgeAssignment(actor: Actor, assignmentId: string): Promise<number> {
+    return this.d.tx.write(async (q, out) => {
+      const assignment = await assignmentWhere(q, eq(seriesProblems.id, assignmentId));
+      const a = assignment ? (await q.select().from(activities).where(eq(activities.id, assignment.activityId)).limit(1))[0] : undefined;
+      if (!assignment || !a || !canSeeActivity(this.d, actor.userId, a)) throw notFound('assignment');
+      this.d.permissions.now.require(actor, 'submission:rejudge', a.id);
+      const version = await effectiveVersion(q, assignment);
       if (!version) throw ApiError.of('problem.noVersion', 'The problem has no version to judge against');
-      const ids = this.q<[string], { id: string }>('SELECT id FROM submissions WHERE series_problem_id = ? ORDER BY submitted_at, id').all(assignmentId);
-      for (const { id } of ids) this.requeueSubmission(id, version, out);
+      const ids = await q.select({ id: submissions.id }).from(submissions).where(eq(submissions.seriesProblemId, assignmentId)).orderBy(asc(submissions.submittedAt), asc(submissions.id));
+      for (const { id } of ids) await this.requeueSubmission(q, id, version, out);
       return ids.length;
     });
   }
 
-  cancel(actor: Actor, submissionId: string, attemptId: string): SubmissionDetail {
-    const r = this.managed(actor, submissionId);
-    this.d.permissions.now.require(actor, 'submission:cancel', r.activityId);
-    this.d.tx.run((out) => {
-      const at = this.q<[string, string], { state: string }>('SELECT state FROM attempts WHERE id = ? AND submission_id = ?').get(attemptId, submissionId);
+  async cancel(actor: Actor, submissionId: string, attemptId: string): Promise<SubmissionDetail> {
+    return this.d.tx.write(async (q, out) => {
+      const r = await this.managed(q, actor, submissionId);
+      this.d.permissions.now.require(actor, 'submission:cancel', r.activityId);
+      const [at] = await q
+        .select({ state: attempts.state })
+        .from(attempts)
+        .where(and(eq(attempts.id, attemptId), eq(attempts.submissionId, submissionId)))
+        .limit(1);
       if (!at) throw notFound('attempt');
       if (at.state !== 'queued' && at.state !== 'running') throw ApiError.of('attempt.finished', `The attempt is ${at.state} already`);
       // the lease goes with it: the runner's next call about the job is refused as stale
-      this.q("UPDATE attempts SET state = 'cancelled', finished_at = ?, lease_hash = NULL, lease_expires_at = NULL WHERE id = ?").run(iso(this.d.clock.now()), attemptId);
+      await q.update(attempts).set({ state: 'cancelled', finishedAt: iso(this.d.clock.now()), leaseHash: null, leaseExpiresAt: null }).where(eq(attempts.id, attemptId));
       this.judging.settle(submissionId, out, { stateChanged: true, resultChanged: true });
+      return this.managerDetail(q, actor, (await submissionRow(q, submissionId))!);
     });
-    return this.managerDetail(actor, this.row(submissionId)!);
   }
 
-  setExcluded(actor: Actor, id: string, body: { excluded: boolean; reason?: string }): SubmissionDetail {
-    const r = this.managed(actor, id);
-    this.d.permissions.now.require(actor, 'submission:exclude', r.activityId);
-    this.d.tx.run((out) => {
+  async setExcluded(actor: Actor, id: string, body: { excluded: boolean; reason?: string }): Promise<SubmissionDetail> {
+    return this.d.tx.write(async (q, out) => {
+      const r = await this.managed(q, actor, id);
+      this.d.permissions.now.require(actor, 'submission:exclude', r.activityId);
       if (body.excluded) {
-        this.q('UPDATE submissions SET excluded = 1, excluded_at = coalesce(excluded_at, ?), excluded_by = ?, exclusion_reason = ? WHERE id = ?').run(
-          iso(this.d.clock.now()),
-          actor.userId,
-          body.reason || null,
-          id,
-        );
+        await q
+          .update(submissions)
+          .set({ excluded: true, excludedAt: r.excludedAt ?? iso(this.d.clock.now()), excludedBy: actor.userId, exclusionReason: body.reason || null })
+          .where(eq(submissions.id, id));
       } else {
-        this.q('UPDATE submissions SET excluded = 0, excluded_at = NULL, excluded_by = NULL, exclusion_reason = NULL WHERE id = ?').run(id);
+        await q.update(submissions).set({ excluded: false, excludedAt: null, excludedBy: null, exclusionReason: null }).where(eq(submissions.id, id));
       }
       this.judging.settle(id, out, { stateChanged: false, resultChanged: true });
+      return this.managerDetail(q, actor, (await submissionRow(q, id))!);
     });
-    return this.managerDetail(actor, this.row(id)!);
   }
 
   // ---- files ----
@@ -411,24 +411,38 @@ export class SubmissionsService {
   /**
    * Submission files: their author (the uploader) and holders of submission:source:read:all in the
    * activity. Attempt files: holders of result:log:read:all, and the author where the activity shows
-   * participants that attachment.
+   * participants that attachment. Synchronous, as the files area asks its read rules (sync-bridge.ts).
    */
   private mayReadFile(userId: string, fileId: string): boolean {
-    const sources = this.q<[string], { activityId: string }>(
-      'SELECT s.activity_id AS activityId FROM submission_files sf JOIN submissions s ON s.id = sf.submission_id WHERE sf.file_id = ?',
-    ).all(fileId);
-    if (sources.some((s) => this.d.permissions.now.has(userId, 'submission:source:read:all', s.activityId))) return true;
-    const attached = this.q<[string], { activityId: string; userId: string; name: string }>(
-      `SELECT s.activity_id AS activityId, s.user_id AS userId, af.name FROM attempt_files af JOIN attempts a ON a.id = af.attempt_id
-       JOIN submissions s ON s.id = a.submission_id WHERE af.file_id = ?`,
-    ).all(fileId);
-    return attached.some((f) => {
+    if (this.uses.asSource(fileId).some((s) => this.d.permissions.now.has(userId, 'submission:source:read:all', s.activityId))) return true;
+    return this.uses.asAttachment(fileId).some((f) => {
       if (this.d.permissions.now.has(userId, 'result:log:read:all', f.activityId)) return true;
       if (f.userId !== userId || !this.d.permissions.now.has(userId, 'result:read:own', f.activityId)) return false;
       const a = findActivity(this.d.db, f.activityId);
       return !!a && participantAttachments(a).has(f.name);
     });
   }
+}
+
+/** How many submissions a user made to an assignment. */
+async function countOwn(q: Q, userId: string, assignmentId: string): Promise<number> {
+  const [row] = await q
+    .select({ n: count() })
+    .from(submissions)
+    .where(and(eq(submissions.userId, userId), eq(submissions.seriesProblemId, assignmentId)));
+  return row?.n ?? 0;
+}
+
+/** The pinned version, else the problem's newest, with the problem's type. */
+async function effectiveVersion(q: Q, a: Pick<Assignment, 'problemId' | 'pinnedVersionId'>): Promise<{ id: string; type: string } | undefined> {
+  const [v] = await q
+    .select({ id: problemVersions.id, type: problems.type })
+    .from(problemVersions)
+    .innerJoin(problems, eq(problems.id, problemVersions.problemId))
+    .where(a.pinnedVersionId ? eq(problemVersions.id, a.pinnedVersionId) : eq(problemVersions.problemId, a.problemId))
+    .orderBy(desc(problemVersions.version))
+    .limit(1);
+  return v;
 }
 
 /**
