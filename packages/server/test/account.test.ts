@@ -5,6 +5,8 @@ import { NO_SUCH_ID } from './support/ids.js';
 import { refusedWith, sendJson } from './expect.js';
 import { TestJudge, raw } from './harness.js';
 import { sleep } from './support/wait.js';
+import { eq } from 'drizzle-orm';
+import { users } from '../src/db/schema.js';
 
 /**
  * The caller's own account over real HTTP and a real SQLite file (interface "Account"; decisions
@@ -166,7 +168,9 @@ describe('PUT /account', () => {
   it('changes the address, which clears emailConfirmed; the same address in another case does not', async () => {
     const u = await j.user(fresh('acc-mail'), { email: `${fresh('old')}@example.org` });
     const c = await j.signIn(u);
-    j.app.deps.sqlite.prepare('UPDATE users SET email_confirmed = 1 WHERE id = ?').run(u.id);
+    await j.app.deps.tx.write(async (q) => {
+      await q.update(users).set({ emailConfirmed: true }).where(eq(users.id, u.id));
+    });
     const same = await c.call(ops.updateAccount, { body: { email: (userRow(u.id).email as string).toUpperCase() } });
     expect(same.emailConfirmed).toBe(true);
 

@@ -3,6 +3,8 @@ import { ops } from '@judge/contract';
 import { JudgeClient } from '@judge/sdk';
 import { ADMIN_PASSWORD, ManualClock, TestJudge } from './harness.js';
 import { SECRET, req, expectProblem, login, sessionCookie, attrs } from './support/identity.js';
+import { eq } from 'drizzle-orm';
+import { users } from '../src/db/schema.js';
 
 /**
  * Identity over real HTTP (decisions §2, §3): signing in, the lockout after repeated failures and
@@ -130,7 +132,9 @@ describe('POST /identity/login', () => {
     const u = await j.user('unconfirmed-user', { email: 'unconfirmed@example.org' });
     const confirmed = await j.user('confirmed-user', { email: 'confirmed@example.org' });
     // no confirmation mail flow yet: mark the second address confirmed in the real database
-    j.app.deps.sqlite.prepare('UPDATE users SET email_confirmed = 1 WHERE id = ?').run(confirmed.id);
+    await j.app.deps.tx.write(async (q) => {
+      await q.update(users).set({ emailConfirmed: true }).where(eq(users.id, confirmed.id));
+    });
     await admin.call(ops.updateInstance, { body: { requireConfirmedEmail: true } });
     try {
       const sessions = j.count('sessions');

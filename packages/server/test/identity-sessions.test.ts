@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops } from '@judge/contract';
 import { ADMIN_PASSWORD, TestJudge } from './harness.js';
 import { SECRET, req, expectProblem, login, sessionCookie, attrs } from './support/identity.js';
+import { eq } from 'drizzle-orm';
+import { users } from '../src/db/schema.js';
 
 /**
  * Identity over real HTTP (decisions §2, §3): refreshing and ending sessions, the managed account
@@ -121,7 +123,9 @@ describe('GET /identity/manage/info', () => {
     expect(r.body).toEqual({ email: 'info.user@example.org', isEmailConfirmed: false });
     const c = sessionCookie(await login(j, u.username, u.password, '?useCookies=true')).value;
     expect((await req(j, 'GET', '/identity/manage/info', { cookie: c })).body).toEqual({ email: 'info.user@example.org', isEmailConfirmed: false });
-    j.app.deps.sqlite.prepare('UPDATE users SET email_confirmed = 1 WHERE id = ?').run(u.id);
+    await j.app.deps.tx.write(async (q) => {
+      await q.update(users).set({ emailConfirmed: true }).where(eq(users.id, u.id));
+    });
     expect((await req(j, 'GET', '/identity/manage/info', { token: pair.accessToken })).body).toEqual({ email: 'info.user@example.org', isEmailConfirmed: true });
   });
 

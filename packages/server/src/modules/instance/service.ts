@@ -37,8 +37,10 @@ const ROW = 1;
 export class InstanceService {
   private localRunner: (() => LocalRunnerHealth) | undefined;
   readonly maintenance: Maintenance;
-  /** The last stored document read and its parse: every GET /account reads the switches. */
-  private last: { text: string | undefined; parsed: Stored } | undefined;
+  /** The switches as last read or written. */
+  private last: { parsed: Stored } | undefined;
+  /** Counts committed updates (see settings). */
+  private written = 0;
 
   constructor(private readonly d: Deps) {
     this.maintenance = new Maintenance(d);
@@ -84,15 +86,18 @@ export class InstanceService {
     this.d.log.info({ type, by: actor.userId }, 'system message sent');
   }
 
-  /** The stored switches, with defaults for what was never set; inside a transaction, pass its `q`. */
+  /**
+   * The stored switches, with defaults for what was never set. Every GET /account asks, so outside a
+   * transaction they come from memory, read once and replaced by `update` after it commits (the only
+   * writer of the row). Inside a transaction (pass its `q`) they are read from the row.
+   */
   async settings(q?: Q): Promise<Stored> {
-    // read each time (so a change by any path is seen), checked again only when it changed
+    if (!q && this.last) return { ...this.last.parsed };
+    const generation = this.written;
     const read = async (r: Q) => (await r.select({ settings: instanceSettings.settings }).from(instanceSettings).where(eq(instanceSettings.id, ROW)).limit(1))[0]?.settings;
-    const stored = await (q ? read(q) : this.d.tx.read(read));
-    const text = stored === undefined ? undefined : JSON.stringify(stored);
-    if (this.last && this.last.text === text) return { ...this.last.parsed };
-    const parsed = Stored.parse(stored ?? {});
-    this.last = { text, parsed };
+    const parsed = Stored.parse((await (q ? read(q) : this.d.tx.read(read))) ?? {});
+    // a read that began before an update committed must not put back what it replaced
+    if (!q && generation === this.written) this.last = { parsed };
     return { ...parsed };
   }
 
@@ -112,6 +117,10 @@ export class InstanceService {
         .values({ id: ROW, settings: next, updatedAt: now })
         .onConflictDoUpdate({ target: instanceSettings.id, set: { settings: next, updatedAt: now } });
       const view = await this.view(q);
+      out.then(() => {
+        this.written++;
+        this.last = { parsed: Stored.parse(next) };
+      });
       out.emit(event('instanceChanged', { instance: view }, { kind: 'signedIn' }));
       return view;
     });
