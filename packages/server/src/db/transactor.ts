@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
 import type { SQL } from 'drizzle-orm';
 import type { BusMessage, DomainEvent } from '../events/bus.js';
@@ -36,6 +37,17 @@ export interface TransactionHooks {
   committed?: ((out: Outbox) => void)[];
 }
 
+interface OpenScope {
+  owner: Transactor;
+  q: Q;
+  /** Set in a write: what a joining write adds to. */
+  out?: Outbox;
+  ended: boolean;
+}
+
+/** Which read or write the running code is inside, followed through its awaits. */
+const scope = new AsyncLocalStorage<OpenScope>();
+
 /**
  * Runs writes as transactions of the engine, and releases what they collected (events, cache
  * refreshes, wake-ups) only once they committed. `read` and `write` are the data layer every
@@ -64,9 +76,15 @@ export class Transactor {
     return lockSkipLocked(this.engineName);
   }
 
-  /** Reads that must not see another request's unfinished write. */
+  /**
+   * Reads that must not see another request's unfinished write. Inside an open read or write of this
+   * transactor (a service calling another), it runs on that one's `q`: on SQLite a second lock would
+   * wait for the first forever, and on PostgreSQL another connection would not see the open write.
+   */
   read<T>(fn: (q: Q) => Promise<T>): Promise<T> {
-    return this.requireEngine().read(fn);
+    const open = this.openHere();
+    if (open) return fn(open.q);
+    return this.requireEngine().read((q) => this.within({ owner: this, q, ended: false }, () => fn(q)));
   }
 
   /**
@@ -75,13 +93,19 @@ export class Transactor {
    * outbox, and only the committed attempt's is released.
    */
   async write<T>(fn: (q: Q, out: Outbox) => Promise<T>): Promise<T> {
+    const open = this.openHere();
+    if (open) {
+      // a write called from within another joins it, as a nested transaction would
+      if (!open.out) throw new Error('a write began inside a read: write from the start instead');
+      return fn(open.q, open.out);
+    }
     const tried: Outbox[] = [];
     let result: T;
     try {
       result = await this.requireEngine().transaction((q) => {
         const out = new Outbox();
         tried.push(out);
-        return fn(q, out);
+        return this.within({ owner: this, q, out, ended: false }, () => fn(q, out));
       });
     } finally {
       // every attempt, not just the last: a rolled-back one may have cached what it read, and
@@ -110,6 +134,21 @@ export class Transactor {
     for (const then of out.afterCommit) then();
     for (const hook of this.hooks.committed ?? []) hook(out);
     return result;
+  }
+
+  /** The read or write of this transactor that the calling code runs inside, if it is still open. */
+  private openHere(): OpenScope | undefined {
+    const open = scope.getStore();
+    return open && open.owner === this && !open.ended ? open : undefined;
+  }
+
+  /** Runs `fn` as inside `open`; work it left behind (a timer, a promise not awaited) no longer counts as inside once it ends. */
+  private async within<T>(open: OpenScope, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await scope.run(open, fn);
+    } finally {
+      open.ended = true;
+    }
   }
 
   private requireEngine(): Engine {
