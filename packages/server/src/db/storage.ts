@@ -48,3 +48,24 @@ export interface Engine {
 export function lockSkipLocked(engine: EngineName): SQL {
   return engine === 'postgres' ? sql`for update skip locked` : sql``;
 }
+
+/** What drizzle's `.prepare()` hands back: run with the placeholders' values. */
+interface PreparedQuery<P, R> {
+  execute(placeholders?: P): Promise<R> | R;
+}
+
+/**
+ * A query built once per `q` and run with placeholders (`sql.placeholder('id')`) from then on.
+ * Building a drizzle query costs more than SQLite takes to run a small one, so the queries on every
+ * request's path (the account, a session, a claim) are built once. On SQLite `q` is one object for
+ * the life of the server; on PostgreSQL each transaction has its own, so a query is built once per
+ * transaction there, where the round trip to the server costs more anyway.
+ */
+export function prepared<P extends Record<string, unknown>, R>(build: (q: Q) => PreparedQuery<P, R>): (q: Q, placeholders: P) => Promise<R> {
+  const made = new WeakMap<Q, PreparedQuery<P, R>>();
+  return async (q, placeholders) => {
+    let query = made.get(q);
+    if (!query) made.set(q, (query = build(q)));
+    return query.execute(placeholders);
+  };
+}

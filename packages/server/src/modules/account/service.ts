@@ -2,7 +2,7 @@ import type { Account, Session } from '@judge/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import { users } from '../../db/schema.js';
-import type { Q } from '../../db/storage.js';
+import { prepared, type Q } from '../../db/storage.js';
 import { ApiError, notFound, unauthenticated } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import type { InstanceService } from '../instance/index.js';
@@ -45,18 +45,11 @@ export interface AccountPatch {
   email?: string | null | undefined;
 }
 
-const accountQueries = new WeakMap<Q, ReturnType<typeof prepareAccountById>>();
-const prepareAccountById = (q: Q) => q.select(ACCOUNT_COLUMNS).from(users).where(eq(users.id, sql.placeholder('id'))).limit(1).prepare();
-
 /**
- * The account read, built once per query builder: building a select costs more than running it
- * (tens of µs against a few), and this one runs on most screens.
+ * The account read, built once: building a select costs more than running it, and this one runs on
+ * most screens.
  */
-function accountById(q: Q): ReturnType<typeof prepareAccountById> {
-  let prepared = accountQueries.get(q);
-  if (!prepared) accountQueries.set(q, (prepared = prepareAccountById(q)));
-  return prepared;
-}
+const accountById = prepared((q) => q.select(ACCOUNT_COLUMNS).from(users).where(eq(users.id, sql.placeholder('id'))).limit(1).prepare());
 
 /** The refusal of a login or name the caller may not change, saying why. */
 function nameFixed(u: AccountRow, field: 'username' | 'name'): ApiError {
@@ -89,7 +82,7 @@ export class AccountService {
   async get(actor: Actor): Promise<Account> {
     // one read for the row and the switches: the account is asked for on most screens
     return this.d.tx.read(async (q) => {
-      const row = (await accountById(q).execute({ id: actor.userId }))[0];
+      const row = (await accountById(q, { id: actor.userId }))[0];
       if (!row) throw unauthenticated();
       // the switches as the server holds them (a read needs no transaction's view of them)
       return toAccount(row, nameRights(row, await this.instance.settings(), await this.d.permissions.has(actor.userId, 'user:update', null, q)));
