@@ -24,8 +24,8 @@ describe('runners: every failed delivery counts toward the cap', () => {
       const job = delivery === 1 ? first : await r.job();
       expect(job.jobId).toBe(first.jobId);
       // what judge up does when it sees its runner's process exit, and again before restarting it
-      b.j.app.services.runners.requeueLocal(r.id);
-      b.j.app.services.runners.requeueLocal(r.id);
+      await b.j.app.services.runners.requeueLocal(r.id);
+      await b.j.app.services.runners.requeueLocal(r.id);
       expect(b.attempt(first.jobId)).toMatchObject({ state: delivery < 5 ? 'queued' : 'failed', deliveries: delivery, runnerId: null });
     }
     expect(b.attempt(first.jobId).failureReason).toMatch(/Given up after 5 deliveries.*process ended/);
@@ -51,7 +51,7 @@ describe('runners: every failed delivery counts toward the cap', () => {
   });
 
   it('ways mixed still count: an infrastructure failure, a lapse, a dead process and a revocation, then the cap', async () => {
-    b.reapAll();
+    await b.reapAll();
     const s = await b.stage();
     await b.submit(s);
     const runner = await b.runner([s.type]);
@@ -59,15 +59,15 @@ describe('runners: every failed delivery counts toward the cap', () => {
     await runner.report(first.jobId, { leaseToken: first.leaseToken, infrastructureFailure: true, failureReason: 'sandbox lost' });
     await runner.job({ leaseSeconds: 15 });
     b.clock.advance(16);
-    expect(b.j.app.reaper.tick(b.clock.now()).jobs).toBe(1);
+    expect((await b.j.app.reaper.tick(b.clock.now())).jobs).toBe(1);
     await runner.job();
-    b.j.app.services.runners.requeueLocal(runner.id);
+    await b.j.app.services.runners.requeueLocal(runner.id);
     const doomed: Runner = await b.runner([s.type]);
     await doomed.job();
     await b.admin.call(ops.revokeRunner, { params: { id: doomed.id }, body: {} });
     expect(b.attempt(first.jobId)).toMatchObject({ state: 'queued', deliveries: 4 });
     const last = await runner.job();
-    b.j.app.services.runners.requeueLocal(runner.id);
+    await b.j.app.services.runners.requeueLocal(runner.id);
     expect(b.attempt(last.jobId)).toMatchObject({ state: 'failed', deliveries: 5 });
   });
 
@@ -78,7 +78,7 @@ describe('runners: every failed delivery counts toward the cap', () => {
     const held = await r.job();
     expect(held.submissionId).toBe(poison.id);
     const innocent = await b.submit(s);
-    b.j.app.services.runners.requeueLocal(r.id);
+    await b.j.app.services.runners.requeueLocal(r.id);
     const next = await r.job();
     expect(next.submissionId).toBe(innocent.id);
     expect((await r.post(`/runner/jobs/${next.jobId}/release`, { leaseToken: next.leaseToken })).status).toBe(204);
@@ -105,7 +105,7 @@ describe('runners: every failed delivery counts toward the cap', () => {
       const claimed = await r.post('/runner/trials/claim', {});
       expect(claimed.status, claimed.text).toBe(200);
       expect(claimed.body.trialId).toBe(trial.id);
-      if (delivery % 2) b.j.app.services.runners.requeueLocal(r.id);
+      if (delivery % 2) await b.j.app.services.runners.requeueLocal(r.id);
       else await b.admin.call(ops.revokeRunner, { params: { id: r.id }, body: {} });
       expect(row()).toMatchObject({ state: delivery < 5 ? 'queued' : 'failed', deliveries: delivery });
     }

@@ -105,13 +105,13 @@ describe('runners: holding and reporting jobs', () => {
     });
 
     it('the reaper puts a lapsed job back in the queue: the old lease is stale, another runner gets it', async () => {
-      b.reapAll();
+      await b.reapAll();
       const { s, r, job } = await b.held({ leaseSeconds: 15 });
       b.clock.advance(14);
-      expect(b.j.app.reaper.tick(b.clock.now())).toEqual({ jobs: 0, trials: 0, sampleRuns: 0 });
+      expect(await b.j.app.reaper.tick(b.clock.now())).toEqual({ jobs: 0, trials: 0, sampleRuns: 0 });
       expect(b.attempt(job.jobId).state).toBe('running');
       b.clock.advance(1);
-      expect(b.j.app.reaper.tick(b.clock.now())).toEqual({ jobs: 1, trials: 0, sampleRuns: 0 });
+      expect(await b.j.app.reaper.tick(b.clock.now())).toEqual({ jobs: 1, trials: 0, sampleRuns: 0 });
       expect(b.attempt(job.jobId)).toMatchObject({ state: 'queued', runnerId: null, deliveries: 1 });
       await b.refused(() => lease(r, job.jobId, { leaseToken: job.leaseToken }), 403, 'runner.lease.stale');
       await b.refused(() => r.report(job.jobId, { leaseToken: job.leaseToken, verdict: 'AC' }), 403, 'runner.lease.stale');
@@ -210,14 +210,14 @@ describe('runners: holding and reporting jobs', () => {
     });
 
     it('after five deliveries whose leases lapsed the reaper fails the attempt', async () => {
-      b.reapAll();
+      await b.reapAll();
       const { r, sub, job: first } = await b.held({ leaseSeconds: 15 });
       let job = first;
       for (let delivery = 1; delivery <= 5; delivery++) {
         if (delivery > 1) job = await r.job({ leaseSeconds: 15 });
         expect(job.jobId).toBe(first.jobId);
         b.clock.advance(16);
-        expect(b.j.app.reaper.tick(b.clock.now()).jobs).toBe(1);
+        expect((await b.j.app.reaper.tick(b.clock.now())).jobs).toBe(1);
         expect(b.attempt(first.jobId)).toMatchObject({ state: delivery < 5 ? 'queued' : 'failed', deliveries: delivery });
       }
       expect(b.attempt(first.jobId).failureReason).toMatch(/Given up after 5 deliveries/);

@@ -178,7 +178,7 @@ describe("the runner's side", () => {
   it('finished runs are removed once past their keep', async () => {
     const before = count('sample_runs');
     expect(before).toBeGreaterThan(0);
-    j.app.services.judging.reap(new Date(Date.now() + 2 * 3600_000));
+    await j.app.services.judging.reap(new Date(Date.now() + 2 * 3600_000));
     expect(count('sample_runs')).toBe(0);
   });
 });

@@ -240,7 +240,7 @@ describe('runners: trials', () => {
     const r = await b.runner([type]);
     const first = (await claimTrial(r, { leaseSeconds: 15 })).body;
     b.clock.advance(15);
-    expect(b.j.app.reaper.tick(b.clock.now())).toEqual({ jobs: 0, trials: 1, sampleRuns: 0 });
+    expect(await b.j.app.reaper.tick(b.clock.now())).toEqual({ jobs: 0, trials: 1, sampleRuns: 0 });
     expect(trialRow(trial.id)).toMatchObject({ state: 'queued', runnerId: null, leaseExpiresAt: null, deliveries: 1 });
     expect((await b.admin.call(ops.getTrial, { params: { trialId: trial.id } })).state).toBe('queued');
     await b.refused(() => r.post(`/runner/trials/${trial.id}/report`, { leaseToken: first.leaseToken, measurement: '[]' }), 403, 'runner.lease.stale');

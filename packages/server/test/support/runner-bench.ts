@@ -260,8 +260,8 @@ export class Bench {
    * its own jobs: earlier tests of the block leave jobs held (of problem types nobody claims
    * again).
    */
-  reapAll(): void {
-    this.j.app.reaper.tick(new Date('2100-01-01T00:00:00.000Z'));
+  async reapAll(): Promise<void> {
+    await this.j.app.reaper.tick(new Date('2100-01-01T00:00:00.000Z'));
   }
 
   attempt(id: string): AttemptRow {
