@@ -1,4 +1,4 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { attempts, seriesProblems, submissions } from '../../db/schema.js';
 import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
@@ -81,14 +81,9 @@ export class SubmissionOutcome {
 
   /** The submission's state and result as its newest attempt's; the ids its caches are keyed by. */
   private async derive(q: Q, submissionId: string): Promise<{ activityId: string; userId: string; seriesProblemId: string } | undefined> {
+    // attempts are numbered 1, 2, … without gaps (attempts_number), so the newest one's number is how many there are
     const [n] = await q
-      .select({
-        state: attempts.state,
-        verdict: attempts.verdict,
-        score: attempts.score,
-        maxScore: attempts.maxScore,
-        n: sql<number>`(select count(*) from ${attempts} b where b.submission_id = ${attempts.submissionId})`.mapWith(Number),
-      })
+      .select({ state: attempts.state, verdict: attempts.verdict, score: attempts.score, maxScore: attempts.maxScore, n: attempts.attempt })
       .from(attempts)
       .where(eq(attempts.submissionId, submissionId))
       .orderBy(desc(attempts.attempt))
