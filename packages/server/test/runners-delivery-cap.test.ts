@@ -121,7 +121,7 @@ describe('runners: every failed delivery counts toward the cap', () => {
         const p = join(dir, e.name);
         if (e.isDirectory()) walk(p);
         else if (p.endsWith('.ts')) {
-          for (const m of readFileSync(p, 'utf8').matchAll(/UPDATE (attempts|trials) SET state = 'queued'/g)) hits.push(`${p.slice(src.length + 1)} ${m[1]}`);
+          for (const m of readFileSync(p, 'utf8').matchAll(/UPDATE (attempts|trials) SET state = 'queued'|\.update\((attempts|trials)\)\s*\.set\(\{\s*state: 'queued'/g)) hits.push(`${p.slice(src.length + 1)} ${m[1] ?? m[2]}`);
         }
       }
     };
