@@ -1,5 +1,6 @@
 import type { SubmissionFile } from '@judge/contract';
 import { and, asc, eq, exists, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import { attempts, files, problemVersionFiles, problemVersions, sampleRuns, seriesProblems, submissionFiles, submissions, trials } from '../../db/schema.js';
 import type { Q } from '../../db/storage.js';
 import { compact } from '../../util.js';
@@ -36,45 +37,48 @@ export async function jobRow(q: Q, jobId: string) {
   return (await q.select(JOB).from(attempts).where(eq(attempts.id, jobId)).limit(1))[0];
 }
 
-/** What a claimed job carries besides its own columns: the submission's, the assignment's and the version's. */
-export async function claimedExtras(q: Q, jobId: string) {
-  return (
-    await q
-      .select({
-        props: submissions.props,
-        versionProps: problemVersions.props,
-        config: seriesProblems.config,
-        packageFileId: problemVersionFiles.fileId,
-        packageSha256: files.sha256,
-        packageInfo: problemVersions.packageInfo,
-      })
-      .from(attempts)
-      .innerJoin(submissions, eq(submissions.id, attempts.submissionId))
-      .innerJoin(seriesProblems, eq(seriesProblems.id, submissions.seriesProblemId))
-      .innerJoin(problemVersions, eq(problemVersions.id, attempts.problemVersionId))
-      .leftJoin(problemVersionFiles, and(eq(problemVersionFiles.versionId, problemVersions.id), sql`${problemVersionFiles.role} = 'package'`))
-      .leftJoin(files, eq(files.id, problemVersionFiles.fileId))
-      .where(eq(attempts.id, jobId))
-      .limit(1)
-  )[0];
-}
+/** The job's source files are the submission's: a second name for `files`, beside the version's package. */
+const source = alias(files, 'source');
 
-/** A submission's own files, as a claimed job lists them. */
-export async function submissionFilesOf(q: Q, submissionId: string): Promise<SubmissionFile[]> {
+/**
+ * What a claimed job carries besides its own columns: the submission's props and files, the
+ * assignment's config, the version's props, package and limits. One read, a row per source file
+ * (a submission has one or a few), the rest repeated on each.
+ */
+export async function claimedJob(q: Q, jobId: string) {
   const rows = await q
     .select({
+      props: submissions.props,
+      versionProps: problemVersions.props,
+      config: seriesProblems.config,
+      packageFileId: problemVersionFiles.fileId,
+      packageSha256: files.sha256,
+      packageInfo: problemVersions.packageInfo,
       name: submissionFiles.name,
       fileName: submissionFiles.fileName,
       language: submissionFiles.language,
       fileId: submissionFiles.fileId,
-      sha256: files.sha256,
-      sizeBytes: files.sizeBytes,
+      sha256: source.sha256,
+      sizeBytes: source.sizeBytes,
     })
-    .from(submissionFiles)
-    .innerJoin(files, eq(files.id, submissionFiles.fileId))
-    .where(eq(submissionFiles.submissionId, submissionId))
+    .from(attempts)
+    .innerJoin(submissions, eq(submissions.id, attempts.submissionId))
+    .innerJoin(seriesProblems, eq(seriesProblems.id, submissions.seriesProblemId))
+    .innerJoin(problemVersions, eq(problemVersions.id, attempts.problemVersionId))
+    .leftJoin(problemVersionFiles, and(eq(problemVersionFiles.versionId, problemVersions.id), sql`${problemVersionFiles.role} = 'package'`))
+    .leftJoin(files, eq(files.id, problemVersionFiles.fileId))
+    .leftJoin(submissionFiles, eq(submissionFiles.submissionId, submissions.id))
+    .leftJoin(source, eq(source.id, submissionFiles.fileId))
+    .where(eq(attempts.id, jobId))
     .orderBy(asc(submissionFiles.name));
-  return rows.map((f) => compact(f) as SubmissionFile);
+  const first = rows[0];
+  if (!first) return undefined;
+  const sources: SubmissionFile[] = [];
+  for (const f of rows) {
+    if (f.name === null || f.fileName === null || f.fileId === null || f.sha256 === null || f.sizeBytes === null) continue;
+    sources.push(compact({ name: f.name, fileName: f.fileName, language: f.language, fileId: f.fileId, sha256: f.sha256, sizeBytes: f.sizeBytes }) as SubmissionFile);
+  }
+  return { ...first, files: sources };
 }
 
 const ONE = { one: sql<number>`1` };

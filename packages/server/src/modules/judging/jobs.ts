@@ -11,7 +11,7 @@ import { jobMaxima } from '../../config.js';
 import type { SubmissionOutcome } from './outcome.js';
 import { requiredTags, tagsSatisfied } from '../runners/index.js';
 import { WorkSignal, afterReturn, extendedLease, leaseSeconds, requireHeld, type Return } from './lease.js';
-import { claimedExtras, holdsFile, isQueued, isRunning, jobRow, literalLimit, submissionFilesOf } from './job-rows.js';
+import { claimedJob, holdsFile, isQueued, isRunning, jobRow, literalLimit } from './job-rows.js';
 
 type ReportBody = OperationInput<typeof ops.reportJob>['body'];
 
@@ -138,8 +138,7 @@ export class JobsService {
     // a new delivery starts clean: files an earlier delivery attached without giving the result
     // (infrastructure failure, release, lapse) must not take the names this one attaches
     await q.delete(attemptFiles).where(eq(attemptFiles.attemptId, jobId));
-    const c = (await claimedExtras(q, jobId))!;
-    const jobFiles = await submissionFilesOf(q, taken.submissionId);
+    const c = (await claimedJob(q, jobId))!;
     await this.outcome.update(q, taken.submissionId, out, { stateChanged: true, resultChanged: false });
     return compact({
       jobId,
@@ -151,7 +150,7 @@ export class JobsService {
       problemVersionId: taken.problemVersionId,
       packageFileId: c.packageFileId ?? '',
       packageSha256: c.packageSha256 ?? '',
-      files: jobFiles,
+      files: c.files,
       props: c.props,
       problemVersionProps: c.versionProps,
       config: c.config,

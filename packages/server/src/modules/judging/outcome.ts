@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { eq, sql, type AnyColumn } from 'drizzle-orm';
 import { attempts, seriesProblems, submissions } from '../../db/schema.js';
 import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
@@ -15,6 +15,10 @@ export interface RankingHooks {
 }
 
 type Changes = { stateChanged: boolean; resultChanged: boolean };
+
+/** A column of the updated submission's newest attempt (attempts_number answers it from the index). */
+const newest = (column: AnyColumn) =>
+  sql`(select ${column} from ${attempts} where ${attempts.submissionId} = ${submissions.id} order by ${attempts.attempt} desc limit 1)`;
 
 /**
  * Keeps a submission's row in step with its newest attempt (decisions §6: a submission's state is
@@ -79,19 +83,21 @@ export class SubmissionOutcome {
     await this.announce(q, row, out, { stateChanged: true, resultChanged: false });
   }
 
-  /** The submission's state and result as its newest attempt's; the ids its caches are keyed by. */
+  /**
+   * The submission's state and result as its newest attempt's, in one statement; the ids its
+   * caches are keyed by. Attempts are numbered 1, 2, … without gaps (attempts_number), so the
+   * newest one's number is how many there are.
+   */
   private async derive(q: Q, submissionId: string): Promise<{ activityId: string; userId: string; seriesProblemId: string } | undefined> {
-    // attempts are numbered 1, 2, … without gaps (attempts_number), so the newest one's number is how many there are
-    const [n] = await q
-      .select({ state: attempts.state, verdict: attempts.verdict, score: attempts.score, maxScore: attempts.maxScore, n: attempts.attempt })
-      .from(attempts)
-      .where(eq(attempts.submissionId, submissionId))
-      .orderBy(desc(attempts.attempt))
-      .limit(1);
-    if (!n) return undefined;
     const [keys] = await q
       .update(submissions)
-      .set({ state: n.state, verdict: n.verdict, score: n.score, maxScore: n.maxScore, attempts: n.n })
+      .set({
+        state: sql`coalesce(${newest(attempts.state)}, ${submissions.state})`,
+        verdict: sql`${newest(attempts.verdict)}`,
+        score: sql`${newest(attempts.score)}`,
+        maxScore: sql`${newest(attempts.maxScore)}`,
+        attempts: sql`coalesce(${newest(attempts.attempt)}, ${submissions.attempts})`,
+      })
       .where(eq(submissions.id, submissionId))
       .returning({ activityId: submissions.activityId, userId: submissions.userId, seriesProblemId: submissions.seriesProblemId });
     return keys;
