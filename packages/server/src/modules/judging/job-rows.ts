@@ -4,6 +4,7 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import { attempts, files, problemVersionFiles, problemVersions, sampleRuns, seriesProblems, submissionFiles, submissions, trials } from '../../db/schema.js';
 import type { Q } from '../../db/storage.js';
 import { compact } from '../../util.js';
+import { preparedOn } from './prepared.js';
 
 /*
  * The reads of the job side of the runner protocol, as builders. A state is compared with a
@@ -30,11 +31,10 @@ const JOB = {
   failedReportId: attempts.failedReportId,
 };
 
-export type JobRow = Awaited<ReturnType<typeof jobRow>>;
-
 /** The lease and result columns of one job (an attempt); undefined when there is none. */
 export async function jobRow(q: Q, jobId: string) {
-  return (await q.select(JOB).from(attempts).where(eq(attempts.id, jobId)).limit(1))[0];
+  const p = preparedOn(q, 'jobRow', (q) => q.select(JOB).from(attempts).where(eq(attempts.id, sql.placeholder('id'))).limit(literalLimit(1)).prepare());
+  return (await p.execute({ id: jobId }))[0];
 }
 
 /** The job's source files are the submission's: a second name for `files`, beside the version's package. */
@@ -46,7 +46,19 @@ const source = alias(files, 'source');
  * (a submission has one or a few), the rest repeated on each.
  */
 export async function claimedJob(q: Q, jobId: string) {
-  const rows = await q
+  const rows = await preparedOn(q, 'claimedJob', (q) => claimedJobQuery(q).prepare()).execute({ id: jobId });
+  const first = rows[0];
+  if (!first) return undefined;
+  const sources: SubmissionFile[] = [];
+  for (const f of rows) {
+    if (f.name === null || f.fileName === null || f.fileId === null || f.sha256 === null || f.sizeBytes === null) continue;
+    sources.push(compact({ name: f.name, fileName: f.fileName, language: f.language, fileId: f.fileId, sha256: f.sha256, sizeBytes: f.sizeBytes }) as SubmissionFile);
+  }
+  return { ...first, files: sources };
+}
+
+function claimedJobQuery(q: Q) {
+  return q
     .select({
       props: submissions.props,
       versionProps: problemVersions.props,
@@ -69,16 +81,8 @@ export async function claimedJob(q: Q, jobId: string) {
     .leftJoin(files, eq(files.id, problemVersionFiles.fileId))
     .leftJoin(submissionFiles, eq(submissionFiles.submissionId, submissions.id))
     .leftJoin(source, eq(source.id, submissionFiles.fileId))
-    .where(eq(attempts.id, jobId))
+    .where(eq(attempts.id, sql.placeholder('id')))
     .orderBy(asc(submissionFiles.name));
-  const first = rows[0];
-  if (!first) return undefined;
-  const sources: SubmissionFile[] = [];
-  for (const f of rows) {
-    if (f.name === null || f.fileName === null || f.fileId === null || f.sha256 === null || f.sizeBytes === null) continue;
-    sources.push(compact({ name: f.name, fileName: f.fileName, language: f.language, fileId: f.fileId, sha256: f.sha256, sizeBytes: f.sizeBytes }) as SubmissionFile);
-  }
-  return { ...first, files: sources };
 }
 
 const ONE = { one: sql<number>`1` };

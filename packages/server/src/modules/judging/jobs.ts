@@ -11,6 +11,7 @@ import { jobMaxima } from '../../config.js';
 import type { SubmissionOutcome } from './outcome.js';
 import { requiredTags, tagsSatisfied } from '../runners/index.js';
 import { WorkSignal, afterReturn, extendedLease, leaseSeconds, requireHeld, type Return } from './lease.js';
+import { preparedOn } from './prepared.js';
 import { claimedJob, holdsFile, isQueued, isRunning, jobRow, literalLimit } from './job-rows.js';
 
 type ReportBody = OperationInput<typeof ops.reportJob>['body'];
@@ -91,16 +92,7 @@ export class JobsService {
     for (let offset = 0, batch = 1; ; offset += batch, batch = CANDIDATES) {
       // attempts_queue (state, priority, created_at) hands them out in order; the type filter is a probe per row.
       // PostgreSQL: FOR UPDATE OF attempts SKIP LOCKED, so that two claims never read the same queued row as free.
-      const rows = await q
-        .select({ id: attempts.id, seriesTags: series.runnerTags, activityTags: activities.runnerTags })
-        .from(attempts)
-        .innerJoin(submissions, eq(submissions.id, attempts.submissionId))
-        .innerJoin(series, eq(series.id, submissions.seriesId))
-        .innerJoin(activities, eq(activities.id, submissions.activityId))
-        .where(and(isQueued, inArray(attempts.problemType, runner.problemTypes)))
-        .orderBy(asc(attempts.priority), asc(attempts.createdAt), asc(attempts.id))
-        .limit(literalLimit(batch))
-        .offset(offset);
+      const rows = await candidates(q, batch, runner.problemTypes.length).execute({ ...typeValues(runner.problemTypes), offset });
       const fit = rows.find((c) => tagsSatisfied(requiredTags(c.seriesTags, c.activityTags), runner.tags));
       if (fit) return fit.id;
       if (rows.length < batch) return undefined;
@@ -119,25 +111,28 @@ export class JobsService {
     const now = this.d.clock.now();
     const token = newSecret();
     const expires = iso(new Date(now.getTime() + lease * 1000));
-    const [taken] = await q
-      .update(attempts)
-      .set({
-        state: 'running',
-        runnerId: runner.runnerId,
-        runnerName: runner.name,
-        leaseHash: sha256Hex(token),
-        leaseExpiresAt: expires,
-        claimedAt: iso(now),
-        deliveries: sql`${attempts.deliveries} + 1`,
-        progressDone: null,
-        progressTotal: null,
-      })
-      .where(and(eq(attempts.id, jobId), isQueued))
-      .returning({ submissionId: attempts.submissionId, attempt: attempts.attempt, problemType: attempts.problemType, problemVersionId: attempts.problemVersionId });
+    const [taken] = await preparedOn(q, 'take', (q) =>
+      q
+        .update(attempts)
+        .set({
+          state: 'running',
+          runnerId: sql`${sql.placeholder('runnerId')}`,
+          runnerName: sql`${sql.placeholder('runnerName')}`,
+          leaseHash: sql`${sql.placeholder('leaseHash')}`,
+          leaseExpiresAt: sql`${sql.placeholder('expires')}`,
+          claimedAt: sql`${sql.placeholder('now')}`,
+          deliveries: sql`${attempts.deliveries} + 1`,
+          progressDone: null,
+          progressTotal: null,
+        })
+        .where(and(eq(attempts.id, sql.placeholder('id')), isQueued))
+        .returning({ submissionId: attempts.submissionId, attempt: attempts.attempt, problemType: attempts.problemType, problemVersionId: attempts.problemVersionId })
+        .prepare(),
+    ).execute({ runnerId: runner.runnerId, runnerName: runner.name, leaseHash: sha256Hex(token), expires, now: iso(now), id: jobId });
     if (!taken) return null;
     // a new delivery starts clean: files an earlier delivery attached without giving the result
     // (infrastructure failure, release, lapse) must not take the names this one attaches
-    await q.delete(attemptFiles).where(eq(attemptFiles.attemptId, jobId));
+    await preparedOn(q, 'clearFiles', (q) => q.delete(attemptFiles).where(eq(attemptFiles.attemptId, sql.placeholder('id'))).prepare()).execute({ id: jobId });
     const c = (await claimedJob(q, jobId))!;
     await this.outcome.update(q, taken.submissionId, out, { stateChanged: true, resultChanged: false });
     return compact({
@@ -264,23 +259,43 @@ export class JobsService {
       }
       if (!body.verdict) throw ApiError.of('result.verdict.missing', 'A report needs a verdict unless it is an infrastructure failure', { verdict: ['required'] });
       await this.attachFiles(q, runner, j.id, body.files ?? []);
-      await q
-        .update(attempts)
-        .set({
-          state: 'completed',
-          verdict: body.verdict,
-          score: body.score ?? null,
-          maxScore: body.maxScore ?? null,
-          extra: body.extra ?? null,
-          props: body.props ?? null,
-          runnerVersion: body.runnerVersion ?? null,
-          finishedAt: iso(this.d.clock.now()),
-          leaseExpiresAt: null,
-          resultId,
-          failureReason: null,
-        })
-        .where(eq(attempts.id, j.id));
-      await q.update(runners).set({ completedJobs: sql`${runners.completedJobs} + 1` }).where(eq(runners.id, runner.runnerId));
+      await preparedOn(q, 'complete', (q) =>
+        q
+          .update(attempts)
+          .set({
+            state: 'completed',
+            verdict: sql`${sql.placeholder('verdict')}`,
+            score: sql`${sql.placeholder('score')}`,
+            maxScore: sql`${sql.placeholder('maxScore')}`,
+            extra: sql`${sql.placeholder('extra')}`,
+            props: sql`${sql.placeholder('props')}`,
+            runnerVersion: sql`${sql.placeholder('runnerVersion')}`,
+            finishedAt: sql`${sql.placeholder('now')}`,
+            leaseExpiresAt: null,
+            resultId: sql`${sql.placeholder('resultId')}`,
+            failureReason: null,
+          })
+          .where(eq(attempts.id, sql.placeholder('id')))
+          .prepare(),
+      ).execute({
+        verdict: body.verdict,
+        score: body.score ?? null,
+        maxScore: body.maxScore ?? null,
+        // bound as given, so a JSON column's value goes as its text
+        extra: body.extra ? JSON.stringify(body.extra) : null,
+        props: body.props ? JSON.stringify(body.props) : null,
+        runnerVersion: body.runnerVersion ?? null,
+        now: iso(this.d.clock.now()),
+        resultId,
+        id: j.id,
+      });
+      await preparedOn(q, 'completedJobs', (q) =>
+        q
+          .update(runners)
+          .set({ completedJobs: sql`${runners.completedJobs} + 1` })
+          .where(eq(runners.id, sql.placeholder('id')))
+          .prepare(),
+      ).execute({ id: runner.runnerId });
       await this.outcome.update(q, j.submissionId, out, { stateChanged: true, resultChanged: true });
       return { resultId, state: 'completed', duplicate: false };
     });
@@ -337,6 +352,30 @@ export class JobsService {
     const held = await q.select({ id: attempts.id }).from(attempts).where(and(eq(attempts.runnerId, runnerId), isRunning));
     for (const h of held) await this.giveBack(q, h.id, out, { reason });
   }
+}
+
+/** The candidates query for a batch size and a number of problem types, built once (prepared.ts). */
+function candidates(q: Q, batch: number, types: number) {
+  return preparedOn(q, `candidates ${batch} ${types}`, (q) =>
+    q
+      .select({ id: attempts.id, seriesTags: series.runnerTags, activityTags: activities.runnerTags })
+      .from(attempts)
+      .innerJoin(submissions, eq(submissions.id, attempts.submissionId))
+      .innerJoin(series, eq(series.id, submissions.seriesId))
+      .innerJoin(activities, eq(activities.id, submissions.activityId))
+      .where(and(isQueued, inArray(attempts.problemType, Array.from({ length: types }, (_, i) => sql.placeholder(`t${i}`)))))
+      .orderBy(asc(attempts.priority), asc(attempts.createdAt), asc(attempts.id))
+      .limit(literalLimit(batch))
+      .offset(sql.placeholder('offset'))
+      .prepare(),
+  );
+}
+
+/** The runner's problem types as the candidates query's placeholders t0, t1, … */
+function typeValues(types: readonly string[]): Record<string, string> {
+  const values: Record<string, string> = {};
+  types.forEach((t, i) => (values[`t${i}`] = t));
+  return values;
 }
 
 /** The limit a calibration trial computed for a version whose package names none (interface: ClaimedJob.timeLimitSeconds). */

@@ -6,6 +6,7 @@ import { event, type DomainEvent } from '../../events/bus.js';
 import type { Deps } from '../../services.js';
 import { Standings, standingOf } from '../participant/index.js';
 import { toSummary, type SubmissionRow } from '../submissions/index.js';
+import { preparedOn } from './prepared.js';
 import { submissionRow } from './submission-row.js';
 
 /** What the judging flow asks of the ranking: refresh one cell after commit, and who to tell of a result. */
@@ -89,17 +90,20 @@ export class SubmissionOutcome {
    * newest one's number is how many there are.
    */
   private async derive(q: Q, submissionId: string): Promise<{ activityId: string; userId: string; seriesProblemId: string } | undefined> {
-    const [keys] = await q
-      .update(submissions)
-      .set({
-        state: sql`coalesce(${newest(attempts.state)}, ${submissions.state})`,
-        verdict: sql`${newest(attempts.verdict)}`,
-        score: sql`${newest(attempts.score)}`,
-        maxScore: sql`${newest(attempts.maxScore)}`,
-        attempts: sql`coalesce(${newest(attempts.attempt)}, ${submissions.attempts})`,
-      })
-      .where(eq(submissions.id, submissionId))
-      .returning({ activityId: submissions.activityId, userId: submissions.userId, seriesProblemId: submissions.seriesProblemId });
+    const [keys] = await preparedOn(q, 'derive', (q) =>
+      q
+        .update(submissions)
+        .set({
+          state: sql`coalesce(${newest(attempts.state)}, ${submissions.state})`,
+          verdict: sql`${newest(attempts.verdict)}`,
+          score: sql`${newest(attempts.score)}`,
+          maxScore: sql`${newest(attempts.maxScore)}`,
+          attempts: sql`coalesce(${newest(attempts.attempt)}, ${submissions.attempts})`,
+        })
+        .where(eq(submissions.id, sql.placeholder('id')))
+        .returning({ activityId: submissions.activityId, userId: submissions.userId, seriesProblemId: submissions.seriesProblemId })
+        .prepare(),
+    ).execute({ id: submissionId });
     return keys;
   }
 

@@ -15,6 +15,7 @@ import { visibleActivity } from '../policy/index.js';
 import type { FilesService } from '../files/index.js';
 import { storeComputedTimeLimit } from '../problems/index.js';
 import { literalLimit } from './job-rows.js';
+import { preparedOn } from './prepared.js';
 import { WorkSignal, afterReturn, extendedLease, leaseSeconds, requireHeld, type Return } from './lease.js';
 
 const TRIAL = {
@@ -148,8 +149,27 @@ export class TrialsService {
   /** Whether a trial of one of the runner's problem types (with `calibrating`, a calibration) waits to be claimed. */
   async queuedFor(runner: RunnerActor, calibrating = false): Promise<boolean> {
     if (!runner.problemTypes.length) return false;
-    const which = and(isQueued, inArray(trials.problemType, runner.problemTypes), calibrating ? isNotNull(trials.calibratesVersionId) : undefined);
-    return (await this.d.tx.read((q) => q.select({ id: trials.id }).from(trials).where(which).limit(literalLimit(1)))).length > 0;
+    // asked before every claim of a job (Judging.workFirst): built once per query builder (prepared.ts)
+    const n = runner.problemTypes.length;
+    const values: Record<string, string> = {};
+    runner.problemTypes.forEach((t, i) => (values[`t${i}`] = t));
+    const found = await this.d.tx.read((q) =>
+      preparedOn(q, `trialQueued ${calibrating} ${n}`, (q) =>
+        q
+          .select({ id: trials.id })
+          .from(trials)
+          .where(
+            and(
+              isQueued,
+              inArray(trials.problemType, Array.from({ length: n }, (_, i) => sql.placeholder(`t${i}`))),
+              calibrating ? isNotNull(trials.calibratesVersionId) : undefined,
+            ),
+          )
+          .limit(literalLimit(1))
+          .prepare(),
+      ).execute(values),
+    );
+    return found.length > 0;
   }
 
   private async claimNow(runner: RunnerActor, lease: number) {
