@@ -357,11 +357,11 @@ describe('a runner that dies mid-job', () => {
 
     // not yet: the lease still runs
     clock.advance(10);
-    expect(j.app.reaper.tick(clock.now()).jobs).toBe(0);
+    expect((await j.app.reaper.tick(clock.now())).jobs).toBe(0);
     expect(await healthy.claim()).toBeNull();
 
     clock.advance(6);
-    expect(j.app.reaper.tick(clock.now()).jobs).toBe(1);
+    expect((await j.app.reaper.tick(clock.now())).jobs).toBe(1);
     expect(attemptRow(j, lost.jobId)).toMatchObject({ state: 'queued', runnerId: null, deliveries: 1 });
 
     const taken = (await healthy.claim())!;

@@ -358,7 +358,7 @@ describe('judge-runner: verdicts through the whole stack, in the real sandbox', 
       // a second runner takes the job once the lease has lapsed
       const b = await startRunner('runner-b');
       clock.advance(60);
-      j.app.reaper.tick(clock.now());
+      await j.app.reaper.tick(clock.now());
       const done = await verdictOf(s, 120_000);
       expect(done.verdict).toBe('AC');
       const m = await admin.call(ops.getSubmission, { params: { id: s.id } });

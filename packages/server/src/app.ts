@@ -31,7 +31,7 @@ import { InstanceService, instanceRoutes, maintenanceGate } from './modules/inst
 import { Judging, judgingRoutes } from './modules/judging/index.js';
 import { ParticipantService, participantRoutes } from './modules/participant/index.js';
 import { activityViewers } from './modules/policy/index.js';
-import { PrintoutsService, printoutPdfDir, printoutsRoutes } from './modules/printouts/index.js';
+import { PrintoutsService, printoutPdfDir, printoutsRoutes, pruneDisposed } from './modules/printouts/index.js';
 import { ProblemsService, problemsRoutes } from './modules/problems/index.js';
 import { QuestionsService, questionsRoutes } from './modules/questions/index.js';
 import { RankingService, rankingRoutes } from './modules/ranking/index.js';
@@ -229,7 +229,7 @@ function createHandler(deps: Deps, api: Api, services: Services): RequestListene
 
 function startWorkers(deps: Deps, services: Services, paths: DataPaths): Workers {
   const workers: Workers = {
-    retention: new RetentionWorker(deps.sqlite, paths.uploads, deps.clock, deps.log, printoutPdfDir(deps.dataDir)),
+    retention: new RetentionWorker(deps.tx, paths.uploads, deps.clock, deps.log, { dir: printoutPdfDir(deps.dataDir), prune: (dir) => pruneDisposed(dir, deps.sqlite) }),
     scheduler: new SeriesScheduler(deps, services.series),
     rankingAnnouncer: new RankingAnnouncer(deps),
     reaper: new LeaseReaper(deps, services.judging),

@@ -90,7 +90,9 @@ export function startLocalRunner(opts: LocalRunnerOptions): LocalRunner {
   // may still be handed a job in the moment before the server sees it gone: what the local runner
   // holds goes back at once when it exits, and again before the next one starts (also the first
   // one, after a judge that was killed with its runner)
-  const giveBack = () => runnerId && opts.runners.requeueLocal(runnerId);
+  const giveBack = () => {
+    if (runnerId) void opts.runners.requeueLocal(runnerId).catch((e: unknown) => opts.log(`could not give back what the local runner held: ${String(e)}`));
+  };
   const said: { notice?: string } = {};
   const spawnOne = () =>
     spawnLocalRunner(
@@ -158,7 +160,7 @@ async function spawnLocalRunner(opts: LocalRunnerOptions, trusted: (runnerId: st
   const dir = join(opts.dataDir, 'runner');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const key = localKey(dir);
-  const trust = opts.runners.trustLocal(key.publicKey, 'local');
+  const trust = await opts.runners.trustLocal(key.publicKey, 'local');
   if (trust.state !== 'approved') return { unavailable: "the local runner's key was revoked; delete runner/key.json in the data directory to make a new one" };
   trusted(trust.runnerId);
   writeFileSync(join(dir, 'runner.json'), `${JSON.stringify({ server: opts.serverUrl, name: 'local', tags: [] }, null, 2)}\n`, { mode: 0o600 });

@@ -7,6 +7,8 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IntervalWorker, type WorkerDeps } from '../src/workers/interval.js';
 import { RetentionWorker } from '../src/workers/retention.js';
+import { SqliteEngine } from '../src/db/sqlite-engine.js';
+import { Transactor } from '../src/db/transactor.js';
 import { systemClock } from '../src/util.js';
 
 /** A logger whose lines the test reads back. */
@@ -88,7 +90,7 @@ describe('RetentionWorker', () => {
     const sqlite = new Database(join(dir, 'empty.db'));
     stoppers.push(() => sqlite.close());
     const { log, lines } = capturingLog();
-    const w = new RetentionWorker(sqlite, join(dir, 'incoming'), systemClock, log);
+    const w = new RetentionWorker(new Transactor(sqlite, {}, new SqliteEngine(sqlite)), join(dir, 'incoming'), systemClock, log);
     expect(w).toBeInstanceOf(IntervalWorker);
     stoppers.push(() => w.stop());
     w.start(5);

@@ -104,7 +104,7 @@ describe('runners: claiming jobs', () => {
       await b.submit(s);
       const job = await r.job(asked === undefined ? {} : { leaseSeconds: asked });
       expect(job.leaseExpiresAt, `leaseSeconds ${asked}`).toBe(plus(b.clock.now(), seconds));
-      expect(b.attempt(job.jobId)).toMatchObject({ state: 'running', runnerId: r.id, leaseExpiresAt: job.leaseExpiresAt, deliveries: 1 });
+      expect(await b.attempt(job.jobId)).toMatchObject({ state: 'running', runnerId: r.id, leaseExpiresAt: job.leaseExpiresAt, deliveries: 1 });
     }
   });
 

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops } from '@judge/contract';
 import { Bench, type Runner } from './support/runner-bench.js';
+import { eq } from 'drizzle-orm';
+import { trials } from '../src/db/schema.js';
 
 /**
  * Every way held work comes back without a result counts as a failed delivery and gives the work
@@ -24,11 +26,11 @@ describe('runners: every failed delivery counts toward the cap', () => {
       const job = delivery === 1 ? first : await r.job();
       expect(job.jobId).toBe(first.jobId);
       // what judge up does when it sees its runner's process exit, and again before restarting it
-      b.j.app.services.runners.requeueLocal(r.id);
-      b.j.app.services.runners.requeueLocal(r.id);
-      expect(b.attempt(first.jobId)).toMatchObject({ state: delivery < 5 ? 'queued' : 'failed', deliveries: delivery, runnerId: null });
+      await b.j.app.services.runners.requeueLocal(r.id);
+      await b.j.app.services.runners.requeueLocal(r.id);
+      expect(await b.attempt(first.jobId)).toMatchObject({ state: delivery < 5 ? 'queued' : 'failed', deliveries: delivery, runnerId: null });
     }
-    expect(b.attempt(first.jobId).failureReason).toMatch(/Given up after 5 deliveries.*process ended/);
+    expect((await b.attempt(first.jobId)).failureReason).toMatch(/Given up after 5 deliveries.*process ended/);
     expect((await r.claim()).status).toBe(204);
     expect((await b.admin.call(ops.getSubmission, { params: { id: sub.id } })).state).toBe('failed');
   });
@@ -43,15 +45,15 @@ describe('runners: every failed delivery counts toward the cap', () => {
       jobId ||= job.jobId;
       expect(job.jobId).toBe(jobId);
       await b.admin.call(ops.revokeRunner, { params: { id: r.id }, body: {} });
-      expect(b.attempt(jobId)).toMatchObject({ state: delivery < 5 ? 'queued' : 'failed', deliveries: delivery });
+      expect(await b.attempt(jobId)).toMatchObject({ state: delivery < 5 ? 'queued' : 'failed', deliveries: delivery });
     }
-    expect(b.attempt(jobId).failureReason).toMatch(/Given up after 5 deliveries.*revoked/);
+    expect((await b.attempt(jobId)).failureReason).toMatch(/Given up after 5 deliveries.*revoked/);
     expect((await (await b.runner([s.type])).claim()).status).toBe(204);
     expect((await b.admin.call(ops.getSubmission, { params: { id: sub.id } })).state).toBe('failed');
   });
 
   it('ways mixed still count: an infrastructure failure, a lapse, a dead process and a revocation, then the cap', async () => {
-    b.reapAll();
+    await b.reapAll();
     const s = await b.stage();
     await b.submit(s);
     const runner = await b.runner([s.type]);
@@ -59,16 +61,16 @@ describe('runners: every failed delivery counts toward the cap', () => {
     await runner.report(first.jobId, { leaseToken: first.leaseToken, infrastructureFailure: true, failureReason: 'sandbox lost' });
     await runner.job({ leaseSeconds: 15 });
     b.clock.advance(16);
-    expect(b.j.app.reaper.tick(b.clock.now()).jobs).toBe(1);
+    expect((await b.j.app.reaper.tick(b.clock.now())).jobs).toBe(1);
     await runner.job();
-    b.j.app.services.runners.requeueLocal(runner.id);
+    await b.j.app.services.runners.requeueLocal(runner.id);
     const doomed: Runner = await b.runner([s.type]);
     await doomed.job();
     await b.admin.call(ops.revokeRunner, { params: { id: doomed.id }, body: {} });
-    expect(b.attempt(first.jobId)).toMatchObject({ state: 'queued', deliveries: 4 });
+    expect(await b.attempt(first.jobId)).toMatchObject({ state: 'queued', deliveries: 4 });
     const last = await runner.job();
-    b.j.app.services.runners.requeueLocal(runner.id);
-    expect(b.attempt(last.jobId)).toMatchObject({ state: 'failed', deliveries: 5 });
+    await b.j.app.services.runners.requeueLocal(runner.id);
+    expect(await b.attempt(last.jobId)).toMatchObject({ state: 'failed', deliveries: 5 });
   });
 
   it('a job whose delivery failed waits behind first attempts submitted since; a released one keeps its place', async () => {
@@ -78,7 +80,7 @@ describe('runners: every failed delivery counts toward the cap', () => {
     const held = await r.job();
     expect(held.submissionId).toBe(poison.id);
     const innocent = await b.submit(s);
-    b.j.app.services.runners.requeueLocal(r.id);
+    await b.j.app.services.runners.requeueLocal(r.id);
     const next = await r.job();
     expect(next.submissionId).toBe(innocent.id);
     expect((await r.post(`/runner/jobs/${next.jobId}/release`, { leaseToken: next.leaseToken })).status).toBe(204);
@@ -92,24 +94,25 @@ describe('runners: every failed delivery counts toward the cap', () => {
       expect((await r.post(`/runner/jobs/${job.jobId}/release`, { leaseToken: job.leaseToken })).status).toBe(204);
       job = await r.job();
     }
-    expect(b.attempt(first.jobId)).toMatchObject({ state: 'running', deliveries: 1 });
+    expect(await b.attempt(first.jobId)).toMatchObject({ state: 'running', deliveries: 1 });
   });
 
   it('a trial whose runner dies or is revoked each time is given up after five deliveries', async () => {
     const type = b.type();
     const pkg = await b.admin.upload('package.zip', b.zip, 'application/zip');
     const trial = await b.admin.call(ops.createTrial, { body: { problemType: type, packageFileId: pkg.id } });
-    const row = () => b.j.app.deps.sqlite.prepare('SELECT state, deliveries, failure_reason AS failureReason FROM trials WHERE id = ?').get(trial.id) as { state: string; deliveries: number; failureReason: string | null };
+    const row = async () =>
+      (await b.j.app.deps.tx.read((q) => q.select({ state: trials.state, deliveries: trials.deliveries, failureReason: trials.failureReason }).from(trials).where(eq(trials.id, trial.id))))[0]!;
     for (let delivery = 1; delivery <= 5; delivery++) {
       const r = await b.runner([type]);
       const claimed = await r.post('/runner/trials/claim', {});
       expect(claimed.status, claimed.text).toBe(200);
       expect(claimed.body.trialId).toBe(trial.id);
-      if (delivery % 2) b.j.app.services.runners.requeueLocal(r.id);
+      if (delivery % 2) await b.j.app.services.runners.requeueLocal(r.id);
       else await b.admin.call(ops.revokeRunner, { params: { id: r.id }, body: {} });
-      expect(row()).toMatchObject({ state: delivery < 5 ? 'queued' : 'failed', deliveries: delivery });
+      expect(await row()).toMatchObject({ state: delivery < 5 ? 'queued' : 'failed', deliveries: delivery });
     }
-    expect(row().failureReason).toMatch(/Given up after 5 deliveries/);
+    expect((await row()).failureReason).toMatch(/Given up after 5 deliveries/);
     expect((await (await b.runner([type])).post('/runner/trials/claim', {})).status).toBe(204);
   });
 
@@ -121,7 +124,7 @@ describe('runners: every failed delivery counts toward the cap', () => {
         const p = join(dir, e.name);
         if (e.isDirectory()) walk(p);
         else if (p.endsWith('.ts')) {
-          for (const m of readFileSync(p, 'utf8').matchAll(/UPDATE (attempts|trials) SET state = 'queued'/g)) hits.push(`${p.slice(src.length + 1)} ${m[1]}`);
+          for (const m of readFileSync(p, 'utf8').matchAll(/UPDATE (attempts|trials) SET state = 'queued'|\.update\((attempts|trials)\)\s*\.set\(\{\s*state: 'queued'/g)) hits.push(`${p.slice(src.length + 1)} ${m[1] ?? m[2]}`);
         }
       }
     };

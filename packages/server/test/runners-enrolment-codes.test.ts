@@ -5,6 +5,8 @@ import { ADMIN_PASSWORD } from './harness.js';
 import { listen, only } from './series-fixtures.js';
 import { barrier } from './support/socket.js';
 import { Runner, Bench } from './support/runner-bench.js';
+import { asc } from 'drizzle-orm';
+import { runnerEnrolmentCodes } from '../src/db/schema.js';
 
 /**
  * Enrolment codes (extension of decisions §8): an administrator makes a one-time code, and a runner
@@ -19,15 +21,15 @@ describe('runners: enrolment codes', () => {
   });
   afterAll(() => b.stop());
 
-  const codes = () => b.j.app.deps.sqlite.prepare('SELECT * FROM runner_enrolment_codes ORDER BY rowid').all();
+  const codes = () => b.j.app.deps.tx.read((q) => q.select().from(runnerEnrolmentCodes).orderBy(asc(runnerEnrolmentCodes.createdAt), asc(runnerEnrolmentCodes.id)));
   const make = (body: { name?: string; tags?: string[]; expiresInSeconds?: number; uses?: number } = {}, c: JudgeClient = b.admin) =>
     c.call(ops.createRunnerEnrolmentCode, { body });
   /** A registration with a code that must be refused (403 runner.enrolmentCode) and leave runners and codes as they were. */
   const refusedCode = async (code: string, detail: RegExp, r = new Runner(b.j.url, b.uniq('lab'), ['standard-io@1'])) => {
-    const before = JSON.stringify(codes());
+    const before = JSON.stringify(await codes());
     const res = await b.refused(() => r.register({ enrolmentCode: code }), 403, 'runner.enrolmentCode');
     expect(res.body.detail).toMatch(detail);
-    expect(JSON.stringify(codes())).toBe(before);
+    expect(JSON.stringify(await codes())).toBe(before);
     return res;
   };
 
@@ -37,8 +39,8 @@ describe('runners: enrolment codes', () => {
     expect(made.code).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}(-[0-9A-HJKMNP-TV-Z]{5}){3}$/);
     expect(Date.parse(made.expiresAt) - Date.parse(made.createdAt)).toBe(3600_000);
     // only the SHA-256 is stored: the code itself appears nowhere in the table
-    expect(JSON.stringify(codes())).not.toContain(made.code.replace(/-/g, ''));
-    expect(JSON.stringify(codes())).not.toContain(made.code);
+    expect(JSON.stringify(await codes())).not.toContain(made.code.replace(/-/g, ''));
+    expect(JSON.stringify(await codes())).not.toContain(made.code);
 
     const r = new Runner(b.j.url, 'hostname-7', ['standard-io@1'], ['own']);
     // case and dashes do not matter to someone typing it
@@ -120,11 +122,11 @@ describe('runners: enrolment codes', () => {
   });
 
   it('refuses bad input and changes nothing', async () => {
-    const before = JSON.stringify(codes());
+    const before = JSON.stringify(await codes());
     for (const body of [{ expiresInSeconds: 7 * 24 * 3600 + 1 }, { expiresInSeconds: 59 }, { uses: 0 }, { uses: 1.5 }, { tags: ['not a tag'] }, { name: '' }]) {
       await b.refusedCall(() => make(body as never), 422, 'validation_failed');
     }
-    expect(JSON.stringify(codes())).toBe(before);
+    expect(JSON.stringify(await codes())).toBe(before);
   });
 
   it('only holders of runner:approve make, list and withdraw codes', async () => {
@@ -135,12 +137,12 @@ describe('runners: enrolment codes', () => {
     const plain = await b.j.signIn(await b.j.user(b.uniq('plain')));
     const reader = await b.j.signIn(readerUser);
     for (const c of [plain, reader, b.pupil.c]) {
-      const before = JSON.stringify(codes());
+      const before = JSON.stringify(await codes());
       for (const call of [() => make({}, c), () => c.call(ops.listRunnerEnrolmentCodes, {}), () => c.call(ops.revokeRunnerEnrolmentCode, { params: { id: target.id } })]) {
         const p = await b.refusedCall(call, 403, 'forbidden');
         expect(p.detail).toContain('runner:approve');
       }
-      expect(JSON.stringify(codes())).toBe(before);
+      expect(JSON.stringify(await codes())).toBe(before);
     }
     await b.refusedCall(() => b.j.anonymous().call(ops.listRunnerEnrolmentCodes, {}), 401, 'unauthenticated');
 

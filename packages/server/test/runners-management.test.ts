@@ -81,7 +81,7 @@ describe('runners: management', () => {
     const revoked = await b.admin.call(ops.revokeRunner, { params: { id: r.id }, body: { reason: 'disk failing' } });
     expect(revoked).toMatchObject({ id: r.id, state: 'revoked', revokedAt: b.clock.now().toISOString(), revokedReason: 'disk failing' });
     expect(revoked.currentJobId).toBeUndefined();
-    expect(b.attempt(job.jobId)).toMatchObject({ state: 'queued', runnerId: null, deliveries: 1 });
+    expect(await b.attempt(job.jobId)).toMatchObject({ state: 'queued', runnerId: null, deliveries: 1 });
     expect((await b.admin.call(ops.getSubmission, { params: { id: sub.id } })).state).toBe('queued');
     // its token died with it; a new handshake is refused
     await b.refused(() => r.report(job.jobId, { leaseToken: job.leaseToken, verdict: 'AC' }), 401, 'unauthenticated');

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops } from '@judge/contract';
 import { ADMIN_PASSWORD, raw } from './harness.js';
 import { sha256, b64, plus, HOUR, Runner, Bench } from './support/runner-bench.js';
+import { eq } from 'drizzle-orm';
+import { runners } from '../src/db/schema.js';
 
 /**
  * Runner registration (decisions §7): registering a key, the Ed25519 challenge and token exchange,
@@ -250,7 +252,7 @@ describe('runners: registration and the handshake', () => {
       // revoking deletes the tokens in the same transaction; this is the check behind it, reached by
       // changing the state alone, as a revocation committed between two calls would look to the second
       const r = await b.runner(['standard-io@1']);
-      b.j.app.deps.sqlite.prepare("UPDATE runners SET state = 'revoked' WHERE id = ?").run(r.id);
+      await b.j.app.deps.tx.write((q) => q.update(runners).set({ state: 'revoked' }).where(eq(runners.id, r.id)));
       await b.refused(() => r.post('/runner/heartbeat'), 403, 'runner.notApproved');
       await b.refused(() => r.claim({}), 403, 'runner.notApproved');
     });

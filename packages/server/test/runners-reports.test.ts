@@ -45,7 +45,7 @@ describe('runners: holding and reporting jobs', () => {
       expect(res.body.leaseExpiresAt).toBe(plus(b.clock.now(), 900));
       res = await lease(r, job.jobId, { leaseToken: job.leaseToken, leaseSeconds: 99_999 });
       expect(res.body.leaseExpiresAt).toBe(plus(b.clock.now(), 3600));
-      expect(b.attempt(job.jobId).leaseExpiresAt).toBe(plus(b.clock.now(), 3600));
+      expect((await b.attempt(job.jobId)).leaseExpiresAt).toBe(plus(b.clock.now(), 3600));
     });
 
     it('progress answers 204, records how far judging got, and extends the lease by its default', async () => {
@@ -53,9 +53,9 @@ describe('runners: holding and reporting jobs', () => {
       b.clock.advance(10);
       const res = await r.post(`/runner/jobs/${job.jobId}/progress`, { leaseToken: job.leaseToken, done: 2, total: 5 });
       expect(res.status).toBe(204);
-      expect(b.attempt(job.jobId)).toMatchObject({ leaseExpiresAt: plus(b.clock.now(), 60), progressDone: 2, progressTotal: 5 });
+      expect(await b.attempt(job.jobId)).toMatchObject({ leaseExpiresAt: plus(b.clock.now(), 60), progressDone: 2, progressTotal: 5 });
       expect((await r.post(`/runner/jobs/${job.jobId}/progress`, { leaseToken: job.leaseToken, done: 3 })).status).toBe(204);
-      expect(b.attempt(job.jobId)).toMatchObject({ progressDone: 3, progressTotal: 5 });
+      expect(await b.attempt(job.jobId)).toMatchObject({ progressDone: 3, progressTotal: 5 });
       await b.refused(() => r.post(`/runner/jobs/${job.jobId}/progress`, { leaseToken: job.leaseToken, done: -1 }), 422, 'validation_failed');
     });
 
@@ -64,13 +64,13 @@ describe('runners: holding and reporting jobs', () => {
       const res = await r.post(`/runner/jobs/${job.jobId}/release`, { leaseToken: job.leaseToken });
       expect(res.status).toBe(204);
       // a polite release is not a failed delivery
-      expect(b.attempt(job.jobId)).toMatchObject({ state: 'queued', runnerId: null, leaseExpiresAt: null, deliveries: 0 });
+      expect(await b.attempt(job.jobId)).toMatchObject({ state: 'queued', runnerId: null, leaseExpiresAt: null, deliveries: 0 });
       expect((await b.admin.call(ops.getSubmission, { params: { id: sub.id } })).state).toBe('queued');
       const other = await b.runner([s.type]);
       const again = await other.job();
       expect({ jobId: again.jobId, attempt: again.attempt }).toEqual({ jobId: job.jobId, attempt: 1 });
       expect(again.leaseToken).not.toBe(job.leaseToken);
-      expect(b.attempt(job.jobId)).toMatchObject({ state: 'running', runnerId: other.id, deliveries: 1 });
+      expect(await b.attempt(job.jobId)).toMatchObject({ state: 'running', runnerId: other.id, deliveries: 1 });
       for (const [what, call] of await heldCalls(r, job.jobId, job.leaseToken)) {
         const p = await b.refused(call, 403, 'runner.lease.stale');
         expect(p.body.code, what).toBe('runner.lease.stale');
@@ -105,20 +105,20 @@ describe('runners: holding and reporting jobs', () => {
     });
 
     it('the reaper puts a lapsed job back in the queue: the old lease is stale, another runner gets it', async () => {
-      b.reapAll();
+      await b.reapAll();
       const { s, r, job } = await b.held({ leaseSeconds: 15 });
       b.clock.advance(14);
-      expect(b.j.app.reaper.tick(b.clock.now())).toEqual({ jobs: 0, trials: 0, sampleRuns: 0 });
-      expect(b.attempt(job.jobId).state).toBe('running');
+      expect(await b.j.app.reaper.tick(b.clock.now())).toEqual({ jobs: 0, trials: 0, sampleRuns: 0 });
+      expect((await b.attempt(job.jobId)).state).toBe('running');
       b.clock.advance(1);
-      expect(b.j.app.reaper.tick(b.clock.now())).toEqual({ jobs: 1, trials: 0, sampleRuns: 0 });
-      expect(b.attempt(job.jobId)).toMatchObject({ state: 'queued', runnerId: null, deliveries: 1 });
+      expect(await b.j.app.reaper.tick(b.clock.now())).toEqual({ jobs: 1, trials: 0, sampleRuns: 0 });
+      expect(await b.attempt(job.jobId)).toMatchObject({ state: 'queued', runnerId: null, deliveries: 1 });
       await b.refused(() => lease(r, job.jobId, { leaseToken: job.leaseToken }), 403, 'runner.lease.stale');
       await b.refused(() => r.report(job.jobId, { leaseToken: job.leaseToken, verdict: 'AC' }), 403, 'runner.lease.stale');
       const other = await b.runner([s.type]);
       const again = await other.job();
       expect(again.jobId).toBe(job.jobId);
-      expect(b.attempt(job.jobId)).toMatchObject({ state: 'running', runnerId: other.id, deliveries: 2 });
+      expect(await b.attempt(job.jobId)).toMatchObject({ state: 'running', runnerId: other.id, deliveries: 2 });
     });
   });
 
@@ -129,7 +129,7 @@ describe('runners: holding and reporting jobs', () => {
       const res = await r.report(job.jobId, body);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ resultId: expect.any(String), state: 'completed', duplicate: false });
-      expect(b.attempt(job.jobId)).toMatchObject({ state: 'completed', verdict: 'AC', leaseExpiresAt: null });
+      expect(await b.attempt(job.jobId)).toMatchObject({ state: 'completed', verdict: 'AC', leaseExpiresAt: null });
       expect((await b.view(r)).completedJobs).toBe(1);
       expect((await b.view(r)).currentJobId).toBeUndefined();
       const detail = await b.admin.call(ops.getSubmission, { params: { id: sub.id } });
@@ -159,7 +159,7 @@ describe('runners: holding and reporting jobs', () => {
         { verdict: 'AC', props: 'fast' },
       ];
       for (const over of bad) await b.refused(() => r.report(job.jobId, { leaseToken: job.leaseToken, ...over }), 422, 'validation_failed');
-      expect(b.attempt(job.jobId)).toMatchObject({ state: 'running', runnerId: r.id });
+      expect(await b.attempt(job.jobId)).toMatchObject({ state: 'running', runnerId: r.id });
       expect((await r.report(job.jobId, { leaseToken: job.leaseToken, verdict: 'TLE', extra: { blob: 'x'.repeat(1900) } })).status).toBe(200);
     });
 
@@ -179,14 +179,14 @@ describe('runners: holding and reporting jobs', () => {
       const res = await r.report(job.jobId, body);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ resultId: expect.any(String), state: 'failed', duplicate: false });
-      expect(b.attempt(job.jobId)).toMatchObject({ state: 'queued', runnerId: null, deliveries: 1 });
+      expect(await b.attempt(job.jobId)).toMatchObject({ state: 'queued', runnerId: null, deliveries: 1 });
       expect((await b.admin.call(ops.getSubmission, { params: { id: sub.id } })).state).toBe('queued');
       const again = await b.unchanged(() => r.report(job.jobId, body));
       expect(again.body).toEqual({ resultId: res.body.resultId, state: 'failed', duplicate: true });
       expect((await b.view(r)).completedJobs).toBe(0);
       const next = await r.job();
       expect({ jobId: next.jobId, attempt: next.attempt }).toEqual({ jobId: job.jobId, attempt: 1 });
-      expect(b.attempt(job.jobId).deliveries).toBe(2);
+      expect((await b.attempt(job.jobId)).deliveries).toBe(2);
     });
 
     it('after five deliveries ending in infrastructure failures the attempt fails with a reason', async () => {
@@ -198,9 +198,9 @@ describe('runners: holding and reporting jobs', () => {
         expect(job.jobId).toBe(first.jobId);
         last = await r.report(job.jobId, { leaseToken: job.leaseToken, infrastructureFailure: true, failureReason: `broken ${delivery}` });
         expect(last.body).toMatchObject({ state: 'failed', duplicate: false });
-        expect(b.attempt(job.jobId).state).toBe(delivery < 5 ? 'queued' : 'failed');
+        expect((await b.attempt(job.jobId)).state).toBe(delivery < 5 ? 'queued' : 'failed');
       }
-      expect(b.attempt(first.jobId)).toMatchObject({ state: 'failed', deliveries: 5, failureReason: expect.stringMatching(/5 deliveries.*broken 5/) });
+      expect(await b.attempt(first.jobId)).toMatchObject({ state: 'failed', deliveries: 5, failureReason: expect.stringMatching(/5 deliveries.*broken 5/) });
       expect((await r.claim()).status).toBe(204);
       const detail = await b.admin.call(ops.getSubmission, { params: { id: sub.id } });
       expect(detail.state).toBe('failed');
@@ -210,17 +210,17 @@ describe('runners: holding and reporting jobs', () => {
     });
 
     it('after five deliveries whose leases lapsed the reaper fails the attempt', async () => {
-      b.reapAll();
+      await b.reapAll();
       const { r, sub, job: first } = await b.held({ leaseSeconds: 15 });
       let job = first;
       for (let delivery = 1; delivery <= 5; delivery++) {
         if (delivery > 1) job = await r.job({ leaseSeconds: 15 });
         expect(job.jobId).toBe(first.jobId);
         b.clock.advance(16);
-        expect(b.j.app.reaper.tick(b.clock.now()).jobs).toBe(1);
-        expect(b.attempt(first.jobId)).toMatchObject({ state: delivery < 5 ? 'queued' : 'failed', deliveries: delivery });
+        expect((await b.j.app.reaper.tick(b.clock.now())).jobs).toBe(1);
+        expect(await b.attempt(first.jobId)).toMatchObject({ state: delivery < 5 ? 'queued' : 'failed', deliveries: delivery });
       }
-      expect(b.attempt(first.jobId).failureReason).toMatch(/Given up after 5 deliveries/);
+      expect((await b.attempt(first.jobId)).failureReason).toMatch(/Given up after 5 deliveries/);
       expect((await b.admin.call(ops.getSubmission, { params: { id: sub.id } })).state).toBe('failed');
       expect((await r.claim()).status).toBe(204);
       await b.refused(() => r.report(job.jobId, { leaseToken: job.leaseToken, verdict: 'AC' }), 403, 'runner.lease.stale');

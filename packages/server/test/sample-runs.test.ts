@@ -6,6 +6,8 @@ import { TestJudge } from './harness.js';
 import { codeForm } from './support/forms.js';
 import { packagedProblem } from './support/packaged-problem.js';
 import { zipOf } from './zips.js';
+import { count as countRows, eq } from 'drizzle-orm';
+import { sampleRuns, submissions } from '../src/db/schema.js';
 
 /**
  * Sample runs over HTTP (docs/web-pages.md "Run on samples"): who may start one (a participant where the
@@ -28,7 +30,7 @@ let n = 0;
 const body = (code = CODE, name = 'sum.py') => ({ files: [{ name, code }] });
 const run = (c: JudgeClient, problemSlug = 'sum', b: unknown = body(), idOrSlug = act.slug) =>
   c.call(ops.runSamples, { params: { idOrSlug, problemSlug }, body: b as ReturnType<typeof body> });
-const count = (table: string) => (j.app.deps.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = async (table: typeof submissions | typeof sampleRuns) => (await j.app.deps.tx.read((q) => q.select({ n: countRows() }).from(table)))[0]!.n;
 
 async function participant(): Promise<{ c: JudgeClient; token: string }> {
   const u = await j.user(`pupil${++n}`);
@@ -58,10 +60,10 @@ describe('who may run code on the samples', () => {
   it('a participant may: 201, queued, never a submission, and past the submission limit too', async () => {
     const { c } = await participant();
     await c.call(ops.submit, { params: { idOrSlug: act.slug, problemSlug: 'sum' }, form: codeForm(CODE, 'sum.py') });
-    const submissions = count('submissions');
+    const submitted = await count(submissions);
     const r = await run(c);
     expect(r).toMatchObject({ state: 'queued', problemSlug: 'sum', language: 'python3', samples: [] });
-    expect(count('submissions')).toBe(submissions);
+    expect(await count(submissions)).toBe(submitted);
     expect((await c.call(ops.listOwnSubmissions, { params: { idOrSlug: act.slug } })).total).toBe(1);
     // the author reads it back; nobody else does
     expect((await c.call(ops.getSampleRun, { params: { sampleRunId: r.id } })).id).toBe(r.id);
@@ -76,7 +78,7 @@ describe('who may run code on the samples', () => {
     // as at submit: an activity the caller is not in is not there for them
     await refusedWith(run(outsider), 404, 'not_found');
     const { c } = await participant();
-    const before = count('sample_runs');
+    const before = await count(sampleRuns);
     const off = await admin.call(ops.updateActivity, { params: { idOrSlug: act.slug }, body: { slug: act.slug, modules: { sampleRuns: false } } });
     expect(off.modules).toMatchObject({ sampleRuns: false, questions: true });
     await refusedWith(run(c), 403, 'sampleRuns.disabled');
@@ -85,7 +87,7 @@ describe('who may run code on the samples', () => {
     await admin.call(ops.pauseSeries, { params: { seriesId }, body: { hideProblems: false } });
     await refusedWith(run(c), 403, 'series.closed');
     await admin.call(ops.resumeSeries, { params: { seriesId }, body: { extendEnd: false } });
-    expect(count('sample_runs')).toBe(before);
+    expect(await count(sampleRuns)).toBe(before);
   });
 
   it('a new activity has sample runs on', async () => {
@@ -112,7 +114,7 @@ describe('the rate, replacing, and bad input', () => {
 
   it('bad input answers 4xx and stores nothing', async () => {
     const { c, token } = await participant();
-    const before = count('sample_runs');
+    const before = await count(sampleRuns);
     await refusedWith(run(c, 'sum', { files: [] }), 422, 'validation_failed');
     await refusedWith(run(c, 'sum', { files: [{ name: '../x.py', code: CODE }] }), 422, 'validation_failed');
     await refusedWith(run(c, 'sum', { files: [{ name: 'a.py', code: 7 }] }), 422, 'validation_failed');
@@ -124,7 +126,7 @@ describe('the rate, replacing, and bad input', () => {
     await refusedWith(run(c, 'bare'), 409, 'sampleRun.noSamples');
     expect((await sendJson(j.url, 'POST', `/activities/${act.slug}/problems/sum/sample-runs`, token, '{"files":')).status).toBe(400);
     expect((await sendJson(j.url, 'GET', '/sample-runs/not-a-uuid', token)).status).toBe(404);
-    expect(count('sample_runs')).toBe(before);
+    expect(await count(sampleRuns)).toBe(before);
   });
 });
 
@@ -138,7 +140,7 @@ describe("the runner's side", () => {
 
   it('a job waiting goes first; a runner of other problem types never gets a sample run; a claim that asks ends early for one', async () => {
     // what earlier tests left queued is withdrawn: this test counts from nothing
-    j.app.deps.sqlite.prepare("UPDATE sample_runs SET state = 'cancelled' WHERE state = 'queued'").run();
+    await j.app.deps.tx.write((q) => q.update(sampleRuns).set({ state: 'cancelled' }).where(eq(sampleRuns.state, 'queued')));
     const { c } = await participant();
     const queued = await run(c);
     const other = await runnerClient(['output-only@1']);
@@ -176,9 +178,9 @@ describe("the runner's side", () => {
   });
 
   it('finished runs are removed once past their keep', async () => {
-    const before = count('sample_runs');
+    const before = await count(sampleRuns);
     expect(before).toBeGreaterThan(0);
-    j.app.services.judging.reap(new Date(Date.now() + 2 * 3600_000));
-    expect(count('sample_runs')).toBe(0);
+    await j.app.services.judging.reap(new Date(Date.now() + 2 * 3600_000));
+    expect(await count(sampleRuns)).toBe(0);
   });
 });

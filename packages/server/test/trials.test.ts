@@ -6,6 +6,8 @@ import { until } from './support/wait.js';
 import { UNKNOWN_UUID } from './series-fixtures.js';
 import { sha256, plus, Runner, Bench } from './support/runner-bench.js';
 import { zipOf } from './zips.js';
+import { count as countRows, eq } from 'drizzle-orm';
+import { trials } from '../src/db/schema.js';
 
 /**
  * Trials (decisions §7, §8): a manager runs a package against a runner without a submission.
@@ -43,13 +45,12 @@ describe('runners: trials', () => {
     const pkg = await upload(author);
     return { author, pkg, trial: await create(author, { problemType: type, packageFileId: pkg.id }) };
   }
-  const trialRow = (id: string) =>
-    b.j.app.deps.sqlite.prepare('SELECT state, runner_id AS runnerId, deliveries, lease_expires_at AS leaseExpiresAt FROM trials WHERE id = ?').get(id) as {
-      state: string;
-      runnerId: string | null;
-      deliveries: number;
-      leaseExpiresAt: string | null;
-    };
+  const trialRow = async (id: string) =>
+    (
+      await b.j.app.deps.tx.read((q) =>
+        q.select({ state: trials.state, runnerId: trials.runnerId, deliveries: trials.deliveries, leaseExpiresAt: trials.leaseExpiresAt }).from(trials).where(eq(trials.id, id)),
+      )
+    )[0]!;
 
   it("a queued trial ends an idle runner's long poll for jobs at once, so the trial starts without waiting the poll out", async () => {
     const type = b.type();
@@ -110,15 +111,15 @@ describe('runners: trials', () => {
 
   it('refuses a package no runner could unpack (422 package.invalid, with the reason) and queues nothing', async () => {
     const type = b.type();
-    const count = () => (b.j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM trials').get() as { n: number }).n;
-    const before = count();
+    const count = async () => (await b.j.app.deps.tx.read((q) => q.select({ n: countRows() }).from(trials)))[0]!.n;
+    const before = await count();
     const notZip = await b.admin.upload('package.zip', 'not a zip at all', 'application/zip');
     const noTests = await b.admin.upload('package.zip', await zipOf({ 'problem.yaml': 'name: Empty\n' }), 'application/zip');
     for (const f of [notZip, noTests]) {
       const err = await b.refusedCall(() => create(b.admin, { problemType: type, packageFileId: f.id }), 422, 'package.invalid');
       expect(err.detail).toMatch(/^The package is not a valid ICPC problem package: ./);
     }
-    expect(count()).toBe(before);
+    expect(await count()).toBe(before);
   });
 
   it('a user may have at most 3 unfinished trials (409 trial.tooMany); a finished one frees a place', async () => {
@@ -240,14 +241,14 @@ describe('runners: trials', () => {
     const r = await b.runner([type]);
     const first = (await claimTrial(r, { leaseSeconds: 15 })).body;
     b.clock.advance(15);
-    expect(b.j.app.reaper.tick(b.clock.now())).toEqual({ jobs: 0, trials: 1, sampleRuns: 0 });
-    expect(trialRow(trial.id)).toMatchObject({ state: 'queued', runnerId: null, leaseExpiresAt: null, deliveries: 1 });
+    expect(await b.j.app.reaper.tick(b.clock.now())).toEqual({ jobs: 0, trials: 1, sampleRuns: 0 });
+    expect(await trialRow(trial.id)).toMatchObject({ state: 'queued', runnerId: null, leaseExpiresAt: null, deliveries: 1 });
     expect((await b.admin.call(ops.getTrial, { params: { trialId: trial.id } })).state).toBe('queued');
     await b.refused(() => r.post(`/runner/trials/${trial.id}/report`, { leaseToken: first.leaseToken, measurement: '[]' }), 403, 'runner.lease.stale');
     const other = await b.runner([type]);
     const again = await claimTrial(other);
     expect(again.body.trialId).toBe(trial.id);
-    expect(trialRow(trial.id)).toMatchObject({ state: 'running', runnerId: other.id, deliveries: 2 });
+    expect(await trialRow(trial.id)).toMatchObject({ state: 'running', runnerId: other.id, deliveries: 2 });
     await b.refused(() => r.post(`/runner/trials/${trial.id}/lease`, { leaseToken: first.leaseToken }), 403, 'runner.lease.stale');
   });
 
@@ -257,7 +258,7 @@ describe('runners: trials', () => {
     const r = await b.runner([type]);
     expect((await claimTrial(r)).body.trialId).toBe(trial.id);
     await b.admin.call(ops.revokeRunner, { params: { id: r.id }, body: {} });
-    expect(trialRow(trial.id)).toMatchObject({ state: 'queued', runnerId: null });
+    expect(await trialRow(trial.id)).toMatchObject({ state: 'queued', runnerId: null });
     const other = await b.runner([type]);
     expect((await claimTrial(other)).body.trialId).toBe(trial.id);
   });

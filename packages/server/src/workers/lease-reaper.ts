@@ -7,7 +7,9 @@ import { IntervalWorker } from './interval.js';
  * on those handed out five times without a result (decisions §7); judging decides, this worker
  * keeps time. `tick(now)` is what tests call with a fake clock.
  */
-export class LeaseReaper extends IntervalWorker<{ jobs: number; trials: number; sampleRuns: number }> {
+type Reaped = { jobs: number; trials: number; sampleRuns: number };
+
+export class LeaseReaper extends IntervalWorker<Promise<Reaped>> {
   constructor(
     d: Deps,
     private readonly judging: Pick<Judging, 'reap'>,
@@ -20,7 +22,7 @@ export class LeaseReaper extends IntervalWorker<{ jobs: number; trials: number; 
     super.start(intervalMs);
   }
 
-  tick(now: Date): { jobs: number; trials: number; sampleRuns: number } {
+  tick(now: Date): Promise<Reaped> {
     return this.judging.reap(now);
   }
 }

@@ -1,8 +1,9 @@
-import type Database from 'better-sqlite3';
+import { and, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
-import { pruneDisposed } from '../modules/printouts/index.js';
+import { printouts, sessions, sessionSecrets } from '../db/schema.js';
+import type { Transactor } from '../db/transactor.js';
 import { iso, type Clock } from '../util.js';
 import { IntervalWorker, type WorkerDeps } from './interval.js';
 
@@ -13,19 +14,26 @@ const KEEP_PRINTOUT_SOURCE_DAYS = 7;
 
 type Removed = { secrets: number; sessions: number; uploads: number; printoutSources: number; printoutPdfs: number };
 
+/** Where the printouts' PDFs are kept, and how those of disposed sources are removed (the printouts area's). */
+export interface PrintoutPdfs {
+  dir: string;
+  prune(dir: string): Promise<number>;
+}
+
 /**
  * Removes what nobody can use any more: lapsed secrets, sessions ended long ago, upload
  * leftovers of requests that died half way, and the sources of printouts resolved a week ago (with their kept PDFs). `tick(now)` is what tests call.
+ * Its deletes are one write that decides nothing from what it read, so a retried one (PostgreSQL) does the same.
  */
 export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps> {
   /** Without a log of the server's, failures go to standard error. */
   constructor(
-    private readonly sqlite: Database.Database,
+    private readonly tx: Pick<Transactor, 'write'>,
     private readonly incomingDir: string,
     clock: Clock,
     log: Logger = pino({ level: 'error' }, pino.destination(2)),
-    /** Where the printouts' PDFs are kept: those of disposed sources go with them. */
-    private readonly printoutPdfs?: string,
+    /** The printouts' PDFs: those of disposed sources go with them. */
+    private readonly printoutPdfs?: PrintoutPdfs,
   ) {
     super({ clock, log }, 'retention');
   }
@@ -36,14 +44,21 @@ export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps
   }
 
   async tick(now: Date): Promise<Removed> {
-    const secrets = this.sqlite.prepare('DELETE FROM session_secrets WHERE expires_at <= ?').run(iso(now)).changes;
     const cutoff = iso(new Date(now.getTime() - KEEP_ENDED_SESSIONS_DAYS * 24 * HOUR));
-    const sessions = this.sqlite
-      .prepare('DELETE FROM sessions WHERE (ended_at IS NOT NULL AND ended_at <= @cutoff) OR (ended_at IS NULL AND expires_at <= @cutoff)')
-      .run({ cutoff }).changes;
-    const printoutSources = this.sqlite
-      .prepare('UPDATE printouts SET source = NULL, source_disposed_at = @now WHERE source_disposed_at IS NULL AND resolved_at <= @cutoff')
-      .run({ now: iso(now), cutoff: iso(new Date(now.getTime() - KEEP_PRINTOUT_SOURCE_DAYS * 24 * HOUR)) }).changes;
+    const sourcesBefore = iso(new Date(now.getTime() - KEEP_PRINTOUT_SOURCE_DAYS * 24 * HOUR));
+    const removed = await this.tx.write(async (q) => {
+      const secrets = await q.delete(sessionSecrets).where(lte(sessionSecrets.expiresAt, iso(now))).returning({ hash: sessionSecrets.hash });
+      const ended = await q
+        .delete(sessions)
+        .where(or(and(isNotNull(sessions.endedAt), lte(sessions.endedAt, cutoff)), and(isNull(sessions.endedAt), lte(sessions.expiresAt, cutoff))))
+        .returning({ id: sessions.id });
+      const disposed = await q
+        .update(printouts)
+        .set({ source: null, sourceDisposedAt: iso(now) })
+        .where(and(isNull(printouts.sourceDisposedAt), lte(printouts.resolvedAt, sourcesBefore)))
+        .returning({ id: printouts.id });
+      return { secrets: secrets.length, sessions: ended.length, printoutSources: disposed.length };
+    });
     let uploads = 0;
     for (const name of await readdir(this.incomingDir).catch(() => [] as string[])) {
       const p = join(this.incomingDir, name);
@@ -53,7 +68,7 @@ export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps
         uploads++;
       }
     }
-    const printoutPdfs = this.printoutPdfs ? await pruneDisposed(this.printoutPdfs, this.sqlite) : 0;
-    return { secrets, sessions, uploads, printoutSources, printoutPdfs };
+    const printoutPdfs = this.printoutPdfs ? await this.printoutPdfs.prune(this.printoutPdfs.dir) : 0;
+    return { ...removed, uploads, printoutPdfs };
   }
 }

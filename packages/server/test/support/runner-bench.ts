@@ -7,6 +7,8 @@ import { ManualClock, TestJudge, raw, type TestUser } from '../harness.js';
 import { legacyPackage, zipOf } from '../zips.js';
 import { codeForm, sha256 } from './forms.js';
 import { packagedProblem } from './packaged-problem.js';
+import { eq } from 'drizzle-orm';
+import { attempts } from '../../src/db/schema.js';
 
 export { sha256 };
 
@@ -260,18 +262,29 @@ export class Bench {
    * its own jobs: earlier tests of the block leave jobs held (of problem types nobody claims
    * again).
    */
-  reapAll(): void {
-    this.j.app.reaper.tick(new Date('2100-01-01T00:00:00.000Z'));
+  async reapAll(): Promise<void> {
+    await this.j.app.reaper.tick(new Date('2100-01-01T00:00:00.000Z'));
   }
 
-  attempt(id: string): AttemptRow {
-    return this.j.app.deps.sqlite
-      .prepare(
-        `SELECT id, state, attempt, deliveries, runner_id AS runnerId, lease_expires_at AS leaseExpiresAt, failure_reason AS failureReason, verdict,
-                progress_done AS progressDone, progress_total AS progressTotal
-         FROM attempts WHERE id = ?`,
-      )
-      .get(id) as AttemptRow;
+  async attempt(id: string): Promise<AttemptRow> {
+    const [row] = await this.j.app.deps.tx.read((q) =>
+      q
+        .select({
+          id: attempts.id,
+          state: attempts.state,
+          attempt: attempts.attempt,
+          deliveries: attempts.deliveries,
+          runnerId: attempts.runnerId,
+          leaseExpiresAt: attempts.leaseExpiresAt,
+          failureReason: attempts.failureReason,
+          verdict: attempts.verdict,
+          progressDone: attempts.progressDone,
+          progressTotal: attempts.progressTotal,
+        })
+        .from(attempts)
+        .where(eq(attempts.id, id)),
+    );
+    return row as AttemptRow;
   }
 
   snapshot(): string {

@@ -1,55 +1,29 @@
 import type { ClaimedJob, OperationInput, ops } from '@judge/contract';
-import type Database from 'better-sqlite3';
+import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { RunnerActor } from '../../auth/runner-tokens.js';
+import { activities, attemptFiles, attempts, files, runners, series, submissions } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { ApiError } from '@judge/contract';
 import type { Deps } from '../../services.js';
-import { compact, iso, literalRows, newId, newSecret, sha256Hex, statements, type Rows } from '../../util.js';
+import { compact, iso, newId, newSecret, sha256Hex } from '../../util.js';
 import { jobMaxima } from '../../config.js';
 import type { SubmissionOutcome } from './outcome.js';
-import { DetailReader } from '../submissions/index.js';
 import { requiredTags, tagsSatisfied } from '../runners/index.js';
 import { WorkSignal, afterReturn, extendedLease, leaseSeconds, requireHeld, type Return } from './lease.js';
+import { preparedOn } from './prepared.js';
+import { claimedJob, holdsFile, isQueued, isRunning, jobRow, literalLimit } from './job-rows.js';
 
 type ReportBody = OperationInput<typeof ops.reportJob>['body'];
-
-interface Candidate {
-  id: string;
-  seriesTags: string;
-  activityTags: string;
-}
-
-interface JobRow {
-  id: string;
-  submissionId: string;
-  attempt: number;
-  state: string;
-  runnerId: string | null;
-  leaseHash: string | null;
-  leaseExpiresAt: string | null;
-  deliveries: number;
-  resultId: string | null;
-  failedLeaseHash: string | null;
-  failedReportId: string | null;
-}
-
-interface Claimed {
-  submissionId: string;
-  attempt: number;
-  problemType: string;
-  problemVersionId: string;
-  props: string | null;
-  versionProps: string | null;
-  config: string | null;
-  packageFileId: string | null;
-  packageSha256: string | null;
-  packageInfo: string | null;
-}
 
 /** What a long poll ends with when no job came but a sample run waits for the runner. */
 const EARLY = Symbol('a sample run waits');
 
-/** Queued jobs are read this many at a time while looking for one whose tags the runner has. */
+/**
+ * Queued jobs are read this many at a time while looking for one whose tags the runner has, after
+ * the first alone: usually the first is the job, and reading (and joining) a whole batch would cost
+ * several times the rest of the claim.
+ */
 const CANDIDATES = 64;
 
 /**
@@ -57,62 +31,20 @@ const CANDIDATES = 64;
  * renewing, progress, release, reports (one result per job; repeats are duplicates), the files of
  * held jobs, and the reaper's requeue. Every claim and report is one transaction, so two runners
  * can never hold the same job.
+ *
+ * What keeps it safe on PostgreSQL: a claim locks the queued rows it reads (`FOR UPDATE SKIP
+ * LOCKED`, marked below) and takes the job with `UPDATE … WHERE state = 'queued' RETURNING`, so a
+ * row another claim took is never handed out again; every other call (renew, progress, release,
+ * report, the reaper's requeue) reads the job and writes it in one SERIALIZABLE transaction, which
+ * the engine retries when a concurrent one changed it. On SQLite writes are one at a time.
  */
 export class JobsService {
   readonly signal = new WorkSignal();
-  private readonly candidates: Database.Statement<[string, number], Candidate>;
-  private readonly take: Database.Statement<[string, string, string, string, string, string]>;
-  private readonly claimed: Rows<[string], Claimed>;
-  private readonly job: Rows<[string], JobRow>;
-  private readonly heldFile: Database.Statement<[string, string, string, string, string, string, string]>;
-  private readonly q;
-  private readonly details: DetailReader;
 
   constructor(
     private readonly d: Deps,
     private readonly outcome: SubmissionOutcome,
-  ) {
-    const s = d.sqlite;
-    this.q = statements(s);
-    this.details = new DetailReader(s);
-    // attempts_queue (state, priority, created_at) hands them out in order; the type filter is a probe per row.
-    // The LIMIT is written out: a bound LIMIT made SQLite prepare the statement again on every claim.
-    this.candidates = s.prepare(
-      `SELECT a.id, se.runner_tags AS seriesTags, ac.runner_tags AS activityTags
-       FROM attempts a JOIN submissions sb ON sb.id = a.submission_id JOIN series se ON se.id = sb.series_id JOIN activities ac ON ac.id = sb.activity_id
-       WHERE a.state = 'queued' AND a.problem_type IN (SELECT value FROM json_each(?))
-       ORDER BY a.priority, a.created_at, a.id LIMIT ${CANDIDATES} OFFSET ?`,
-    );
-    this.take = s.prepare(
-      `UPDATE attempts SET state = 'running', runner_id = ?, runner_name = ?, lease_hash = ?, lease_expires_at = ?, claimed_at = ?,
-              deliveries = deliveries + 1, progress_done = NULL, progress_total = NULL
-       WHERE id = ? AND state = 'queued'`,
-    );
-    this.claimed = literalRows(s.prepare<[string], Claimed>(
-      `SELECT a.submission_id AS submissionId, a.attempt, a.problem_type AS problemType, a.problem_version_id AS problemVersionId,
-              sb.props, pv.props AS versionProps, sp.config,
-              pkg.file_id AS packageFileId, f.sha256 AS packageSha256, pv.package_info AS packageInfo
-       FROM attempts a JOIN submissions sb ON sb.id = a.submission_id JOIN series_problems sp ON sp.id = sb.series_problem_id
-       JOIN problem_versions pv ON pv.id = a.problem_version_id
-       LEFT JOIN problem_version_files pkg ON pkg.version_id = pv.id AND pkg.role = 'package'
-       LEFT JOIN files f ON f.id = pkg.file_id
-       WHERE a.id = ?`,
-    ));
-    this.job = literalRows(s.prepare<[string], JobRow>(
-      `SELECT id, submission_id AS submissionId, attempt, state, runner_id AS runnerId, lease_hash AS leaseHash, lease_expires_at AS leaseExpiresAt,
-              deliveries, result_id AS resultId, failed_lease_hash AS failedLeaseHash, failed_report_id AS failedReportId
-       FROM attempts WHERE id = ?`,
-    ));
-    // a file a runner may fetch: of a job it holds (the version's files, the submission's files) or the package of a trial it holds
-    this.heldFile = s.prepare(
-      `SELECT 1 FROM attempts a WHERE a.runner_id = ? AND a.state = 'running' AND (
-         EXISTS (SELECT 1 FROM submission_files sf WHERE sf.submission_id = a.submission_id AND sf.file_id = ?)
-         OR EXISTS (SELECT 1 FROM problem_version_files pvf WHERE pvf.version_id = a.problem_version_id AND pvf.file_id = ?))
-       UNION ALL SELECT 1 FROM trials t WHERE t.runner_id = ? AND t.state = 'running' AND t.package_file_id = ?
-       UNION ALL SELECT 1 FROM sample_runs r JOIN problem_version_files pkg ON pkg.version_id = r.problem_version_id AND pkg.role = 'package'
-         WHERE r.runner_id = ? AND r.state = 'running' AND pkg.file_id = ? LIMIT 1`,
-    );
-  }
+  ) {}
 
   // ---- claiming ----
 
@@ -121,18 +53,18 @@ export class JobsService {
    * long poll, and for trials only when none came, so the long poll must end when a trial is queued
    * or a trial would wait out the whole poll with the runner idle.
    */
-  otherWork: (runner: RunnerActor) => boolean = () => false;
+  otherWork: (runner: RunnerActor) => Promise<boolean> = () => Promise.resolve(false);
   /**
    * Whether work that goes before jobs waits for this runner: a calibration trial, since until it
    * reports every submission of its version is judged at the runner's default limit instead of the
    * package's own.
    */
-  workFirst: (runner: RunnerActor) => boolean = () => false;
+  workFirst: (runner: RunnerActor) => Promise<boolean> = () => Promise.resolve(false);
   /**
    * Whether a sample run this runner could take is waiting: set by Judging. A runner that takes
    * sample runs ends its job long poll early for one (it claims it next), since they share runners.
    */
-  sampleRunWaiting: (runner: RunnerActor) => boolean = () => false;
+  sampleRunWaiting: (runner: RunnerActor) => Promise<boolean> = () => Promise.resolve(false);
 
   /**
    * The next job for this runner, waiting up to `waitSeconds` for one to be queued; null when none
@@ -141,62 +73,82 @@ export class JobsService {
    */
   async claim(runner: RunnerActor, body: { leaseSeconds?: number; waitSeconds?: number; sampleRuns?: boolean }, abort?: AbortSignal): Promise<ClaimedJob | null> {
     const lease = leaseSeconds(body.leaseSeconds);
-    const take = () => (this.workFirst(runner) ? null : (this.claimNow(runner, lease) ?? (body.sampleRuns && this.sampleRunWaiting(runner) ? EARLY : null)));
+    const take = async () => {
+      if (await this.workFirst(runner)) return null;
+      return (await this.claimNow(runner, lease)) ?? (body.sampleRuns && (await this.sampleRunWaiting(runner)) ? EARLY : null);
+    };
     const got = await this.signal.poll(take, body.waitSeconds ?? 0, abort, () => this.otherWork(runner));
     return got === EARLY ? null : got;
   }
 
   /** Whether a queued job is one this runner could claim now: sample runs wait behind every such job. */
-  jobWaiting(runner: RunnerActor): boolean {
-    return this.firstFit(runner) !== undefined;
+  async jobWaiting(q: Q, runner: RunnerActor): Promise<boolean> {
+    return (await this.firstFit(q, runner)) !== undefined;
   }
 
-  private firstFit(runner: RunnerActor): string | undefined {
+  /** The first queued job, in the queue's order, of a type the runner judges and whose tags it has. */
+  private async firstFit(q: Q, runner: RunnerActor): Promise<string | undefined> {
     if (!runner.problemTypes.length) return undefined;
-    const types = JSON.stringify(runner.problemTypes);
-    for (let offset = 0; ; offset += CANDIDATES) {
-      // stepped one row at a time and left at the first fit: usually the first row is the job,
-      // and reading (and joining) the whole batch would cost several times the rest of the claim
-      let read = 0;
-      for (const c of this.candidates.iterate(types, offset)) {
-        read++;
-        if (tagsSatisfied(requiredTags(JSON.parse(c.seriesTags) as string[], JSON.parse(c.activityTags) as string[]), runner.tags)) return c.id;
-      }
-      if (read < CANDIDATES) return undefined;
+    for (let offset = 0, batch = 1; ; offset += batch, batch = CANDIDATES) {
+      // attempts_queue (state, priority, created_at) hands them out in order; the type filter is a probe per row.
+      // PostgreSQL: FOR UPDATE OF attempts SKIP LOCKED, so that two claims never read the same queued row as free.
+      const rows = await candidates(q, batch, runner.problemTypes.length).execute({ ...typeValues(runner.problemTypes), offset });
+      const fit = rows.find((c) => tagsSatisfied(requiredTags(c.seriesTags, c.activityTags), runner.tags));
+      if (fit) return fit.id;
+      if (rows.length < batch) return undefined;
     }
   }
 
-  private claimNow(runner: RunnerActor, lease: number): ClaimedJob | null {
-    return this.d.tx.run((out) => {
-      const pick = this.firstFit(runner);
-      return pick ? this.hand(pick, runner, lease, out) : null;
+  private claimNow(runner: RunnerActor, lease: number): Promise<ClaimedJob | null> {
+    // nothing but the database before the commit: the token is made inside, and a retried attempt makes its own
+    return this.d.tx.write(async (q, out) => {
+      const pick = await this.firstFit(q, runner);
+      return pick ? this.hand(q, pick, runner, lease, out) : null;
     });
   }
 
-  private hand(jobId: string, runner: RunnerActor, lease: number, out: Outbox): ClaimedJob {
+  private async hand(q: Q, jobId: string, runner: RunnerActor, lease: number, out: Outbox): Promise<ClaimedJob | null> {
     const now = this.d.clock.now();
     const token = newSecret();
     const expires = iso(new Date(now.getTime() + lease * 1000));
-    this.take.run(runner.runnerId, runner.name, sha256Hex(token), expires, iso(now), jobId);
+    const [taken] = await preparedOn(q, 'take', (q) =>
+      q
+        .update(attempts)
+        .set({
+          state: 'running',
+          runnerId: sql`${sql.placeholder('runnerId')}`,
+          runnerName: sql`${sql.placeholder('runnerName')}`,
+          leaseHash: sql`${sql.placeholder('leaseHash')}`,
+          leaseExpiresAt: sql`${sql.placeholder('expires')}`,
+          claimedAt: sql`${sql.placeholder('now')}`,
+          deliveries: sql`${attempts.deliveries} + 1`,
+          progressDone: null,
+          progressTotal: null,
+        })
+        .where(and(eq(attempts.id, sql.placeholder('id')), isQueued))
+        .returning({ submissionId: attempts.submissionId, attempt: attempts.attempt, problemType: attempts.problemType, problemVersionId: attempts.problemVersionId })
+        .prepare(),
+    ).execute({ runnerId: runner.runnerId, runnerName: runner.name, leaseHash: sha256Hex(token), expires, now: iso(now), id: jobId });
+    if (!taken) return null;
     // a new delivery starts clean: files an earlier delivery attached without giving the result
     // (infrastructure failure, release, lapse) must not take the names this one attaches
-    this.q('DELETE FROM attempt_files WHERE attempt_id = ?').run(jobId);
-    const c = this.claimed.get(jobId)!;
-    this.outcome.update(c.submissionId, out, { stateChanged: true, resultChanged: false });
+    await preparedOn(q, 'clearFiles', (q) => q.delete(attemptFiles).where(eq(attemptFiles.attemptId, sql.placeholder('id'))).prepare()).execute({ id: jobId });
+    const c = (await claimedJob(q, jobId))!;
+    await this.outcome.update(q, taken.submissionId, out, { stateChanged: true, resultChanged: false });
     return compact({
       jobId,
-      submissionId: c.submissionId,
-      attempt: c.attempt,
+      submissionId: taken.submissionId,
+      attempt: taken.attempt,
       leaseToken: token,
       leaseExpiresAt: expires,
-      problemType: c.problemType,
-      problemVersionId: c.problemVersionId,
+      problemType: taken.problemType,
+      problemVersionId: taken.problemVersionId,
       packageFileId: c.packageFileId ?? '',
       packageSha256: c.packageSha256 ?? '',
-      files: this.details.files(c.submissionId),
-      props: c.props ? (JSON.parse(c.props) as Record<string, unknown>) : null,
-      problemVersionProps: c.versionProps ? (JSON.parse(c.versionProps) as Record<string, unknown>) : null,
-      config: c.config ? (JSON.parse(c.config) as Record<string, unknown>) : null,
+      files: c.files,
+      props: c.props,
+      problemVersionProps: c.versionProps,
+      config: c.config,
       maxima: jobMaxima(this.d.config),
       timeLimitSeconds: computedTimeLimit(c.packageInfo),
     }) as ClaimedJob;
@@ -204,31 +156,37 @@ export class JobsService {
 
   // ---- holding ----
 
-  renew(runner: RunnerActor, jobId: string, leaseToken: string, asked?: number): { jobId: string; leaseToken: string; leaseExpiresAt: string } {
-    return this.d.tx.run(() => {
-      const j = requireHeld(this.job.get(jobId), runner.runnerId, leaseToken, 'job');
+  renew(runner: RunnerActor, jobId: string, leaseToken: string, asked?: number): Promise<{ jobId: string; leaseToken: string; leaseExpiresAt: string }> {
+    return this.d.tx.write(async (q) => {
+      const j = requireHeld(await jobRow(q, jobId), runner.runnerId, leaseToken, 'job');
       const expires = extendedLease(j.leaseExpiresAt, this.d.clock.now(), leaseSeconds(asked));
-      this.q('UPDATE attempts SET lease_expires_at = ? WHERE id = ?').run(expires, jobId);
+      await q.update(attempts).set({ leaseExpiresAt: expires }).where(eq(attempts.id, jobId));
       return { jobId, leaseToken, leaseExpiresAt: expires };
     });
   }
 
-  progress(runner: RunnerActor, jobId: string, body: { leaseToken: string; done?: number; total?: number }): void {
-    this.d.tx.run((out) => {
-      const j = requireHeld(this.job.get(jobId), runner.runnerId, body.leaseToken, 'job');
+  async progress(runner: RunnerActor, jobId: string, body: { leaseToken: string; done?: number; total?: number }): Promise<void> {
+    await this.d.tx.write(async (q, out) => {
+      const j = requireHeld(await jobRow(q, jobId), runner.runnerId, body.leaseToken, 'job');
       const expires = extendedLease(j.leaseExpiresAt, this.d.clock.now(), leaseSeconds(undefined));
-      this.q('UPDATE attempts SET lease_expires_at = ?, progress_done = coalesce(?, progress_done), progress_total = coalesce(?, progress_total) WHERE id = ?')
-        .run(expires, body.done ?? null, body.total ?? null, jobId);
+      await q
+        .update(attempts)
+        .set({
+          leaseExpiresAt: expires,
+          ...(body.done !== undefined ? { progressDone: body.done } : {}),
+          ...(body.total !== undefined ? { progressTotal: body.total } : {}),
+        })
+        .where(eq(attempts.id, jobId));
       // a bare lease renewal through progress tells nobody anything
-      if (body.done !== undefined || body.total !== undefined) this.outcome.progressed(j.submissionId, out);
+      if (body.done !== undefined || body.total !== undefined) await this.outcome.progressed(q, j.submissionId, out);
     });
   }
 
   /** Gives a held job back at once. A polite release is not a failed delivery. */
-  release(runner: RunnerActor, jobId: string, leaseToken: string): void {
-    this.d.tx.run((out) => {
-      const j = requireHeld(this.job.get(jobId), runner.runnerId, leaseToken, 'job');
-      this.giveBack(j.id, out, { released: true });
+  async release(runner: RunnerActor, jobId: string, leaseToken: string): Promise<void> {
+    await this.d.tx.write(async (q, out) => {
+      const j = requireHeld(await jobRow(q, jobId), runner.runnerId, leaseToken, 'job');
+      await this.giveBack(q, j.id, out, { released: true });
     });
   }
 
@@ -237,39 +195,48 @@ export class JobsService {
    * failure, lease lapsed, runner revoked or its process gone): back in the queue, or, after
    * MAX_DELIVERIES failed deliveries, given up with the reason (lease.ts afterReturn).
    */
-  private giveBack(jobId: string, out: Outbox, why: Return): void {
-    const j = this.job.get(jobId);
+  private async giveBack(q: Q, jobId: string, out: Outbox, why: Return): Promise<void> {
+    const j = await jobRow(q, jobId);
     if (!j || j.state !== 'running') return;
     const next = afterReturn(j.deliveries, why);
-    if (!next.requeue) return this.giveUp(jobId, next.failure, out);
+    if (!next.requeue) return this.giveUp(q, j.submissionId, jobId, next.failure, out);
     // a failed delivery waits behind first attempts, as a rejudge does: a submission that brings
     // its runner down is judged again only after the ones submitted since, which it cannot hold up
-    this.q(
-        `UPDATE attempts SET state = 'queued', runner_id = NULL, lease_hash = NULL, lease_expires_at = NULL, claimed_at = NULL,
-                progress_done = NULL, progress_total = NULL, deliveries = deliveries - ?, priority = max(priority, ?)
-         WHERE id = ? AND state = 'running'`,
-      )
-      .run(next.countDelivery ? 0 : 1, next.countDelivery ? 1 : 0, jobId);
-    this.outcome.update(j.submissionId, out, { stateChanged: true, resultChanged: false });
+    const uncount = next.countDelivery ? 0 : 1;
+    const atLeast = next.countDelivery ? 1 : 0;
+    await q
+      .update(attempts)
+      .set({
+        state: 'queued',
+        runnerId: null,
+        leaseHash: null,
+        leaseExpiresAt: null,
+        claimedAt: null,
+        progressDone: null,
+        progressTotal: null,
+        deliveries: sql`${attempts.deliveries} - ${uncount}`,
+        // the larger of the two: max(a, b) as a scalar is SQLite's only
+        priority: sql`CASE WHEN ${attempts.priority} > ${atLeast} THEN ${attempts.priority} ELSE ${atLeast} END`,
+      })
+      .where(and(eq(attempts.id, jobId), isRunning));
+    await this.outcome.update(q, j.submissionId, out, { stateChanged: true, resultChanged: false });
     out.then(() => this.signal.notify());
   }
 
   /** A job that was handed out too often without a result: given up as failed. */
-  private giveUp(jobId: string, reason: string, out: Outbox): void {
-    this.q(
-        `UPDATE attempts SET state = 'failed', failure_reason = ?, finished_at = ?, runner_id = NULL, lease_hash = NULL, lease_expires_at = NULL, result_id = ?
-         WHERE id = ? AND state IN ('queued', 'running')`,
-      )
-      .run(reason, iso(this.d.clock.now()), newId(), jobId);
-    const j = this.job.get(jobId)!;
-    this.outcome.update(j.submissionId, out, { stateChanged: true, resultChanged: true });
+  private async giveUp(q: Q, submissionId: string, jobId: string, reason: string, out: Outbox): Promise<void> {
+    await q
+      .update(attempts)
+      .set({ state: 'failed', failureReason: reason, finishedAt: iso(this.d.clock.now()), runnerId: null, leaseHash: null, leaseExpiresAt: null, resultId: newId() })
+      .where(and(eq(attempts.id, jobId), inArray(attempts.state, ['queued', 'running'])));
+    await this.outcome.update(q, submissionId, out, { stateChanged: true, resultChanged: true });
   }
 
   // ---- reporting ----
 
-  report(runner: RunnerActor, jobId: string, body: ReportBody): { resultId: string; state: 'completed' | 'failed'; duplicate: boolean } {
-    return this.d.tx.run((out) => {
-      const found = this.job.get(jobId);
+  report(runner: RunnerActor, jobId: string, body: ReportBody): Promise<{ resultId: string; state: 'completed' | 'failed'; duplicate: boolean }> {
+    return this.d.tx.write(async (q, out) => {
+      const found = await jobRow(q, jobId);
       const hash = sha256Hex(body.leaseToken);
       // one result per job: the same delivery reporting again is told so, and nothing changes
       if (found?.resultId && found.leaseHash === hash && found.runnerId === runner.runnerId) {
@@ -277,100 +244,142 @@ export class JobsService {
       }
       if (found?.failedReportId && found.failedLeaseHash === hash) return { resultId: found.failedReportId, state: 'failed', duplicate: true };
       const j = requireHeld(found, runner.runnerId, body.leaseToken, 'job');
-      const now = iso(this.d.clock.now());
       const resultId = newId();
       if (body.infrastructureFailure) {
         const reason = body.failureReason?.trim() || 'The runner reported an infrastructure failure';
-        this.attachFiles(runner, j.id, body.files ?? []);
-        this.q('UPDATE attempts SET failed_lease_hash = ?, failed_report_id = ?, failure_reason = ? WHERE id = ?').run(hash, resultId, reason, j.id);
-        this.giveBack(j.id, out, { reason });
+        await this.attachFiles(q, runner, j.id, body.files ?? []);
+        await q.update(attempts).set({ failedLeaseHash: hash, failedReportId: resultId, failureReason: reason }).where(eq(attempts.id, j.id));
+        await this.giveBack(q, j.id, out, { reason });
         // given up: the final result keeps this delivery's token, so a repeat of this report is a duplicate
-        if (this.job.get(j.id)!.state === 'failed') {
-          this.q('UPDATE attempts SET result_id = ?, lease_hash = ?, runner_id = ? WHERE id = ?').run(resultId, hash, runner.runnerId, j.id);
-        }
+        await q
+          .update(attempts)
+          .set({ resultId, leaseHash: hash, runnerId: runner.runnerId })
+          .where(and(eq(attempts.id, j.id), sql`${attempts.state} = 'failed'`));
         return { resultId, state: 'failed', duplicate: false };
       }
       if (!body.verdict) throw ApiError.of('result.verdict.missing', 'A report needs a verdict unless it is an infrastructure failure', { verdict: ['required'] });
-      this.attachFiles(runner, j.id, body.files ?? []);
-      this.q(
-          `UPDATE attempts SET state = 'completed', verdict = ?, score = ?, max_score = ?, extra = ?, props = ?, runner_version = ?,
-                  finished_at = ?, lease_expires_at = NULL, result_id = ?, failure_reason = NULL
-           WHERE id = ?`,
-        )
-        .run(
-          body.verdict,
-          body.score ?? null,
-          body.maxScore ?? null,
-          body.extra ? JSON.stringify(body.extra) : null,
-          body.props ? JSON.stringify(body.props) : null,
-          body.runnerVersion ?? null,
-          now,
-          resultId,
-          j.id,
-        );
-      this.q('UPDATE runners SET completed_jobs = completed_jobs + 1 WHERE id = ?').run(runner.runnerId);
-      this.outcome.update(j.submissionId, out, { stateChanged: true, resultChanged: true });
+      await this.attachFiles(q, runner, j.id, body.files ?? []);
+      await preparedOn(q, 'complete', (q) =>
+        q
+          .update(attempts)
+          .set({
+            state: 'completed',
+            verdict: sql`${sql.placeholder('verdict')}`,
+            score: sql`${sql.placeholder('score')}`,
+            maxScore: sql`${sql.placeholder('maxScore')}`,
+            extra: sql`${sql.placeholder('extra')}`,
+            props: sql`${sql.placeholder('props')}`,
+            runnerVersion: sql`${sql.placeholder('runnerVersion')}`,
+            finishedAt: sql`${sql.placeholder('now')}`,
+            leaseExpiresAt: null,
+            resultId: sql`${sql.placeholder('resultId')}`,
+            failureReason: null,
+          })
+          .where(eq(attempts.id, sql.placeholder('id')))
+          .prepare(),
+      ).execute({
+        verdict: body.verdict,
+        score: body.score ?? null,
+        maxScore: body.maxScore ?? null,
+        // bound as given, so a JSON column's value goes as its text
+        extra: body.extra ? JSON.stringify(body.extra) : null,
+        props: body.props ? JSON.stringify(body.props) : null,
+        runnerVersion: body.runnerVersion ?? null,
+        now: iso(this.d.clock.now()),
+        resultId,
+        id: j.id,
+      });
+      await preparedOn(q, 'completedJobs', (q) =>
+        q
+          .update(runners)
+          .set({ completedJobs: sql`${runners.completedJobs} + 1` })
+          .where(eq(runners.id, sql.placeholder('id')))
+          .prepare(),
+      ).execute({ id: runner.runnerId });
+      await this.outcome.update(q, j.submissionId, out, { stateChanged: true, resultChanged: true });
       return { resultId, state: 'completed', duplicate: false };
     });
   }
 
   /** Attaches a runner's uploads to an attempt; only files this runner uploaded, one per name. */
-  private attachFiles(runner: RunnerActor, attemptId: string, list: { name: string; fileId: string }[]): void {
+  private async attachFiles(q: Q, runner: RunnerActor, attemptId: string, list: { name: string; fileId: string }[]): Promise<void> {
     if (!list.length) return;
     const names = new Set<string>();
     for (const f of list) {
       if (names.has(f.name)) throw ApiError.of('attempt.file.duplicate', `The report names the file ${f.name} twice`);
       names.add(f.name);
     }
-    const own = this.q<[string, string], { id: string }>('SELECT id FROM files WHERE id = ? AND uploaded_by_runner = ?');
-    const taken = this.q<[string, string], { n: number }>('SELECT count(*) AS n FROM attempt_files WHERE attempt_id = ? AND name = ?');
-    const insert = this.q('INSERT INTO attempt_files (attempt_id, name, file_id) VALUES (?, ?, ?)');
     for (const f of list) {
-      if (!own.get(f.fileId, runner.runnerId)) throw ApiError.of('file.missing', `No file ${f.fileId} uploaded by this runner`, { fileId: ['unknown'] });
-      if (taken.get(attemptId, f.name)!.n) throw ApiError.of('attempt.file.duplicate', `The attempt already has a file named ${f.name}`);
-      insert.run(attemptId, f.name, f.fileId);
+      const own = await q.select({ id: files.id }).from(files).where(and(eq(files.id, f.fileId), eq(files.uploadedByRunner, runner.runnerId))).limit(1);
+      if (!own.length) throw ApiError.of('file.missing', `No file ${f.fileId} uploaded by this runner`, { fileId: ['unknown'] });
+      const [taken] = await q.select({ n: count() }).from(attemptFiles).where(and(eq(attemptFiles.attemptId, attemptId), eq(attemptFiles.name, f.name)));
+      if (taken && taken.n > 0) throw ApiError.of('attempt.file.duplicate', `The attempt already has a file named ${f.name}`);
+      await q.insert(attemptFiles).values({ attemptId, name: f.name, fileId: f.fileId });
     }
   }
 
-  attach(runner: RunnerActor, jobId: string, body: { leaseToken: string; fileId: string; name: string }): void {
-    this.d.tx.run(() => {
-      const j = requireHeld(this.job.get(jobId), runner.runnerId, body.leaseToken, 'job');
-      this.attachFiles(runner, j.id, [{ name: body.name, fileId: body.fileId }]);
+  async attach(runner: RunnerActor, jobId: string, body: { leaseToken: string; fileId: string; name: string }): Promise<void> {
+    await this.d.tx.write(async (q) => {
+      const j = requireHeld(await jobRow(q, jobId), runner.runnerId, body.leaseToken, 'job');
+      await this.attachFiles(q, runner, j.id, [{ name: body.name, fileId: body.fileId }]);
     });
   }
 
   /** Whether this runner may download a file: one of a job or trial it holds right now. */
-  mayFetch(runner: RunnerActor, fileId: string): boolean {
-    return !!this.heldFile.get(runner.runnerId, fileId, fileId, runner.runnerId, fileId, runner.runnerId, fileId);
+  mayFetch(runner: RunnerActor, fileId: string): Promise<boolean> {
+    return this.d.tx.read((q) => holdsFile(q, runner.runnerId, fileId));
   }
 
   // ---- the reaper ----
 
   /** Jobs whose lease lapsed go back to the queue, or fail after MAX_DELIVERIES. Returns how many were handled. */
-  reap(now: Date): number {
-    const lapsed = this.q<[string], { id: string }>("SELECT id FROM attempts WHERE state = 'running' AND lease_expires_at <= ?")
-      .all(iso(now));
+  async reap(now: Date): Promise<number> {
+    const t = iso(now);
+    const lapsed = await this.d.tx.read((q) => q.select({ id: attempts.id }).from(attempts).where(and(isRunning, lte(attempts.leaseExpiresAt, t))));
     for (const l of lapsed) {
-      this.d.tx.run((out) => {
+      await this.d.tx.write(async (q, out) => {
         // read again: a report may have landed since the list was made
-        const j = this.job.get(l.id);
-        if (!j || j.state !== 'running' || !j.leaseExpiresAt || j.leaseExpiresAt > iso(now)) return;
-        this.giveBack(j.id, out, { reason: 'the runner did not renew its lease in time' });
+        const j = await jobRow(q, l.id);
+        if (!j || j.state !== 'running' || !j.leaseExpiresAt || j.leaseExpiresAt > t) return;
+        await this.giveBack(q, j.id, out, { reason: 'the runner did not renew its lease in time' });
       });
     }
     return lapsed.length;
   }
 
   /** Gives back every job a runner holds (it was revoked, or its process ended): failed deliveries, `reason` says why. */
-  requeueAllOf(runnerId: string, out: Outbox, reason: string): void {
-    const held = this.q<[string], { id: string }>("SELECT id FROM attempts WHERE runner_id = ? AND state = 'running'").all(runnerId);
-    for (const h of held) this.giveBack(h.id, out, { reason });
+  async requeueAllOf(q: Q, runnerId: string, out: Outbox, reason: string): Promise<void> {
+    const held = await q.select({ id: attempts.id }).from(attempts).where(and(eq(attempts.runnerId, runnerId), isRunning));
+    for (const h of held) await this.giveBack(q, h.id, out, { reason });
   }
 }
 
+/** The candidates query for a batch size and a number of problem types, built once (prepared.ts). */
+function candidates(q: Q, batch: number, types: number) {
+  return preparedOn(q, `candidates ${batch} ${types}`, (q) =>
+    q
+      .select({ id: attempts.id, seriesTags: series.runnerTags, activityTags: activities.runnerTags })
+      .from(attempts)
+      .innerJoin(submissions, eq(submissions.id, attempts.submissionId))
+      .innerJoin(series, eq(series.id, submissions.seriesId))
+      .innerJoin(activities, eq(activities.id, submissions.activityId))
+      .where(and(isQueued, inArray(attempts.problemType, Array.from({ length: types }, (_, i) => sql.placeholder(`t${i}`)))))
+      .orderBy(asc(attempts.priority), asc(attempts.createdAt), asc(attempts.id))
+      .limit(literalLimit(batch))
+      .offset(sql.placeholder('offset'))
+      .prepare(),
+  );
+}
+
+/** The runner's problem types as the candidates query's placeholders t0, t1, … */
+function typeValues(types: readonly string[]): Record<string, string> {
+  const values: Record<string, string> = {};
+  types.forEach((t, i) => (values[`t${i}`] = t));
+  return values;
+}
+
 /** The limit a calibration trial computed for a version whose package names none (interface: ClaimedJob.timeLimitSeconds). */
-export function computedTimeLimit(packageInfo: string | null): number | undefined {
-  if (!packageInfo) return undefined;
-  const info = JSON.parse(packageInfo) as { timeLimitSeconds?: unknown; timeLimitSource?: unknown };
+export function computedTimeLimit(info: { timeLimitSeconds?: unknown; timeLimitSource?: unknown } | null): number | undefined {
+  if (!info) return undefined;
   return info.timeLimitSource === 'trial' && typeof info.timeLimitSeconds === 'number' ? info.timeLimitSeconds : undefined;
 }

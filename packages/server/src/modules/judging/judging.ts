@@ -4,8 +4,10 @@ import type { FilesService } from '../files/index.js';
 import type { VersionCalibration } from '../problems/index.js';
 import type { RunnerWork } from '../runners/index.js';
 import type { SubmissionJudging, SubmissionRow } from '../submissions/index.js';
+import type { Q } from '../../db/storage.js';
 import { JobsService } from './jobs.js';
 import { SubmissionOutcome, type RankingHooks } from './outcome.js';
+import { SynchronousSettle, queueCalibrationNow } from './sync-bridge.js';
 import { SampleRunQueue } from './sample-run-queue.js';
 import { TrialsService } from './trials.js';
 
@@ -19,9 +21,15 @@ export class Judging {
   readonly jobs: JobsService;
   readonly trials: TrialsService;
   readonly sampleRuns: SampleRunQueue;
+  private readonly synchronous: SynchronousSettle;
 
-  constructor(d: Deps, files: FilesService, ranking: RankingHooks) {
+  constructor(
+    private readonly d: Deps,
+    files: FilesService,
+    ranking: RankingHooks,
+  ) {
     this.outcome = new SubmissionOutcome(d, ranking);
+    this.synchronous = new SynchronousSettle(d, ranking);
     this.jobs = new JobsService(d, this.outcome);
     this.trials = new TrialsService(d, files);
     // a runner long-polls for jobs and asks for a trial only when that poll ends: a queued trial
@@ -33,32 +41,43 @@ export class Judging {
     this.sampleRuns = new SampleRunQueue(d, this.jobs);
   }
 
-  /** What submitting, rejudging and exclusion ask of judging. */
+  /**
+   * What submitting, rejudging and exclusion ask of judging. Their transactions are still the
+   * synchronous ones, so this settles synchronously (sync-bridge.ts); within an asynchronous write
+   * the same is `outcome.settle(q, …)`.
+   */
   readonly forSubmissions: SubmissionJudging = {
     settle: (submissionId: string, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): SubmissionRow =>
-      this.outcome.settle(submissionId, out, opts),
+      this.synchronous.settle(submissionId, out, opts),
     queued: (out: Outbox): void => out.then(() => this.jobs.signal.notify()),
   };
 
-  /** What a new problem version asks: a trial computing the time limit its package does not name. */
+  /**
+   * What a new problem version asks: a trial computing the time limit its package does not name.
+   * The problems area's transaction is still the synchronous one (sync-bridge.ts); within an
+   * asynchronous write the same is `trials.calibrate(q, …)`.
+   */
   readonly forProblems: VersionCalibration = {
-    queue: (v, out) => this.trials.calibrate(v, out),
+    queue: (v, out) => {
+      queueCalibrationNow(this.d, v);
+      out.then(() => this.trials.signal.notify());
+    },
   };
 
   /** What a change of a runner means for the work it holds or could claim. */
   readonly forRunners: RunnerWork = {
-    requeueAllOf: (runnerId: string, out: Outbox, reason: string): void => {
-      this.jobs.requeueAllOf(runnerId, out, reason);
-      this.trials.requeueAllOf(runnerId, reason);
-      this.sampleRuns.failAllOf(runnerId, reason);
+    requeueAllOf: async (q: Q, runnerId: string, out: Outbox, reason: string): Promise<void> => {
+      await this.jobs.requeueAllOf(q, runnerId, out, reason);
+      await this.trials.requeueAllOf(q, runnerId, reason);
+      await this.sampleRuns.failAllOf(q, runnerId, reason);
       out.then(() => this.trials.signal.notify());
     },
     wake: (out: Outbox): void => out.then(() => this.jobs.signal.notify()),
   };
 
   /** Jobs and trials whose lease lapsed go back to the queue, or are given up after too many deliveries; lapsed sample runs fail. */
-  reap(now: Date): { jobs: number; trials: number; sampleRuns: number } {
-    return { jobs: this.jobs.reap(now), trials: this.trials.reap(now), sampleRuns: this.sampleRuns.reap(now) };
+  async reap(now: Date): Promise<{ jobs: number; trials: number; sampleRuns: number }> {
+    return { jobs: await this.jobs.reap(now), trials: await this.trials.reap(now), sampleRuns: await this.sampleRuns.reap(now) };
   }
 
   /** The server is closing: long polls answer 204 now rather than wait out their time. */

@@ -62,6 +62,8 @@ export function requireHeld<T extends Held>(row: T | undefined, runnerId: string
  */
 export class WorkSignal {
   private waiters = new Set<() => void>();
+  /** Counts notifications, so that a poll sees one that came while its `take` was awaited. */
+  private notified = 0;
   /** Signals woken with this one: a job's long poll wakes when a trial is queued. */
   private readonly followers: WorkSignal[] = [];
   /** Set when the server shuts down: long polls end at once and nobody waits again. */
@@ -78,6 +80,7 @@ export class WorkSignal {
   }
 
   notify(): void {
+    this.notified++;
     const woken = this.waiters;
     this.waiters = new Set();
     for (const wake of woken) wake();
@@ -104,17 +107,24 @@ export class WorkSignal {
    * Tries `take` now, and again each time work is queued, until it yields something or
    * `waitSeconds` have passed (a long poll), or until `elsewhere` says the caller has other work
    * waiting (then null at once, so that it goes for that). A caller that went away is handed nothing.
+   * Work queued while `take` or `elsewhere` was running is looked for again at once, not missed.
    */
-  async poll<T>(take: () => T | null, waitSeconds: number, abort?: AbortSignal, elsewhere?: () => boolean): Promise<T | null> {
+  async poll<T>(
+    take: () => Promise<T | null>,
+    waitSeconds: number,
+    abort?: AbortSignal,
+    elsewhere?: () => Promise<boolean>,
+  ): Promise<T | null> {
     const deadline = Date.now() + waitSeconds * 1000;
     for (;;) {
       if (abort?.aborted) return null;
-      const got = take();
+      const seen = this.notified;
+      const got = await take();
       if (got) return got;
-      if (elsewhere?.()) return null;
+      if (elsewhere && (await elsewhere())) return null;
       const left = deadline - Date.now();
       if (left <= 0 || abort?.aborted || this.closed) return null;
-      await this.wait(left, abort);
+      if (this.notified === seen) await this.wait(left, abort);
     }
   }
 

@@ -1,10 +1,13 @@
-import type Database from 'better-sqlite3';
+import { eq, sql, type AnyColumn } from 'drizzle-orm';
+import { attempts, seriesProblems, submissions } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { event, type DomainEvent } from '../../events/bus.js';
 import type { Deps } from '../../services.js';
-import { literalRows, type Rows } from '../../util.js';
 import { Standings, standingOf } from '../participant/index.js';
-import { SUBMISSION_SELECT, toSummary, type SubmissionRow } from '../submissions/index.js';
+import { toSummary, type SubmissionRow } from '../submissions/index.js';
+import { preparedOn } from './prepared.js';
+import { submissionRow } from './submission-row.js';
 
 /** What the judging flow asks of the ranking: refresh one cell after commit, and who to tell of a result. */
 export interface RankingHooks {
@@ -12,26 +15,24 @@ export interface RankingHooks {
   resultEvents(submissionId: string): DomainEvent[];
 }
 
-interface Newest {
-  state: string;
-  verdict: string | null;
-  score: number | null;
-  maxScore: number | null;
-  n: number;
-}
+type Changes = { stateChanged: boolean; resultChanged: boolean };
+
+/** A column of the updated submission's newest attempt (attempts_number answers it from the index). */
+const newest = (column: AnyColumn) =>
+  sql`(select ${column} from ${attempts} where ${attempts.submissionId} = ${submissions.id} order by ${attempts.attempt} desc limit 1)`;
 
 /**
  * Keeps a submission's row in step with its newest attempt (decisions §6: a submission's state is
  * its newest attempt's) and tells who must know: the author (`submissionStateChanged`, and
  * `problemStatusChanged` when the outcome changed), the managers (`submissionChanged`) and the
- * ranking's readers (`rankingChanged`). Runs inside the caller's transaction; events leave after commit.
+ * ranking's readers (`rankingChanged`). Runs inside the caller's transaction (its `q`); events
+ * leave after commit.
  */
 export class SubmissionOutcome {
-  private readonly newest: Rows<[string], Newest>;
-  private readonly store: Database.Statement<[string, string | null, number | null, number | null, number, string]>;
-  private readonly byId: Rows<[string], SubmissionRow>;
-  private readonly keys: Database.Statement<[string], [string, string, string]>;
-  private readonly order: Database.Statement<[string], number>;
+  /**
+   * The author's standing is the participant area's reader, still on the synchronous connection:
+   * on SQLite it runs inside the caller's transaction all the same (one connection).
+   */
   private readonly standings: Standings;
   private readonly bus: Deps['bus'];
 
@@ -40,21 +41,7 @@ export class SubmissionOutcome {
     private readonly ranking: RankingHooks,
   ) {
     this.bus = d.bus;
-    this.newest = literalRows(
-      d.sqlite.prepare<[string], Newest>(
-        `SELECT state, verdict, score, max_score AS maxScore, (SELECT count(*) FROM attempts WHERE submission_id = a.submission_id) AS n
-         FROM attempts a WHERE submission_id = ? ORDER BY attempt DESC LIMIT 1`,
-      ),
-    );
-    this.store = d.sqlite.prepare('UPDATE submissions SET state = ?, verdict = ?, score = ?, max_score = ?, attempts = ? WHERE id = ?');
-    this.byId = literalRows(d.sqlite.prepare<[string], SubmissionRow>(`${SUBMISSION_SELECT} WHERE s.id = ?`));
-    this.keys = d.sqlite.prepare<[string], [string, string, string]>('SELECT activity_id, user_id, series_problem_id FROM submissions WHERE id = ?').raw(true);
     this.standings = new Standings(d.sqlite);
-    this.order = d.sqlite.prepare<[string], number>('SELECT "order" FROM series_problems WHERE id = ?').pluck();
-  }
-
-  row(submissionId: string): SubmissionRow | undefined {
-    return this.byId.get(submissionId);
   }
 
   /**
@@ -62,12 +49,12 @@ export class SubmissionOutcome {
    * queued, claimed, finished or cancelled (the author hears of it); `resultChanged`: what counts
    * for standings and ranking may differ now (a result, an exclusion).
    */
-  settle(submissionId: string, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): SubmissionRow {
-    this.derive(submissionId);
-    const row = this.byId.get(submissionId)!;
+  async settle(q: Q, submissionId: string, out: Outbox, opts: Changes): Promise<SubmissionRow> {
+    await this.derive(q, submissionId);
+    const row = (await submissionRow(q, submissionId))!;
     // the events' payloads (the summary, the author's standing, the ranking's audiences) are
     // several reads a job: not made when no socket is open to receive them
-    if (this.bus.listening) this.announce(row, out, opts);
+    if (this.bus.listening) await this.announce(q, row, out, opts);
     out.then(() => this.ranking.submissionChanged(row.activityId, row.userId, row.seriesProblemId));
     return row;
   }
@@ -77,54 +64,87 @@ export class SubmissionOutcome {
    * report and requeue): with nobody listening, only the three ids the caches are told of are
    * read, not the submission with its names.
    */
-  update(submissionId: string, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): void {
+  async update(q: Q, submissionId: string, out: Outbox, opts: Changes): Promise<void> {
     if (this.bus.listening) {
-      this.settle(submissionId, out, opts);
+      await this.settle(q, submissionId, out, opts);
       return;
     }
-    this.derive(submissionId);
-    const [activityId, userId, assignmentId] = this.keys.get(submissionId)!;
-    out.then(() => this.ranking.submissionChanged(activityId, userId, assignmentId));
+    const keys = await this.derive(q, submissionId);
+    if (keys) out.then(() => this.ranking.submissionChanged(keys.activityId, keys.userId, keys.seriesProblemId));
   }
 
   /**
    * A runner reported progress on the submission's running attempt: the author and the managers
    * hear of it (the summary carries `progress`); nothing that counts changed, so no caches move.
    */
-  progressed(submissionId: string, out: Outbox): void {
+  async progressed(q: Q, submissionId: string, out: Outbox): Promise<void> {
     if (!this.bus.listening) return;
-    const row = this.byId.get(submissionId);
+    const row = await submissionRow(q, submissionId);
     if (!row || row.state !== 'running') return;
-    this.announce(row, out, { stateChanged: true, resultChanged: false });
+    await this.announce(q, row, out, { stateChanged: true, resultChanged: false });
   }
 
-  /** The submission's state and result as its newest attempt's. */
-  private derive(submissionId: string): void {
-    const n = this.newest.get(submissionId);
-    if (n) this.store.run(n.state, n.verdict, n.score, n.maxScore, n.n, submissionId);
+  /**
+   * The submission's state and result as its newest attempt's, in one statement; the ids its
+   * caches are keyed by. Attempts are numbered 1, 2, … without gaps (attempts_number), so the
+   * newest one's number is how many there are.
+   */
+  private async derive(q: Q, submissionId: string): Promise<{ activityId: string; userId: string; seriesProblemId: string } | undefined> {
+    const [keys] = await preparedOn(q, 'derive', (q) =>
+      q
+        .update(submissions)
+        .set({
+          state: sql`coalesce(${newest(attempts.state)}, ${submissions.state})`,
+          verdict: sql`${newest(attempts.verdict)}`,
+          score: sql`${newest(attempts.score)}`,
+          maxScore: sql`${newest(attempts.maxScore)}`,
+          attempts: sql`coalesce(${newest(attempts.attempt)}, ${submissions.attempts})`,
+        })
+        .where(eq(submissions.id, sql.placeholder('id')))
+        .returning({ activityId: submissions.activityId, userId: submissions.userId, seriesProblemId: submissions.seriesProblemId })
+        .prepare(),
+    ).execute({ id: submissionId });
+    return keys;
   }
 
-  private announce(row: SubmissionRow, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): void {
-    const submission = toSummary(row);
-    const author = { kind: 'users' as const, userIds: [row.userId] };
-    // problemId: the assignment, as the peer's participant summary names it
-    if (opts.stateChanged) out.emit(event('submissionStateChanged', { activityId: row.activityId, submission: { ...submission, problemId: row.seriesProblemId } }, author));
-    out.emit(event('submissionChanged', { activityId: row.activityId, submission }, { kind: 'permission', key: 'submission:read:all', activityId: row.activityId }));
-    if (opts.resultChanged) {
-      const standing = standingOf(this.standings.ofAssignment(row.userId, row.activityId, row.seriesProblemId), row.maxPoints);
-      out.emit(
-        event(
-          'problemStatusChanged',
-          {
-            activityId: row.activityId,
-            seriesId: row.seriesId,
-            // the problem as the author's series list shows it
-            problem: { id: row.seriesProblemId, slug: row.problemSlug, name: row.problemName, order: this.order.get(row.seriesProblemId) ?? 0, ...standing },
-          },
-          author,
-        ),
-      );
-      for (const e of this.ranking.resultEvents(row.id)) out.emit(e);
-    }
+  private async announce(q: Q, row: SubmissionRow, out: Outbox, opts: Changes): Promise<void> {
+    const order = opts.resultChanged
+      ? ((await q.select({ order: seriesProblems.order }).from(seriesProblems).where(eq(seriesProblems.id, row.seriesProblemId)).limit(1))[0]?.order ?? 0)
+      : 0;
+    announceSettled(row, out, opts, {
+      standing: () => this.standings.ofAssignment(row.userId, row.activityId, row.seriesProblemId),
+      order,
+      resultEvents: () => this.ranking.resultEvents(row.id),
+    });
+  }
+}
+
+/** The events a settled submission gives; the reads they need are the caller's. */
+export function announceSettled(
+  row: SubmissionRow,
+  out: Outbox,
+  opts: Changes,
+  read: { standing: () => ReturnType<Standings['ofAssignment']>; order: number; resultEvents: () => DomainEvent[] },
+): void {
+  const submission = toSummary(row);
+  const author = { kind: 'users' as const, userIds: [row.userId] };
+  // problemId: the assignment, as the peer's participant summary names it
+  if (opts.stateChanged) out.emit(event('submissionStateChanged', { activityId: row.activityId, submission: { ...submission, problemId: row.seriesProblemId } }, author));
+  out.emit(event('submissionChanged', { activityId: row.activityId, submission }, { kind: 'permission', key: 'submission:read:all', activityId: row.activityId }));
+  if (opts.resultChanged) {
+    const standing = standingOf(read.standing(), row.maxPoints);
+    out.emit(
+      event(
+        'problemStatusChanged',
+        {
+          activityId: row.activityId,
+          seriesId: row.seriesId,
+          // the problem as the author's series list shows it
+          problem: { id: row.seriesProblemId, slug: row.problemSlug, name: row.problemName, order: read.order, ...standing },
+        },
+        author,
+      ),
+    );
+    for (const e of read.resultEvents()) out.emit(e);
   }
 }

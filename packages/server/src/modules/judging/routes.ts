@@ -32,7 +32,7 @@ export function judgingRoutes(api: Api, jobs: JobsService, trials: TrialsService
   api.bind(ops.reportJob, ({ runner, params, body }) => jobs.report(runner, params.jobId, body));
   api.bind(ops.attachJobFile, ({ runner, params, body }) => jobs.attach(runner, params.jobId, body));
   api.bind(ops.downloadRunnerFile, async ({ runner, params, ctx }) => {
-    const f = jobs.mayFetch(runner, params.id) ? await files.find(params.id) : undefined;
+    const f = (await jobs.mayFetch(runner, params.id)) ? await files.find(params.id) : undefined;
     if (!f) throw notFound('file');
     sendBlob(ctx, files.blobs, f);
   });

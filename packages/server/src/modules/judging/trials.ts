@@ -1,44 +1,52 @@
 import type { Trial } from '@judge/contract';
+import { and, asc, count, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import type { RunnerActor } from '../../auth/runner-tokens.js';
 import { ApiError, notFound } from '@judge/contract';
 import { PackageError } from '@judge/problem-package';
 import { inspectOffLoop } from '../../offloop/inspect-package.js';
+import { files, trials } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import type { Deps } from '../../services.js';
-import { compact, iso, newId, newSecret, sha256Hex, statements } from '../../util.js';
+import { compact, iso, newId, newSecret, sha256Hex } from '../../util.js';
 import { jobMaxima } from '../../config.js';
 import { visibleActivity } from '../policy/index.js';
 import type { FilesService } from '../files/index.js';
 import { storeComputedTimeLimit } from '../problems/index.js';
+import { literalLimit } from './job-rows.js';
+import { preparedOn } from './prepared.js';
 import { WorkSignal, afterReturn, extendedLease, leaseSeconds, requireHeld, type Return } from './lease.js';
 
-interface TrialRow {
-  id: string;
-  activityId: string | null;
-  createdBy: string | null;
-  state: Trial['state'];
-  problemType: string;
-  packageFileId: string;
-  packageSha256: string;
-  createdAt: string;
-  claimedAt: string | null;
-  finishedAt: string | null;
-  runnerId: string | null;
-  runnerName: string | null;
-  leaseHash: string | null;
-  leaseExpiresAt: string | null;
-  deliveries: number;
-  measurement: string | null;
-  failureReason: string | null;
-  calibratesVersionId: string | null;
+const TRIAL = {
+  id: trials.id,
+  activityId: trials.activityId,
+  createdBy: trials.createdBy,
+  state: trials.state,
+  problemType: trials.problemType,
+  packageFileId: trials.packageFileId,
+  packageSha256: files.sha256,
+  createdAt: trials.createdAt,
+  claimedAt: trials.claimedAt,
+  finishedAt: trials.finishedAt,
+  runnerId: trials.runnerId,
+  runnerName: trials.runnerName,
+  leaseHash: trials.leaseHash,
+  leaseExpiresAt: trials.leaseExpiresAt,
+  deliveries: trials.deliveries,
+  measurement: trials.measurement,
+  failureReason: trials.failureReason,
+  calibratesVersionId: trials.calibratesVersionId,
+};
+
+type TrialRow = NonNullable<Awaited<ReturnType<typeof trialRow>>>;
+
+async function trialRow(q: Q, id: string) {
+  return (await q.select(TRIAL).from(trials).innerJoin(files, eq(files.id, trials.packageFileId)).where(eq(trials.id, id)).limit(1))[0];
 }
 
-const TRIAL_SELECT = `SELECT t.id, t.activity_id AS activityId, t.created_by AS createdBy, t.state, t.problem_type AS problemType,
-  t.package_file_id AS packageFileId, f.sha256 AS packageSha256, t.created_at AS createdAt, t.claimed_at AS claimedAt, t.finished_at AS finishedAt,
-  t.runner_id AS runnerId, t.runner_name AS runnerName, t.lease_hash AS leaseHash, t.lease_expires_at AS leaseExpiresAt, t.deliveries,
-  t.measurement, t.failure_reason AS failureReason, t.calibrates_version_id AS calibratesVersionId
-  FROM trials t JOIN files f ON f.id = t.package_file_id`;
+const isQueued = sql`${trials.state} = 'queued'`;
+const isRunning = sql`${trials.state} = 'running'`;
 
 /** Unfinished trials a user may have at once: a trial occupies a runner for a whole package. */
 const TRIALS_PER_USER = 3;
@@ -46,27 +54,25 @@ const TRIALS_PER_USER = 3;
 /**
  * Trials (decisions §8): a package checked by a runner, which judges the package's own example
  * submissions and reports what it measured. They never touch submissions, rankings or limits.
+ *
+ * What keeps it safe on PostgreSQL: a claim locks the queued row it picks (`FOR UPDATE SKIP
+ * LOCKED`, marked below) and takes it with `UPDATE … WHERE state = 'queued' RETURNING`; the
+ * per-user quota, renewals, reports and requeues read and write in one SERIALIZABLE transaction,
+ * retried by the engine when a concurrent one changed what they read.
  */
 export class TrialsService {
   readonly signal = new WorkSignal();
-  private readonly q;
 
   constructor(
     private readonly d: Deps,
     private readonly files: FilesService,
-  ) {
-    this.q = statements(d.sqlite);
-  }
-
-  private row(id: string): TrialRow | undefined {
-    return this.q<[string], TrialRow>(`${TRIAL_SELECT} WHERE t.id = ?`).get(id);
-  }
+  ) {}
 
   private view(t: TrialRow): Trial {
     return compact({
       id: t.id,
       activityId: t.activityId,
-      state: t.state,
+      state: t.state as Trial['state'],
       problemType: t.problemType,
       packageFileId: t.packageFileId,
       createdAt: t.createdAt,
@@ -89,21 +95,24 @@ export class TrialsService {
       if (e instanceof PackageError) throw ApiError.of('package.invalid', `The package is not a valid ICPC problem package: ${e.message}`, { packageFileId: [e.message] });
       throw e;
     }
-    return this.d.tx.run((out) => {
-      const unfinished = this.q<[string], { n: number }>("SELECT count(*) AS n FROM trials WHERE created_by = ? AND state IN ('queued', 'running')").get(actor.userId)!.n;
-      if (unfinished >= TRIALS_PER_USER) throw ApiError.of('trial.tooMany', `At most ${TRIALS_PER_USER} trials may wait or run at once; let one finish first`);
+    return this.d.tx.write(async (q, out) => {
+      const [unfinished] = await q
+        .select({ n: count() })
+        .from(trials)
+        .where(and(eq(trials.createdBy, actor.userId), inArray(trials.state, ['queued', 'running'])));
+      if (unfinished!.n >= TRIALS_PER_USER) throw ApiError.of('trial.tooMany', `At most ${TRIALS_PER_USER} trials may wait or run at once; let one finish first`);
       const id = newId();
-      this.q('INSERT INTO trials (id, activity_id, created_by, state, problem_type, package_file_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+      await q.insert(trials).values({
         id,
         activityId,
-        actor.userId,
-        'queued',
-        body.problemType,
-        body.packageFileId,
-        iso(this.d.clock.now()),
-      );
+        createdBy: actor.userId,
+        state: 'queued',
+        problemType: body.problemType,
+        packageFileId: body.packageFileId,
+        createdAt: iso(this.d.clock.now()),
+      });
       out.then(() => this.signal.notify());
-      return this.view(this.row(id)!);
+      return this.view((await trialRow(q, id))!);
     });
   }
 
@@ -111,21 +120,21 @@ export class TrialsService {
    * The server's own trial of a new version whose package names no time limit: its report gives the
    * version the limit problemtools' rule computes. No user made it, so no user's quota counts it.
    */
-  calibrate(v: { versionId: string; problemType: string; packageFileId: string }, out: Outbox): void {
-    this.q('INSERT INTO trials (id, state, problem_type, package_file_id, created_at, calibrates_version_id) VALUES (?, ?, ?, ?, ?, ?)').run(
-      newId(),
-      'queued',
-      v.problemType,
-      v.packageFileId,
-      iso(this.d.clock.now()),
-      v.versionId,
-    );
+  async calibrate(q: Q, v: { versionId: string; problemType: string; packageFileId: string }, out: Outbox): Promise<void> {
+    await q.insert(trials).values({
+      id: newId(),
+      state: 'queued',
+      problemType: v.problemType,
+      packageFileId: v.packageFileId,
+      createdAt: iso(this.d.clock.now()),
+      calibratesVersionId: v.versionId,
+    });
     out.then(() => this.signal.notify());
   }
 
   /** Its author's, or readable by holders of trial:run where it ran; 404 otherwise. */
-  get(actor: Actor, id: string): Trial {
-    const t = this.row(id);
+  async get(actor: Actor, id: string): Promise<Trial> {
+    const t = await this.d.tx.read((q) => trialRow(q, id));
     if (!t || (t.createdBy !== actor.userId && !this.d.permissions.now.has(actor.userId, 'trial:run', t.activityId))) throw notFound('trial');
     return this.view(t);
   }
@@ -138,28 +147,61 @@ export class TrialsService {
   }
 
   /** Whether a trial of one of the runner's problem types (with `calibrating`, a calibration) waits to be claimed. */
-  queuedFor(runner: RunnerActor, calibrating = false): boolean {
+  async queuedFor(runner: RunnerActor, calibrating = false): Promise<boolean> {
     if (!runner.problemTypes.length) return false;
-    const which = calibrating ? ' AND calibrates_version_id IS NOT NULL' : '';
-    return !!this.q<[string], { n: number }>(`SELECT 1 AS n FROM trials WHERE state = 'queued'${which} AND problem_type IN (SELECT value FROM json_each(?)) LIMIT 1`).get(
-      JSON.stringify(runner.problemTypes),
+    // asked before every claim of a job (Judging.workFirst): built once per query builder (prepared.ts)
+    const n = runner.problemTypes.length;
+    const values: Record<string, string> = {};
+    runner.problemTypes.forEach((t, i) => (values[`t${i}`] = t));
+    const found = await this.d.tx.read((q) =>
+      preparedOn(q, `trialQueued ${calibrating} ${n}`, (q) =>
+        q
+          .select({ id: trials.id })
+          .from(trials)
+          .where(
+            and(
+              isQueued,
+              inArray(trials.problemType, Array.from({ length: n }, (_, i) => sql.placeholder(`t${i}`))),
+              calibrating ? isNotNull(trials.calibratesVersionId) : undefined,
+            ),
+          )
+          .limit(literalLimit(1))
+          .prepare(),
+      ).execute(values),
     );
+    return found.length > 0;
   }
 
-  private claimNow(runner: RunnerActor, lease: number) {
+  private async claimNow(runner: RunnerActor, lease: number) {
     if (!runner.problemTypes.length) return null;
-    return this.d.tx.run(() => {
-      const next = this.q<[string], { id: string }>(
-        "SELECT id FROM trials WHERE state = 'queued' AND problem_type IN (SELECT value FROM json_each(?)) ORDER BY calibrates_version_id IS NULL, created_at, id LIMIT 1",
-      ).get(JSON.stringify(runner.problemTypes));
+    return this.d.tx.write(async (q) => {
+      // calibrations first: until one reports, its version is judged at the runner's default limit
+      // PostgreSQL: FOR UPDATE SKIP LOCKED, so that two claims never read the same queued trial as free.
+      const [next] = await q
+        .select({ id: trials.id })
+        .from(trials)
+        .where(and(isQueued, inArray(trials.problemType, runner.problemTypes)))
+        .orderBy(sql`${trials.calibratesVersionId} is null`, asc(trials.createdAt), asc(trials.id))
+        .limit(literalLimit(1));
       if (!next) return null;
       const now = this.d.clock.now();
       const token = newSecret();
       const expires = iso(new Date(now.getTime() + lease * 1000));
-      this.q(
-        "UPDATE trials SET state = 'running', runner_id = ?, runner_name = ?, lease_hash = ?, lease_expires_at = ?, claimed_at = ?, deliveries = deliveries + 1 WHERE id = ?",
-      ).run(runner.runnerId, runner.name, sha256Hex(token), expires, iso(now), next.id);
-      const t = this.row(next.id)!;
+      const taken = await q
+        .update(trials)
+        .set({
+          state: 'running',
+          runnerId: runner.runnerId,
+          runnerName: runner.name,
+          leaseHash: sha256Hex(token),
+          leaseExpiresAt: expires,
+          claimedAt: iso(now),
+          deliveries: sql`${trials.deliveries} + 1`,
+        })
+        .where(and(eq(trials.id, next.id), isQueued))
+        .returning({ id: trials.id });
+      if (!taken.length) return null;
+      const t = (await trialRow(q, next.id))!;
       const maxima = jobMaxima(this.d.config);
       return {
         trialId: t.id,
@@ -174,29 +216,32 @@ export class TrialsService {
   }
 
   renew(runner: RunnerActor, trialId: string, leaseToken: string, asked?: number) {
-    return this.d.tx.run(() => {
-      const t = requireHeld(this.row(trialId), runner.runnerId, leaseToken, 'trial');
+    return this.d.tx.write(async (q) => {
+      const t = requireHeld(await trialRow(q, trialId), runner.runnerId, leaseToken, 'trial');
       const expires = extendedLease(t.leaseExpiresAt, this.d.clock.now(), leaseSeconds(asked));
-      this.q('UPDATE trials SET lease_expires_at = ? WHERE id = ?').run(expires, trialId);
+      await q.update(trials).set({ leaseExpiresAt: expires }).where(eq(trials.id, trialId));
       return { trialId, leaseToken, leaseExpiresAt: expires };
     });
   }
 
   report(runner: RunnerActor, trialId: string, body: { leaseToken: string; measurement?: string; failureReason?: string }) {
-    return this.d.tx.run((out) => {
-      const found = this.row(trialId);
+    return this.d.tx.write(async (q, out) => {
+      const found = await trialRow(q, trialId);
       if (found && found.finishedAt && found.leaseHash === sha256Hex(body.leaseToken) && found.runnerId === runner.runnerId) {
         return { trialId, state: found.state === 'completed' ? ('completed' as const) : ('failed' as const), duplicate: true };
       }
       requireHeld(found, runner.runnerId, body.leaseToken, 'trial');
       const failed = !!body.failureReason?.trim();
-      this.q('UPDATE trials SET state = ?, measurement = ?, failure_reason = ?, finished_at = ?, lease_expires_at = NULL WHERE id = ?').run(
-        failed ? 'failed' : 'completed',
-        failed ? null : (body.measurement ?? null),
-        failed ? body.failureReason!.trim() : null,
-        iso(this.d.clock.now()),
-        trialId,
-      );
+      await q
+        .update(trials)
+        .set({
+          state: failed ? 'failed' : 'completed',
+          measurement: failed ? null : (body.measurement ?? null),
+          failureReason: failed ? body.failureReason!.trim() : null,
+          finishedAt: iso(this.d.clock.now()),
+          leaseExpiresAt: null,
+        })
+        .where(eq(trials.id, trialId));
       const computed = failed || !found!.calibratesVersionId ? undefined : computedTimeLimit(body.measurement);
       if (computed !== undefined) storeComputedTimeLimit(this.d, found!.calibratesVersionId!, computed, out);
       return { trialId, state: failed ? ('failed' as const) : ('completed' as const), duplicate: false };
@@ -204,14 +249,14 @@ export class TrialsService {
   }
 
   /** Trials whose lease lapsed go back to the queue, or fail after MAX_DELIVERIES. */
-  reap(now: Date): number {
+  async reap(now: Date): Promise<number> {
     const t = iso(now);
-    const lapsed = this.q<[string], { id: string }>("SELECT id FROM trials WHERE state = 'running' AND lease_expires_at <= ?").all(t);
+    const lapsed = await this.d.tx.read((q) => q.select({ id: trials.id }).from(trials).where(and(isRunning, lte(trials.leaseExpiresAt, t))));
     for (const l of lapsed) {
-      this.d.tx.run(() => {
+      await this.d.tx.write(async (q) => {
         // read again: a report may have landed since the list was made
-        const found = this.row(l.id);
-        if (found?.state === 'running' && found.leaseExpiresAt && found.leaseExpiresAt <= t) this.giveBack(found, { reason: 'the runner did not renew its lease in time' });
+        const found = await trialRow(q, l.id);
+        if (found?.state === 'running' && found.leaseExpiresAt && found.leaseExpiresAt <= t) await this.giveBack(q, found, { reason: 'the runner did not renew its lease in time' });
       });
     }
     if (lapsed.length) this.signal.notify();
@@ -219,27 +264,27 @@ export class TrialsService {
   }
 
   /** Trials a runner held when it was revoked or its process ended: failed deliveries, `reason` says why. */
-  requeueAllOf(runnerId: string, reason: string): void {
-    const held = this.q<[string], { id: string }>("SELECT id FROM trials WHERE runner_id = ? AND state = 'running'").all(runnerId);
-    for (const h of held) this.giveBack(this.row(h.id)!, { reason });
+  async requeueAllOf(q: Q, runnerId: string, reason: string): Promise<void> {
+    const held = await q.select(TRIAL).from(trials).innerJoin(files, eq(files.id, trials.packageFileId)).where(and(eq(trials.runnerId, runnerId), isRunning));
+    for (const h of held) await this.giveBack(q, h, { reason });
   }
 
   /**
    * The only way a running trial leaves its runner without a report: back in the queue, or given
    * up after MAX_DELIVERIES failed deliveries (lease.ts afterReturn), as jobs are.
    */
-  private giveBack(trial: TrialRow, why: Return): void {
+  private async giveBack(q: Q, trial: TrialRow, why: Return): Promise<void> {
     const next = afterReturn(trial.deliveries, why);
     if (next.requeue) {
-      this.q(
-        "UPDATE trials SET state = 'queued', runner_id = NULL, lease_hash = NULL, lease_expires_at = NULL, claimed_at = NULL, deliveries = deliveries - ? WHERE id = ? AND state = 'running'",
-      ).run(next.countDelivery ? 0 : 1, trial.id);
+      await q
+        .update(trials)
+        .set({ state: 'queued', runnerId: null, leaseHash: null, leaseExpiresAt: null, claimedAt: null, deliveries: sql`${trials.deliveries} - ${next.countDelivery ? 0 : 1}` })
+        .where(and(eq(trials.id, trial.id), isRunning));
     } else {
-      this.q("UPDATE trials SET state = 'failed', failure_reason = ?, finished_at = ?, lease_hash = NULL, lease_expires_at = NULL WHERE id = ? AND state = 'running'").run(
-        next.failure,
-        iso(this.d.clock.now()),
-        trial.id,
-      );
+      await q
+        .update(trials)
+        .set({ state: 'failed', failureReason: next.failure, finishedAt: iso(this.d.clock.now()), leaseHash: null, leaseExpiresAt: null })
+        .where(and(eq(trials.id, trial.id), isRunning));
     }
   }
 }

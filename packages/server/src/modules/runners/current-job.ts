@@ -1,31 +1,10 @@
 import type { RunnerCurrentJob } from '@judge/contract';
-import { compact, type statements } from '../../util.js';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { activities, attempts, problems, sampleRuns, seriesProblems, submissions, trials } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
+import { compact } from '../../util.js';
 
-type Prepared = ReturnType<typeof statements>;
-
-interface SubmissionJobRow {
-  id: string;
-  since: string | null;
-  submissionId: string;
-  attempt: number;
-  progressDone: number | null;
-  progressTotal: number | null;
-  activityId: string;
-  activitySlug: string;
-  activityName: string;
-  problemSlug: string;
-  problemName: string;
-}
-
-interface OtherJobRow {
-  id: string;
-  since: string | null;
-  activityId: string | null;
-  activitySlug: string | null;
-  activityName: string | null;
-  problemSlug: string | null;
-  problemName: string | null;
-}
+const problemName = sql<string>`coalesce(${seriesProblems.name}, ${problems.name})`;
 
 /**
  * What a runner holds now, for the staff who watch the runners (Runner.currentJob): the newest
@@ -33,35 +12,58 @@ interface OtherJobRow {
  * the order only matters in the instant a lease changes hands. The activity and problem it names
  * are for holders of runner:read, a system-wide permission of those who run the installation.
  */
-export function currentJobOf(q: Prepared, runnerId: string): RunnerCurrentJob | undefined {
-  const job = q<[string], SubmissionJobRow>(
-    `SELECT at.id, at.claimed_at AS since, at.submission_id AS submissionId, at.attempt, at.progress_done AS progressDone, at.progress_total AS progressTotal,
-            a.id AS activityId, a.slug AS activitySlug, a.name AS activityName, sp.slug AS problemSlug, coalesce(sp.name, p.name) AS problemName
-     FROM attempts at
-     JOIN submissions s ON s.id = at.submission_id
-     JOIN activities a ON a.id = s.activity_id
-     JOIN series_problems sp ON sp.id = s.series_problem_id
-     JOIN problems p ON p.id = sp.problem_id
-     WHERE at.runner_id = ? AND at.state = 'running' ORDER BY at.claimed_at DESC LIMIT 1`,
-  ).get(runnerId);
+export async function currentJobOf(q: Q, runnerId: string): Promise<RunnerCurrentJob | undefined> {
+  const [job] = await q
+    .select({
+      id: attempts.id,
+      since: attempts.claimedAt,
+      submissionId: attempts.submissionId,
+      attempt: attempts.attempt,
+      progressDone: attempts.progressDone,
+      progressTotal: attempts.progressTotal,
+      activityId: activities.id,
+      activitySlug: activities.slug,
+      activityName: activities.name,
+      problemSlug: seriesProblems.slug,
+      problemName,
+    })
+    .from(attempts)
+    .innerJoin(submissions, eq(submissions.id, attempts.submissionId))
+    .innerJoin(activities, eq(activities.id, submissions.activityId))
+    .innerJoin(seriesProblems, eq(seriesProblems.id, submissions.seriesProblemId))
+    .innerJoin(problems, eq(problems.id, seriesProblems.problemId))
+    .where(and(eq(attempts.runnerId, runnerId), sql`${attempts.state} = 'running'`))
+    .orderBy(desc(attempts.claimedAt))
+    .limit(1);
   if (job) {
     const { progressDone, progressTotal, ...rest } = job;
     const progress = progressDone === null ? undefined : compact({ done: progressDone, total: progressTotal });
     return compact({ kind: 'submission' as const, ...rest, progress }) as RunnerCurrentJob;
   }
-  const trial = q<[string], OtherJobRow>(
-    `SELECT t.id, t.claimed_at AS since, a.id AS activityId, a.slug AS activitySlug, a.name AS activityName, NULL AS problemSlug, NULL AS problemName
-     FROM trials t LEFT JOIN activities a ON a.id = t.activity_id
-     WHERE t.runner_id = ? AND t.state = 'running' ORDER BY t.claimed_at DESC LIMIT 1`,
-  ).get(runnerId);
+  const [trial] = await q
+    .select({ id: trials.id, since: trials.claimedAt, activityId: activities.id, activitySlug: activities.slug, activityName: activities.name })
+    .from(trials)
+    .leftJoin(activities, eq(activities.id, trials.activityId))
+    .where(and(eq(trials.runnerId, runnerId), sql`${trials.state} = 'running'`))
+    .orderBy(desc(trials.claimedAt))
+    .limit(1);
   if (trial) return compact({ kind: 'trial' as const, ...trial }) as RunnerCurrentJob;
-  const run = q<[string], OtherJobRow>(
-    `SELECT r.id, r.claimed_at AS since, a.id AS activityId, a.slug AS activitySlug, a.name AS activityName, sp.slug AS problemSlug, coalesce(sp.name, p.name) AS problemName
-     FROM sample_runs r
-     JOIN activities a ON a.id = r.activity_id
-     JOIN series_problems sp ON sp.id = r.series_problem_id
-     JOIN problems p ON p.id = sp.problem_id
-     WHERE r.runner_id = ? AND r.state = 'running' ORDER BY r.claimed_at DESC LIMIT 1`,
-  ).get(runnerId);
+  const [run] = await q
+    .select({
+      id: sampleRuns.id,
+      since: sampleRuns.claimedAt,
+      activityId: activities.id,
+      activitySlug: activities.slug,
+      activityName: activities.name,
+      problemSlug: seriesProblems.slug,
+      problemName,
+    })
+    .from(sampleRuns)
+    .innerJoin(activities, eq(activities.id, sampleRuns.activityId))
+    .innerJoin(seriesProblems, eq(seriesProblems.id, sampleRuns.seriesProblemId))
+    .innerJoin(problems, eq(problems.id, seriesProblems.problemId))
+    .where(and(eq(sampleRuns.runnerId, runnerId), sql`${sampleRuns.state} = 'running'`))
+    .orderBy(desc(sampleRuns.claimedAt))
+    .limit(1);
   return run ? (compact({ kind: 'sampleRun' as const, ...run }) as RunnerCurrentJob) : undefined;
 }

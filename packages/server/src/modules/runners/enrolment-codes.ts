@@ -1,24 +1,14 @@
 import type { CreatedEnrolmentCode, EnrolmentCode, OperationInput, ops } from '@judge/contract';
 import { ApiError, notFound } from '@judge/contract';
 import { randomBytes } from 'node:crypto';
+import { desc, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
+import { runnerEnrolmentCodes as codes, users } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
 import type { Deps } from '../../services.js';
-import { addSeconds, compact, iso, newId, sha256Hex, statements } from '../../util.js';
+import { addSeconds, compact, iso, newId, sha256Hex } from '../../util.js';
 
 type CreateBody = OperationInput<typeof ops.createRunnerEnrolmentCode>['body'];
-
-interface CodeRow {
-  id: string;
-  name: string | null;
-  tags: string;
-  uses: number;
-  used: number;
-  createdAt: string;
-  expiresAt: string;
-  lastUsedAt: string | null;
-  createdBy: string | null;
-  createdByName: string | null;
-}
 
 /** What a valid code gives the runner that enrols with it. */
 export interface Enrolment {
@@ -27,8 +17,25 @@ export interface Enrolment {
   tags: string[];
 }
 
-const CODE_SELECT = `SELECT c.id, c.name, c.tags, c.uses, c.used, c.created_at AS createdAt, c.expires_at AS expiresAt, c.last_used_at AS lastUsedAt,
-  c.created_by AS createdBy, u.username AS createdByName FROM runner_enrolment_codes c LEFT JOIN users u ON u.id = c.created_by`;
+/** Codes as administrators see them, with their maker's login. */
+function codesWhere(q: Q, where: SQL) {
+  return q
+    .select({
+      id: codes.id,
+      name: codes.name,
+      tags: codes.tags,
+      uses: codes.uses,
+      used: codes.used,
+      createdAt: codes.createdAt,
+      expiresAt: codes.expiresAt,
+      lastUsedAt: codes.lastUsedAt,
+      createdBy: codes.createdBy,
+      createdByName: users.username,
+    })
+    .from(codes)
+    .leftJoin(users, eq(users.id, codes.createdBy))
+    .where(where);
+}
 
 /** Crockford's base32: no I, L, O or U, so a code read aloud or copied by hand has no look-alikes. */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -56,56 +63,63 @@ export function codeHash(code: string): string {
  * machine. Only the code's SHA-256 is stored; it expires and has a number of uses.
  */
 export class EnrolmentCodes {
-  private readonly q;
+  constructor(private readonly d: Deps) {}
 
-  constructor(private readonly d: Deps) {
-    this.q = statements(d.sqlite);
-  }
-
-  private view(r: CodeRow): EnrolmentCode {
-    return compact({ ...r, tags: JSON.parse(r.tags) as string[] }) as EnrolmentCode;
-  }
-
-  create(actor: Actor, body: CreateBody): CreatedEnrolmentCode {
+  /**
+   * Makes a code; codes expired for a week go at the same time. One SERIALIZABLE write (and the
+   * unique index on the code's hash) keeps it safe on PostgreSQL.
+   */
+  async create(actor: Actor, body: CreateBody): Promise<CreatedEnrolmentCode> {
     this.d.permissions.now.require(actor, 'runner:approve');
     const now = this.d.clock.now();
     const code = newCode();
     const id = newId();
-    this.d.tx.run(() => {
-      this.q('DELETE FROM runner_enrolment_codes WHERE expires_at <= ?').run(iso(addSeconds(now, -KEEP_EXPIRED_SECONDS)));
-      this.q(
-        `INSERT INTO runner_enrolment_codes (id, code_hash, name, tags, uses, used, created_at, expires_at, created_by)
-         VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)`,
-      ).run(id, codeHash(code), body.name ?? null, JSON.stringify([...new Set(body.tags ?? [])]), body.uses ?? 1, iso(now), iso(addSeconds(now, body.expiresInSeconds ?? 3600)), actor.userId);
+    const row = await this.d.tx.write(async (q) => {
+      await q.delete(codes).where(lte(codes.expiresAt, iso(addSeconds(now, -KEEP_EXPIRED_SECONDS))));
+      await q.insert(codes).values({
+        id,
+        codeHash: codeHash(code),
+        name: body.name ?? null,
+        tags: [...new Set(body.tags ?? [])],
+        uses: body.uses ?? 1,
+        used: 0,
+        createdAt: iso(now),
+        expiresAt: iso(addSeconds(now, body.expiresInSeconds ?? 3600)),
+        createdBy: actor.userId,
+      });
+      return (await codesWhere(q, eq(codes.id, id)).limit(1))[0]!;
     });
-    return { ...this.view(this.q<[string], CodeRow>(`${CODE_SELECT} WHERE c.id = ?`).get(id)!), code };
+    return { ...(compact(row) as EnrolmentCode), code };
   }
 
   /** The codes that have not expired, used up or not: what an administrator may still withdraw. */
-  list(actor: Actor): { items: EnrolmentCode[] } {
+  async list(actor: Actor): Promise<{ items: EnrolmentCode[] }> {
     this.d.permissions.now.require(actor, 'runner:approve');
-    const rows = this.q<[string], CodeRow>(`${CODE_SELECT} WHERE c.expires_at > ? ORDER BY c.created_at DESC, c.id DESC`).all(iso(this.d.clock.now()));
-    return { items: rows.map((r) => this.view(r)) };
+    const rows = await this.d.tx.read((q) => codesWhere(q, gt(codes.expiresAt, iso(this.d.clock.now()))).orderBy(desc(codes.createdAt), desc(codes.id)));
+    return { items: rows.map((r) => compact(r) as EnrolmentCode) };
   }
 
-  revoke(actor: Actor, id: string): void {
+  async revoke(actor: Actor, id: string): Promise<void> {
     this.d.permissions.now.require(actor, 'runner:approve');
-    if (this.q('DELETE FROM runner_enrolment_codes WHERE id = ?').run(id).changes === 0) throw notFound('enrolment code');
+    const gone = await this.d.tx.write((q) => q.delete(codes).where(eq(codes.id, id)).returning({ id: codes.id }));
+    if (!gone.length) throw notFound('enrolment code');
   }
 
-  /** The code's enrolment, or the refusal that says why it cannot be used (403 runner.enrolmentCode). */
-  check(code: string, now: Date): Enrolment {
-    const r = this.q<[string], { id: string; name: string | null; tags: string; uses: number; used: number; expiresAt: string }>(
-      'SELECT id, name, tags, uses, used, expires_at AS expiresAt FROM runner_enrolment_codes WHERE code_hash = ?',
-    ).get(codeHash(code));
+  /** The code's enrolment, or the refusal that says why it cannot be used (403 runner.enrolmentCode); in the caller's transaction. */
+  async check(q: Q, code: string, now: Date): Promise<Enrolment> {
+    const [r] = await q
+      .select({ id: codes.id, name: codes.name, tags: codes.tags, uses: codes.uses, used: codes.used, expiresAt: codes.expiresAt })
+      .from(codes)
+      .where(eq(codes.codeHash, codeHash(code)))
+      .limit(1);
     if (!r) throw ApiError.of('runner.enrolmentCode', 'The enrolment code is unknown or was withdrawn: ask an administrator for a new one (judgectl runners add)');
     if (Date.parse(r.expiresAt) <= now.getTime()) throw ApiError.of('runner.enrolmentCode', `The enrolment code expired at ${r.expiresAt}: ask an administrator for a new one`);
     if (r.used >= r.uses) throw ApiError.of('runner.enrolmentCode', `The enrolment code was already used${r.uses > 1 ? ` ${r.uses} times` : ''}: ask an administrator for a new one`);
-    return { id: r.id, name: r.name, tags: JSON.parse(r.tags) as string[] };
+    return { id: r.id, name: r.name, tags: r.tags };
   }
 
   /** Counts one use of a code `check` accepted, in the caller's transaction. */
-  spend(e: Enrolment, now: Date): void {
-    this.q('UPDATE runner_enrolment_codes SET used = used + 1, last_used_at = ? WHERE id = ?').run(iso(now), e.id);
+  async spend(q: Q, e: Enrolment, now: Date): Promise<void> {
+    await q.update(codes).set({ used: sql`${codes.used} + 1`, lastUsedAt: iso(now) }).where(eq(codes.id, e.id));
   }
 }

@@ -1,4 +1,5 @@
 /** Runners: registration, the handshake and tokens, management, and which runners match which tags. */
 export { RunnersService, type RunnerWork } from './service.js';
 export { runnerRoutes } from './routes.js';
-export { judgeableLanguages, matchingRunners, requiredTags, runnerCensus, tagsSatisfied, type RunnerCensus } from './queries.js';
+export { readJudgeableLanguages, readMatchingRunners, readRunnerCensus, requiredTags, tagsSatisfied, type RunnerCensus } from './queries.js';
+export { judgeableLanguages, matchingRunners, runnerCensus } from './sync-queries.js';

@@ -1,7 +1,6 @@
-import type Database from 'better-sqlite3';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
 import { runners } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
 import { CONNECTED_SECONDS } from './service.js';
 
 /** The tags a job requires: its series', or its activity's when the series names none (decisions §8). */
@@ -13,17 +12,14 @@ export function tagsSatisfied(required: readonly string[], held: readonly string
   return required.every((t) => held.includes(t));
 }
 
-/**
- * How many approved runners could take a job requiring these tags: what activities and series show
- * as matchingRunners. Runners are few, so their tags are read once per call and matched here.
- */
-export function matchingRunners(db: Db, required: readonly string[]): number {
-  return db
-    .select({ tags: runners.tags })
-    .from(runners)
-    .where(eq(runners.state, 'approved'))
-    .all()
-    .filter((r) => tagsSatisfied(required, r.tags)).length;
+/** The approved runners' tags and languages: runners are few, so they are read whole and matched here. */
+function approved(q: Q) {
+  return q.select({ tags: runners.tags, languages: runners.languages }).from(runners).where(eq(runners.state, 'approved'));
+}
+
+/** How many approved runners could take a job requiring these tags: what activities and series show as matchingRunners. */
+export async function readMatchingRunners(q: Q, required: readonly string[]): Promise<number> {
+  return (await approved(q)).filter((r) => tagsSatisfied(required, r.tags)).length;
 }
 
 /**
@@ -32,13 +28,8 @@ export function matchingRunners(db: Db, required: readonly string[]): number {
  * setting up expects), or one of them reported no languages (a runner older than the report, which
  * counts as able to judge any).
  */
-export function judgeableLanguages(db: Db, required: readonly string[]): ReadonlySet<string> | undefined {
-  const matching = db
-    .select({ tags: runners.tags, languages: runners.languages })
-    .from(runners)
-    .where(eq(runners.state, 'approved'))
-    .all()
-    .filter((r) => tagsSatisfied(required, r.tags));
+export async function readJudgeableLanguages(q: Q, required: readonly string[]): Promise<ReadonlySet<string> | undefined> {
+  const matching = (await approved(q)).filter((r) => tagsSatisfied(required, r.tags));
   if (!matching.length || matching.some((r) => !r.languages)) return undefined;
   return new Set(matching.flatMap((r) => r.languages!));
 }
@@ -53,8 +44,12 @@ export interface RunnerCensus {
 }
 
 /** How many runners could judge now, may judge, and wait for an administrator: what health and the console report. */
-export function runnerCensus(sqlite: Database.Database, nowMs: number): RunnerCensus {
-  const rows = sqlite.prepare('SELECT name, state, last_seen_at AS lastSeenAt FROM runners').all() as { name: string; state: string; lastSeenAt: string | null }[];
+export async function readRunnerCensus(q: Q, nowMs: number): Promise<RunnerCensus> {
+  return censusOf(await q.select({ name: runners.name, state: runners.state, lastSeenAt: runners.lastSeenAt }).from(runners), nowMs);
+}
+
+/** The census of these runners at `nowMs`. */
+export function censusOf(rows: readonly { name: string; state: string; lastSeenAt: string | null }[], nowMs: number): RunnerCensus {
   const since = nowMs - CONNECTED_SECONDS * 1000;
   const connected = rows.filter((r) => r.state === 'approved' && !!r.lastSeenAt && Date.parse(r.lastSeenAt) > since);
   return {

@@ -1,41 +1,28 @@
 import type { OperationInput, Page, Runner, ops } from '@judge/contract';
 import { ApiError, clampPaging, notFound } from '@judge/contract';
+import { and, asc, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import nacl from 'tweetnacl';
 import type { Actor } from '../../auth/permissions.js';
 import { RunnerTokens, type RunnerActor } from '../../auth/runner-tokens.js';
+import { files, runnerFiles, runners, runnerTokens } from '../../db/schema.js';
+import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { event } from '../../events/bus.js';
 import type { Deps } from '../../services.js';
-import { compact, iso, newId, sha256Hex, statements } from '../../util.js';
+import { compact, iso, newId, sha256Hex } from '../../util.js';
 import { currentJobOf } from './current-job.js';
 import { EnrolmentCodes, type Enrolment } from './enrolment-codes.js';
 
 type RegisterBody = OperationInput<typeof ops.registerRunner>['body'];
-type Registration = { runnerId: string; fingerprint: string; state: RunnerRow['state']; name?: string; tags?: string[] };
+type Registration = { runnerId: string; fingerprint: string; state: RunnerState; name?: string; tags?: string[] };
+type RunnerState = 'pendingApproval' | 'approved' | 'revoked';
 
-interface RunnerRow {
-  id: string;
-  name: string;
-  publicKey: string;
-  fingerprint: string;
-  state: 'pendingApproval' | 'approved' | 'revoked';
-  problemTypes: string;
-  tags: string;
-  address: string | null;
-  version: string | null;
-  registeredAt: string;
-  approvedAt: string | null;
-  revokedAt: string | null;
-  revokedReason: string | null;
-  lastSeenAt: string | null;
-  completedJobs: number;
-  languages: string | null;
+type RunnerRow = typeof runners.$inferSelect;
+
+async function runnerWhere(q: Q, where: SQL): Promise<RunnerRow | undefined> {
+  return (await q.select().from(runners).where(where).limit(1))[0];
 }
-
-const RUNNER_SELECT = `SELECT id, name, public_key AS publicKey, fingerprint, state, problem_types AS problemTypes, tags, address, version,
-  registered_at AS registeredAt, approved_at AS approvedAt, revoked_at AS revokedAt, revoked_reason AS revokedReason,
-  last_seen_at AS lastSeenAt, completed_jobs AS completedJobs, languages FROM runners`;
 
 /** Nonces live 2 minutes (decisions §8) and in memory only: a restart just makes runners ask again. */
 const NONCE_SECONDS = 120;
@@ -56,7 +43,7 @@ export interface RunnerWork {
    * The runner was revoked or its process ended: everything it holds comes back as a failed
    * delivery (`reason` says why), queued again or given up at the delivery cap, in the caller's transaction.
    */
-  requeueAllOf(runnerId: string, out: Outbox, reason: string): void;
+  requeueAllOf(q: Q, runnerId: string, out: Outbox, reason: string): Promise<void>;
   /** Runners may match other work now: waiting claims look again once the caller's transaction commits. */
   wake(out: Outbox): void;
 }
@@ -65,12 +52,16 @@ export interface RunnerWork {
  * Runners (decisions §8): anonymous registration of an Ed25519 key, the challenge-and-signature
  * handshake that yields a token, and what administrators do with runners (approve, revoke, tag,
  * forget). Revoking kills the runner's tokens and requeues its jobs in the same transaction.
+ *
+ * What keeps it safe on PostgreSQL: every check-then-write (registration, the enrolment code's
+ * uses, approval, revocation, tags, deletion) reads and writes in one SERIALIZABLE transaction,
+ * retried by the engine when a concurrent one changed what it read; a key registered twice at
+ * once is also refused by the unique index on the fingerprint.
  */
 export class RunnersService {
   readonly tokens: RunnerTokens;
   readonly codes: EnrolmentCodes;
   private readonly nonces = new Map<string, { fingerprint: string; expiresAt: number }>();
-  private readonly q;
 
   constructor(
     private readonly d: Deps,
@@ -78,30 +69,24 @@ export class RunnersService {
   ) {
     this.tokens = new RunnerTokens(d.tx);
     this.codes = new EnrolmentCodes(d);
-    this.q = statements(d.sqlite);
   }
 
-  private byId(id: string): RunnerRow | undefined {
-    return this.q<[string], RunnerRow>(`${RUNNER_SELECT} WHERE id = ?`).get(id);
-  }
-
-  private byFingerprint(fp: string): RunnerRow | undefined {
-    return this.q<[string], RunnerRow>(`${RUNNER_SELECT} WHERE fingerprint = ?`).get(fp);
-  }
-
-  private view(r: RunnerRow): Runner {
+  private async view(q: Q, r: RunnerRow): Promise<Runner> {
     const now = this.d.clock.now().getTime();
-    const current = currentJobOf(this.q, r.id);
-    const files = this.q<[string], { name: string; fileId: string; sizeBytes: number; sha256: string }>(
-      'SELECT rf.name, rf.file_id AS fileId, f.size_bytes AS sizeBytes, f.sha256 FROM runner_files rf JOIN files f ON f.id = rf.file_id WHERE rf.runner_id = ? ORDER BY rf.name',
-    ).all(r.id);
+    const current = await currentJobOf(q, r.id);
+    const attached = await q
+      .select({ name: runnerFiles.name, fileId: runnerFiles.fileId, sizeBytes: files.sizeBytes, sha256: files.sha256 })
+      .from(runnerFiles)
+      .innerJoin(files, eq(files.id, runnerFiles.fileId))
+      .where(eq(runnerFiles.runnerId, r.id))
+      .orderBy(asc(runnerFiles.name));
     return compact({
       id: r.id,
       name: r.name,
-      state: r.state,
+      state: r.state as RunnerState,
       fingerprint: r.fingerprint,
-      problemTypes: JSON.parse(r.problemTypes) as string[],
-      tags: JSON.parse(r.tags) as string[],
+      problemTypes: r.problemTypes,
+      tags: r.tags,
       address: r.address,
       version: r.version,
       registeredAt: r.registeredAt,
@@ -111,15 +96,15 @@ export class RunnersService {
       lastSeenAt: r.lastSeenAt,
       isConnected: !!r.lastSeenAt && Date.parse(r.lastSeenAt) > now - CONNECTED_SECONDS * 1000,
       completedJobs: r.completedJobs,
-      languages: r.languages ? (JSON.parse(r.languages) as string[]) : undefined,
+      languages: r.languages ?? undefined,
       currentJobId: current?.kind === 'submission' ? current.id : undefined,
       currentJob: current,
-      files,
+      files: attached,
     }) as Runner;
   }
 
-  private announce(r: RunnerRow, out: Outbox): void {
-    out.emit(event('runnerChanged', { runner: this.view(r) }, { kind: 'permission', key: 'runner:read' }));
+  private async announce(q: Q, r: RunnerRow, out: Outbox): Promise<void> {
+    out.emit(event('runnerChanged', { runner: await this.view(q, r) }, { kind: 'permission', key: 'runner:read' }));
   }
 
   // ---- the handshake ----
@@ -129,59 +114,63 @@ export class RunnersService {
    * enrolment code is checked before anything is written, so a refused one leaves no runner behind;
    * it approves a new or waiting key and is spent; a key already approved neither needs nor spends one.
    */
-  register(body: RegisterBody, address: string): Registration {
+  register(body: RegisterBody, address: string): Promise<Registration> {
     const key = decodeBase64(body.publicKey);
     if (!key) throw ApiError.of('runner.key.malformed', 'publicKey must be base64 of the raw Ed25519 key', { publicKey: ['not base64'] });
     if (key.length !== nacl.sign.publicKeyLength) {
       throw ApiError.of('runner.key.length', `An Ed25519 public key has ${nacl.sign.publicKeyLength} bytes, not ${key.length}`, { publicKey: ['wrong length'] });
     }
     const fingerprint = sha256Hex(key);
-    const types = JSON.stringify([...new Set(body.problemTypes)]);
-    return this.d.tx.run((out) => {
+    const types = [...new Set(body.problemTypes)];
+    return this.d.tx.write(async (q, out) => {
       const at = this.d.clock.now();
       const now = iso(at);
-      const known = this.byFingerprint(fingerprint);
+      const known = await runnerWhere(q, eq(runners.fingerprint, fingerprint));
       if (known?.state === 'revoked') throw ApiError.of('runner.revoked', 'This key was revoked; make a new key to register again');
       // an approved key needs no code: running the enrolment command twice must not fail on the spent code
-      const enrolment = body.enrolmentCode === undefined || known?.state === 'approved' ? undefined : this.codes.check(body.enrolmentCode, at);
+      const enrolment = body.enrolmentCode === undefined || known?.state === 'approved' ? undefined : await this.codes.check(q, body.enrolmentCode, at);
       if (known) {
-        this.q('UPDATE runners SET name = ?, problem_types = ?, version = coalesce(?, version), address = ?, last_seen_at = ? WHERE id = ?').run(
-          body.name,
-          types,
-          body.version ?? null,
-          address,
-          now,
-          known.id,
-        );
+        await q
+          .update(runners)
+          .set({ name: body.name, problemTypes: types, ...(body.version != null ? { version: body.version } : {}), address, lastSeenAt: now })
+          .where(eq(runners.id, known.id));
       } else {
-        this.q(
-          `INSERT INTO runners (id, name, public_key, fingerprint, state, problem_types, tags, address, version, registered_at, last_seen_at)
-           VALUES (?, ?, ?, ?, 'pendingApproval', ?, ?, ?, ?, ?, ?)`,
-        ).run(newId(), body.name, key.toString('base64'), fingerprint, types, JSON.stringify([...new Set(body.tags ?? [])]), address, body.version ?? null, now, now);
+        await q.insert(runners).values({
+          id: newId(),
+          name: body.name,
+          publicKey: key.toString('base64'),
+          fingerprint,
+          state: 'pendingApproval',
+          problemTypes: types,
+          tags: [...new Set(body.tags ?? [])],
+          address,
+          version: body.version ?? null,
+          registeredAt: now,
+          lastSeenAt: now,
+        });
       }
-      const r = this.byFingerprint(fingerprint)!;
-      if (enrolment && r.state === 'pendingApproval') return this.enrol(r, enrolment, at, out);
-      this.announce(r, out);
-      return { runnerId: r.id, fingerprint, state: r.state };
+      const r = (await runnerWhere(q, eq(runners.fingerprint, fingerprint)))!;
+      if (enrolment && r.state === 'pendingApproval') return this.enrol(q, r, enrolment, at, out);
+      await this.announce(q, r, out);
+      return { runnerId: r.id, fingerprint, state: r.state as RunnerState };
     });
   }
 
   /** Approves a waiting runner with an enrolment code, giving it the code's name and tags. */
-  private enrol(r: RunnerRow, e: Enrolment, at: Date, out: Outbox): Registration {
-    this.q("UPDATE runners SET state = 'approved', approved_at = ?, name = coalesce(?, name), tags = ? WHERE id = ?").run(
-      iso(at),
-      e.name,
-      e.tags.length ? JSON.stringify(e.tags) : r.tags,
-      r.id,
-    );
-    this.codes.spend(e, at);
-    const enrolled = this.byId(r.id)!;
-    this.announce(enrolled, out);
-    return { runnerId: enrolled.id, fingerprint: enrolled.fingerprint, state: enrolled.state, name: enrolled.name, tags: JSON.parse(enrolled.tags) as string[] };
+  private async enrol(q: Q, r: RunnerRow, e: Enrolment, at: Date, out: Outbox): Promise<Registration> {
+    await q
+      .update(runners)
+      .set({ state: 'approved', approvedAt: iso(at), ...(e.name !== null ? { name: e.name } : {}), tags: e.tags.length ? e.tags : r.tags })
+      .where(eq(runners.id, r.id));
+    await this.codes.spend(q, e, at);
+    const enrolled = (await runnerWhere(q, eq(runners.id, r.id)))!;
+    await this.announce(q, enrolled, out);
+    return { runnerId: enrolled.id, fingerprint: enrolled.fingerprint, state: enrolled.state as RunnerState, name: enrolled.name, tags: enrolled.tags };
   }
 
-  challenge(fingerprint: string): { nonce: string; expiresAt: string } {
-    if (!this.byFingerprint(fingerprint)) throw notFound('runner');
+  async challenge(fingerprint: string): Promise<{ nonce: string; expiresAt: string }> {
+    const known = await this.d.tx.read((q) => q.select({ id: runners.id }).from(runners).where(eq(runners.fingerprint, fingerprint)).limit(1));
+    if (!known.length) throw notFound('runner');
     const now = this.d.clock.now().getTime();
     for (const [n, v] of this.nonces) if (v.expiresAt <= now) this.nonces.delete(n);
     const nonce = randomBytes(32).toString('base64');
@@ -201,7 +190,7 @@ export class RunnersService {
     if (!issued) throw ApiError.of('runner.nonce.unknown', 'The nonce is unknown or already used: ask for a new challenge');
     if (issued.expiresAt <= now.getTime()) throw ApiError.of('runner.nonce.expired', 'The nonce expired: ask for a new challenge');
     if (issued.fingerprint !== body.fingerprint) throw ApiError.of('runner.nonce.mismatch', 'The nonce was issued to another key');
-    const r = this.byFingerprint(body.fingerprint);
+    const r = await this.d.tx.read((q) => runnerWhere(q, eq(runners.fingerprint, body.fingerprint)));
     if (!r) throw notFound('runner');
     const sig = decodeBase64(body.signature);
     const valid =
@@ -209,29 +198,30 @@ export class RunnersService {
     if (!valid) throw ApiError.of('runner.signature', 'The signature does not verify with the registered key');
     if (r.state !== 'approved') throw ApiError.of('runner.notApproved', r.state === 'revoked' ? 'The runner is revoked' : 'The runner is waiting for an administrator to approve it');
     // what it reports replaces what it reported before; nothing reported (an older runner) is unknown, not none
-    const languages = body.languages ? JSON.stringify([...new Set(body.languages)].sort()) : null;
-    this.q('UPDATE runners SET last_seen_at = ?, address = ?, languages = ? WHERE id = ?').run(iso(now), address, languages, r.id);
-    return await this.tokens.issue(r.id, now);
+    const languages = body.languages ? [...new Set(body.languages)].sort() : null;
+    await this.d.tx.write((q) => q.update(runners).set({ lastSeenAt: iso(now), address, languages }).where(eq(runners.id, r.id)));
+    return this.tokens.issue(r.id, now);
   }
 
   async authenticate(header: string | undefined, address: string): Promise<RunnerActor> {
     return await this.tokens.authenticate(header, address, this.d.clock.now());
   }
 
-  heartbeat(runner: RunnerActor, address: string): void {
-    this.q('UPDATE runners SET last_seen_at = ?, address = ? WHERE id = ?').run(iso(this.d.clock.now()), address, runner.runnerId);
+  async heartbeat(runner: RunnerActor, address: string): Promise<void> {
+    await this.d.tx.write((q) => q.update(runners).set({ lastSeenAt: iso(this.d.clock.now()), address }).where(eq(runners.id, runner.runnerId)));
   }
 
   /** Attaches an upload of this runner to the runner itself; a newer file under a name replaces the older. */
-  attachFile(runner: RunnerActor, fileId: string, name: string): void {
-    const own = this.q<[string, string], { id: string }>('SELECT id FROM files WHERE id = ? AND uploaded_by_runner = ?').get(fileId, runner.runnerId);
-    if (!own) throw ApiError.of('file.missing', `No file ${fileId} uploaded by this runner`, { fileId: ['unknown'] });
-    this.d.tx.run((out) => {
-      this.q(
-        `INSERT INTO runner_files (runner_id, name, file_id, attached_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (runner_id, name) DO UPDATE SET file_id = excluded.file_id, attached_at = excluded.attached_at`,
-      ).run(runner.runnerId, name, fileId, iso(this.d.clock.now()));
-      this.announce(this.byId(runner.runnerId)!, out);
+  async attachFile(runner: RunnerActor, fileId: string, name: string): Promise<void> {
+    await this.d.tx.write(async (q, out) => {
+      const own = await q.select({ id: files.id }).from(files).where(and(eq(files.id, fileId), eq(files.uploadedByRunner, runner.runnerId))).limit(1);
+      if (!own.length) throw ApiError.of('file.missing', `No file ${fileId} uploaded by this runner`, { fileId: ['unknown'] });
+      const attachedAt = iso(this.d.clock.now());
+      await q
+        .insert(runnerFiles)
+        .values({ runnerId: runner.runnerId, name, fileId, attachedAt })
+        .onConflictDoUpdate({ target: [runnerFiles.runnerId, runnerFiles.name], set: { fileId, attachedAt } });
+      await this.announce(q, (await runnerWhere(q, eq(runners.id, runner.runnerId)))!, out);
     });
   }
 
@@ -239,25 +229,32 @@ export class RunnersService {
    * Trusts a key without an administrator's approval: the runner `judge up` starts beside the
    * server on the same machine, whose key the server made itself. A revoked key stays revoked.
    */
-  trustLocal(publicKey: string, name: string): { runnerId: string; state: RunnerRow['state'] } {
+  trustLocal(publicKey: string, name: string): Promise<{ runnerId: string; state: RunnerState }> {
     const key = decodeBase64(publicKey);
     // the key comes from the server's own local runner, never from a request: a bad one is a bug
     if (!key || key.length !== nacl.sign.publicKeyLength) throw new Error('not an Ed25519 public key');
     const fingerprint = sha256Hex(key);
-    return this.d.tx.run((out) => {
+    return this.d.tx.write(async (q, out) => {
       const now = iso(this.d.clock.now());
-      const known = this.byFingerprint(fingerprint);
+      const known = await runnerWhere(q, eq(runners.fingerprint, fingerprint));
       if (!known) {
-        this.q(
-          `INSERT INTO runners (id, name, public_key, fingerprint, state, problem_types, tags, registered_at, approved_at)
-           VALUES (?, ?, ?, ?, 'approved', '[]', '[]', ?, ?)`,
-        ).run(newId(), name, key.toString('base64'), fingerprint, now, now);
+        await q.insert(runners).values({
+          id: newId(),
+          name,
+          publicKey: key.toString('base64'),
+          fingerprint,
+          state: 'approved',
+          problemTypes: [],
+          tags: [],
+          registeredAt: now,
+          approvedAt: now,
+        });
       } else if (known.state === 'pendingApproval') {
-        this.q("UPDATE runners SET state = 'approved', approved_at = ? WHERE id = ?").run(now, known.id);
+        await q.update(runners).set({ state: 'approved', approvedAt: now }).where(eq(runners.id, known.id));
       }
-      const r = this.byFingerprint(fingerprint)!;
-      if (!known || known.state !== r.state) this.announce(r, out);
-      return { runnerId: r.id, state: r.state };
+      const r = (await runnerWhere(q, eq(runners.fingerprint, fingerprint)))!;
+      if (!known || known.state !== r.state) await this.announce(q, r, out);
+      return { runnerId: r.id, state: r.state as RunnerState };
     });
   }
 
@@ -266,88 +263,99 @@ export class RunnersService {
    * the queue now rather than when its lease lapses, counted as a failed delivery: a submission
    * that brings the runner down again and again is given up at the delivery cap.
    */
-  requeueLocal(runnerId: string): void {
-    this.d.tx.run((out) => this.work.requeueAllOf(runnerId, out, 'the local runner\'s process ended while judging it'));
+  async requeueLocal(runnerId: string): Promise<void> {
+    await this.d.tx.write((q, out) => this.work.requeueAllOf(q, runnerId, out, "the local runner's process ended while judging it"));
   }
 
   // ---- management (decisions §8, extension) ----
 
-  list(actor: Actor, query: { page?: number; pageSize?: number; state?: string; search?: string }): Page<Runner> {
+  async list(actor: Actor, query: { page?: number; pageSize?: number; state?: string; search?: string }): Promise<Page<Runner>> {
     this.d.permissions.now.require(actor, 'runner:read');
     const { page, pageSize } = clampPaging(query);
-    const where: string[] = [];
-    const args: unknown[] = [];
-    if (query.state) {
-      where.push('state = ?');
-      args.push(query.state);
-    }
+    const filters: SQL[] = [];
+    if (query.state) filters.push(eq(runners.state, query.state));
     if (query.search) {
-      where.push("(name LIKE ? ESCAPE '\\' OR fingerprint LIKE ? ESCAPE '\\' OR address LIKE ? ESCAPE '\\')");
-      const like = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      args.push(like, like, like);
+      // case-insensitive on both engines: both sides lowered (SQLite's LIKE folds ASCII, PostgreSQL's folds nothing)
+      const like = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const matches = (column: typeof runners.name | typeof runners.fingerprint | typeof runners.address) => sql`lower(${column}) like ${like} escape '\\'`;
+      filters.push(or(matches(runners.name), matches(runners.fingerprint), matches(runners.address))!);
     }
-    const filter = where.length ? ` WHERE ${where.join(' AND ')}` : '';
-    const total = (this.d.sqlite.prepare(`SELECT count(*) AS n FROM runners${filter}`).get(...args) as { n: number }).n;
-    const rows = this.d.sqlite.prepare(`${RUNNER_SELECT}${filter} ORDER BY registered_at DESC, id DESC LIMIT ? OFFSET ?`).all(...args, pageSize, (page - 1) * pageSize) as RunnerRow[];
-    return { items: rows.map((r) => this.view(r)), total, page, pageSize };
+    const where = filters.length ? and(...filters) : undefined;
+    return this.d.tx.read(async (q) => {
+      const [total] = await q.select({ n: count() }).from(runners).where(where);
+      const rows = await q
+        .select()
+        .from(runners)
+        .where(where)
+        .orderBy(desc(runners.registeredAt), desc(runners.id))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize);
+      const items: Runner[] = [];
+      for (const r of rows) items.push(await this.view(q, r));
+      return { items, total: total!.n, page, pageSize };
+    });
   }
 
-  get(actor: Actor, id: string): Runner {
+  async get(actor: Actor, id: string): Promise<Runner> {
     this.d.permissions.now.require(actor, 'runner:read');
-    const r = this.byId(id);
-    if (!r) throw notFound('runner');
-    return this.view(r);
+    return this.d.tx.read(async (q) => {
+      const r = await runnerWhere(q, eq(runners.id, id));
+      if (!r) throw notFound('runner');
+      return this.view(q, r);
+    });
   }
 
-  private managed(actor: Actor, id: string, key: 'runner:approve' | 'runner:revoke' | 'runner:update'): RunnerRow {
+  private async managed(q: Q, actor: Actor, id: string, key: 'runner:approve' | 'runner:revoke' | 'runner:update'): Promise<RunnerRow> {
     this.d.permissions.now.require(actor, key);
-    const r = this.byId(id);
+    const r = await runnerWhere(q, eq(runners.id, id));
     if (!r) throw notFound('runner');
     return r;
   }
 
-  approve(actor: Actor, id: string): Runner {
-    return this.d.tx.run((out) => {
-      const r = this.managed(actor, id, 'runner:approve');
+  approve(actor: Actor, id: string): Promise<Runner> {
+    return this.d.tx.write(async (q, out) => {
+      const r = await this.managed(q, actor, id, 'runner:approve');
       if (r.state === 'revoked') throw ApiError.of('runner.revoked', 'A revoked runner cannot be approved; it must register a new key');
-      if (r.state === 'approved') return this.view(r);
-      this.q("UPDATE runners SET state = 'approved', approved_at = ? WHERE id = ?").run(iso(this.d.clock.now()), id);
-      const updated = this.byId(id)!;
-      this.announce(updated, out);
-      return this.view(updated);
+      if (r.state === 'approved') return this.view(q, r);
+      await q.update(runners).set({ state: 'approved', approvedAt: iso(this.d.clock.now()) }).where(eq(runners.id, id));
+      return this.changed(q, id, out);
     });
   }
 
-  revoke(actor: Actor, id: string, reason?: string): Runner {
-    return this.d.tx.run((out) => {
-      const r = this.managed(actor, id, 'runner:revoke');
-      if (r.state === 'revoked') return this.view(r);
-      this.q("UPDATE runners SET state = 'revoked', revoked_at = ?, revoked_reason = ? WHERE id = ?").run(iso(this.d.clock.now()), reason || null, id);
-      this.q('DELETE FROM runner_tokens WHERE runner_id = ?').run(id);
-      this.work.requeueAllOf(id, out, 'the runner was revoked while judging it');
-      const updated = this.byId(id)!;
-      this.announce(updated, out);
-      return this.view(updated);
+  revoke(actor: Actor, id: string, reason?: string): Promise<Runner> {
+    return this.d.tx.write(async (q, out) => {
+      const r = await this.managed(q, actor, id, 'runner:revoke');
+      if (r.state === 'revoked') return this.view(q, r);
+      await q.update(runners).set({ state: 'revoked', revokedAt: iso(this.d.clock.now()), revokedReason: reason || null }).where(eq(runners.id, id));
+      await q.delete(runnerTokens).where(eq(runnerTokens.runnerId, id));
+      await this.work.requeueAllOf(q, id, out, 'the runner was revoked while judging it');
+      return this.changed(q, id, out);
     });
   }
 
-  setTags(actor: Actor, id: string, tags: string[]): Runner {
-    return this.d.tx.run((out) => {
-      this.managed(actor, id, 'runner:update');
-      this.q('UPDATE runners SET tags = ? WHERE id = ?').run(JSON.stringify([...new Set(tags)]), id);
-      const updated = this.byId(id)!;
-      this.announce(updated, out);
+  setTags(actor: Actor, id: string, tags: string[]): Promise<Runner> {
+    return this.d.tx.write(async (q, out) => {
+      await this.managed(q, actor, id, 'runner:update');
+      await q.update(runners).set({ tags: [...new Set(tags)] }).where(eq(runners.id, id));
       // a job that waited for these tags can be claimed now
       this.work.wake(out);
-      return this.view(updated);
+      return this.changed(q, id, out);
     });
   }
 
-  delete(actor: Actor, id: string): void {
-    this.d.tx.run((out) => {
-      const r = this.managed(actor, id, 'runner:revoke');
+  /** The runner as it is now, announced to those who watch the runners. */
+  private async changed(q: Q, id: string, out: Outbox): Promise<Runner> {
+    const updated = (await runnerWhere(q, eq(runners.id, id)))!;
+    const view = await this.view(q, updated);
+    out.emit(event('runnerChanged', { runner: view }, { kind: 'permission', key: 'runner:read' }));
+    return view;
+  }
+
+  async delete(actor: Actor, id: string): Promise<void> {
+    await this.d.tx.write(async (q, out) => {
+      const r = await this.managed(q, actor, id, 'runner:revoke');
       if (r.state !== 'revoked') throw ApiError.of('runner.notRevoked', 'Revoke the runner before deleting it');
-      this.q('DELETE FROM runners WHERE id = ?').run(id);
+      await q.delete(runners).where(eq(runners.id, id));
       out.emit(event('runnerChanged', { deletedId: id }, { kind: 'permission', key: 'runner:read' }));
     });
   }

@@ -12,8 +12,8 @@ export function sampleRunsRoutes(api: Api, runs: SampleRunsService, queue: Sampl
     return run;
   });
   api.bind(ops.getSampleRun, ({ actor, params }) => runs.get(actor, params.sampleRunId));
-  api.bind(ops.claimSampleRun, ({ runner, body, ctx }) => {
-    const run = queue.claim(runner, body);
+  api.bind(ops.claimSampleRun, async ({ runner, body, ctx }) => {
+    const run = await queue.claim(runner, body);
     if (!run) {
       ctx.status = 204;
       ctx.body = null;
