@@ -18,9 +18,9 @@ export class DashboardService {
     this.q = statements(d.sqlite);
   }
 
-  get(actor: Actor, idOrSlug: string): ActivityDashboard {
+  async get(actor: Actor, idOrSlug: string): Promise<ActivityDashboard> {
     // 404 to whoever may not see the activity, 403 to a member who does not manage it
-    const a = managedActivity(this.d, actor, idOrSlug);
+    const a = await managedActivity(this.d, actor, idOrSlug);
     const now = this.d.clock.now();
     // better-sqlite3 is synchronous: no report lands between these reads, so the figures agree
     const o = outcomes(this.q, a.id);

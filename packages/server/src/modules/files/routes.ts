@@ -14,8 +14,8 @@ export function filesRoutes(api: Api, files: FilesService, uploadBytes: number):
     },
     [multipartUpload(files.blobs.incomingDir, uploadBytes)],
   );
-  api.bind(ops.downloadFile, ({ actor, params, ctx }) => {
-    sendBlob(ctx, files.blobs, files.readable(actor, params.id));
+  api.bind(ops.downloadFile, async ({ actor, params, ctx }) => {
+    sendBlob(ctx, files.blobs, await files.readable(actor, params.id));
   });
   api.bind(ops.getFileMeta, ({ actor, params }) => files.meta(actor, params.id));
 }

@@ -17,7 +17,7 @@ type FileRow = typeof files.$inferSelect;
  * Decides whether a caller may read a file that some record references (a problem statement, a
  * submission). Areas register one each; a file nobody references is its uploader's alone.
  */
-export type FileReadRule = (actor: Actor, fileId: string) => boolean;
+export type FileReadRule = (actor: Actor, fileId: string) => boolean | Promise<boolean>;
 
 export type { IncomingUpload };
 
@@ -76,11 +76,11 @@ export class FilesService {
   }
 
   /** The file record, if the caller may read it; otherwise 404, like a file that does not exist. */
-  readable(actor: Actor, id: string): FileRow {
+  async readable(actor: Actor, id: string): Promise<FileRow> {
     const f = this.d.db.select().from(files).where(eq(files.id, id)).get();
     if (!f) throw notFound('file');
     if (f.uploadedBy === actor.userId || this.d.permissions.isAdministrator(actor.userId)) return f;
-    if (this.rules.some((rule) => rule(actor, id))) return f;
+    for (const rule of this.rules) if (await rule(actor, id)) return f;
     throw notFound('file');
   }
 
@@ -89,7 +89,7 @@ export class FilesService {
     return this.d.db.select().from(files).where(eq(files.id, id)).get();
   }
 
-  meta(actor: Actor, id: string): FileMeta {
-    return toMeta(this.readable(actor, id));
+  async meta(actor: Actor, id: string): Promise<FileMeta> {
+    return toMeta(await this.readable(actor, id));
   }
 }

@@ -79,9 +79,9 @@ export class TrialsService {
   }
 
   async create(actor: Actor, body: { problemType: string; packageFileId: string; activityIdOrSlug?: string }): Promise<Trial> {
-    const activityId = body.activityIdOrSlug ? visibleActivity(this.d, actor, body.activityIdOrSlug).id : null;
+    const activityId = body.activityIdOrSlug ? (await visibleActivity(this.d, actor, body.activityIdOrSlug)).id : null;
     this.d.permissions.require(actor, 'trial:run', activityId);
-    const file = this.files.readable(actor, body.packageFileId);
+    const file = await this.files.readable(actor, body.packageFileId);
     // what a problem version would refuse is refused here too, at once rather than by a runner later
     try {
       await inspectOffLoop(this.d.offloop, this.files.blobs.pathOf(file.sha256));
@@ -182,8 +182,8 @@ export class TrialsService {
     });
   }
 
-  report(runner: RunnerActor, trialId: string, body: { leaseToken: string; measurement?: string; failureReason?: string }) {
-    return this.d.tx.run((out) => {
+  async report(runner: RunnerActor, trialId: string, body: { leaseToken: string; measurement?: string; failureReason?: string }) {
+    return this.d.tx.write(async (q, out) => {
       const found = this.row(trialId);
       if (found && found.finishedAt && found.leaseHash === sha256Hex(body.leaseToken) && found.runnerId === runner.runnerId) {
         return { trialId, state: found.state === 'completed' ? ('completed' as const) : ('failed' as const), duplicate: true };
@@ -198,7 +198,7 @@ export class TrialsService {
         trialId,
       );
       const computed = failed || !found!.calibratesVersionId ? undefined : computedTimeLimit(body.measurement);
-      if (computed !== undefined) storeComputedTimeLimit(this.d, found!.calibratesVersionId!, computed, out);
+      if (computed !== undefined) await storeComputedTimeLimit(q, found!.calibratesVersionId!, computed, out);
       return { trialId, state: failed ? ('failed' as const) : ('completed' as const), duplicate: false };
     });
   }

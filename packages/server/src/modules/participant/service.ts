@@ -155,8 +155,8 @@ export class ParticipantService {
    * there. Someone who could enrol in an open activity but has not is a stranger to its content:
    * 404, like an activity that does not exist.
    */
-  private browsing(actor: Actor, idOrSlug: string): Browsing {
-    const a = visibleActivity(this.d, actor, idOrSlug);
+  private async browsing(actor: Actor, idOrSlug: string): Promise<Browsing> {
+    const a = await visibleActivity(this.d, actor, idOrSlug);
     if (!this.d.permissions.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
     return { a, manages: canManage(this.d, actor.userId, a.id) };
   }
@@ -200,8 +200,8 @@ export class ParticipantService {
   // ---- the series list ----
 
   /** Every series in order; problems and their count only where the series shows them (decisions §9). */
-  listSeries(actor: Actor, idOrSlug: string): ParticipantSeries[] {
-    const b = this.browsing(actor, idOrSlug);
+  async listSeries(actor: Actor, idOrSlug: string): Promise<ParticipantSeries[]> {
+    const b = await this.browsing(actor, idOrSlug);
     const all = this.seriesOfActivity.all(b.a.id).map(listedSeries);
     const bySeries = this.assignmentsBySeries(b.a.id);
     const shown = new Set(all.filter((s) => this.showsProblems(b, s)));
@@ -249,8 +249,8 @@ export class ParticipantService {
    * series withholds problems (never opened, paused hiding them, ended in an activity that hides
    * ended series), except to managers.
    */
-  getProblem(actor: Actor, idOrSlug: string, problemSlug: string): ParticipantProblem {
-    const b = this.browsing(actor, idOrSlug);
+  async getProblem(actor: Actor, idOrSlug: string, problemSlug: string): Promise<ParticipantProblem> {
+    const b = await this.browsing(actor, idOrSlug);
     const found = this.d.db
       .select({ sp: seriesProblems, s: series, p: problems })
       .from(seriesProblems)
@@ -260,8 +260,8 @@ export class ParticipantService {
       .get();
     if (!found || !this.showsProblems(b, found.s)) throw notFound('problem');
     const { sp, s, p } = found;
-    const version = this.effectiveVersion(sp);
-    const content = version ? this.participantFiles(version.id) : { statements: [], attachments: [] };
+    const version = await this.effectiveVersion(sp);
+    const content = version ? await this.participantFiles(version.id) : { statements: [], attachments: [] };
     const standing = standingOf(this.standings.ofAssignment(actor.userId, b.a.id, sp.id), sp.maxPoints);
     const maxSubmissions = sp.maxSubmissions ?? b.a.maxSubmissionsPerProblem;
     const submissionsLeft = maxSubmissions !== null ? Math.max(0, maxSubmissions - standing.attempts) : null;
@@ -296,14 +296,14 @@ export class ParticipantService {
   }
 
   /** The pinned version, else the problem's newest; none when the problem has no version yet. */
-  private effectiveVersion(sp: AssignmentRow): VersionRow | undefined {
-    if (!sp.pinnedVersionId) return newestVersion(this.d.db, sp.problemId);
+  private async effectiveVersion(sp: AssignmentRow): Promise<VersionRow | undefined> {
+    if (!sp.pinnedVersionId) return this.d.tx.read((q) => newestVersion(q, sp.problemId));
     return this.d.db.select().from(problemVersions).where(eq(problemVersions.id, sp.pinnedVersionId)).get();
   }
 
   /** The participant-scope files of a version: statements, and attachments (samples included, never the package). */
-  private participantFiles(versionId: string): { statements: Statement[]; attachments: Attachment[] } {
-    const rows = versionFiles(this.d.db, [versionId]).filter((f) => f.scope === PARTICIPANT_SCOPE && f.role !== PACKAGE_ROLE);
+  private async participantFiles(versionId: string): Promise<{ statements: Statement[]; attachments: Attachment[] }> {
+    const rows = (await this.d.tx.read((q) => versionFiles(q, [versionId]))).filter((f) => f.scope === PARTICIPANT_SCOPE && f.role !== PACKAGE_ROLE);
     const statements = rows.filter((f) => isStatementRole(f.role)).map((f): Statement => statementItem(f));
     // a statement's images are shown in it, not offered beside it
     const attachments = rows

@@ -16,8 +16,8 @@ export function printoutsRoutes(api: Api, printouts: PrintoutsService): void {
   api.bind(ops.releasePrintout, ({ actor, params }) => printouts.release(actor, params.id));
   api.bind(ops.resolvePrintout, ({ actor, params, body }) => printouts.resolve(actor, params.id, body.note));
   api.bind(ops.listOwnPrintouts, ({ actor, params, query }) => printouts.listOwn(actor, params.idOrSlug, query));
-  api.bind(ops.requestPrintout, ({ actor, params, body, ctx }) => {
-    const p = printouts.request(actor, params.idOrSlug, body);
+  api.bind(ops.requestPrintout, async ({ actor, params, body, ctx }) => {
+    const p = await printouts.request(actor, params.idOrSlug, body);
     ctx.set('Location', `/api/v1/printouts/${p.id}`);
     return p;
   });

@@ -85,8 +85,8 @@ export class PrintoutsService {
   }
 
   /** A participant's activity: visible, printouts on, `printout:create` there. */
-  private participantActivity(actor: Actor, idOrSlug: string): ActivityRow {
-    const a = visibleActivity(this.d, actor, idOrSlug);
+  private async participantActivity(actor: Actor, idOrSlug: string): Promise<ActivityRow> {
+    const a = await visibleActivity(this.d, actor, idOrSlug);
     if (!a.modules.printouts) throw ApiError.of('printouts.disabled', 'Printouts are switched off in this activity');
     this.d.permissions.require(actor, 'printout:create', a.id);
     return a;
@@ -110,8 +110,8 @@ export class PrintoutsService {
     return { fileName: texts[0]?.name ?? 'submission', source, submissionId: body.submissionId, seriesProblemId: s.series_problem_id, title: s.problem_name };
   }
 
-  request(actor: Actor, idOrSlug: string, body: PrintoutRequest): Printout {
-    const a = this.participantActivity(actor, idOrSlug);
+  async request(actor: Actor, idOrSlug: string, body: PrintoutRequest): Promise<Printout> {
+    const a = await this.participantActivity(actor, idOrSlug);
     requireNotArchived(a);
     const c = this.content(actor, a, body);
     checkLength(c.source, 'source' in body ? 'source' : 'submissionId');
@@ -182,8 +182,8 @@ export class PrintoutsService {
     });
   }
 
-  listOwn(actor: Actor, idOrSlug: string, q: z.output<typeof OwnPrintoutsQuery>): Page<Printout> {
-    const a = this.participantActivity(actor, idOrSlug);
+  async listOwn(actor: Actor, idOrSlug: string, q: z.output<typeof OwnPrintoutsQuery>): Promise<Page<Printout>> {
+    const a = await this.participantActivity(actor, idOrSlug);
     return this.page('o.activity_id = @activity AND o.user_id = @me', { activity: a.id, me: actor.userId }, q, actor.userId, 'DESC');
   }
 

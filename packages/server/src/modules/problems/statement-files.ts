@@ -40,7 +40,7 @@ export async function readStatements(
   const fromPackage = packagePath ? await packageStatements(pool, packagePath) : { statements: [], images: [] };
   const sent: ReadStatements['sent'] = [];
   for (const [i, s] of (statements ?? []).entries()) {
-    const row = files.readable(actor, s.fileId);
+    const row = await files.readable(actor, s.fileId);
     const bytes = await readFile(files.blobs.pathOf(row.sha256));
     const { fresh: _, ...read } = await readStatement(pool, sourceFormatOf(row, bytes), bytes, `statements[${i}].fileId`);
     sent.push({ ...read, language: s.language, fileId: s.fileId });

@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import type { Actor } from '../../auth/permissions.js';
 import type { Outbox } from '../../db/transactor.js';
 import { event, type Audience } from '../../events/bus.js';
-import { findActivity, requireNotArchived, visibleActivity, type ActivityRow } from '../policy/index.js';
+import { readActivity, requireNotArchived, visibleActivity, type ActivityRow } from '../policy/index.js';
 import type { Deps } from '../../services.js';
 import { iso, newId, statements } from '../../util.js';
 import { likePattern, QUESTION_SELECT, toQuestion, type QuestionRow } from './queries.js';
@@ -53,18 +53,18 @@ export class QuestionsService {
   }
 
   /** The activity of a participant call: visible, a member's (or staff's), questions on. */
-  private participantActivity(actor: Actor, idOrSlug: string, key: Permission): ActivityRow {
-    const a = visibleActivity(this.d, actor, idOrSlug);
+  private async participantActivity(actor: Actor, idOrSlug: string, key: Permission): Promise<ActivityRow> {
+    const a = await visibleActivity(this.d, actor, idOrSlug);
     this.d.permissions.require(actor, key, a.id);
     requireModule(a);
     return a;
   }
 
   /** A question a member of staff acts on with `key`: 404 unless they may read every question there. */
-  private staffQuestion(actor: Actor, id: string, key: Permission): { q: QuestionRow; a: ActivityRow } {
+  private async staffQuestion(actor: Actor, id: string, key: Permission): Promise<{ q: QuestionRow; a: ActivityRow }> {
     const q = this.row(id, actor.userId);
     if (!q || !this.has(actor.userId, 'question:read:all', q.activity_id)) throw notFound('question');
-    const a = findActivity(this.d.db, q.activity_id)!;
+    const a = (await readActivity(this.d, q.activity_id))!;
     this.d.permissions.require(actor, key, a.id);
     requireModule(a);
     return { q, a };
@@ -75,10 +75,10 @@ export class QuestionsService {
   }
 
   /** The manager's list: every filter in SQL, so paging counts only what matches. */
-  list(actor: Actor, q: ListQuery): Page<Question> {
+  async list(actor: Actor, q: ListQuery): Promise<Page<Question>> {
     let ids: string[];
     if (q.activityId) {
-      const a = findActivity(this.d.db, q.activityId);
+      const a = await readActivity(this.d, q.activityId);
       if (!a) return { items: [], total: 0, ...clampPaging(q) };
       this.d.permissions.require(actor, 'question:read:all', a.id);
       ids = [a.id];
@@ -119,8 +119,8 @@ export class QuestionsService {
   }
 
   /** A participant's list: own, published and announcements (everything with question:read:all). */
-  listOwn(actor: Actor, idOrSlug: string, q: OwnQuery): Page<Question> {
-    const a = this.participantActivity(actor, idOrSlug, 'question:read:own');
+  async listOwn(actor: Actor, idOrSlug: string, q: OwnQuery): Promise<Page<Question>> {
+    const a = await this.participantActivity(actor, idOrSlug, 'question:read:own');
     const where = [
       'q.activity_id = @activity',
       '(@all = 1 OR q.is_published = 1 OR q.author_user_id = @me)',
@@ -173,14 +173,14 @@ export class QuestionsService {
     return q;
   }
 
-  ask(actor: Actor, idOrSlug: string, body: AskInput): Question {
-    const a = this.participantActivity(actor, idOrSlug, 'question:create');
+  async ask(actor: Actor, idOrSlug: string, body: AskInput): Promise<Question> {
+    const a = await this.participantActivity(actor, idOrSlug, 'question:create');
     requireNotArchived(a);
     return this.d.tx.run((out) => this.view(this.insert(out, a, actor, 'question', body), actor.userId));
   }
 
-  announce(actor: Actor, idOrSlug: string, body: AskInput): Question {
-    const a = this.participantActivity(actor, idOrSlug, 'announcement:create');
+  async announce(actor: Actor, idOrSlug: string, body: AskInput): Promise<Question> {
+    const a = await this.participantActivity(actor, idOrSlug, 'announcement:create');
     requireNotArchived(a);
     return this.d.tx.run((out) => {
       const q = this.insert(out, a, actor, 'announcement', body);
@@ -189,8 +189,8 @@ export class QuestionsService {
     });
   }
 
-  answer(actor: Actor, id: string, body: { body: string; publish?: boolean | undefined }): Question {
-    const { q, a } = this.staffQuestion(actor, id, 'question:answer');
+  async answer(actor: Actor, id: string, body: { body: string; publish?: boolean | undefined }): Promise<Question> {
+    const { q, a } = await this.staffQuestion(actor, id, 'question:answer');
     if (q.kind === 'announcement') throw ApiError.of('question.isAnnouncement', 'An announcement is not answered');
     if (body.publish) this.d.permissions.require(actor, 'question:publish', a.id);
     return this.d.tx.run((out) => {
@@ -209,10 +209,10 @@ export class QuestionsService {
     });
   }
 
-  setPublished(actor: Actor, id: string, published: boolean): Question {
+  async setPublished(actor: Actor, id: string, published: boolean): Promise<Question> {
     const q0 = this.row(id, actor.userId);
     const key: Permission = q0?.kind === 'announcement' && q0 && !this.has(actor.userId, 'question:publish', q0.activity_id) ? 'announcement:create' : 'question:publish';
-    const { q, a } = this.staffQuestion(actor, id, key);
+    const { q, a } = await this.staffQuestion(actor, id, key);
     if (published && q.kind === 'question' && !q.answered_at) throw ApiError.of('question.unanswered', 'Answer the question before publishing it');
     return this.d.tx.run((out) => {
       this.st('UPDATE questions SET is_published = ? WHERE id = ?').run(published ? 1 : 0, id);
@@ -225,9 +225,9 @@ export class QuestionsService {
     });
   }
 
-  delete(actor: Actor, id: string): void {
+  async delete(actor: Actor, id: string): Promise<void> {
     const q0 = this.row(id, actor.userId);
-    const { q, a } = this.staffQuestion(actor, id, q0?.kind === 'announcement' ? 'announcement:create' : 'question:answer');
+    const { q, a } = await this.staffQuestion(actor, id, q0?.kind === 'announcement' ? 'announcement:create' : 'question:answer');
     this.d.tx.run((out) => {
       this.st('DELETE FROM questions WHERE id = ?').run(id);
       out.emit(event('questionChanged', { activityId: a.id, deletedId: id }, staff(a.id)));
@@ -236,8 +236,8 @@ export class QuestionsService {
   }
 
   /** Idempotent; only what the caller may read can be marked. */
-  markRead(actor: Actor, idOrSlug: string, id: string): void {
-    const a = this.participantActivity(actor, idOrSlug, 'question:read:own');
+  async markRead(actor: Actor, idOrSlug: string, id: string): Promise<void> {
+    const a = await this.participantActivity(actor, idOrSlug, 'question:read:own');
     const q = this.row(id, actor.userId);
     const readable = q && q.activity_id === a.id && (q.is_published === 1 || q.author_user_id === actor.userId || this.has(actor.userId, 'question:read:all', a.id));
     if (!readable) throw notFound('question');

@@ -71,8 +71,8 @@ export class RankingService {
   }
 
   /** GET /activities/{idOrSlug}/ranking */
-  get(actor: Actor, idOrSlug: string, seriesId?: string, view: RankingView = 'own'): Ranking {
-    const s = this.standings(actor, idOrSlug, seriesId, view);
+  async get(actor: Actor, idOrSlug: string, seriesId?: string, view: RankingView = 'own'): Promise<Ranking> {
+    const s = await this.standings(actor, idOrSlug, seriesId, view);
     return { rankingType: s.type, frozen: s.ranked.frozen, problems: s.problems, rows: s.rows };
   }
 
@@ -81,8 +81,8 @@ export class RankingService {
    * who sees all of them gets the same text: it is made once per change of the standings rather
    * than once per request (a result tells every reader to fetch again).
    */
-  json(actor: Actor, idOrSlug: string, seriesId?: string, view: RankingView = 'own'): string {
-    const s = this.standings(actor, idOrSlug, seriesId, view);
+  async json(actor: Actor, idOrSlug: string, seriesId?: string, view: RankingView = 'own'): Promise<string> {
+    const s = await this.standings(actor, idOrSlug, seriesId, view);
     // the rows hold no null members, so plain JSON is the wire form (decisions §2)
     const rows = s.rows === s.ranked.rows ? (s.ranked.rowsJson ??= JSON.stringify(s.rows)) : JSON.stringify(s.rows);
     return `{"rankingType":${JSON.stringify(s.type)},"frozen":${s.ranked.frozen},"problems":${JSON.stringify(s.problems)},"rows":${rows}}`;
@@ -93,13 +93,13 @@ export class RankingService {
    * holding nothing but ranking:read, whatever the caller holds, so that it hides exactly what the
    * freeze and the windows hide from participants; the caller still needs ranking:read to ask.
    */
-  private standings(
+  private async standings(
     actor: Actor,
     idOrSlug: string,
     seriesId: string | undefined,
     view: RankingView,
-  ): { type: RankingType; problems: Ranking['problems']; ranked: Ranked; rows: RankingRow[] } {
-    const a = visibleActivity(this.d, actor, idOrSlug);
+  ): Promise<{ type: RankingType; problems: Ranking['problems']; ranked: Ranked; rows: RankingRow[] }> {
+    const a = await visibleActivity(this.d, actor, idOrSlug);
     const may = (key: Permission) => view === 'own' && this.d.permissions.has(actor.userId, key, a.id);
     this.d.permissions.require(actor, 'ranking:read', a.id);
     const all = this.q.seriesOf(a.id);

@@ -6,8 +6,8 @@ import type { SampleRunsService } from './service.js';
 
 /** The participant's sample runs and the runner's side of them. */
 export function sampleRunsRoutes(api: Api, runs: SampleRunsService, queue: SampleRunQueue): void {
-  api.bind(ops.runSamples, ({ actor, params, body, ctx }) => {
-    const run = runs.create(actor, params.idOrSlug, params.problemSlug, clientAddress(ctx as Ctx), body);
+  api.bind(ops.runSamples, async ({ actor, params, body, ctx }) => {
+    const run = await runs.create(actor, params.idOrSlug, params.problemSlug, clientAddress(ctx as Ctx), body);
     ctx.set('Location', `/api/v1/sample-runs/${run.id}`);
     return run;
   });

@@ -43,8 +43,8 @@ export class SampleRunsService {
     this.q = statements(d.sqlite);
   }
 
-  create(actor: Actor, idOrSlug: string, problemSlug: string, address: string, body: SampleRunRequest): SampleRun {
-    const plan = this.submissions.plan(actor, idOrSlug, problemSlug, address, true);
+  async create(actor: Actor, idOrSlug: string, problemSlug: string, address: string, body: SampleRunRequest): Promise<SampleRun> {
+    const plan = await this.submissions.plan(actor, idOrSlug, problemSlug, address, true);
     const samples = this.q<[string], { n: number | null }>("SELECT json_extract(package_info, '$.sampleCount') AS n FROM problem_versions WHERE id = ?").get(plan.versionId);
     if (!samples?.n) throw ApiError.of('sampleRun.noSamples', 'The problem has no sample tests to run on');
     if (body.files.length > plan.maxAttachments) {

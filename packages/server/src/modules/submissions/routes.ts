@@ -50,7 +50,7 @@ export function submissionsRoutes(api: Api, submissions: SubmissionsService, inc
   // every rule that does not need the bytes is checked before a byte of them is read
   const planStep: Koa.Middleware<RequestState> = async (ctx, next) => {
     const p = ctx.params as { idOrSlug?: string; problemSlug?: string };
-    plans.set(ctx, submissions.plan(ctx.state.actor!, p.idOrSlug ?? '', p.problemSlug ?? '', clientAddress(ctx as Ctx)));
+    plans.set(ctx, await submissions.plan(ctx.state.actor!, p.idOrSlug ?? '', p.problemSlug ?? '', clientAddress(ctx as Ctx)));
     await next();
   };
   // far more file parts than allowed stop the parser (its parts already removed): the same refusal

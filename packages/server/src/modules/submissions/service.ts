@@ -11,7 +11,7 @@ import { ApiError, notFound } from '@judge/contract';
 import { languageName, languageRefusal, submissionLanguage, type LanguageLimits } from '../../languages.js';
 import type { Deps } from '../../services.js';
 import { iso, newId, statements } from '../../util.js';
-import { canManage, canSeeActivity, findActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
+import { canManage, canSeeActivity, readActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
 import type { FilesService } from '../files/index.js';
 import { judgeableLanguages, requiredTags } from '../runners/index.js';
 import { acceptsSubmissions, problemsVisible } from '../series/index.js';
@@ -124,8 +124,8 @@ export class SubmissionsService {
    * A sample run (`forSampleRun`) passes the same checks but the limit: it is never a submission, so
    * it counts against none; before the permission it asks the activity's sampleRuns module.
    */
-  plan(actor: Actor, idOrSlug: string, problemSlug: string, address: string, forSampleRun = false): SubmitPlan {
-    const a = visibleActivity(this.d, actor, idOrSlug);
+  async plan(actor: Actor, idOrSlug: string, problemSlug: string, address: string, forSampleRun = false): Promise<SubmitPlan> {
+    const a = await visibleActivity(this.d, actor, idOrSlug);
     if (!this.d.permissions.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
     if (a.archivedAt) throw ApiError.of('activity.archived', 'The activity is archived: it takes no submissions');
     const found = this.q<[string, string], Assignment>(
@@ -245,14 +245,14 @@ export class SubmissionsService {
 
   // ---- the participant's own ----
 
-  private browsing(actor: Actor, idOrSlug: string): ActivityRow {
-    const a = visibleActivity(this.d, actor, idOrSlug);
+  private async browsing(actor: Actor, idOrSlug: string): Promise<ActivityRow> {
+    const a = await visibleActivity(this.d, actor, idOrSlug);
     if (!this.d.permissions.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
     return a;
   }
 
-  listOwn(actor: Actor, idOrSlug: string, query: { page?: number; pageSize?: number; seriesProblemId?: string }): Page<SubmissionSummary> {
-    const a = this.browsing(actor, idOrSlug);
+  async listOwn(actor: Actor, idOrSlug: string, query: { page?: number; pageSize?: number; seriesProblemId?: string }): Promise<Page<SubmissionSummary>> {
+    const a = await this.browsing(actor, idOrSlug);
     this.d.permissions.require(actor, 'submission:read:own', a.id);
     const { page, pageSize } = clampPaging(query);
     const where = 's.activity_id = ? AND s.user_id = ?' + (query.seriesProblemId ? ' AND s.series_problem_id = ?' : '');
@@ -276,8 +276,8 @@ export class SubmissionsService {
     return rest as T;
   }
 
-  getOwn(actor: Actor, idOrSlug: string, id: string): SubmissionDetail {
-    const a = this.browsing(actor, idOrSlug);
+  async getOwn(actor: Actor, idOrSlug: string, id: string): Promise<SubmissionDetail> {
+    const a = await this.browsing(actor, idOrSlug);
     const r = this.row(id);
     if (!r || r.activityId !== a.id) throw notFound('submission');
     const readsAll = this.d.permissions.has(actor.userId, 'submission:read:all', a.id);
@@ -290,9 +290,9 @@ export class SubmissionsService {
 
   // ---- the managers' side ----
 
-  private managerDetail(actor: Actor, r: SubmissionRow): SubmissionDetail {
+  private async managerDetail(actor: Actor, r: SubmissionRow): Promise<SubmissionDetail> {
     const logs = this.d.permissions.has(actor.userId, 'result:log:read:all', r.activityId);
-    const a = findActivity(this.d.db, r.activityId)!;
+    const a = (await readActivity(this.d, r.activityId))!;
     const shown = participantAttachments(a);
     return this.named(this.details.detail(r, { forManager: true, attachmentShown: (name) => logs || shown.has(name) }));
   }
@@ -304,7 +304,7 @@ export class SubmissionsService {
     return r;
   }
 
-  get(actor: Actor, id: string): SubmissionDetail {
+  async get(actor: Actor, id: string): Promise<SubmissionDetail> {
     return this.managerDetail(actor, this.managed(actor, id));
   }
 
@@ -357,11 +357,11 @@ export class SubmissionsService {
     return this.judging.settle(submissionId, out, { stateChanged: true, resultChanged: true });
   }
 
-  rejudgeAssignment(actor: Actor, assignmentId: string): number {
+  async rejudgeAssignment(actor: Actor, assignmentId: string): Promise<number> {
     const assignment = this.q<[string], Assignment & { activityId: string }>(
       'SELECT id, activity_id AS activityId, series_id AS seriesId, problem_id AS problemId, pinned_version_id AS pinnedVersionId, max_upload_bytes AS maxUploadBytes, max_attachments AS maxAttachments, max_submissions AS maxSubmissions FROM series_problems WHERE id = ?',
     ).get(assignmentId);
-    const a = assignment ? findActivity(this.d.db, assignment.activityId) : undefined;
+    const a = assignment ? await readActivity(this.d, assignment.activityId) : undefined;
     if (!assignment || !a || !canSeeActivity(this.d, actor.userId, a)) throw notFound('assignment');
     this.d.permissions.require(actor, 'submission:rejudge', a.id);
     return this.d.tx.run((out) => {
@@ -373,7 +373,7 @@ export class SubmissionsService {
     });
   }
 
-  cancel(actor: Actor, submissionId: string, attemptId: string): SubmissionDetail {
+  async cancel(actor: Actor, submissionId: string, attemptId: string): Promise<SubmissionDetail> {
     const r = this.managed(actor, submissionId);
     this.d.permissions.require(actor, 'submission:cancel', r.activityId);
     this.d.tx.run((out) => {
@@ -387,7 +387,7 @@ export class SubmissionsService {
     return this.managerDetail(actor, this.row(submissionId)!);
   }
 
-  setExcluded(actor: Actor, id: string, body: { excluded: boolean; reason?: string }): SubmissionDetail {
+  async setExcluded(actor: Actor, id: string, body: { excluded: boolean; reason?: string }): Promise<SubmissionDetail> {
     const r = this.managed(actor, id);
     this.d.permissions.require(actor, 'submission:exclude', r.activityId);
     this.d.tx.run((out) => {
@@ -413,7 +413,7 @@ export class SubmissionsService {
    * activity. Attempt files: holders of result:log:read:all, and the author where the activity shows
    * participants that attachment.
    */
-  private mayReadFile(userId: string, fileId: string): boolean {
+  private async mayReadFile(userId: string, fileId: string): Promise<boolean> {
     const sources = this.q<[string], { activityId: string }>(
       'SELECT s.activity_id AS activityId FROM submission_files sf JOIN submissions s ON s.id = sf.submission_id WHERE sf.file_id = ?',
     ).all(fileId);
@@ -422,12 +422,13 @@ export class SubmissionsService {
       `SELECT s.activity_id AS activityId, s.user_id AS userId, af.name FROM attempt_files af JOIN attempts a ON a.id = af.attempt_id
        JOIN submissions s ON s.id = a.submission_id WHERE af.file_id = ?`,
     ).all(fileId);
-    return attached.some((f) => {
+    for (const f of attached) {
       if (this.d.permissions.has(userId, 'result:log:read:all', f.activityId)) return true;
-      if (f.userId !== userId || !this.d.permissions.has(userId, 'result:read:own', f.activityId)) return false;
-      const a = findActivity(this.d.db, f.activityId);
-      return !!a && participantAttachments(a).has(f.name);
-    });
+      if (f.userId !== userId || !this.d.permissions.has(userId, 'result:read:own', f.activityId)) continue;
+      const a = await readActivity(this.d, f.activityId);
+      if (a && participantAttachments(a).has(f.name)) return true;
+    }
+    return false;
   }
 }
 
