@@ -28,7 +28,7 @@ function toldOnce(got: Heard, activityId: string, seriesId: string, change: stri
 }
 
 const tick = (minutes: number) => j.app.scheduler.tick(new Date(t(minutes)));
-const row = (id: string) => j.app.deps.db.select().from(seriesTable).where(eq(seriesTable.id, id)).get()!;
+const row = async (id: string) => (await j.app.deps.tx.read((q) => q.select().from(seriesTable).where(eq(seriesTable.id, id))))[0]!;
 
 async function world(): Promise<Activity> {
   const a = await w.activity();
@@ -65,7 +65,7 @@ describe('the series scheduler', () => {
     expect(await tick(10)).toEqual([]);
     expect(await tick(15)).toEqual([]);
     expect(await isOpen(a.id, s.id)).toBe(true);
-    expect(row(s.id).openedAt).toBe(t(10));
+    expect((await row(s.id)).openedAt).toBe(t(10));
     let got = await heard();
     toldOnce(got, a.id, s.id, 'opened');
     // the opening carries the problems withheld until then
@@ -90,7 +90,7 @@ describe('the series scheduler', () => {
     expect(await tick(600)).toEqual([]);
     expect(await isOpen(a.id, s.id)).toBe(false);
     // it opened once: the closing does not forget that
-    expect(row(s.id).openedAt).toBe(t(10));
+    expect((await row(s.id)).openedAt).toBe(t(10));
     got = await heard();
     toldOnce(got, a.id, s.id, 'closed');
     expect(only(got.P, 'seriesChanged')[0]).not.toHaveProperty('problems');
@@ -130,7 +130,7 @@ describe('the series scheduler', () => {
     expect(await tick(10)).toEqual([]);
     expect(await tick(30)).toEqual([]);
     expect(await isOpen(a.id, s.id)).toBe(false);
-    expect(row(s.id).openedAt).toBeNull();
+    expect((await row(s.id)).openedAt).toBeNull();
     let got = await heard();
     for (const k of PARTIES) expect(changes(got[k])).toEqual([]);
 
@@ -151,7 +151,7 @@ describe('the series scheduler', () => {
     const s = await create(a.id, { startDate: t(10) });
     await w.archived(a.id, true);
     expect(await tick(20)).toEqual([]);
-    expect(row(s.id).isOpen).toBe(false);
+    expect((await row(s.id)).isOpen).toBe(false);
     await w.archived(a.id, false);
     expect(await tick(20)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'opened' }]);
   });
@@ -165,7 +165,7 @@ describe('the series scheduler', () => {
     await heard();
     expect(await tick(15)).toEqual([]);
     expect(await tick(25)).toEqual([]);
-    expect(row(s.id)).toMatchObject({ isOpen: false, pausedAt: t(10) });
+    expect((await row(s.id))).toMatchObject({ isOpen: false, pausedAt: t(10) });
 
     clock.set(new Date(t(25)));
     const resumed = await M.c.call(ops.resumeSeries, { params: { seriesId: s.id }, body: { extendEnd: true } });
@@ -207,11 +207,11 @@ describe('the series scheduler', () => {
     j.app.scheduler.start(20);
     try {
       const deadline = Date.now() + 5000;
-      while (!row(s.id).isOpen && Date.now() < deadline) await sleep(20);
+      while (!(await row(s.id)).isOpen && Date.now() < deadline) await sleep(20);
     } finally {
       j.app.scheduler.stop();
     }
-    expect(row(s.id).isOpen).toBe(true);
+    expect((await row(s.id)).isOpen).toBe(true);
     toldOnce(await heard(), a.id, s.id, 'opened');
   });
 });
