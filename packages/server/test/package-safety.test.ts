@@ -6,10 +6,9 @@ import { ops } from '@judge/contract';
 import { zipRefusal } from '@judge/problem-package';
 import { extractZip, PACKAGE_CACHE_DEFAULTS, PackageError } from '@judge/runner';
 import type { JudgeClient } from '@judge/sdk';
-import { files, problemVersionFiles, problemVersions, problems } from '../src/db/schema.js';
 import { refusedWith } from './expect.js';
 import { TestJudge } from './harness.js';
-import { tableSnapshot } from './support/db-snapshot.js';
+import { PROBLEM_TABLES, tableSnapshot } from './support/db-snapshot.js';
 import { declareUncompressedSize, legacyPackage, renameEntry, zipOf } from './zips.js';
 
 /**
@@ -59,7 +58,7 @@ describe('package zips: one decision for server and runner', () => {
     const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [relative(j.dataDir, join(dir, e.name))]));
     return walk(j.dataDir).filter((f) => !/\.(db|sqlite)(-wal|-shm|-journal)?$/.test(f)).sort();
   };
-  const tables = () => tableSnapshot(j, [problems, problemVersions, problemVersionFiles, files]);
+  const tables = () => tableSnapshot(j, PROBLEM_TABLES);
 
   beforeAll(async () => {
     j = await TestJudge.start();

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type FileMeta, type Problem, type ProblemVersion } from '@judge/contract';
 import type { ApiProblem, JudgeClient } from '@judge/sdk';
-import { files, problemVersionFiles, problemVersions, problems } from '../src/db/schema.js';
-import { tableSnapshot } from './support/db-snapshot.js';
+import { PROBLEM_TABLES, tableSnapshot } from './support/db-snapshot.js';
 import { UNKNOWN_UUID } from './support/ids.js';
 import { refusedWith, sendJson } from './expect.js';
 import { ManualClock, TestJudge, raw, type TestUser } from './harness.js';
@@ -41,7 +40,7 @@ describe('problem versions and packages', () => {
   let librarian: { u: TestUser; c: JudgeClient };
   let editor: { u: TestUser; c: JudgeClient };
 
-  const snapshot = () => tableSnapshot(j, [problems, problemVersions, problemVersionFiles, files]);
+  const snapshot = () => tableSnapshot(j, PROBLEM_TABLES);
 
   async function refused(call: Promise<unknown>, status: number, code: string): Promise<ApiProblem> {
     const before = await snapshot();

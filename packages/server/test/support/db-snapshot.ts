@@ -1,5 +1,9 @@
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { files, problemVersionFiles, problemVersions, problems } from '../../src/db/schema.js';
 import type { TestJudge } from '../harness.js';
+
+/** What storing a problem version writes: a refused package must leave all of it as it was. */
+export const PROBLEM_TABLES = [problems, problemVersions, problemVersionFiles, files];
 
 /**
  * Every row of these tables, read through the data layer, for showing that a refused call changed
