@@ -41,7 +41,7 @@ describe('activities: the managers side', () => {
         runnerTags: [],
         matchingRunners: 0,
       });
-      expect(activityRow(a.id)!.slugKey).toBe('spring-cup');
+      expect((await activityRow(a.id))!.slugKey).toBe('spring-cup');
       // the creator holds the built-in manager role in it, and nothing in it is anyone else's
       const held = await admin.call(ops.listGrants, { query: { activityId: a.id } });
       expect(held.items.map((g) => ({ userId: g.userId, roleName: g.roleName }))).toEqual([{ userId: M.u.id, roleName: 'Manager' }]);

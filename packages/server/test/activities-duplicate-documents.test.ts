@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { ops, type Activity } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { series, seriesProblems } from '../src/db/schema.js';
@@ -12,6 +12,9 @@ import { T0, UUID_V7, now, uniq, j, admin, refused, refusedRaw, account, create,
  * duplicating activities and their documents, who may do each and who may not, what each refusal
  * leaves untouched. Shared setup in support/activities.ts.
  */
+
+/** The series of an activity as stored, in their order. */
+const seriesOf = (activityId: string) => j.app.deps.tx.read((q) => q.select().from(series).where(eq(series.activityId, activityId)).orderBy(asc(series.order), asc(series.id)));
 
 describe('activities: the managers side', () => {
   useActivitiesWorld();
@@ -30,7 +33,7 @@ describe('activities: the managers side', () => {
         runnerTags: ['gpu'],
         maxSubmissionsPerProblem: 9,
       });
-      const late = addSeries(a.id, {
+      const late = await addSeries(a.id, {
         startDate: '2026-12-02T10:00:00.000Z',
         endDate: '2026-12-02T15:00:00.000Z',
         rankingFreezeAt: '2026-12-02T14:00:00.000Z',
@@ -45,14 +48,14 @@ describe('activities: the managers side', () => {
         revealProblemCount: false,
       });
       // the earliest start, and a series that opened and was paused: the copy starts afresh
-      const early = addSeries(a.id, { startDate: '2026-12-01T12:00:00.000Z', isOpen: true, openedAt: '2026-12-01T12:00:00.000Z', pausedAt: '2026-12-01T13:00:00.000Z', hideProblemsWhilePaused: true });
-      addSeries(a.id);
-      const pinnedTask = assign(a.id, late, { name: 'Pinned', config: { languages: ['cpp'] }, spec: { k: 1 }, props: { p: true }, maxPoints: 100, maxUploadBytes: 2048, maxAttachments: 2, maxSubmissions: 7 });
-      j.app.deps.db.update(seriesProblems).set({ pinnedVersionId: pinnedTask.versionId }).where(eq(seriesProblems.id, pinnedTask.id)).run();
-      assign(a.id, early);
+      const early = await addSeries(a.id, { startDate: '2026-12-01T12:00:00.000Z', isOpen: true, openedAt: '2026-12-01T12:00:00.000Z', pausedAt: '2026-12-01T13:00:00.000Z', hideProblemsWhilePaused: true });
+      await addSeries(a.id);
+      const pinnedTask = await assign(a.id, late, { name: 'Pinned', config: { languages: ['cpp'] }, spec: { k: 1 }, props: { p: true }, maxPoints: 100, maxUploadBytes: 2048, maxAttachments: 2, maxSubmissions: 7 });
+      await j.app.deps.tx.write((q) => q.update(seriesProblems).set({ pinnedVersionId: pinnedTask.versionId }).where(eq(seriesProblems.id, pinnedTask.id)));
+      await assign(a.id, early);
       const file = await M.c.upload('rules.md', '# Rules');
       const withDocs = await M.c.call(ops.setActivityDocuments, { params: { idOrSlug: a.id, kind: 'rules' }, body: { documents: [{ language: 'en', title: 'Rules', fileId: file.id }] } });
-      const sourceBefore = JSON.stringify([activityRow(a.id), j.app.deps.db.select().from(series).where(eq(series.activityId, a.id)).all()]);
+      const sourceBefore = JSON.stringify([await activityRow(a.id), await seriesOf(a.id)]);
 
       // 2026-12-01T12:00 (earliest series start) lands on 2027-01-10T12:00: forty days later
       const DAY = 86_400_000;
@@ -74,8 +77,8 @@ describe('activities: the managers side', () => {
       });
       expect(copy.documents).toEqual(withDocs.documents);
 
-      const copied = j.app.deps.db.select().from(series).where(eq(series.activityId, copy.id)).all();
-      const original = j.app.deps.db.select().from(series).where(eq(series.activityId, a.id)).all();
+      const copied = await seriesOf(copy.id);
+      const original = await seriesOf(a.id);
       expect(copied).toHaveLength(3);
       for (const o of original) {
         const c = copied.find((x) => x.slug === o.slug)!;
@@ -88,34 +91,34 @@ describe('activities: the managers side', () => {
         expect(c.revealProblemCount).toBe(o.revealProblemCount);
         expect(c.id).not.toBe(o.id);
       }
-      const tasks = j.app.deps.db.select().from(seriesProblems).where(eq(seriesProblems.activityId, copy.id)).all();
+      const tasks = await j.app.deps.tx.read((q) => q.select().from(seriesProblems).where(eq(seriesProblems.activityId, copy.id)));
       const pinnedCopy = tasks.find((t) => t.problemId === pinnedTask.problemId)!;
-      const pinnedOrig = j.app.deps.db.select().from(seriesProblems).where(eq(seriesProblems.id, pinnedTask.id)).get()!;
-      const { id: _a, seriesId: _b, activityId: _c, createdAt: _d, ...assignmentFields } = pinnedOrig;
+      const [pinnedOrig] = await j.app.deps.tx.read((q) => q.select().from(seriesProblems).where(eq(seriesProblems.id, pinnedTask.id)));
+      const { id: _a, seriesId: _b, activityId: _c, createdAt: _d, ...assignmentFields } = pinnedOrig!;
       expect(pinnedCopy).toMatchObject(assignmentFields);
       expect(pinnedCopy.pinnedVersionId).toBe(pinnedTask.versionId);
-      expect(copied.find((x) => x.id === pinnedCopy.seriesId)!.slug).toBe(j.app.deps.db.select().from(series).where(eq(series.id, late)).get()!.slug);
+      expect(copied.find((x) => x.id === pinnedCopy.seriesId)!.slug).toBe(original.find((x) => x.id === late)!.slug);
 
       // the copier manages the copy; the source's participants know nothing of it
       expect(await M.c.call(ops.myPermissions, { query: { activityId: copy.id } })).toContain('activity:update');
       expect((await admin.call(ops.listGrants, { query: { activityId: copy.id } })).items.map((g) => g.userId)).toEqual([M.u.id]);
       await refusedWith(P.c.call(ops.getActivity, { params: { idOrSlug: copy.id } }), 404, 'not_found');
-      expect(JSON.stringify([activityRow(a.id), j.app.deps.db.select().from(series).where(eq(series.activityId, a.id)).all()])).toBe(sourceBefore);
+      expect(JSON.stringify([await activityRow(a.id), await seriesOf(a.id)])).toBe(sourceBefore);
     });
 
     it("without a series start shifts by the activity's start; without either shifts nothing", async () => {
       const a = await create(M.c, { startDate: '2026-12-01T00:00:00Z', endDate: '2026-12-02T00:00:00Z' });
-      addSeries(a.id, { endDate: '2026-12-01T12:00:00.000Z' });
+      await addSeries(a.id, { endDate: '2026-12-01T12:00:00.000Z' });
       const copy = await dup(M.c, a.id, { slug: uniq('shifted'), startsAt: '2026-12-03T00:00:00Z' });
       expect(copy).toMatchObject({ startDate: '2026-12-03T00:00:00.000Z', endDate: '2026-12-04T00:00:00.000Z' });
-      expect(j.app.deps.db.select().from(series).where(eq(series.activityId, copy.id)).get()!.endDate).toBe('2026-12-03T12:00:00.000Z');
+      expect((await seriesOf(copy.id))[0]!.endDate).toBe('2026-12-03T12:00:00.000Z');
 
       const undated = await create(M.c, { endDate: '2026-12-02T00:00:00Z' });
-      addSeries(undated.id, { endDate: '2026-12-01T12:00:00.000Z' });
+      await addSeries(undated.id, { endDate: '2026-12-01T12:00:00.000Z' });
       const same = await dup(M.c, undated.id, { slug: uniq('unshifted'), startsAt: '2030-01-01T00:00:00Z' });
       expect(same.startDate).toBeUndefined();
       expect(same.endDate).toBe('2026-12-02T00:00:00.000Z');
-      expect(j.app.deps.db.select().from(series).where(eq(series.activityId, same.id)).get()!.endDate).toBe('2026-12-01T12:00:00.000Z');
+      expect((await seriesOf(same.id))[0]!.endDate).toBe('2026-12-01T12:00:00.000Z');
     });
 
     it('refuses a slug in use in any case (409 activity.slug.taken)', async () => {

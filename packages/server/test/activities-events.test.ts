@@ -97,8 +97,8 @@ describe('activities: the managers side', () => {
     it('unpublishing tells those who saw it that it is gone, and nothing of its series; publishing opens them with their problems', async () => {
       const a = await create(cM.c);
       await j.grant(cP.u.id, 'participant', a.id);
-      const s = addSeries(a.id, { startDate: '2026-01-01T00:00:00.000Z', isOpen: true, openedAt: '2026-01-01T00:00:00.000Z' });
-      const task = assign(a.id, s, { name: 'Task A' });
+      const s = await addSeries(a.id, { startDate: '2026-01-01T00:00:00.000Z', isOpen: true, openedAt: '2026-01-01T00:00:00.000Z' });
+      const task = await assign(a.id, s, { name: 'Task A' });
       await settle();
 
       await publish(cM.c, a.id, false);

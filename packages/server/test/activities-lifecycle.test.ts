@@ -22,25 +22,27 @@ describe('activities: the managers side', () => {
       const past = '2026-11-01T00:00:00.000Z';
       const future = '2027-01-01T00:00:00.000Z';
       const s = {
-        started: addSeries(a.id, { startDate: past }),
-        undated: addSeries(a.id),
-        upcoming: addSeries(a.id, { startDate: future }),
-        ended: addSeries(a.id, { startDate: past, endDate: '2026-11-02T00:00:00.000Z' }),
-        paused: addSeries(a.id, { startDate: past, pausedAt: past }),
+        started: await addSeries(a.id, { startDate: past }),
+        undated: await addSeries(a.id),
+        upcoming: await addSeries(a.id, { startDate: future }),
+        ended: await addSeries(a.id, { startDate: past, endDate: '2026-11-02T00:00:00.000Z' }),
+        paused: await addSeries(a.id, { startDate: past, pausedAt: past }),
       };
-      const state = () =>
-        Object.fromEntries(
+      const state = async () => {
+        const rows = await j.app.deps.tx.read((q) => q.select().from(series).where(eq(series.activityId, a.id)));
+        return Object.fromEntries(
           Object.entries(s).map(([k, id]) => {
-            const r = j.app.deps.db.select().from(series).where(eq(series.id, id)).get()!;
+            const r = rows.find((x) => x.id === id)!;
             return [k, { isOpen: r.isOpen, openedAt: r.openedAt }];
           }),
         );
+      };
 
       clock.advance(60);
       const firstOpen = now();
       const again = await publish(M.c, a.id, true);
       expect(again.publishedAt).toBe(a.publishedAt);
-      expect(state()).toEqual({
+      expect(await state()).toEqual({
         started: { isOpen: true, openedAt: firstOpen },
         undated: { isOpen: true, openedAt: firstOpen },
         upcoming: { isOpen: false, openedAt: null },
@@ -51,8 +53,8 @@ describe('activities: the managers side', () => {
       clock.advance(60);
       const hidden = await publish(M.c, a.id, false);
       expect(hidden.publishedAt).toBeUndefined();
-      expect(activityRow(a.id)!.publishedAt).toBeNull();
-      expect(Object.values(state()).every((x) => !x.isOpen)).toBe(true);
+      expect((await activityRow(a.id))!.publishedAt).toBeNull();
+      expect(Object.values(await state()).every((x) => !x.isOpen)).toBe(true);
       // participants lose it entirely; its managers keep it
       await refusedWith(P.c.call(ops.getActivity, { params: { idOrSlug: a.id } }), 404, 'not_found');
       expect((await P.c.call(ops.listActivities, { query: {} })).items.map((x) => x.id)).not.toContain(a.id);
@@ -62,7 +64,7 @@ describe('activities: the managers side', () => {
       const shown = await publish(M.c, a.id, true);
       expect(shown.publishedAt).toBe(now());
       // reopened, and the first opening is what openedAt remembers
-      expect(state()).toMatchObject({ started: { isOpen: true, openedAt: firstOpen }, undated: { isOpen: true, openedAt: firstOpen }, upcoming: { isOpen: false } });
+      expect(await state()).toMatchObject({ started: { isOpen: true, openedAt: firstOpen }, undated: { isOpen: true, openedAt: firstOpen }, upcoming: { isOpen: false } });
       expect((await P.c.call(ops.getActivity, { params: { idOrSlug: a.id } })).id).toBe(a.id);
     });
 
@@ -132,8 +134,8 @@ describe('activities: the managers side', () => {
   describe('DELETE /activities/{idOrSlug}', () => {
     it('deletes it with its series, assignments, documents, roles and grants; the files stay', async () => {
       const a = await world();
-      const s = addSeries(a.id);
-      assign(a.id, s);
+      const s = await addSeries(a.id);
+      await assign(a.id, s);
       const file = await M.c.upload('rules.md', '# Rules');
       await M.c.call(ops.setActivityDocuments, { params: { idOrSlug: a.id, kind: 'rules' }, body: { documents: [{ language: 'en', title: 'Rules', fileId: file.id }] } });
       const helper = await account('helper');
@@ -142,13 +144,15 @@ describe('activities: the managers side', () => {
 
       const res = await admin.send(ops.deleteActivity, { params: { idOrSlug: a.slug } });
       expect(res.status).toBe(204);
-      const db = j.app.deps.db;
-      expect(activityRow(a.id)).toBeUndefined();
-      expect(db.select().from(series).where(eq(series.activityId, a.id)).all()).toEqual([]);
-      expect(db.select().from(seriesProblems).where(eq(seriesProblems.activityId, a.id)).all()).toEqual([]);
-      expect(db.select().from(activityDocuments).where(eq(activityDocuments.activityId, a.id)).all()).toEqual([]);
-      expect(db.select().from(grants).where(eq(grants.activityId, a.id)).all()).toEqual([]);
-      expect(db.select().from(roles).where(eq(roles.activityId, a.id)).all()).toEqual([]);
+      const left = await j.app.deps.tx.read(async (q) => [
+        await q.select().from(series).where(eq(series.activityId, a.id)),
+        await q.select().from(seriesProblems).where(eq(seriesProblems.activityId, a.id)),
+        await q.select().from(activityDocuments).where(eq(activityDocuments.activityId, a.id)),
+        await q.select().from(grants).where(eq(grants.activityId, a.id)),
+        await q.select().from(roles).where(eq(roles.activityId, a.id)),
+      ]);
+      expect(await activityRow(a.id)).toBeUndefined();
+      expect(left).toEqual([[], [], [], [], []]);
       expect((await M.c.call(ops.getFileMeta, { params: { id: file.id } })).id).toBe(file.id);
       // and nobody holds anything there any more
       await refusedWith(managed(M.c, a.id), 404, 'not_found');
@@ -157,7 +161,7 @@ describe('activities: the managers side', () => {
 
     it('refuses while it holds submissions (409 activity.hasSubmissions)', async () => {
       const a = await world();
-      addSubmission(a.id, P.u.id);
+      await addSubmission(a.id, P.u.id);
       await refused(admin.call(ops.deleteActivity, { params: { idOrSlug: a.id } }), 409, 'activity.hasSubmissions');
     });
 
@@ -175,10 +179,10 @@ describe('activities: the managers side', () => {
       const role = await admin.call(ops.createRole, { body: { name: uniq('Owner'), permissions: ['activity:read', 'activity:delete'], activityId: a.id } });
       await admin.call(ops.createGrant, { body: { userId: owner.u.id, roleId: role.id, activityId: a.id } });
       await owner.c.call(ops.deleteActivity, { params: { idOrSlug: a.id } });
-      expect(activityRow(a.id)).toBeUndefined();
+      expect((await activityRow(a.id))).toBeUndefined();
       const other = await world();
       await admin.call(ops.deleteActivity, { params: { idOrSlug: other.slug } });
-      expect(activityRow(other.id)).toBeUndefined();
+      expect((await activityRow(other.id))).toBeUndefined();
     });
   });
 });

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { isNull } from 'drizzle-orm';
 import { ops, type Activity } from '@judge/contract';
+import { activities } from '../src/db/schema.js';
 import { refusedWith } from './expect.js';
 import { type Party } from './harness.js';
 import { clock, uniq, j, admin, refusedRaw, account, create, managed, archive, addSeries, assign, M, P, MB, U, SD, standDown, world, useActivitiesWorld } from './support/activities.js';
@@ -58,8 +60,8 @@ describe('activities: the managers side', () => {
 
     it('lists everything to an administrator, except where they stood down', async () => {
       const all = await admin.call(ops.listManagedActivities, { query: { pageSize: 200 } });
-      const unarchived = j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM activities WHERE archived_at IS NULL').get() as { n: number };
-      expect(all.total).toBe(unarchived.n);
+      const unarchived = await j.app.deps.tx.read((q) => q.select({ id: activities.id }).from(activities).where(isNull(activities.archivedAt)));
+      expect(all.total).toBe(unarchived.length);
       expect(ids(all)).toEqual(expect.arrayContaining([a1.id, a3.id, foreign.id]));
       await standDown(a3.id);
       const sd = await SD.c.call(ops.listManagedActivities, { query: { pageSize: 200 } });
@@ -85,9 +87,9 @@ describe('activities: the managers side', () => {
 
     it('counts series, assignments and participants', async () => {
       const a = await world();
-      const s = addSeries(a.id);
-      assign(a.id, s);
-      assign(a.id, addSeries(a.id));
+      const s = await addSeries(a.id);
+      await assign(a.id, s);
+      await assign(a.id, await addSeries(a.id));
       const co = await account('co');
       await j.grant(co.u.id, 'manager', a.id);
       // P and the stood-down administrator take part; M and the co-manager manage

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { ops } from '@judge/contract';
 import { activities } from '../src/db/schema.js';
 import { M, P, create, j, update, useSeriesWorld, w, world } from './support/series.js';
@@ -17,7 +18,7 @@ describe('an activity in Europe/Berlin', () => {
   it('stores a local start on create in the zone of the same request: 19:52 in winter is 18:52Z, in summer 17:52Z', async () => {
     const a = await w.activity({ timeZone: 'Europe/Berlin', startDate: '2026-11-23T19:52:00', endDate: '2027-06-01T19:52' });
     expect(a).toMatchObject({ timeZone: 'Europe/Berlin', startDate: '2026-11-23T18:52:00.000Z', endDate: '2027-06-01T17:52:00.000Z' });
-    const row = j.app.deps.sqlite.prepare('SELECT start_date AS s, end_date AS e FROM activities WHERE id = ?').get(a.id);
+    const [row] = await j.app.deps.tx.read((q) => q.select({ s: activities.startDate, e: activities.endDate }).from(activities).where(eq(activities.id, a.id)));
     expect(row).toEqual({ s: '2026-11-23T18:52:00.000Z', e: '2027-06-01T17:52:00.000Z' });
   });
 
@@ -54,7 +55,8 @@ describe('an activity in Europe/Berlin', () => {
     await w.refused(M.c.call(ops.updateActivity, { params: { idOrSlug: a.id }, body: { slug: a.slug, startDate: '2026-11-23T10:00:00Z', endDate: '2026-11-23T10:30' } }), 422, 'validation_failed');
     await w.refused(M.c.call(ops.updateActivity, { params: { idOrSlug: a.id }, body: { slug: a.slug, startDate: '2026-02-30T10:00' } }), 422, 'validation_failed');
     await w.refused(M.c.call(ops.updateActivity, { params: { idOrSlug: a.id }, body: { slug: a.slug, startDate: 'next monday' } }), 422, 'validation_failed');
-    expect(j.app.deps.db.select().from(activities).all().find((r) => r.id === a.id)?.startDate).toBeNull();
+    const [row] = await j.app.deps.tx.read((q) => q.select().from(activities).where(eq(activities.id, a.id)));
+    expect(row?.startDate).toBeNull();
   });
 
   it('refuses a participant who sends a local date, changing nothing', async () => {

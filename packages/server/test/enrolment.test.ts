@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type Activity, type OperationInput, type ParticipantActivity } from '@judge/contract';
 import type { ApiProblem, EventStream, Frame, JudgeClient } from '@judge/sdk';
+import { and, eq } from 'drizzle-orm';
+import { activities, grants, roles, users } from '../src/db/schema.js';
 import { refusedWith, sendJson } from './expect.js';
 import { ManualClock, TestJudge, type Party } from './harness.js';
+import { tableSnapshot } from './support/db-snapshot.js';
 
 /**
  * The participant's side of activities (decisions §9): what a signed-in user may list and read,
@@ -28,11 +31,11 @@ describe('activities: the participants side', () => {
   let M: Party, MB: Party, P: Party, Q: Party, U: Party;
   let fx: Record<'closed' | 'open' | 'hidden' | 'password' | 'draft' | 'archived' | 'undated' | 'elsewhere', Activity>;
 
-  const snapshot = () => JSON.stringify(['activities', 'grants'].map((t) => j.app.deps.sqlite.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
+  const snapshot = () => tableSnapshot(j, [activities, grants]);
   async function refused(call: Promise<unknown>, status: number, code: string): Promise<ApiProblem> {
-    const before = snapshot();
+    const before = await snapshot();
     const e = await refusedWith(call, status, code);
-    expect(snapshot()).toBe(before);
+    expect(await snapshot()).toBe(before);
     return e;
   }
 
@@ -47,7 +50,13 @@ describe('activities: the participants side', () => {
   const read = (c: JudgeClient, idOrSlug: string) => c.call(ops.getActivity, { params: { idOrSlug } });
   const enrol = (c: JudgeClient, idOrSlug: string, body: { password?: string } = {}) => c.call(ops.enrol, { params: { idOrSlug }, body });
   const grantsOf = (userId: string, activityId: string) =>
-    j.app.deps.sqlite.prepare('SELECT r.built_in_key AS role FROM grants g JOIN roles r ON r.id = g.role_id WHERE g.user_id = ? AND g.activity_id = ?').all(userId, activityId);
+    j.app.deps.tx.read((q) =>
+      q
+        .select({ role: roles.builtInKey })
+        .from(grants)
+        .innerJoin(roles, eq(roles.id, grants.roleId))
+        .where(and(eq(grants.userId, userId), eq(grants.activityId, activityId))),
+    );
 
   beforeAll(async () => {
     j = await TestJudge.start({ clock });
@@ -219,22 +228,22 @@ describe('activities: the participants side', () => {
       const x = await account('joiner');
       const joined = await enrol(x.c, a.slug);
       expect(joined).toMatchObject({ id: a.id, enrolled: true, canManage: false, joinPolicy: 'open' });
-      expect(grantsOf(x.u.id, a.id)).toEqual([{ role: 'participant' }]);
+      expect(await grantsOf(x.u.id, a.id)).toEqual([{ role: 'participant' }]);
       expect(await x.c.call(ops.myPermissions, { query: { activityId: a.id } })).toContain('submission:create');
       expect((await M.c.call(ops.getManagedActivity, { params: { idOrSlug: a.id } })).participantCount).toBe(1);
       expect((await list(x.c, { search: a.slug })).items[0]!.enrolled).toBe(true);
 
-      const before = snapshot();
+      const before = await snapshot();
       expect(await enrol(x.c, a.id, { password: 'ignored' })).toEqual(joined);
-      expect(snapshot()).toBe(before);
+      expect(await snapshot()).toBe(before);
     });
 
     it('leaves a manager who enrols a manager', async () => {
       const a = await create(M.c, { joinPolicy: 'open', unlisted: false });
-      const before = snapshot();
+      const before = await snapshot();
       expect(await enrol(M.c, a.id)).toMatchObject({ enrolled: true, canManage: true });
-      expect(snapshot()).toBe(before);
-      expect(grantsOf(M.u.id, a.id)).toEqual([{ role: 'manager' }]);
+      expect(await snapshot()).toBe(before);
+      expect(await grantsOf(M.u.id, a.id)).toEqual([{ role: 'manager' }]);
     });
 
     it('joins an unlisted open activity by its slug', async () => {
@@ -250,7 +259,7 @@ describe('activities: the participants side', () => {
       await refused(enrol(x.c, fx.password.id, { password: 'sesame ' }), 403, 'enrolment.password');
       await refused(enrol(x.c, fx.password.id, { password: '' }), 403, 'enrolment.password');
       expect(await enrol(x.c, fx.password.slug, { password: 'sesame' })).toMatchObject({ id: fx.password.id, enrolled: true });
-      expect(grantsOf(x.u.id, fx.password.id)).toEqual([{ role: 'participant' }]);
+      expect(await grantsOf(x.u.id, fx.password.id)).toEqual([{ role: 'participant' }]);
     });
 
     it('refuses a closed activity (403 enrolment.closed) to who sees it, and hides it (404) from who does not', async () => {
@@ -274,20 +283,20 @@ describe('activities: the participants side', () => {
     it('refuses an account awaiting approval (403 account.notApproved) until it is approved', async () => {
       const a = await create(M.c, { joinPolicy: 'open', unlisted: false });
       const x = await account('unapproved');
-      j.app.deps.sqlite.prepare('UPDATE users SET approved_at = NULL WHERE id = ?').run(x.u.id);
+      await j.app.deps.tx.write((q) => q.update(users).set({ approvedAt: null }).where(eq(users.id, x.u.id)));
       await refused(enrol(x.c, a.id), 403, 'account.notApproved');
       // approval has no endpoint yet (self-registration brings it): the column it sets, set directly
-      j.app.deps.sqlite.prepare('UPDATE users SET approved_at = ? WHERE id = ?').run(T0.toISOString(), x.u.id);
+      await j.app.deps.tx.write((q) => q.update(users).set({ approvedAt: T0.toISOString() }).where(eq(users.id, x.u.id)));
       expect((await enrol(x.c, a.id)).enrolled).toBe(true);
     });
 
     it('refuses malformed bodies', async () => {
       const x = await account('malformed');
       for (const body of [{ password: 5 }, { password: 'x'.repeat(129) }, '{"password": ']) {
-        const before = snapshot();
+        const before = await snapshot();
         const res = await sendJson(j.url, 'POST', `/activities/${fx.open.id}/enrolment`, x.c.accessToken, body);
         expect(res.status).toBe(typeof body === 'string' ? 400 : 422);
-        expect(snapshot()).toBe(before);
+        expect(await snapshot()).toBe(before);
       }
     });
 

@@ -8,6 +8,7 @@ import { extractZip, PACKAGE_CACHE_DEFAULTS, PackageError } from '@judge/runner'
 import type { JudgeClient } from '@judge/sdk';
 import { refusedWith } from './expect.js';
 import { TestJudge } from './harness.js';
+import { PROBLEM_TABLES, tableSnapshot } from './support/db-snapshot.js';
 import { declareUncompressedSize, legacyPackage, renameEntry, zipOf } from './zips.js';
 
 /**
@@ -57,8 +58,7 @@ describe('package zips: one decision for server and runner', () => {
     const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [relative(j.dataDir, join(dir, e.name))]));
     return walk(j.dataDir).filter((f) => !/\.(db|sqlite)(-wal|-shm|-journal)?$/.test(f)).sort();
   };
-  const tables = () =>
-    JSON.stringify(['problems', 'problem_versions', 'problem_version_files', 'files'].map((t) => j.app.deps.sqlite.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
+  const tables = () => tableSnapshot(j, PROBLEM_TABLES);
 
   beforeAll(async () => {
     j = await TestJudge.start();
@@ -89,11 +89,11 @@ describe('package zips: one decision for server and runner', () => {
 
       const p = await author.call(ops.createProblem, { body: { slug: `unsafe-${++n}`, name: 'Unsafe', type: 'standard-io@1' } });
       const pkg = await author.upload('unsafe.zip', bytes, 'application/zip');
-      const [rowsBefore, filesBefore] = [tables(), storedFiles()];
+      const [rowsBefore, filesBefore] = [await tables(), storedFiles()];
       const e = await refusedWith(author.call(ops.createProblemVersion, { params: { problemId: p.id }, body: { package: { fileId: pkg.id } } }), 422, 'package.invalid');
       expect(e.detail).toBe(`The package is not a valid ICPC problem package: ${reason}`);
       expect(e.errors?.['package.fileId']).toEqual([reason]);
-      expect(tables()).toBe(rowsBefore);
+      expect(await tables()).toBe(rowsBefore);
       expect(storedFiles()).toEqual(filesBefore);
       expect(await author.call(ops.listProblemVersions, { params: { problemId: p.id } })).toEqual([]);
 

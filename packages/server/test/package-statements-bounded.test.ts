@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JudgeClient } from '@judge/sdk';
+import { problemVersions } from '../src/db/schema.js';
 import { refusedWith } from './expect.js';
 import { TestJudge } from './harness.js';
 import { NESTED_BRACES, NESTED_ITEMIZE, versionWithStatement } from './support/heavy-inputs.js';
@@ -20,11 +21,11 @@ describe('a statement whose conversion runs out of its time', { timeout: 120_000
   afterAll(() => j.stop());
 
   it('is refused, 422 version.statement.latex with the reason, and nothing is stored', async () => {
-    const files = () => j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM problem_versions').get();
-    const before = files();
+    const files = async () => (await j.app.deps.tx.read((q) => q.select({ id: problemVersions.id }).from(problemVersions))).length;
+    const before = await files();
     const e = await refusedWith(versionWithStatement(admin, NESTED_ITEMIZE, 'slow-statement'), 422, 'version.statement.latex');
     expect(e.detail).toMatch(/problem_statement\/problem\.en\.tex cannot be converted: it took longer than allowed/);
-    expect(files()).toEqual(before);
+    expect(await files()).toEqual(before);
     expect((await fetch(`${j.url}/api/v1/health`)).status).toBe(200);
   });
 });

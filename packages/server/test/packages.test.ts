@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type FileMeta, type Problem, type ProblemVersion } from '@judge/contract';
 import type { ApiProblem, JudgeClient } from '@judge/sdk';
+import { PROBLEM_TABLES, tableSnapshot } from './support/db-snapshot.js';
 import { UNKNOWN_UUID } from './support/ids.js';
 import { refusedWith, sendJson } from './expect.js';
 import { ManualClock, TestJudge, raw, type TestUser } from './harness.js';
@@ -39,13 +40,12 @@ describe('problem versions and packages', () => {
   let librarian: { u: TestUser; c: JudgeClient };
   let editor: { u: TestUser; c: JudgeClient };
 
-  const snapshot = () =>
-    JSON.stringify(['problems', 'problem_versions', 'problem_version_files', 'files'].map((t) => j.app.deps.sqlite.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
+  const snapshot = () => tableSnapshot(j, PROBLEM_TABLES);
 
   async function refused(call: Promise<unknown>, status: number, code: string): Promise<ApiProblem> {
-    const before = snapshot();
+    const before = await snapshot();
     const e = await refusedWith(call, status, code);
-    expect(snapshot()).toBe(before);
+    expect(await snapshot()).toBe(before);
     return e;
   }
 
@@ -286,11 +286,11 @@ describe('problem versions and packages', () => {
         { statements: [{ fileId: f.id }], note: 7 },
       ];
       for (const body of bad) {
-        const before = snapshot();
+        const before = await snapshot();
         const res = await send('POST', `/problems/${p.id}/versions`, author.c, body);
         expect(res.status, JSON.stringify(body)).toBe(422);
         expect(res.body.code).toBe('validation_failed');
-        expect(snapshot()).toBe(before);
+        expect(await snapshot()).toBe(before);
       }
       expect((await send('POST', `/problems/${p.id}/versions`, author.c, '{')).status).toBe(400);
     });

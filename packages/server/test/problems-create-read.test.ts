@@ -76,17 +76,17 @@ describe('problems', () => {
         [{ slug: 'ok-slug', name: 'x', type: 'standard-io@1', external: 'yes' }, 'external'],
       ];
       for (const [body, field] of cases) {
-        const before = snapshot();
+        const before = await snapshot();
         const res = await send('POST', '/problems', author.c, body);
         expect(res.status, JSON.stringify(body)).toBe(422);
         expect(res.body.code).toBe('validation_failed');
         expect(Object.keys(res.body.errors)).toContain(field);
-        expect(snapshot()).toBe(before);
+        expect(await snapshot()).toBe(before);
       }
-      const before = snapshot();
+      const before = await snapshot();
       expect((await send('POST', '/problems', author.c, '{"slug": ')).status).toBe(400);
       expect((await send('POST', '/problems', author.c, '[1, 2]')).status).toBe(422);
-      expect(snapshot()).toBe(before);
+      expect(await snapshot()).toBe(before);
     });
   });
 

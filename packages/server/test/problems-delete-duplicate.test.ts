@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ops, type Problem } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
+import { eq } from 'drizzle-orm';
+import { problemShares, problemVersionFiles, problemVersions, problems, series, seriesProblems } from '../src/db/schema.js';
 import { legacyPackage, zipOf } from './zips.js';
 import { UNKNOWN_UUID } from './support/ids.js';
 import { uniq, j, clock, admin, author, colleague, plain, librarian, remover, refused, create, get, share, statementVersion, send, useProblemLibrary } from './support/problems.js';
@@ -19,17 +21,15 @@ describe('problems', () => {
      * A series of a fresh activity using the problem, written directly: the series API is another
      * area's.
      */
-    function attach(problemId: string): string {
+    async function attach(problemId: string): Promise<string> {
       const activityId = j.insertActivity(uniq('act-'));
       const seriesId = crypto.randomUUID();
       const now = clock.now().toISOString();
-      j.app.deps.sqlite
-        .prepare('INSERT INTO series (id, activity_id, slug, slug_key, name, "order", created_at) VALUES (?, ?, ?, ?, ?, 1, ?)')
-        .run(seriesId, activityId, 's1', 's1', 'Series 1', now);
       const id = crypto.randomUUID();
-      j.app.deps.sqlite
-        .prepare('INSERT INTO series_problems (id, series_id, activity_id, problem_id, slug, slug_key, "order", created_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)')
-        .run(id, seriesId, activityId, problemId, 'a', 'a', now);
+      await j.app.deps.tx.write(async (q) => {
+        await q.insert(series).values({ id: seriesId, activityId, slug: 's1', slugKey: 's1', name: 'Series 1', order: 1, createdAt: now });
+        await q.insert(seriesProblems).values({ id, seriesId, activityId, problemId, slug: 'a', slugKey: 'a', order: 1, createdAt: now });
+      });
       return id;
     }
     const del = (c: JudgeClient, id: string) => c.call(ops.deleteProblem, { params: { id } });
@@ -44,12 +44,16 @@ describe('problems', () => {
       expect(res.status).toBe(204);
       expect(res.text).toBe('');
       await refused(get(admin, p.id), 404, 'not_found');
-      const left = (t: string, col: string) => (j.app.deps.sqlite.prepare(`SELECT count(*) AS n FROM ${t} WHERE ${col} = ?`).get(p.id) as { n: number }).n;
-      expect(left('problem_versions', 'problem_id')).toBe(0);
-      expect(left('problem_shares', 'problem_id')).toBe(0);
-      expect(j.count('problem_version_files')).toBe(
-        (j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM problem_version_files f JOIN problem_versions v ON v.id = f.version_id').get() as { n: number }).n,
-      );
+      const left = await j.app.deps.tx.read(async (q) => ({
+        versions: (await q.select().from(problemVersions).where(eq(problemVersions.problemId, p.id))).length,
+        shares: (await q.select().from(problemShares).where(eq(problemShares.problemId, p.id))).length,
+        // every file row left belongs to a version left
+        fileRows: (await q.select().from(problemVersionFiles)).length,
+        ofVersions: (await q.select({ id: problemVersionFiles.fileId }).from(problemVersionFiles).innerJoin(problemVersions, eq(problemVersions.id, problemVersionFiles.versionId))).length,
+      }));
+      expect(left.versions).toBe(0);
+      expect(left.shares).toBe(0);
+      expect(left.fileRows).toBe(left.ofVersions);
       expect(j.count('files')).toBe(files);
       // the slug is free again
       expect((await create(remover.c, { slug: p.slug })).slug).toBe(p.slug);
@@ -57,11 +61,11 @@ describe('problems', () => {
 
     it('refuses while an assignment uses it (409 problem.attached), which attachedCount shows', async () => {
       const p = await create(remover.c);
-      const assignment = attach(p.id);
+      const assignment = await attach(p.id);
       expect((await get(remover.c, p.id)).attachedCount).toBe(1);
       const e = await refused(del(remover.c, p.id), 409, 'problem.attached');
       expect(e.detail).toContain('1 assignment');
-      j.app.deps.sqlite.prepare('DELETE FROM series_problems WHERE id = ?').run(assignment);
+      await j.app.deps.tx.write((q) => q.delete(seriesProblems).where(eq(seriesProblems.id, assignment)));
       await del(remover.c, p.id);
     });
 
@@ -143,8 +147,10 @@ describe('problems', () => {
     it('refuses with 409 problem.slug.exhausted when -2 to -99 are all taken', async () => {
       const slug = uniq('full-');
       const p = await create(author.c, { slug });
-      const insert = j.app.deps.sqlite.prepare("INSERT INTO problems (id, slug, slug_key, name, type, visibility, created_at) VALUES (?, ?, ?, 'x', 'standard-io@1', 'private', ?)");
-      for (let n = 2; n <= 99; n++) insert.run(crypto.randomUUID(), `${slug}-${n}`, `${slug}-${n}`, clock.now().toISOString());
+      const taken = Array.from({ length: 98 }, (_, i) => `${slug}-${i + 2}`);
+      await j.app.deps.tx.write((q) =>
+        q.insert(problems).values(taken.map((s) => ({ id: crypto.randomUUID(), slug: s, slugKey: s, name: 'x', type: 'standard-io@1', visibility: 'private', createdAt: clock.now().toISOString() }))),
+      );
       await refused(dup(author.c, p.id), 409, 'problem.slug.exhausted');
     });
 

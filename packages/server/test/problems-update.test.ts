@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ops } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
+import { eq } from 'drizzle-orm';
+import { problemShares } from '../src/db/schema.js';
 import { UNKNOWN_UUID } from './support/ids.js';
 import { uniq, j, clock, admin, author, colleague, plain, librarian, editor, remover, snapshot, refused, create, get, share, send, useProblemLibrary } from './support/problems.js';
 
@@ -51,11 +53,11 @@ describe('problems', () => {
     it('refuses malformed bodies (type is required, slug must be a slug) changing nothing', async () => {
       const p = await create(author.c);
       for (const body of [{ slug: p.slug, name: 'x' }, { slug: 'bad slug', name: 'x', type: p.type }, { slug: p.slug, name: 5, type: p.type }, {}]) {
-        const before = snapshot();
+        const before = await snapshot();
         const res = await send('PUT', `/problems/${p.id}`, author.c, body);
         expect(res.status, JSON.stringify(body)).toBe(422);
         expect(res.body.code).toBe('validation_failed');
-        expect(snapshot()).toBe(before);
+        expect(await snapshot()).toBe(before);
       }
     });
   });
@@ -101,10 +103,10 @@ describe('problems', () => {
     it('refuses a body without a boolean archived (422)', async () => {
       const p = await create(author.c);
       for (const body of [{}, { archived: 'true' }, { archived: 1 }]) {
-        const before = snapshot();
+        const before = await snapshot();
         const res = await send('POST', `/problems/${p.id}/archived`, author.c, body);
         expect(res.status).toBe(422);
-        expect(snapshot()).toBe(before);
+        expect(await snapshot()).toBe(before);
       }
     });
   });
@@ -126,7 +128,7 @@ describe('problems', () => {
       const back = await share(author.c, p.id, 'private');
       expect(back).toMatchObject({ visibility: 'private', sharedWith: [] });
       await refused(get(colleague.c, p.id), 404, 'not_found');
-      expect(j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM problem_shares WHERE problem_id = ?').get(p.id)).toEqual({ n: 0 });
+      expect(await j.app.deps.tx.read((q) => q.select().from(problemShares).where(eq(problemShares.problemId, p.id)))).toEqual([]);
     });
 
     it('instance visibility lends reading to every holder of problem:read:own, not writing; the list is dropped', async () => {
@@ -162,11 +164,11 @@ describe('problems', () => {
     it('refuses malformed bodies: unknown visibility, wrong types (422)', async () => {
       const p = await create(author.c);
       for (const body of [{ visibility: 'public' }, {}, { visibility: 'shared', sharedWith: 'all' }, { visibility: 'shared', sharedWith: [1] }]) {
-        const before = snapshot();
+        const before = await snapshot();
         const res = await send('POST', `/problems/${p.id}/visibility`, author.c, body);
         expect(res.status, JSON.stringify(body)).toBe(422);
         expect(res.body.code).toBe('validation_failed');
-        expect(snapshot()).toBe(before);
+        expect(await snapshot()).toBe(before);
       }
     });
   });

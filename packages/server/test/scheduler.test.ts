@@ -28,7 +28,7 @@ function toldOnce(got: Heard, activityId: string, seriesId: string, change: stri
 }
 
 const tick = (minutes: number) => j.app.scheduler.tick(new Date(t(minutes)));
-const row = (id: string) => j.app.deps.db.select().from(seriesTable).where(eq(seriesTable.id, id)).get()!;
+const row = async (id: string) => (await j.app.deps.tx.read((q) => q.select().from(seriesTable).where(eq(seriesTable.id, id))))[0]!;
 
 async function world(): Promise<Activity> {
   const a = await w.activity();
@@ -58,14 +58,14 @@ describe('the series scheduler', () => {
     const withProblem = await M.c.call(ops.attachProblem, { params: { seriesId: s.id }, body: { problemId: problem.id, slug: w.uniq('task') } });
     await heard();
 
-    expect(tick(0)).toEqual([]);
-    expect(tick(9.99)).toEqual([]);
+    expect(await tick(0)).toEqual([]);
+    expect(await tick(9.99)).toEqual([]);
     expect(await isOpen(a.id, s.id)).toBe(false);
-    expect(tick(10)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'opened' }]);
-    expect(tick(10)).toEqual([]);
-    expect(tick(15)).toEqual([]);
+    expect(await tick(10)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'opened' }]);
+    expect(await tick(10)).toEqual([]);
+    expect(await tick(15)).toEqual([]);
     expect(await isOpen(a.id, s.id)).toBe(true);
-    expect(row(s.id).openedAt).toBe(t(10));
+    expect((await row(s.id)).openedAt).toBe(t(10));
     let got = await heard();
     toldOnce(got, a.id, s.id, 'opened');
     // the opening carries the problems withheld until then
@@ -84,13 +84,13 @@ describe('the series scheduler', () => {
       },
     });
 
-    expect(tick(19.99)).toEqual([]);
-    expect(tick(20)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'closed' }]);
-    expect(tick(21)).toEqual([]);
-    expect(tick(600)).toEqual([]);
+    expect(await tick(19.99)).toEqual([]);
+    expect(await tick(20)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'closed' }]);
+    expect(await tick(21)).toEqual([]);
+    expect(await tick(600)).toEqual([]);
     expect(await isOpen(a.id, s.id)).toBe(false);
     // it opened once: the closing does not forget that
-    expect(row(s.id).openedAt).toBe(t(10));
+    expect((await row(s.id)).openedAt).toBe(t(10));
     got = await heard();
     toldOnce(got, a.id, s.id, 'closed');
     expect(only(got.P, 'seriesChanged')[0]).not.toHaveProperty('problems');
@@ -106,7 +106,7 @@ describe('the series scheduler', () => {
     const ends = await create(a2.id, { endDate: t(3) }); // open from the start
     expect(ends.isOpen).toBe(true);
     await heard();
-    expect(tick(6)).toEqual(
+    expect(await tick(6)).toEqual(
       expect.arrayContaining([
         { activityId: a1.id, seriesId: s1.id, change: 'opened' },
         { activityId: a1.id, seriesId: s2.id, change: 'opened' },
@@ -114,8 +114,8 @@ describe('the series scheduler', () => {
         { activityId: a2.id, seriesId: ends.id, change: 'closed' },
       ]),
     );
-    expect(tick(6)).toEqual([]);
-    expect(tick(9)).toEqual([{ activityId: a1.id, seriesId: s2.id, change: 'closed' }]);
+    expect(await tick(6)).toEqual([]);
+    expect(await tick(9)).toEqual([{ activityId: a1.id, seriesId: s2.id, change: 'closed' }]);
     const got = await heard();
     expect(changes(got.P).sort()).toEqual(['closed', 'closed', 'opened', 'opened', 'opened']);
     expect(only(got.M, 'managerSeriesChanged')).toHaveLength(5);
@@ -127,33 +127,33 @@ describe('the series scheduler', () => {
     await w.published(a.id, false);
     const s = await create(a.id, { startDate: t(10), endDate: t(60) });
     await heard();
-    expect(tick(10)).toEqual([]);
-    expect(tick(30)).toEqual([]);
+    expect(await tick(10)).toEqual([]);
+    expect(await tick(30)).toEqual([]);
     expect(await isOpen(a.id, s.id)).toBe(false);
-    expect(row(s.id).openedAt).toBeNull();
+    expect((await row(s.id)).openedAt).toBeNull();
     let got = await heard();
     for (const k of PARTIES) expect(changes(got[k])).toEqual([]);
 
     clock.set(new Date(t(30)));
     await w.published(a.id, true);
     expect(await isOpen(a.id, s.id)).toBe(true);
-    expect(tick(30)).toEqual([]);
+    expect(await tick(30)).toEqual([]);
     got = await heard();
     expect(changes(got.P)).toEqual(['opened']);
 
     await w.published(a.id, false);
     expect(await isOpen(a.id, s.id)).toBe(false);
-    expect(tick(40)).toEqual([]);
+    expect(await tick(40)).toEqual([]);
   });
 
   it('leaves the series of an archived activity as they are', async () => {
     const a = await world();
     const s = await create(a.id, { startDate: t(10) });
     await w.archived(a.id, true);
-    expect(tick(20)).toEqual([]);
-    expect(row(s.id).isOpen).toBe(false);
+    expect(await tick(20)).toEqual([]);
+    expect((await row(s.id)).isOpen).toBe(false);
     await w.archived(a.id, false);
-    expect(tick(20)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'opened' }]);
+    expect(await tick(20)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'opened' }]);
   });
 
   it('keeps a paused series closed past its dates; resuming reopens it and the scheduler closes it at the extended end', async () => {
@@ -163,9 +163,9 @@ describe('the series scheduler', () => {
     clock.set(new Date(t(10)));
     await M.c.call(ops.pauseSeries, { params: { seriesId: s.id }, body: { hideProblems: true } });
     await heard();
-    expect(tick(15)).toEqual([]);
-    expect(tick(25)).toEqual([]);
-    expect(row(s.id)).toMatchObject({ isOpen: false, pausedAt: t(10) });
+    expect(await tick(15)).toEqual([]);
+    expect(await tick(25)).toEqual([]);
+    expect((await row(s.id))).toMatchObject({ isOpen: false, pausedAt: t(10) });
 
     clock.set(new Date(t(25)));
     const resumed = await M.c.call(ops.resumeSeries, { params: { seriesId: s.id }, body: { extendEnd: true } });
@@ -174,8 +174,8 @@ describe('the series scheduler', () => {
     let got = await heard();
     expect(changes(got.P)).toEqual(['resumed']);
 
-    expect(tick(30)).toEqual([]); // the old end no longer counts
-    expect(tick(45)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'closed' }]);
+    expect(await tick(30)).toEqual([]); // the old end no longer counts
+    expect(await tick(45)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'closed' }]);
     got = await heard();
     toldOnce(got, a.id, s.id, 'closed');
   });
@@ -186,16 +186,16 @@ describe('the series scheduler', () => {
     const shifted = await M.c.call(ops.shiftSeries, { params: { seriesId: s.id }, body: { minutes: 30 } });
     expect(shifted).toMatchObject({ startDate: t(40), endDate: t(50), isOpen: false });
     await heard();
-    expect(tick(10)).toEqual([]);
-    expect(tick(39)).toEqual([]);
-    expect(tick(40)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'opened' }]);
+    expect(await tick(10)).toEqual([]);
+    expect(await tick(39)).toEqual([]);
+    expect(await tick(40)).toEqual([{ activityId: a.id, seriesId: s.id, change: 'opened' }]);
     toldOnce(await heard(), a.id, s.id, 'opened');
 
     // shifted back while open so that its end has passed: the write closes it, the scheduler has nothing left to do
     clock.set(new Date(t(45)));
     const back = await M.c.call(ops.shiftSeries, { params: { seriesId: s.id }, body: { minutes: -10 } });
     expect(back).toMatchObject({ startDate: t(30), endDate: t(40), isOpen: false });
-    expect(tick(45)).toEqual([]);
+    expect(await tick(45)).toEqual([]);
     toldOnce(await heard(), a.id, s.id, 'closed');
   });
 
@@ -207,11 +207,11 @@ describe('the series scheduler', () => {
     j.app.scheduler.start(20);
     try {
       const deadline = Date.now() + 5000;
-      while (!row(s.id).isOpen && Date.now() < deadline) await sleep(20);
+      while (!(await row(s.id)).isOpen && Date.now() < deadline) await sleep(20);
     } finally {
       j.app.scheduler.stop();
     }
-    expect(row(s.id).isOpen).toBe(true);
+    expect((await row(s.id)).isOpen).toBe(true);
     toldOnce(await heard(), a.id, s.id, 'opened');
   });
 });

@@ -101,7 +101,7 @@ describe('POST /activities/{idOrSlug}/series', () => {
     await heard();
     const s = await create(M.c, hidden.id, { startDate: at(-60) });
     expect(s.isOpen).toBe(false);
-    expect(row(s.id)!.openedAt).toBeNull();
+    expect((await row(s.id))!.openedAt).toBeNull();
     got = await heard();
     expect(changes(got.P)).toEqual([]);
     expect(changes(got.M)).toEqual([]);

@@ -38,7 +38,7 @@ describe('DELETE /series/{seriesId}', () => {
     const { problem, version } = await w.problem(author.c);
     const s = await create(M.c, a.id);
     const withProblem = await author.c.call(ops.attachProblem, { params: { seriesId: s.id }, body: { problemId: problem.id } });
-    w.submit({ activityId: a.id, seriesId: s.id, assignmentId: withProblem.problems[0]!.id, versionId: version.id, userId: P.u.id });
+    await w.submit({ activityId: a.id, seriesId: s.id, assignmentId: withProblem.problems[0]!.id, versionId: version.id, userId: P.u.id });
     await w.refused(remove(M.c, s.id), 409, 'series.hasSubmissions');
   });
 

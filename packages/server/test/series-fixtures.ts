@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { ops, type Activity, type OperationInput, type Problem, type ProblemVersion } from '@judge/contract';
 import type { ApiProblem, EventStream, Frame, JudgeClient } from '@judge/sdk';
-import { submissions } from '../src/db/schema.js';
+import { activities, grants, problemVersions, problems, series, seriesProblems, submissions } from '../src/db/schema.js';
 import { refusedWith, sendJson } from './expect.js';
 import type { ManualClock, Party, TestJudge, TestUser } from './harness.js';
+import { tableSnapshot } from './support/db-snapshot.js';
 import { barrier } from './support/socket.js';
 import { legacyPackage, zipOf } from './zips.js';
 
@@ -27,7 +28,7 @@ export const at = (minutes: number, base = T0) => new Date(Date.parse(base) + mi
 /**
  * Every table a series or assignment operation may touch, so a refusal is shown to change nothing.
  */
-const TABLES = ['activities', 'series', 'series_problems', 'problems', 'problem_versions', 'submissions', 'grants'];
+const TABLES = [activities, series, seriesProblems, problems, problemVersions, submissions, grants];
 
 /** Keys a problem author needs system-wide: problems are not kept in an activity. */
 const AUTHOR_KEYS = ['problem:create', 'problem:read:own', 'problem:update', 'problem:share', 'problem:archive'];
@@ -98,10 +99,9 @@ export class World {
    * A submission row (there is no submission API yet): enough for the "has submissions" refusals
    * and counts.
    */
-  submit(a: { activityId: string; seriesId: string; assignmentId: string; versionId: string; userId: string }): void {
-    this.j.app.deps.db
-      .insert(submissions)
-      .values({
+  async submit(a: { activityId: string; seriesId: string; assignmentId: string; versionId: string; userId: string }): Promise<void> {
+    await this.j.app.deps.tx.write((q) =>
+      q.insert(submissions).values({
         id: randomUUID(),
         activityId: a.activityId,
         seriesId: a.seriesId,
@@ -109,21 +109,21 @@ export class World {
         problemVersionId: a.versionId,
         userId: a.userId,
         submittedAt: this.clock.now().toISOString(),
-      })
-      .run();
+      }),
+    );
   }
 
-  snapshot(): string {
-    return JSON.stringify(TABLES.map((t) => this.j.app.deps.sqlite.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
+  snapshot(): Promise<string> {
+    return tableSnapshot(this.j, TABLES);
   }
 
   /**
    * The call must fail with this status and code and leave every table it could touch as it was.
    */
   async refused(call: Promise<unknown>, status: number, code: string): Promise<ApiProblem> {
-    const before = this.snapshot();
+    const before = await this.snapshot();
     const e = await refusedWith(call, status, code);
-    expect(this.snapshot()).toBe(before);
+    expect(await this.snapshot()).toBe(before);
     return e;
   }
 
@@ -131,10 +131,10 @@ export class World {
    * A raw request (malformed on purpose) that must be refused with problem+json and change nothing.
    */
   async refusedRaw(c: JudgeClient, method: string, path: string, body: unknown, status: number, code: string): Promise<{ errors?: Record<string, string[]> }> {
-    const before = this.snapshot();
+    const before = await this.snapshot();
     const res = await sendJson(this.j.url, method, path, c.accessToken, body);
     expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-    expect(this.snapshot()).toBe(before);
+    expect(await this.snapshot()).toBe(before);
     return res.body as { errors?: Record<string, string[]> };
   }
 

@@ -46,7 +46,7 @@ describe('PUT /series/{seriesId}', () => {
     // a start now past opens it: that is what members hear instead
     u = await update(M.c, s.id, { startDate: at(-5), endDate: at(30) });
     expect(u.isOpen).toBe(true);
-    expect(row(s.id)!.openedAt).toBe(T0);
+    expect((await row(s.id))!.openedAt).toBe(T0);
     got = await heard();
     expect(changes(got.P)).toEqual(['opened']);
 
@@ -109,7 +109,7 @@ describe('POST /series/{seriesId}/shift', () => {
 
     let u = await shift(M.c, s.id, -20); // start 10 minutes ago
     expect(u.isOpen).toBe(true);
-    expect(row(s.id)!.openedAt).toBe(T0);
+    expect((await row(s.id))!.openedAt).toBe(T0);
     let got = await heard();
     expect(changes(got.P)).toEqual(['opened']);
 
@@ -120,7 +120,7 @@ describe('POST /series/{seriesId}/shift', () => {
 
     u = await shift(M.c, s.id, 60); // starts in the future again: closed, as if it never opened
     expect(u.isOpen).toBe(false);
-    expect(row(s.id)!.openedAt).toBeNull();
+    expect((await row(s.id))!.openedAt).toBeNull();
     got = await heard();
     expect(changes(got.P)).toEqual(['closed']);
     expect(only(got.M, 'managerSeriesChanged')).toEqual([{ activityId: a.id, seriesId: s.id }]);

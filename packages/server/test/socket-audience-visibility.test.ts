@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { ops } from '@judge/contract';
+import { activities } from '../src/db/schema.js';
 import type { EventStream, JudgeClient } from '@judge/sdk';
 import { ADMIN_PASSWORD, TestJudge, type TestUser } from './harness.js';
 import { barrier, open } from './support/socket.js';
@@ -62,7 +64,7 @@ describe('socket audience equals REST visibility', () => {
   }
 
   const announce = (topic: string) => clients.manager.call(ops.createAnnouncement, { params: { idOrSlug: A }, body: { topic, body: 'Read problem B again.' } });
-  const setPublished = (published: boolean) => j.app.deps.sqlite.prepare('UPDATE activities SET published_at = ? WHERE id = ?').run(published ? new Date().toISOString() : null, A);
+  const setPublished = (published: boolean) => j.app.deps.tx.write((q) => q.update(activities).set({ publishedAt: published ? new Date().toISOString() : null }).where(eq(activities.id, A)));
 
   it('tells a published activity’s members and staff, and nobody else', async () => {
     await announce('published');
@@ -71,13 +73,13 @@ describe('socket audience equals REST visibility', () => {
   });
 
   it('tells nothing of an unpublished activity to its participants, which REST hides from them; staff still hear', async () => {
-    setPublished(false);
+    await setPublished(false);
     try {
       await announce('unpublished');
       expect(await restSees()).toEqual(['admin', 'manager']);
       expect(await heard('announcementPublished')).toEqual(['admin', 'manager']);
     } finally {
-      setPublished(true);
+      await setPublished(true);
     }
   });
 

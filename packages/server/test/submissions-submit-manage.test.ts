@@ -77,7 +77,7 @@ describe('submissions', () => {
         });
         restricted = await task(restrictedSeries, { maxSubmissions: 1, maxUploadBytes: 10 });
         // alice's one submission there came from inside the lab network: the limit is reached as well
-        w.submit({ activityId: act.id, seriesId: restrictedSeries.id, assignmentId: restricted.id, versionId: restricted.versionId, userId: alice.u.id });
+        await w.submit({ activityId: act.id, seriesId: restrictedSeries.id, assignmentId: restricted.id, versionId: restricted.versionId, userId: alice.u.id });
       });
 
       it('an archived activity: 409 before anything else', async () => {
@@ -288,9 +288,9 @@ describe('submissions', () => {
     it('narrows by the time of submission (any offset) and names each language as the language table does', async () => {
       const t2 = await task(open);
       const early = w.clock.now();
-      w.submit({ activityId: act.id, seriesId: open.id, assignmentId: t2.id, versionId: t2.versionId, userId: erin.u.id });
+      await w.submit({ activityId: act.id, seriesId: open.id, assignmentId: t2.id, versionId: t2.versionId, userId: erin.u.id });
       w.clock.advance(60);
-      w.submit({ activityId: act.id, seriesId: open.id, assignmentId: t2.id, versionId: t2.versionId, userId: frank.u.id });
+      await w.submit({ activityId: act.id, seriesId: open.id, assignmentId: t2.id, versionId: t2.versionId, userId: frank.u.id });
       const late = w.clock.now();
       const ids = (q: Record<string, string>) => manager.c.call(ops.listSubmissions, { query: { seriesProblemId: t2.id, ...q } }).then((p) => p.items.map((s) => s.userId));
       expect(await ids({})).toEqual([frank.u.id, erin.u.id]);

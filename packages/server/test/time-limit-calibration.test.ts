@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { ops, type ParticipantProblem } from '@judge/contract';
+import { trials } from '../src/db/schema.js';
 import { ADMIN_PASSWORD } from './harness.js';
 import { packagedProblem } from './support/packaged-problem.js';
 import { Bench, type Runner, type Stage } from './support/runner-bench.js';
@@ -36,10 +38,13 @@ describe('time-limit calibration of a version whose package names none', () => {
   afterAll(() => b.stop());
 
   const calibrations = (versionId: string) =>
-    b.j.app.deps.sqlite
-      .prepare('SELECT state, created_by AS createdBy, activity_id AS activityId, problem_type AS problemType, package_file_id AS packageFileId FROM trials WHERE calibrates_version_id = ?')
-      .all(versionId);
-  const trialCount = () => (b.j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM trials').get() as { n: number }).n;
+    b.j.app.deps.tx.read((q) =>
+      q
+        .select({ state: trials.state, createdBy: trials.createdBy, activityId: trials.activityId, problemType: trials.problemType, packageFileId: trials.packageFileId })
+        .from(trials)
+        .where(eq(trials.calibratesVersionId, versionId)),
+    );
+  const trialCount = async () => (await b.j.app.deps.tx.read((q) => q.select({ id: trials.id }).from(trials))).length;
 
   /** A problem of a fresh type made from `files`, attached for the pupil with `config`. */
   async function staged(files: Record<string, string>, config?: Record<string, unknown>): Promise<Stage & { problemId: string }> {
@@ -71,19 +76,19 @@ describe('time-limit calibration of a version whose package names none', () => {
 
   it('queues a system-made trial for a package that names no limit and has accepted examples, and none otherwise', async () => {
     const s = await staged(unnamed());
-    expect(calibrations(s.version.id)).toEqual([{ state: 'queued', createdBy: null, activityId: null, problemType: s.type, packageFileId: s.pkg.id }]);
+    expect(await calibrations(s.version.id)).toEqual([{ state: 'queued', createdBy: null, activityId: null, problemType: s.type, packageFileId: s.pkg.id }]);
     expect(s.version.package).toMatchObject({ name: 'Calibrated', memoryMiB: 512 });
     expect(s.version.package?.timeLimitSeconds).toBeUndefined();
 
     // a package naming its limit (.timelimit), and one naming none without accepted examples: nothing to compute
-    const before = trialCount();
+    const before = await trialCount();
     const named = await staged(legacyPackage('Named'));
     const bare = unnamed('Bare');
     delete bare['submissions/accepted/hello.py'];
     const nothingToMeasure = await staged(bare);
-    expect(calibrations(named.version.id)).toEqual([]);
-    expect(calibrations(nothingToMeasure.version.id)).toEqual([]);
-    expect(trialCount()).toBe(before);
+    expect(await calibrations(named.version.id)).toEqual([]);
+    expect(await calibrations(nothingToMeasure.version.id)).toEqual([]);
+    expect(await trialCount()).toBe(before);
 
     // the server's trial counts against nobody's quota: the administrator may still queue 3 of their own
     for (let i = 0; i < 3; i++) await b.admin.call(ops.createTrial, { body: { problemType: b.type(), packageFileId: s.pkg.id } });
@@ -141,7 +146,7 @@ describe('time-limit calibration of a version whose package names none', () => {
     const r = await b.runner([s.type]);
     const next = await b.admin.call(ops.createProblemVersion, { params: { problemId: s.problemId }, body: { note: 'same package, new note' } });
     // carrying the package forward queues no second trial
-    expect(calibrations(next.id)).toEqual([]);
+    expect(await calibrations(next.id)).toEqual([]);
     await reportTrial(r, s, { measurement: computed(2) });
     const versions = await b.admin.call(ops.listProblemVersions, { params: { problemId: s.problemId } });
     expect(versions.map((v) => [v.version, v.package?.timeLimitSeconds, v.package?.timeLimitSource])).toEqual([

@@ -9,7 +9,7 @@ export type { SeriesTransition };
  * the series service decides and announces, this worker only keeps time. `tick(now)` is what tests
  * call with a fake clock.
  */
-export class SeriesScheduler extends IntervalWorker<SeriesTransition[]> {
+export class SeriesScheduler extends IntervalWorker<Promise<SeriesTransition[]>> {
   constructor(
     d: Deps,
     private readonly series: SeriesService,
@@ -21,7 +21,7 @@ export class SeriesScheduler extends IntervalWorker<SeriesTransition[]> {
     super.start(intervalMs);
   }
 
-  tick(now: Date): SeriesTransition[] {
+  tick(now: Date): Promise<SeriesTransition[]> {
     return this.series.settleDue(now);
   }
 }

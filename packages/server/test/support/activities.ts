@@ -3,9 +3,10 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ops, type Activity, type OperationInput } from '@judge/contract';
 import type { ApiProblem, JudgeClient } from '@judge/sdk';
-import { activities, problemVersions, problems, series, seriesProblems, submissions } from '../../src/db/schema.js';
+import { activities, activityDocuments, files, grants, problemVersions, problems, roles, series, seriesProblems, submissions } from '../../src/db/schema.js';
 import { refusedWith, sendJson } from '../expect.js';
 import { ManualClock, TestJudge, type Party } from '../harness.js';
+import { tableSnapshot } from './db-snapshot.js';
 
 /**
  * What the tests of the managers' side of activities share: one server on a ManualClock, the
@@ -29,23 +30,23 @@ export let admin: JudgeClient;
 let participantRoleId: string;
 
 /** Every row an activity operation may touch, so a refusal is shown to change nothing at all. */
-const TABLES = ['activities', 'grants', 'roles', 'series', 'series_problems', 'activity_documents', 'files'];
-const snapshot = () => JSON.stringify(TABLES.map((t) => j.app.deps.sqlite.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
+const TABLES = [activities, grants, roles, series, seriesProblems, activityDocuments, files];
+const snapshot = () => tableSnapshot(j, TABLES);
 
 /** The call must fail with this status and code and leave every activity table as it was. */
 export async function refused(call: Promise<unknown>, status: number, code: string): Promise<ApiProblem> {
-  const before = snapshot();
+  const before = await snapshot();
   const e = await refusedWith(call, status, code);
-  expect(snapshot()).toBe(before);
+  expect(await snapshot()).toBe(before);
   return e;
 }
 
 /** A raw request that must be refused with 4xx problem+json and change nothing. */
 export async function refusedRaw(c: JudgeClient, method: string, path: string, body: unknown, status: number, code: string) {
-  const before = snapshot();
+  const before = await snapshot();
   const res = await sendJson(j.url, method, path, c.accessToken, body);
   expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(snapshot()).toBe(before);
+  expect(await snapshot()).toBe(before);
   return res.body as { errors?: Record<string, string[]> };
 }
 
@@ -63,34 +64,35 @@ export const update = (c: JudgeClient, a: { slug: string; id?: string }, body: R
   c.call(ops.updateActivity, { params: { idOrSlug: a.id ?? a.slug }, body: { slug: a.slug, ...body } as never });
 export const publish = (c: JudgeClient, id: string, published: boolean) => c.call(ops.setActivityPublished, { params: { id }, body: { published } });
 export const archive = (c: JudgeClient, idOrSlug: string, archived: boolean) => c.call(ops.setActivityArchived, { params: { idOrSlug }, body: { archived } });
-export const activityRow = (id: string) => j.app.deps.db.select().from(activities).where(eq(activities.id, id)).get();
+export const activityRow = async (id: string) => (await j.app.deps.tx.read((q) => q.select().from(activities).where(eq(activities.id, id))))[0];
 
 // ---- rows the series and problems areas would write: inserted directly, this file tests activities ----
 
-export function addSeries(activityId: string, fields: Partial<typeof series.$inferInsert> = {}): string {
+export async function addSeries(activityId: string, fields: Partial<typeof series.$inferInsert> = {}): Promise<string> {
   const id = randomUUID();
   const slug = uniq('s');
-  j.app.deps.db.insert(series).values({ id, activityId, slug, slugKey: slug, name: `Series ${slug}`, order: seq, createdAt: T0, ...fields }).run();
+  await j.app.deps.tx.write((q) => q.insert(series).values({ id, activityId, slug, slugKey: slug, name: `Series ${slug}`, order: seq, createdAt: T0, ...fields }));
   return id;
 }
 
-function addProblem(): { problemId: string; versionId: string } {
+async function addProblem(): Promise<{ problemId: string; versionId: string }> {
   const problemId = randomUUID();
   const versionId = randomUUID();
   const slug = uniq('p');
-  j.app.deps.db.insert(problems).values({ id: problemId, slug, slugKey: slug, name: `Problem ${slug}`, type: 'standard-io@1', createdAt: T0 }).run();
-  j.app.deps.db.insert(problemVersions).values({ id: versionId, problemId, version: 1, createdAt: T0 }).run();
+  await j.app.deps.tx.write(async (q) => {
+    await q.insert(problems).values({ id: problemId, slug, slugKey: slug, name: `Problem ${slug}`, type: 'standard-io@1', createdAt: T0 });
+    await q.insert(problemVersions).values({ id: versionId, problemId, version: 1, createdAt: T0 });
+  });
   return { problemId, versionId };
 }
 
-export function assign(activityId: string, seriesId: string, fields: Partial<typeof seriesProblems.$inferInsert> = {}) {
-  const p = addProblem();
+export async function assign(activityId: string, seriesId: string, fields: Partial<typeof seriesProblems.$inferInsert> = {}) {
+  const p = await addProblem();
   const id = randomUUID();
   const slug = uniq('task');
-  j.app.deps.db
-    .insert(seriesProblems)
-    .values({ id, seriesId, activityId, problemId: p.problemId, slug, slugKey: slug, order: seq, createdAt: T0, ...fields })
-    .run();
+  await j.app.deps.tx.write((q) =>
+    q.insert(seriesProblems).values({ id, seriesId, activityId, problemId: p.problemId, slug, slugKey: slug, order: seq, createdAt: T0, ...fields }),
+  );
   return { id, ...p };
 }
 
@@ -98,13 +100,12 @@ export function assign(activityId: string, seriesId: string, fields: Partial<typ
  * There is no submission API yet (the judging issue brings it): a row written straight to the
  * database.
  */
-export function addSubmission(activityId: string, userId: string): void {
-  const s = addSeries(activityId);
-  const a = assign(activityId, s);
-  j.app.deps.db
-    .insert(submissions)
-    .values({ id: randomUUID(), activityId, seriesId: s, seriesProblemId: a.id, problemVersionId: a.versionId, userId, submittedAt: now() })
-    .run();
+export async function addSubmission(activityId: string, userId: string): Promise<void> {
+  const s = await addSeries(activityId);
+  const a = await assign(activityId, s);
+  await j.app.deps.tx.write((q) =>
+    q.insert(submissions).values({ id: randomUUID(), activityId, seriesId: s, seriesProblemId: a.id, problemVersionId: a.versionId, userId, submittedAt: now() }),
+  );
 }
 
 /**

@@ -155,7 +155,7 @@ export function submitted(
  */
 export async function passMinutes(minutes: number): Promise<void> {
   clock.advance(minutes * 60);
-  j.app.scheduler.tick(clock.now());
+  await j.app.scheduler.tick(clock.now());
   admin = await j.admin();
 }
 

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { ops } from '@judge/contract';
 import type { ApiProblem, JudgeClient } from '@judge/sdk';
+import { files, problemShares, problemVersionFiles, problemVersions, problems, seriesProblems } from '../../src/db/schema.js';
 import { refusedWith, sendJson } from '../expect.js';
 import { ManualClock, TestJudge, type TestUser } from '../harness.js';
+import { tableSnapshot } from './db-snapshot.js';
 
 /**
  * What the problem-library tests share: one server, users in each relation to a problem (a plain
@@ -28,18 +30,13 @@ export let editor: { u: TestUser; c: JudgeClient };
 /** A custom role with problem:read:own, problem:create, problem:update and problem:delete. */
 export let remover: { u: TestUser; c: JudgeClient };
 
-export const snapshot = () =>
-  JSON.stringify(
-    ['problems', 'problem_shares', 'problem_versions', 'problem_version_files', 'files', 'series_problems'].map((t) =>
-      j.app.deps.sqlite.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all(),
-    ),
-  );
+export const snapshot = () => tableSnapshot(j, [problems, problemShares, problemVersions, problemVersionFiles, files, seriesProblems]);
 
 /** The call must fail with this status and code and change no problem, share, version or file. */
 export async function refused(call: Promise<unknown>, status: number, code: string): Promise<ApiProblem> {
-  const before = snapshot();
+  const before = await snapshot();
   const e = await refusedWith(call, status, code);
-  expect(snapshot()).toBe(before);
+  expect(await snapshot()).toBe(before);
   return e;
 }
 

@@ -55,7 +55,7 @@ export const pause = (c: JudgeClient, id: string, hideProblems = false) => c.cal
 export const resume = (c: JudgeClient, id: string, extendEnd = false) => c.call(ops.resumeSeries, { params: { seriesId: id }, body: { extendEnd } });
 export const remove = (c: JudgeClient, id: string) => c.call(ops.deleteSeries, { params: { seriesId: id } });
 export const reorder = (c: JudgeClient, activity: string, orderedIds: string[]) => c.call(ops.reorderSeries, { params: { idOrSlug: activity }, body: { orderedIds } });
-export const row = (id: string) => j.app.deps.db.select().from(seriesTable).where(eq(seriesTable.id, id)).get();
+export const row = async (id: string) => (await j.app.deps.tx.read((q) => q.select().from(seriesTable).where(eq(seriesTable.id, id))))[0];
 
 /**
  * Starts the server, signs the parties in and opens their streams before the calling file's tests;

@@ -5,8 +5,8 @@ import type { ActivitiesService } from './service.js';
 const managerPath = (id: string) => `/api/v1/manager/activities/${id}`;
 
 export function activitiesRoutes(api: Api, activities: ActivitiesService): void {
-  api.bind(ops.createActivity, ({ actor, body, ctx }) => {
-    const created = activities.create(actor, body);
+  api.bind(ops.createActivity, async ({ actor, body, ctx }) => {
+    const created = await activities.create(actor, body);
     ctx.set('Location', managerPath(created.id));
     return created;
   });
@@ -14,8 +14,8 @@ export function activitiesRoutes(api: Api, activities: ActivitiesService): void 
   api.bind(ops.deleteActivity, ({ actor, params }) => activities.delete(actor, params.idOrSlug));
   api.bind(ops.setActivityPublished, ({ actor, params, body }) => activities.setPublished(actor, params.id, body.published));
   api.bind(ops.setActivityArchived, ({ actor, params, body }) => activities.setArchived(actor, params.idOrSlug, body.archived));
-  api.bind(ops.duplicateActivity, ({ actor, params, body, ctx }) => {
-    const copy = activities.duplicate(actor, params.id, body);
+  api.bind(ops.duplicateActivity, async ({ actor, params, body, ctx }) => {
+    const copy = await activities.duplicate(actor, params.id, body);
     ctx.set('Location', managerPath(copy.id));
     return copy;
   });

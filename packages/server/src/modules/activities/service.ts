@@ -3,6 +3,7 @@ import type { Activity, ActivityDocumentsRequest, ActivitySummary, CreateActivit
 import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/permissions.js';
+import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { activities, activityDocuments, files, grants, submissions } from '../../db/schema.js';
 import { event, type Audience } from '../../events/bus.js';
@@ -10,10 +11,10 @@ import { ApiError, notFound, validation } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
 import { placeDatesInZone, placeInZone } from '../../zoned-time.js';
-import { grantBuiltInRoleNow } from '../access/index.js';
+import { grantBuiltInRole } from '../access/index.js';
 import type { FilesService } from '../files/index.js';
 import type { SeriesService } from '../series/index.js';
-import { findUserByIdNow } from '../users/index.js';
+import { findUserById } from '../users/index.js';
 import {
   canManage,
   canSeeActivity,
@@ -99,9 +100,13 @@ function settle(before: Pick<ActivityRow, 'joinPolicy' | 'joinPassword' | 'start
   if (touchesPassword && after.joinPolicy === 'password' && !after.joinPassword) throw validation('joinPassword', 'is required with the password join policy');
 }
 
-/** Moves an instant by `ms`, keeping an absent one absent. */
-
-/** Activities, their documents and enrolment: the managers' side and the participants' (decisions §9). */
+/**
+ * Activities, their documents and enrolment: the managers' side and the participants' (decisions §9).
+ *
+ * Every check-then-write (a free slug, a document's files, a member enrolling) runs inside one
+ * `d.tx.write`: on SQLite one writer at a time; on PostgreSQL the transaction's SERIALIZABLE
+ * isolation, retried by the engine, with the unique slug indexes behind the slug checks.
+ */
 export class ActivitiesService {
   constructor(
     private readonly d: Deps,
@@ -111,55 +116,54 @@ export class ActivitiesService {
     // an activity document is read by whoever may see the activity
     files.addReadRule((actor, fileId) => this.documentReadable(actor.userId, fileId));
     // a series moved the activity's own dates: members hear it as from an activity update
-    seriesService.onActivityMoved((before, after, out) => {
+    seriesService.onActivityMoved(async (q, before, after, out) => {
       this.announceTimes(before, after, out);
-      this.announceUpdate(after, out);
+      await this.announceUpdate(q, after, out);
     });
   }
 
   // ---- lookups and announcements ----
 
-  private documentReadable(userId: string, fileId: string): boolean {
-    const holders = this.d.db
-      .select({ a: activities })
-      .from(activityDocuments)
-      .innerJoin(activities, eq(activities.id, activityDocuments.activityId))
-      .where(eq(activityDocuments.fileId, fileId))
-      .all();
+  private async documentReadable(userId: string, fileId: string): Promise<boolean> {
+    const holders = await this.d.tx.read((q) =>
+      q
+        .select({ a: activities })
+        .from(activityDocuments)
+        .innerJoin(activities, eq(activities.id, activityDocuments.activityId))
+        .where(eq(activityDocuments.fileId, fileId)),
+    );
     return holders.some((h) => canSeeActivity(this.d, userId, h.a));
   }
 
   /** The activity if the caller may see it and holds `key` there: 404 when unseen, 403 when only seen. */
-  private activityWith(actor: Actor, idOrSlug: string, key: Permission): ActivityRow {
-    const a = findActivity(this.d.db, idOrSlug);
-    if (!a || !canSeeActivity(this.d, actor.userId, a)) throw notFound('activity');
+  private async activityWith(q: Q, actor: Actor, idOrSlug: string, key: Permission): Promise<ActivityRow> {
+    const a = await visibleActivity(this.d, actor, idOrSlug, q);
     this.d.permissions.now.require(actor, key, a.id);
     return a;
   }
 
-  private requireSlugFree(slug: string): void {
-    const taken = this.d.db.select({ id: activities.id }).from(activities).where(eq(activities.slugKey, slugKey(slug))).get();
-    if (taken) throw ApiError.of('activity.slug.taken', `An activity with the slug ${slug} exists`);
+  private async requireSlugFree(q: Q, slug: string): Promise<void> {
+    const taken = await q.select({ id: activities.id }).from(activities).where(eq(activities.slugKey, slugKey(slug))).limit(1);
+    if (taken.length) throw ApiError.of('activity.slug.taken', `An activity with the slug ${slug} exists`);
   }
 
   /**
    * Freezes a permission audience into the users it names now. A deleted activity takes its grants
    * with it, so an audience judged after the commit would no longer find its members.
    */
-  private usersNow(audience: Audience, activityId: string): Audience {
+  private async usersNow(q: Q, audience: Audience, activityId: string): Promise<Audience> {
     if (audience.kind !== 'permission') return audience;
-    const candidates = this.d.db
+    const candidates = await q
       .selectDistinct({ userId: grants.userId })
       .from(grants)
-      .where(or(eq(grants.activityId, activityId), isNull(grants.activityId)))
-      .all();
+      .where(or(eq(grants.activityId, activityId), isNull(grants.activityId)));
     const userIds = candidates.map((c) => c.userId).filter((u) => this.d.permissions.now.has(u, audience.key, activityId));
     return { kind: 'users', userIds };
   }
 
   /** Participants hear that the activity changed as they see it; its managers get the whole record. */
-  private announceUpdate(a: ActivityRow, out: Outbox): Activity {
-    const view = toActivity(this.d.db, a);
+  private async announceUpdate(q: Q, a: ActivityRow, out: Outbox): Promise<Activity> {
+    const view = await toActivity(this.d, q, a);
     out.emit(event('activityUpdated', { activityId: a.id, slug: a.slug, name: a.name }, participantAudience(a)));
     out.emit(event('activityChanged', { activity: view }, managerAudience(a.id)));
     return view;
@@ -172,44 +176,43 @@ export class ActivitiesService {
     out.emit(event('activityTimesChanged', times, participantAudience(row)));
   }
 
-  private saved(id: string, set: ActivityPatch): ActivityRow {
-    return this.d.db.update(activities).set(set).where(eq(activities.id, id)).returning().get()!;
+  private async saved(q: Q, id: string, set: ActivityPatch): Promise<ActivityRow> {
+    return (await q.update(activities).set(set).where(eq(activities.id, id)).returning())[0]!;
   }
 
   // ---- managers ----
 
-  create(actor: Actor, input: CreateInput): Activity {
+  async create(actor: Actor, input: CreateInput): Promise<Activity> {
     this.d.permissions.now.require(actor, 'activity:create');
-    return this.d.tx.run((out) => {
-      this.requireSlugFree(input.slug);
+    return this.d.tx.write(async (q, out) => {
+      await this.requireSlugFree(q, input.slug);
       const set = patchOf(placeDatesInZone(input, DATE_MEMBERS, input.timeZone), NEW_ACTIVITY.modules);
       settle(NEW_ACTIVITY, set);
       const now = iso(this.d.clock.now());
-      const row = this.d.db
+      const [row] = await q
         .insert(activities)
         .values({ ...set, id: newId(), slug: input.slug, slugKey: slugKey(input.slug), name: input.name, createdAt: now, publishedAt: now })
-        .returning()
-        .get();
-      grantBuiltInRoleNow(this.d, actor.userId, 'manager', row.id, out);
-      const view = toActivity(this.d.db, row);
-      out.emit(event('activityCreated', { activityId: row.id, slug: row.slug, name: row.name }, participantAudience(row)));
-      out.emit(event('activityChanged', { activity: view }, managerAudience(row.id)));
+        .returning();
+      await grantBuiltInRole(q, this.d, actor.userId, 'manager', row!.id, out);
+      const view = await toActivity(this.d, q, row!);
+      out.emit(event('activityCreated', { activityId: row!.id, slug: row!.slug, name: row!.name }, participantAudience(row!)));
+      out.emit(event('activityChanged', { activity: view }, managerAudience(row!.id)));
       return view;
     });
   }
 
-  update(actor: Actor, idOrSlug: string, input: UpdateInput): Activity {
-    return this.d.tx.run((out) => {
-      const a = managedActivity(this.d, actor, idOrSlug);
+  async update(actor: Actor, idOrSlug: string, input: UpdateInput): Promise<Activity> {
+    return this.d.tx.write(async (q, out) => {
+      const a = await managedActivity(this.d, actor, idOrSlug, q);
       if (slugKey(input.slug) !== slugKey(a.slug)) throw ApiError.of('activity.slug.immutable', `The slug stays ${a.slug}: slugs never change`);
       requireNotArchived(a);
       const set = patchOf(placeDatesInZone(input, DATE_MEMBERS, input.timeZone ?? a.timeZone), a.modules);
       settle(a, set);
-      const row = Object.keys(set).length ? this.saved(a.id, set) : a;
+      const row = Object.keys(set).length ? await this.saved(q, a.id, set) : a;
       // the series that shared a date move with it; one left outside refuses the update
-      this.seriesService.followActivity(a, row, out);
+      await this.seriesService.followActivity(q, a, row, out);
       this.announceTimes(a, row, out);
-      return this.announceUpdate(row, out);
+      return this.announceUpdate(q, row, out);
     });
   }
 
@@ -217,38 +220,38 @@ export class ActivitiesService {
    * Publishing shows the activity to participants and opens the series whose time has come;
    * unpublishing withdraws it (those who saw it are told it is gone) and closes its open series.
    */
-  setPublished(actor: Actor, id: string, published: boolean): Activity {
-    return this.d.tx.run((out) => {
-      const a = managedActivity(this.d, actor, id);
+  async setPublished(actor: Actor, id: string, published: boolean): Promise<Activity> {
+    return this.d.tx.write(async (q, out) => {
+      const a = await managedActivity(this.d, actor, id, q);
       // the first publication time is kept across repeated publishing
       const publishedAt = published ? (a.publishedAt ?? iso(this.d.clock.now())) : null;
-      const row = publishedAt === a.publishedAt ? a : this.saved(a.id, { publishedAt });
+      const row = publishedAt === a.publishedAt ? a : await this.saved(q, a.id, { publishedAt });
       if (!a.publishedAt && row.publishedAt) out.emit(event('activityCreated', { activityId: row.id, slug: row.slug, name: row.name }, participantAudience(row)));
       if (a.publishedAt && !row.publishedAt) out.emit(event('activityDeleted', { activityId: a.id }, participantAudience(a)));
-      this.seriesService.settleActivity(row, out);
-      return this.announceUpdate(row, out);
+      await this.seriesService.settleActivity(q, row, out);
+      return this.announceUpdate(q, row, out);
     });
   }
 
-  setArchived(actor: Actor, idOrSlug: string, archived: boolean): Activity {
-    return this.d.tx.run((out) => {
-      const a = this.activityWith(actor, idOrSlug, 'activity:archive');
+  async setArchived(actor: Actor, idOrSlug: string, archived: boolean): Promise<Activity> {
+    return this.d.tx.write(async (q, out) => {
+      const a = await this.activityWith(q, actor, idOrSlug, 'activity:archive');
       const archivedAt = archived ? (a.archivedAt ?? iso(this.d.clock.now())) : null;
-      const row = archivedAt === a.archivedAt ? a : this.saved(a.id, { archivedAt });
-      return this.announceUpdate(row, out);
+      const row = archivedAt === a.archivedAt ? a : await this.saved(q, a.id, { archivedAt });
+      return this.announceUpdate(q, row, out);
     });
   }
 
-  delete(actor: Actor, idOrSlug: string): void {
-    this.d.tx.run((out) => {
-      const a = this.activityWith(actor, idOrSlug, 'activity:delete');
-      const submitted = this.d.db.select({ id: submissions.id }).from(submissions).where(eq(submissions.activityId, a.id)).limit(1).get();
-      if (submitted) throw ApiError.of('activity.hasSubmissions', 'The activity holds submissions; archive it instead');
-      const participants = this.usersNow(participantAudience(a), a.id);
-      const managers = this.usersNow(managerAudience(a.id), a.id);
+  async delete(actor: Actor, idOrSlug: string): Promise<void> {
+    await this.d.tx.write(async (q, out) => {
+      const a = await this.activityWith(q, actor, idOrSlug, 'activity:delete');
+      const submitted = await q.select({ id: submissions.id }).from(submissions).where(eq(submissions.activityId, a.id)).limit(1);
+      if (submitted.length) throw ApiError.of('activity.hasSubmissions', 'The activity holds submissions; archive it instead');
+      const participants = await this.usersNow(q, participantAudience(a), a.id);
+      const managers = await this.usersNow(q, managerAudience(a.id), a.id);
       // grants first: the activity's own roles go with it, and a grant still naming one would block that
-      this.d.db.delete(grants).where(eq(grants.activityId, a.id)).run();
-      this.d.db.delete(activities).where(eq(activities.id, a.id)).run();
+      await q.delete(grants).where(eq(grants.activityId, a.id));
+      await q.delete(activities).where(eq(activities.id, a.id));
       out.touchPermissions();
       out.emit(event('activityDeleted', { activityId: a.id }, participants));
       out.emit(event('activityChanged', { deletedId: a.id }, managers));
@@ -259,15 +262,15 @@ export class ActivitiesService {
    * Copies an activity with its series, assignments and documents (the same files), unpublished and
    * without a join password; series start closed, as if they had never opened.
    */
-  duplicate(actor: Actor, id: string, input: { slug: string; startsAt: string }): Activity {
+  async duplicate(actor: Actor, id: string, input: { slug: string; startsAt: string }): Promise<Activity> {
     this.d.permissions.now.require(actor, 'activity:create');
-    return this.d.tx.run((out) => {
-      const source = this.activityWith(actor, id, 'activity:update');
-      this.requireSlugFree(input.slug);
+    return this.d.tx.write(async (q, out) => {
+      const source = await this.activityWith(q, actor, id, 'activity:update');
+      await this.requireSlugFree(q, input.slug);
       // the copy keeps the source's zone, so a local start is read there
-      const ms = copyShift(this.d, source, placeInZone(input.startsAt, source.timeZone, 'startsAt'));
+      const ms = await copyShift(q, source, placeInZone(input.startsAt, source.timeZone, 'startsAt'));
       const now = iso(this.d.clock.now());
-      const copy = this.d.db
+      const [copy] = await q
         .insert(activities)
         .values({
           ...source,
@@ -281,14 +284,13 @@ export class ActivitiesService {
           publishedAt: null,
           archivedAt: null,
         })
-        .returning()
-        .get();
-      copySeries(this.d, source.id, copy.id, ms, now);
-      const docs = this.d.db.select().from(activityDocuments).where(eq(activityDocuments.activityId, source.id)).all();
-      if (docs.length) this.d.db.insert(activityDocuments).values(docs.map((doc) => ({ ...doc, activityId: copy.id }))).run();
-      grantBuiltInRoleNow(this.d, actor.userId, 'manager', copy.id, out);
-      const view = toActivity(this.d.db, copy);
-      out.emit(event('activityChanged', { activity: view }, managerAudience(copy.id)));
+        .returning();
+      await copySeries(q, source.id, copy!.id, ms, now);
+      const docs = await q.select().from(activityDocuments).where(eq(activityDocuments.activityId, source.id));
+      if (docs.length) await q.insert(activityDocuments).values(docs.map((doc) => ({ ...doc, activityId: copy!.id })));
+      await grantBuiltInRole(q, this.d, actor.userId, 'manager', copy!.id, out);
+      const view = await toActivity(this.d, q, copy!);
+      out.emit(event('activityChanged', { activity: view }, managerAudience(copy!.id)));
       return view;
     });
   }
@@ -297,18 +299,11 @@ export class ActivitiesService {
    * The files a caller may name in documents: their own uploads (any file, for an administrator),
    * and those the activity's documents already name, so a co-manager can keep what another set.
    */
-  private requireUsableFiles(actor: Actor, activityId: string, docs: DocumentInput[]): void {
+  private async requireUsableFiles(q: Q, actor: Actor, activityId: string, docs: DocumentInput[]): Promise<void> {
     const admin = this.d.permissions.now.isAdministrator(actor.userId);
     const named = [...new Set(docs.map((doc) => doc.fileId))];
-    const found = this.d.db.select({ id: files.id, uploadedBy: files.uploadedBy }).from(files).where(inArray(files.id, named)).all();
-    const inUse = new Set(
-      this.d.db
-        .select({ fileId: activityDocuments.fileId })
-        .from(activityDocuments)
-        .where(eq(activityDocuments.activityId, activityId))
-        .all()
-        .map((r) => r.fileId),
-    );
+    const found = named.length ? await q.select({ id: files.id, uploadedBy: files.uploadedBy }).from(files).where(inArray(files.id, named)) : [];
+    const inUse = new Set((await q.select({ fileId: activityDocuments.fileId }).from(activityDocuments).where(eq(activityDocuments.activityId, activityId))).map((r) => r.fileId));
     const usable = new Set(found.filter((f) => admin || f.uploadedBy === actor.userId || inUse.has(f.id)).map((f) => f.id));
     const errors: Record<string, string[]> = {};
     docs.forEach((doc, i) => {
@@ -317,36 +312,31 @@ export class ActivitiesService {
     if (Object.keys(errors).length) throw ApiError.of('file.missing', 'A document names a file that does not exist or that you may not read', errors);
   }
 
-  setDocuments(actor: Actor, idOrSlug: string, kind: string, docs: DocumentInput[]): Activity {
-    return this.d.tx.run((out) => {
-      const a = managedActivity(this.d, actor, idOrSlug);
+  async setDocuments(actor: Actor, idOrSlug: string, kind: string, docs: DocumentInput[]): Promise<Activity> {
+    return this.d.tx.write(async (q, out) => {
+      const a = await managedActivity(this.d, actor, idOrSlug, q);
       requireNotArchived(a);
       const languages = docs.map((doc) => doc.language.toLowerCase());
       const repeated = languages.findIndex((l, i) => languages.indexOf(l) !== i);
       if (repeated >= 0) throw validation(`documents.${repeated}.language`, 'one document per language');
-      this.requireUsableFiles(actor, a.id, docs);
+      await this.requireUsableFiles(q, actor, a.id, docs);
       const now = iso(this.d.clock.now());
-      this.d.db
-        .delete(activityDocuments)
-        .where(and(eq(activityDocuments.activityId, a.id), eq(activityDocuments.kind, kind)))
-        .run();
-      this.d.db
-        .insert(activityDocuments)
-        .values(docs.map((doc) => ({ activityId: a.id, kind, language: doc.language, title: doc.title, fileId: doc.fileId, validFrom: doc.validFrom ? placeInZone(doc.validFrom, a.timeZone, 'validFrom') : now })))
-        .run();
-      return this.announceUpdate(a, out);
+      await q.delete(activityDocuments).where(and(eq(activityDocuments.activityId, a.id), eq(activityDocuments.kind, kind)));
+      if (docs.length) {
+        await q
+          .insert(activityDocuments)
+          .values(docs.map((doc) => ({ activityId: a.id, kind, language: doc.language, title: doc.title, fileId: doc.fileId, validFrom: doc.validFrom ? placeInZone(doc.validFrom, a.timeZone, 'validFrom') : now })));
+      }
+      return this.announceUpdate(q, a, out);
     });
   }
 
-  deleteDocuments(actor: Actor, idOrSlug: string, kind: string): Activity {
-    return this.d.tx.run((out) => {
-      const a = managedActivity(this.d, actor, idOrSlug);
+  async deleteDocuments(actor: Actor, idOrSlug: string, kind: string): Promise<Activity> {
+    return this.d.tx.write(async (q, out) => {
+      const a = await managedActivity(this.d, actor, idOrSlug, q);
       requireNotArchived(a);
-      this.d.db
-        .delete(activityDocuments)
-        .where(and(eq(activityDocuments.activityId, a.id), eq(activityDocuments.kind, kind)))
-        .run();
-      return this.announceUpdate(a, out);
+      await q.delete(activityDocuments).where(and(eq(activityDocuments.activityId, a.id), eq(activityDocuments.kind, kind)));
+      return this.announceUpdate(q, a, out);
     });
   }
 
@@ -355,7 +345,7 @@ export class ActivitiesService {
    * system-wide start from every activity, others from their memberships; each is then asked
    * again, so an administrator who stood down somewhere does not manage it there.
    */
-  private managedIds(userId: string, filter: { search?: string | undefined; includeArchived?: boolean | undefined }): string[] {
+  private async managedIds(q: Q, userId: string, filter: { search?: string | undefined; includeArchived?: boolean | undefined }): Promise<string[]> {
     const where: SQL[] = [];
     if (!this.d.permissions.now.has(userId, 'activity:update')) {
       const mine = this.d.permissions.now.memberships(userId);
@@ -368,38 +358,44 @@ export class ActivitiesService {
       const pattern = likePattern(term);
       where.push(or(sql`lower(${activities.slug}) LIKE ${pattern} ESCAPE '\\'`, sql`lower(${activities.name}) LIKE ${pattern} ESCAPE '\\'`)!);
     }
-    return this.d.db
+    const rows = await q
       .select({ id: activities.id })
       .from(activities)
       .where(where.length ? and(...where) : undefined)
-      .orderBy(desc(activities.createdAt), desc(activities.id))
-      .all()
-      .map((r) => r.id)
-      .filter((id) => this.d.permissions.now.has(userId, 'activity:update', id));
+      .orderBy(desc(activities.createdAt), desc(activities.id));
+    return rows.map((r) => r.id).filter((id) => this.d.permissions.now.has(userId, 'activity:update', id));
   }
 
-  private rowsInOrder(ids: string[]): ActivityRow[] {
+  private async rowsInOrder(q: Q, ids: string[]): Promise<ActivityRow[]> {
     if (!ids.length) return [];
-    const byId = new Map(this.d.db.select().from(activities).where(inArray(activities.id, ids)).all().map((a) => [a.id, a]));
+    const byId = new Map((await q.select().from(activities).where(inArray(activities.id, ids))).map((a) => [a.id, a]));
     return ids.map((id) => byId.get(id)!);
   }
 
-  listManaged(actor: Actor, q: { page: number; pageSize: number; search?: string | undefined; includeArchived?: boolean | undefined }): Page<Activity> {
-    const ids = this.managedIds(actor.userId, q);
-    const pageIds = ids.slice((q.page - 1) * q.pageSize, q.page * q.pageSize);
-    return { items: this.rowsInOrder(pageIds).map((a) => toActivity(this.d.db, a)), total: ids.length, page: q.page, pageSize: q.pageSize };
+  async listManaged(actor: Actor, query: { page: number; pageSize: number; search?: string | undefined; includeArchived?: boolean | undefined }): Promise<Page<Activity>> {
+    return this.d.tx.read(async (q) => {
+      const ids = await this.managedIds(q, actor.userId, query);
+      const pageIds = ids.slice((query.page - 1) * query.pageSize, query.page * query.pageSize);
+      const items: Activity[] = [];
+      for (const a of await this.rowsInOrder(q, pageIds)) items.push(await toActivity(this.d, q, a));
+      return { items, total: ids.length, page: query.page, pageSize: query.pageSize };
+    });
   }
 
-  managedSummary(actor: Actor): z.output<typeof ActivitySummary>[] {
-    const ids = this.managedIds(actor.userId, {}).slice(0, SUMMARY_LIMIT);
-    return this.rowsInOrder(ids).map((a) => ({ id: a.id, slug: a.slug, name: a.name }));
+  async managedSummary(actor: Actor): Promise<z.output<typeof ActivitySummary>[]> {
+    return this.d.tx.read(async (q) => {
+      const ids = (await this.managedIds(q, actor.userId, {})).slice(0, SUMMARY_LIMIT);
+      return (await this.rowsInOrder(q, ids)).map((a) => ({ id: a.id, slug: a.slug, name: a.name }));
+    });
   }
 
   /** One managed activity; to anyone without activity:update there it does not exist. */
-  getManaged(actor: Actor, idOrSlug: string): Activity {
-    const a = findActivity(this.d.db, idOrSlug);
-    if (!a || !canManage(this.d, actor.userId, a.id)) throw notFound('activity');
-    return toActivity(this.d.db, a);
+  async getManaged(actor: Actor, idOrSlug: string): Promise<Activity> {
+    return this.d.tx.read(async (q) => {
+      const a = await findActivity(q, idOrSlug);
+      if (!a || !canManage(this.d, actor.userId, a.id)) throw notFound('activity');
+      return toActivity(this.d, q, a);
+    });
   }
 
   // ---- participants ----
@@ -419,33 +415,38 @@ export class ActivitiesService {
    * Published, unarchived activities the caller belongs to or may find and join (listed, not
    * closed); by start, latest first, those without a start last, then by name.
    */
-  list(actor: Actor, q: { page: number; pageSize: number; state?: string | undefined; search?: string | undefined }): Page<ParticipantActivity> {
+  async list(actor: Actor, query: { page: number; pageSize: number; state?: string | undefined; search?: string | undefined }): Promise<Page<ParticipantActivity>> {
     const now = this.d.clock.now();
     const mine = this.d.permissions.now.memberships(actor.userId);
     const findable = and(eq(activities.unlisted, false), ne(activities.joinPolicy, 'closed'))!;
     const where: (SQL | undefined)[] = [isNotNull(activities.publishedAt), isNull(activities.archivedAt), mine.length ? or(inArray(activities.id, mine), findable) : findable];
-    if (q.state) where.push(this.stateFilter(q.state.split(',') as ActivityState[], iso(now)));
-    const term = q.search?.trim();
+    if (query.state) where.push(this.stateFilter(query.state.split(',') as ActivityState[], iso(now)));
+    const term = query.search?.trim();
     if (term) {
       const pattern = likePattern(term);
       where.push(or(sql`lower(${activities.slug}) LIKE ${pattern} ESCAPE '\\'`, sql`lower(${activities.name}) LIKE ${pattern} ESCAPE '\\'`));
     }
     const filter = and(...where);
-    const total = this.d.db.select({ n: sql<number>`count(*)` }).from(activities).where(filter).get()?.n ?? 0;
-    const rows = this.d.db
-      .select()
-      .from(activities)
-      .where(filter)
-      .orderBy(sql`${activities.startDate} IS NULL`, desc(activities.startDate), asc(activities.name), asc(activities.id))
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize)
-      .all();
-    return { items: rows.map((a) => toParticipantActivity(this.d, actor.userId, a, now)), total, page: q.page, pageSize: q.pageSize };
+    return this.d.tx.read(async (q) => {
+      const [count] = await q.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(activities).where(filter);
+      const rows = await q
+        .select()
+        .from(activities)
+        .where(filter)
+        .orderBy(sql`${activities.startDate} IS NULL`, desc(activities.startDate), asc(activities.name), asc(activities.id))
+        .limit(query.pageSize)
+        .offset((query.page - 1) * query.pageSize);
+      const items: ParticipantActivity[] = [];
+      for (const a of rows) items.push(await toParticipantActivity(this.d, q, actor.userId, a, now));
+      return { items, total: count?.n ?? 0, page: query.page, pageSize: query.pageSize };
+    });
   }
 
-  get(actor: Actor, idOrSlug: string): ParticipantActivity {
-    const a = visibleActivity(this.d, actor, idOrSlug);
-    return toParticipantActivity(this.d, actor.userId, a, this.d.clock.now());
+  async get(actor: Actor, idOrSlug: string): Promise<ParticipantActivity> {
+    return this.d.tx.read(async (q) => {
+      const a = await visibleActivity(this.d, actor, idOrSlug, q);
+      return toParticipantActivity(this.d, q, actor.userId, a, this.d.clock.now());
+    });
   }
 
   /** Compares hashes, so neither the length nor the content of the password leaks through timing. */
@@ -458,21 +459,21 @@ export class ActivitiesService {
    * Joins the caller as a participant, as the join policy allows. A member enrolling again changes
    * nothing: a manager must not be demoted to participant by it.
    */
-  enrol(actor: Actor, idOrSlug: string, password: string | undefined): ParticipantActivity {
-    const a = this.d.tx.run((out) => {
-      const found = findActivity(this.d.db, idOrSlug);
+  async enrol(actor: Actor, idOrSlug: string, password: string | undefined): Promise<ParticipantActivity> {
+    const a = await this.d.tx.write(async (q, out) => {
+      const found = await findActivity(q, idOrSlug);
       if (found) requireNotArchived(found);
-      const a = visibleActivity(this.d, actor, idOrSlug);
+      const a = await visibleActivity(this.d, actor, idOrSlug, q);
       if (isMember(this.d, actor.userId, a.id)) return a;
-      if (!findUserByIdNow(this.d.db, actor.userId)?.approvedAt) throw ApiError.of('account.notApproved', 'Your account awaits approval; it cannot enrol yet');
+      if (!(await findUserById(q, actor.userId))?.approvedAt) throw ApiError.of('account.notApproved', 'Your account awaits approval; it cannot enrol yet');
       if (a.joinPolicy === 'closed') throw ApiError.of('enrolment.closed', 'This activity takes no enrolments; ask its managers');
       if (a.joinPolicy === 'password' && !this.passwordMatches(password, a.joinPassword)) throw ApiError.of('enrolment.password', 'The join password is missing or wrong');
-      grantBuiltInRoleNow(this.d, actor.userId, 'participant', a.id, out);
+      await grantBuiltInRole(q, this.d, actor.userId, 'participant', a.id, out);
       // the managers' view counts participants
-      out.emit(event('activityChanged', { activity: toActivity(this.d.db, a) }, managerAudience(a.id)));
+      out.emit(event('activityChanged', { activity: await toActivity(this.d, q, a) }, managerAudience(a.id)));
       return a;
     });
     // read after the commit, when the new grant is in the permission cache
-    return toParticipantActivity(this.d, actor.userId, a, this.d.clock.now());
+    return this.d.tx.read((q) => toParticipantActivity(this.d, q, actor.userId, a, this.d.clock.now()));
   }
 }

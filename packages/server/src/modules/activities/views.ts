@@ -1,6 +1,6 @@
 import type { Activity, ParticipantActivity } from '@judge/contract';
 import { asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import type { Q } from '../../db/storage.js';
 import { activityDocuments, files, series, seriesProblems } from '../../db/schema.js';
 import type { Deps } from '../../services.js';
 import { matchingRunners } from '../runners/index.js';
@@ -12,8 +12,8 @@ type ActivityDocument = Activity['documents'][number];
 export type ActivityState = ParticipantActivity['state'];
 
 /** The documents of an activity with the size and hash of their bytes, by kind then language. */
-export function documentsOf(db: Db, activityId: string): ActivityDocument[] {
-  return db
+export function documentsOf(q: Q, activityId: string): Promise<ActivityDocument[]> {
+  return q
     .select({
       kind: activityDocuments.kind,
       language: activityDocuments.language,
@@ -26,12 +26,12 @@ export function documentsOf(db: Db, activityId: string): ActivityDocument[] {
     .from(activityDocuments)
     .innerJoin(files, eq(files.id, activityDocuments.fileId))
     .where(eq(activityDocuments.activityId, activityId))
-    .orderBy(asc(activityDocuments.kind), asc(activityDocuments.language))
-    .all();
+    .orderBy(asc(activityDocuments.kind), asc(activityDocuments.language));
 }
 
-function countWhere(db: Db, table: typeof series | typeof seriesProblems, activityId: string): number {
-  return db.select({ n: sql<number>`count(*)` }).from(table).where(eq(table.activityId, activityId)).get()?.n ?? 0;
+async function countWhere(q: Q, table: typeof series | typeof seriesProblems, activityId: string): Promise<number> {
+  const [row] = await q.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(table).where(eq(table.activityId, activityId));
+  return row?.n ?? 0;
 }
 
 /** Where an activity stands at `now` by its own dates: no start means started, no end means never over. */
@@ -44,8 +44,13 @@ export function activityState(a: Pick<ActivityRow, 'startDate' | 'endDate'>, now
 
 /**
  * The managers' view: every setting, the join password included, and what the activity holds.
+ * `q` reads inside the caller's read or write.
  */
-export function toActivity(db: Db, a: ActivityRow): Activity {
+export async function toActivity(d: Deps, q: Q, a: ActivityRow): Promise<Activity> {
+  const documents = await documentsOf(q, a.id);
+  const seriesCount = await countWhere(q, series, a.id);
+  const problemCount = await countWhere(q, seriesProblems, a.id);
+  const participants = await participantCount(q, a.id);
   return compact({
     id: a.id,
     slug: a.slug,
@@ -56,7 +61,7 @@ export function toActivity(db: Db, a: ActivityRow): Activity {
     startDate: a.startDate,
     endDate: a.endDate,
     modules: modulesOf(a.modules),
-    documents: documentsOf(db, a.id),
+    documents,
     scoreVisibility: a.scoreVisibility as Activity['scoreVisibility'],
     attachmentVisibility: a.attachmentVisibility as Activity['attachmentVisibility'],
     props: a.props,
@@ -70,16 +75,19 @@ export function toActivity(db: Db, a: ActivityRow): Activity {
     maxSubmissionsPerProblem: a.maxSubmissionsPerProblem,
     archivedAt: a.archivedAt,
     publishedAt: a.publishedAt,
-    seriesCount: countWhere(db, series, a.id),
-    problemCount: countWhere(db, seriesProblems, a.id),
-    participantCount: participantCount(db, a.id),
+    seriesCount,
+    problemCount,
+    participantCount: participants,
     runnerTags: a.runnerTags,
-    matchingRunners: matchingRunners(db, a.runnerTags),
+    // runners' matchingRunners still reads through the synchronous handle: on SQLite that is this
+    // same connection, inside the caller's read or write
+    matchingRunners: matchingRunners(d.db, a.runnerTags),
   }) as Activity;
 }
 
 /** What a participant sees (decisions §9): never the join password, and where the caller stands. */
-export function toParticipantActivity(d: Deps, userId: string, a: ActivityRow, now: Date): ParticipantActivity {
+export async function toParticipantActivity(d: Deps, q: Q, userId: string, a: ActivityRow, now: Date): Promise<ParticipantActivity> {
+  const documents = await documentsOf(q, a.id);
   return compact({
     id: a.id,
     slug: a.slug,
@@ -96,7 +104,7 @@ export function toParticipantActivity(d: Deps, userId: string, a: ActivityRow, n
     scoreVisibility: a.scoreVisibility as ParticipantActivity['scoreVisibility'],
     hideEndedSeriesProblems: a.hideEndedSeriesProblems,
     modules: modulesOf(a.modules),
-    documents: documentsOf(d.db, a.id),
+    documents,
     props: a.props,
     archivedAt: a.archivedAt,
   }) as ParticipantActivity;

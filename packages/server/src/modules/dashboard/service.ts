@@ -16,7 +16,7 @@ export class DashboardService {
 
   async get(actor: Actor, idOrSlug: string): Promise<ActivityDashboard> {
     // 404 to whoever may not see the activity, 403 to a member who does not manage it
-    const a = managedActivity(this.d, actor, idOrSlug);
+    const a = await managedActivity(this.d, actor, idOrSlug);
     const now = this.d.clock.now();
     // one read: no report commits between these queries, so the figures agree
     const { o, oldest, minutes, busy, unanswered, printouts } = await this.d.tx.read(async (q) => ({

@@ -85,7 +85,7 @@ export class TrialsService {
   }
 
   async create(actor: Actor, body: { problemType: string; packageFileId: string; activityIdOrSlug?: string }): Promise<Trial> {
-    const activityId = body.activityIdOrSlug ? visibleActivity(this.d, actor, body.activityIdOrSlug).id : null;
+    const activityId = body.activityIdOrSlug ? (await visibleActivity(this.d, actor, body.activityIdOrSlug)).id : null;
     this.d.permissions.now.require(actor, 'trial:run', activityId);
     const file = await this.files.readable(actor, body.packageFileId);
     // what a problem version would refuse is refused here too, at once rather than by a runner later
@@ -243,7 +243,7 @@ export class TrialsService {
         })
         .where(eq(trials.id, trialId));
       const computed = failed || !found!.calibratesVersionId ? undefined : computedTimeLimit(body.measurement);
-      if (computed !== undefined) storeComputedTimeLimit(this.d, found!.calibratesVersionId!, computed, out);
+      if (computed !== undefined) await storeComputedTimeLimit(q, found!.calibratesVersionId!, computed, out);
       return { trialId, state: failed ? ('failed' as const) : ('completed' as const), duplicate: false };
     });
   }

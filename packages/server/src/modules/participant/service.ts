@@ -103,8 +103,8 @@ export class ParticipantService {
    * there. Someone who could enrol in an open activity but has not is a stranger to its content:
    * 404, like an activity that does not exist.
    */
-  private browsing(actor: Actor, idOrSlug: string): Browsing {
-    const a = visibleActivity(this.d, actor, idOrSlug);
+  private async browsing(actor: Actor, idOrSlug: string): Promise<Browsing> {
+    const a = await visibleActivity(this.d, actor, idOrSlug);
     if (!this.d.permissions.now.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
     return { a, manages: canManage(this.d, actor.userId, a.id) };
   }
@@ -136,7 +136,7 @@ export class ParticipantService {
 
   /** Every series in order; problems and their count only where the series shows them (decisions §9). */
   async listSeries(actor: Actor, idOrSlug: string): Promise<ParticipantSeries[]> {
-    const b = this.browsing(actor, idOrSlug);
+    const b = await this.browsing(actor, idOrSlug);
     const { all, bySeries, shown, standings } = await this.d.tx.read(async (q) => {
       const all = await seriesOfActivity(q, b.a.id);
       const bySeries = await this.assignments.bySeries(q, b.a.id);
@@ -176,7 +176,7 @@ export class ParticipantService {
    * ended series), except to managers.
    */
   async getProblem(actor: Actor, idOrSlug: string, problemSlug: string): Promise<ParticipantProblem> {
-    const b = this.browsing(actor, idOrSlug);
+    const b = await this.browsing(actor, idOrSlug);
     const read = await this.d.tx.read(async (q) => {
       const [found] = await q
         .select({ sp: seriesProblems, s: series, p: problems })
@@ -191,7 +191,7 @@ export class ParticipantService {
       return { ...found, version, aggregate };
     });
     const { sp, s, p, version } = read;
-    const content = version ? this.participantFiles(version.id) : { statements: [], attachments: [] };
+    const content = version ? await this.participantFiles(version.id) : { statements: [], attachments: [] };
     const standing = standingOf(read.aggregate, sp.maxPoints);
     const maxSubmissions = sp.maxSubmissions ?? b.a.maxSubmissionsPerProblem;
     const submissionsLeft = maxSubmissions !== null ? Math.max(0, maxSubmissions - standing.attempts) : null;
@@ -227,13 +227,13 @@ export class ParticipantService {
 
   /** The pinned version, else the problem's newest; none when the problem has no version yet. */
   private async effectiveVersion(q: Q, sp: AssignmentRow): Promise<VersionRow | undefined> {
-    if (!sp.pinnedVersionId) return newestVersion(this.d.db, sp.problemId);
+    if (!sp.pinnedVersionId) return newestVersion(q, sp.problemId);
     return (await q.select().from(problemVersions).where(eq(problemVersions.id, sp.pinnedVersionId)).limit(1))[0];
   }
 
   /** The participant-scope files of a version: statements, and attachments (samples included, never the package). */
-  private participantFiles(versionId: string): { statements: Statement[]; attachments: Attachment[] } {
-    const rows = versionFiles(this.d.db, [versionId]).filter((f) => f.scope === PARTICIPANT_SCOPE && f.role !== PACKAGE_ROLE);
+  private async participantFiles(versionId: string): Promise<{ statements: Statement[]; attachments: Attachment[] }> {
+    const rows = (await this.d.tx.read((q) => versionFiles(q, [versionId]))).filter((f) => f.scope === PARTICIPANT_SCOPE && f.role !== PACKAGE_ROLE);
     const statements = rows.filter((f) => isStatementRole(f.role)).map((f): Statement => statementItem(f));
     // a statement's images are shown in it, not offered beside it
     const attachments = rows

@@ -1,6 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
-import type { Db } from '../../db/database.js';
+import type { Q } from '../../db/storage.js';
 import { activities } from '../../db/schema.js';
 import type { Audience } from '../../events/bus.js';
 import { ApiError, notFound } from '@judge/contract';
@@ -10,31 +10,26 @@ export type ActivityRow = typeof activities.$inferSelect;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-type ActivityLookup = { get(p: { key: string }): ActivityRow | undefined };
-const lookupStatements = new WeakMap<Db, { byId: ActivityLookup; bySlug: ActivityLookup }>();
-
-/** Asked on every activity request, so prepared once per database rather than built and prepared each call. */
-function lookups(db: Db): { byId: ActivityLookup; bySlug: ActivityLookup } {
-  let st = lookupStatements.get(db);
-  if (!st) {
-    const key = sql.placeholder('key');
-    st = {
-      byId: db.select().from(activities).where(eq(activities.id, key)).prepare(),
-      bySlug: db.select().from(activities).where(eq(activities.slugKey, key)).prepare(),
-    };
-    lookupStatements.set(db, st);
-  }
-  return st;
-}
-
-/** An activity by id, or by slug regardless of case (interface: `{idOrSlug}`). */
-export function findActivity(db: Db, idOrSlug: string): ActivityRow | undefined {
-  const { byId, bySlug } = lookups(db);
+/** An activity by id, or by slug regardless of case (interface: `{idOrSlug}`), read with `q`. */
+export async function findActivity(q: Q, idOrSlug: string): Promise<ActivityRow | undefined> {
   if (UUID.test(idOrSlug)) {
-    const found = byId.get({ key: idOrSlug });
+    const found = (await q.select().from(activities).where(eq(activities.id, idOrSlug)).limit(1))[0];
     if (found) return found;
   }
-  return bySlug.get({ key: idOrSlug.toLowerCase() });
+  return (await q.select().from(activities).where(eq(activities.slugKey, idOrSlug.toLowerCase())).limit(1))[0];
+}
+
+/**
+ * Reads with `q` when the caller is inside a transaction, else in a read of its own. A caller inside
+ * `d.tx.write` must hand its `q` on: a read of its own would wait for that very write to end.
+ */
+function reading<T>(d: Deps, q: Q | undefined, fn: (q: Q) => Promise<T>): Promise<T> {
+  return q ? fn(q) : d.tx.read(fn);
+}
+
+/** An activity by id or slug, read on its own (outside any transaction). */
+export function readActivity(d: Deps, idOrSlug: string): Promise<ActivityRow | undefined> {
+  return d.tx.read((q) => findActivity(q, idOrSlug));
 }
 
 export function isMember(d: Deps, userId: string, activityId: string): boolean {
@@ -62,23 +57,32 @@ export function canSeeActivity(d: Deps, userId: string, a: ActivityRow): boolean
  * canSeeActivity (what REST's visibleActivity applies), with the activity read once. The socket hub
  * asks it for every event about an activity when it delivers the event, so a socket is told exactly
  * what REST would show.
+ *
+ * The hub asks synchronously (events/hub.ts `viewers`), so this one read still goes through the
+ * synchronous handle (SQLite only); it becomes `await readActivity(d, activityId)` once the hub
+ * awaits its viewers.
  */
 export function activityViewers(d: Deps, activityId: string): (userId: string) => boolean {
-  const a = findActivity(d.db, activityId);
+  const a = d.db.select().from(activities).where(eq(activities.id, activityId)).get();
   return a ? (userId) => canSeeActivity(d, userId, a) : () => false;
 }
 
-/** The activity if the caller may see it; otherwise 404, exactly like one that does not exist. */
-export function visibleActivity(d: Deps, actor: Actor, idOrSlug: string): ActivityRow {
-  const a = findActivity(d.db, idOrSlug);
+/**
+ * The activity if the caller may see it; otherwise 404, exactly like one that does not exist.
+ * `q`: the caller's transaction, when it asks from inside one.
+ */
+export async function visibleActivity(d: Deps, actor: Actor, idOrSlug: string, q?: Q): Promise<ActivityRow> {
+  const a = await reading(d, q, (r) => findActivity(r, idOrSlug));
   if (!a || !canSeeActivity(d, actor.userId, a)) throw notFound('activity');
   return a;
 }
 
-/** The activity if the caller holds `activity:update` in it; otherwise 404 (or 403 to a member). */
-export function managedActivity(d: Deps, actor: Actor, idOrSlug: string): ActivityRow {
-  const a = findActivity(d.db, idOrSlug);
-  if (!a || !canSeeActivity(d, actor.userId, a)) throw notFound('activity');
+/**
+ * The activity if the caller holds `activity:update` in it; otherwise 404 (or 403 to a member).
+ * `q`: the caller's transaction, when it asks from inside one.
+ */
+export async function managedActivity(d: Deps, actor: Actor, idOrSlug: string, q?: Q): Promise<ActivityRow> {
+  const a = await visibleActivity(d, actor, idOrSlug, q);
   d.permissions.now.require(actor, 'activity:update', a.id);
   return a;
 }

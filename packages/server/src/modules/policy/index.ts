@@ -11,6 +11,7 @@ export {
   managedActivity,
   managerAudience,
   participantAudience,
+  readActivity,
   requireNotArchived,
   visibleActivity,
   type ActivityRow,

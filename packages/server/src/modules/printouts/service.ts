@@ -88,8 +88,8 @@ export class PrintoutsService {
   }
 
   /** A participant's activity: visible, printouts on, `printout:create` there. */
-  private participantActivity(actor: Actor, idOrSlug: string): ActivityRow {
-    const a = visibleActivity(this.d, actor, idOrSlug);
+  private async participantActivity(actor: Actor, idOrSlug: string): Promise<ActivityRow> {
+    const a = await visibleActivity(this.d, actor, idOrSlug);
     if (!a.modules.printouts) throw ApiError.of('printouts.disabled', 'Printouts are switched off in this activity');
     this.d.permissions.now.require(actor, 'printout:create', a.id);
     return a;
@@ -125,7 +125,7 @@ export class PrintoutsService {
   }
 
   async request(actor: Actor, idOrSlug: string, body: PrintoutRequest): Promise<Printout> {
-    const a = this.participantActivity(actor, idOrSlug);
+    const a = await this.participantActivity(actor, idOrSlug);
     requireNotArchived(a);
     const c = await this.content(actor, a, body);
     checkLength(c.source, 'source' in body ? 'source' : 'submissionId');
@@ -215,7 +215,7 @@ export class PrintoutsService {
   }
 
   async listOwn(actor: Actor, idOrSlug: string, q: z.output<typeof OwnPrintoutsQuery>): Promise<Page<Printout>> {
-    const a = this.participantActivity(actor, idOrSlug);
+    const a = await this.participantActivity(actor, idOrSlug);
     return this.page(and(eq(printouts.activityId, a.id), eq(printouts.userId, actor.userId)), q, actor.userId, 'desc');
   }
 

@@ -1,9 +1,9 @@
 import { openPackageZip } from '@judge/problem-package';
 import { and, eq, gte } from 'drizzle-orm';
+import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { problemVersionFiles, problemVersions } from '../../db/schema.js';
 import { event } from '../../events/bus.js';
-import type { Deps } from '../../services.js';
 import { findProblem, problemAudience } from './queries.js';
 import type { PackageSummary } from './package.js';
 import { toProblem } from './views.js';
@@ -32,34 +32,32 @@ export async function needsCalibration(info: PackageSummary, path: string): Prom
  * Stores the limit a calibration trial computed with its version (`timeLimitSource: 'trial'`), and
  * with the later versions of the problem that carried the same package forward before the trial
  * reported, and tells the problem's audience. A version whose package names a limit keeps it.
- * False when the version is gone or names its own.
+ * False when the version is gone or names its own. Runs inside the caller's write (`q`, `out`).
  */
-export function storeComputedTimeLimit(d: Deps, versionId: string, seconds: number, out: Outbox): boolean {
-  const v = d.db.select().from(problemVersions).where(eq(problemVersions.id, versionId)).get();
+export async function storeComputedTimeLimit(q: Q, versionId: string, seconds: number, out: Outbox): Promise<boolean> {
+  const [v] = await q.select().from(problemVersions).where(eq(problemVersions.id, versionId)).limit(1);
   if (!v || !calibratable(v.packageInfo)) return false;
-  const pkg = d.db
+  const [pkg] = await q
     .select({ fileId: problemVersionFiles.fileId })
     .from(problemVersionFiles)
     .where(and(eq(problemVersionFiles.versionId, v.id), eq(problemVersionFiles.role, 'package')))
-    .get();
+    .limit(1);
   const same = pkg
-    ? d.db
+    ? await q
         .select({ id: problemVersions.id, packageInfo: problemVersions.packageInfo })
         .from(problemVersions)
         .innerJoin(problemVersionFiles, and(eq(problemVersionFiles.versionId, problemVersions.id), eq(problemVersionFiles.role, 'package')))
         .where(and(eq(problemVersions.problemId, v.problemId), gte(problemVersions.version, v.version), eq(problemVersionFiles.fileId, pkg.fileId)))
-        .all()
     : [{ id: v.id, packageInfo: v.packageInfo }];
   for (const s of same) {
     if (!calibratable(s.packageInfo)) continue;
-    d.db
+    await q
       .update(problemVersions)
       .set({ packageInfo: { ...s.packageInfo, timeLimitSeconds: seconds, timeLimitSource: 'trial' } })
-      .where(eq(problemVersions.id, s.id))
-      .run();
+      .where(eq(problemVersions.id, s.id));
   }
-  const p = findProblem(d.db, v.problemId);
-  if (p) out.emit(event('problemChanged', { problem: toProblem(d.db, p) }, problemAudience(d.db, p)));
+  const p = await findProblem(q, v.problemId);
+  if (p) out.emit(event('problemChanged', { problem: await toProblem(q, p) }, await problemAudience(q, p)));
   return true;
 }
 

@@ -7,8 +7,8 @@ const problemPath = (id: string) => `/api/v1/problems/${id}`;
 
 export function problemsRoutes(api: Api, problems: ProblemsService): void {
   api.bind(ops.listProblems, ({ actor, query }) => problems.list(actor, { ...query, ...clampPaging(query) }));
-  api.bind(ops.createProblem, ({ actor, body, ctx }) => {
-    const created = problems.create(actor, body);
+  api.bind(ops.createProblem, async ({ actor, body, ctx }) => {
+    const created = await problems.create(actor, body);
     ctx.set('Location', problemPath(created.id));
     return created;
   });
@@ -16,8 +16,8 @@ export function problemsRoutes(api: Api, problems: ProblemsService): void {
   api.bind(ops.updateProblem, ({ actor, params, body }) => problems.update(actor, params.id, body));
   api.bind(ops.deleteProblem, ({ actor, params }) => problems.delete(actor, params.id));
   api.bind(ops.setProblemArchived, ({ actor, params, body }) => problems.setArchived(actor, params.id, body.archived));
-  api.bind(ops.duplicateProblem, ({ actor, params, ctx }) => {
-    const copy = problems.duplicate(actor, params.id);
+  api.bind(ops.duplicateProblem, async ({ actor, params, ctx }) => {
+    const copy = await problems.duplicate(actor, params.id);
     ctx.set('Location', problemPath(copy.id));
     return copy;
   });
@@ -31,7 +31,7 @@ export function problemsRoutes(api: Api, problems: ProblemsService): void {
     return version;
   });
   api.bind(ops.getProblemVersionContent, ({ actor, params }) => problems.content(actor, params.problemId, params.versionId));
-  api.bind(ops.downloadProblemPackage, ({ actor, params, ctx }) => {
-    sendBlob(ctx, problems.files.blobs, problems.packageOf(actor, params.problemId, params.versionId));
+  api.bind(ops.downloadProblemPackage, async ({ actor, params, ctx }) => {
+    sendBlob(ctx, problems.files.blobs, await problems.packageOf(actor, params.problemId, params.versionId));
   });
 }

@@ -10,6 +10,7 @@ import type {
 import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/permissions.js';
+import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { problemShares, problemVersionFiles, problemVersions, problems } from '../../db/schema.js';
 import { event } from '../../events/bus.js';
@@ -18,7 +19,7 @@ import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
 import { judgingMaxima } from '../../config.js';
 import type { FilesService } from '../files/index.js';
-import { findUserByIdNow } from '../users/index.js';
+import { findUserById } from '../users/index.js';
 import { needsCalibration, type VersionCalibration } from './calibration.js';
 import { inspectPackage, type PackageSummary } from './package.js';
 import { packageSamples } from './samples.js';
@@ -66,6 +67,12 @@ const NAME_MAX = 200;
 const COPY_SUFFIX = ' (copy)';
 const likePattern = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/**
+ * Problems and their versions. Every check-then-write (a free slug, the problem still writable, the
+ * next version number) runs inside one `d.tx.write`: on SQLite one writer at a time; on PostgreSQL
+ * the transaction's SERIALIZABLE isolation, retried by the engine, with the unique indexes on the
+ * slug and on (problem, version) behind it. A new version's files are read and stored before it.
+ */
 export class ProblemsService {
   constructor(
     private readonly d: Deps,
@@ -78,30 +85,31 @@ export class ProblemsService {
 
   // ---------------------------------------------------------------- problems
 
-  list(actor: Actor, q: ProblemsListQuery): Page<Problem> {
+  async list(actor: Actor, query: ProblemsListQuery): Promise<Page<Problem>> {
     const me = actor.userId;
     const readsAll = this.d.permissions.now.has(me, 'problem:read:all');
     if (!readsAll) this.d.permissions.now.require(actor, 'problem:read:own');
     const where: SQL[] = [];
-    if (!q.includeArchived) where.push(isNull(problems.archivedAt));
-    if (q.mineOnly) where.push(eq(problems.ownerUserId, me));
+    if (!query.includeArchived) where.push(isNull(problems.archivedAt));
+    if (query.mineOnly) where.push(eq(problems.ownerUserId, me));
     if (!readsAll) where.push(this.readableBy(me));
-    const term = q.search?.trim();
+    const term = query.search?.trim();
     if (term) {
       const pattern = likePattern(term);
       where.push(or(sql`${problems.slugKey} LIKE ${pattern} ESCAPE '\\'`, sql`lower(${problems.name}) LIKE ${pattern} ESCAPE '\\'`)!);
     }
     const filter = where.length ? and(...where) : undefined;
-    const total = this.d.db.select({ n: sql<number>`count(*)` }).from(problems).where(filter).get()?.n ?? 0;
-    const rows = this.d.db
-      .select()
-      .from(problems)
-      .where(filter)
-      .orderBy(desc(problems.createdAt), desc(problems.id))
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize)
-      .all();
-    return { items: toProblems(this.d.db, rows), total, page: q.page, pageSize: q.pageSize };
+    return this.d.tx.read(async (q) => {
+      const [count] = await q.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(problems).where(filter);
+      const rows = await q
+        .select()
+        .from(problems)
+        .where(filter)
+        .orderBy(desc(problems.createdAt), desc(problems.id))
+        .limit(query.pageSize)
+        .offset((query.page - 1) * query.pageSize);
+      return { items: await toProblems(q, rows), total: count?.n ?? 0, page: query.page, pageSize: query.pageSize };
+    });
   }
 
   /** The readability rule of canReadProblem as SQL, for a caller who holds problem:read:own. */
@@ -111,11 +119,11 @@ export class ProblemsService {
     return or(eq(problems.ownerUserId, userId), eq(problems.visibility, 'instance'), and(eq(problems.visibility, 'shared'), sharedWithMe))!;
   }
 
-  create(actor: Actor, input: CreateInput): Problem {
+  async create(actor: Actor, input: CreateInput): Promise<Problem> {
     this.d.permissions.now.require(actor, 'problem:create');
-    return this.d.tx.run((out) => {
-      if (slugTaken(this.d.db, input.slug)) throw slugTakenError(input.slug);
-      const row = this.d.db
+    return this.d.tx.write(async (q, out) => {
+      if (await slugTaken(q, input.slug)) throw slugTakenError(input.slug);
+      const [row] = await q
         .insert(problems)
         .values({
           id: newId(),
@@ -128,63 +136,61 @@ export class ProblemsService {
           visibility: 'private',
           createdAt: iso(this.d.clock.now()),
         })
-        .returning()
-        .get();
-      return this.announce(row, out);
+        .returning();
+      return this.announce(q, row!, out);
     });
   }
 
-  get(actor: Actor, id: string): Problem {
-    return toProblem(this.d.db, readableProblem(this.d, actor, id));
+  async get(actor: Actor, id: string): Promise<Problem> {
+    return this.d.tx.read(async (q) => toProblem(q, await readableProblem(this.d, q, actor, id)));
   }
 
-  update(actor: Actor, id: string, input: UpdateInput): Problem {
-    return this.d.tx.run((out) => {
-      const p = writableProblem(this.d, actor, id, 'problem:update');
+  async update(actor: Actor, id: string, input: UpdateInput): Promise<Problem> {
+    return this.d.tx.write(async (q, out) => {
+      const p = await writableProblem(this.d, q, actor, id, 'problem:update');
       if (input.type !== p.type) {
         throw ApiError.of('problem.type.immutable', `The type is fixed at creation: it stays ${p.type}`, { type: [`must be ${p.type}`] });
       }
-      if (slugTaken(this.d.db, input.slug, p.id)) throw slugTakenError(input.slug);
-      const row = this.d.db
+      if (await slugTaken(q, input.slug, p.id)) throw slugTakenError(input.slug);
+      const [row] = await q
         .update(problems)
         .set({ slug: input.slug, slugKey: slugKey(input.slug), name: input.name })
         .where(eq(problems.id, p.id))
-        .returning()
-        .get()!;
-      return this.announce(row, out);
+        .returning();
+      return this.announce(q, row!, out);
     });
   }
 
-  delete(actor: Actor, id: string): void {
-    this.d.tx.run((out) => {
-      const p = writableProblem(this.d, actor, id, 'problem:delete');
-      const uses = attachedCount(this.d.db, p.id);
+  async delete(actor: Actor, id: string): Promise<void> {
+    await this.d.tx.write(async (q, out) => {
+      const p = await writableProblem(this.d, q, actor, id, 'problem:delete');
+      const uses = await attachedCount(q, p.id);
       if (uses > 0) throw ApiError.of('problem.attached', `The problem is used by ${uses} assignment(s); detach it first`);
       // told before the shares go with the problem
-      const audience = problemAudience(this.d.db, p);
+      const audience = await problemAudience(q, p);
       // versions, their file rows and the shares go with it (ON DELETE CASCADE); the bytes stay
-      this.d.db.delete(problems).where(eq(problems.id, p.id)).run();
+      await q.delete(problems).where(eq(problems.id, p.id));
       out.emit(event('problemChanged', { deletedId: p.id }, audience));
     });
   }
 
-  setArchived(actor: Actor, id: string, archived: boolean): Problem {
-    return this.d.tx.run((out) => {
-      const p = writableProblem(this.d, actor, id, 'problem:archive');
+  async setArchived(actor: Actor, id: string, archived: boolean): Promise<Problem> {
+    return this.d.tx.write(async (q, out) => {
+      const p = await writableProblem(this.d, q, actor, id, 'problem:archive');
       const archivedAt = archived ? (p.archivedAt ?? iso(this.d.clock.now())) : null;
-      const row = this.d.db.update(problems).set({ archivedAt }).where(eq(problems.id, p.id)).returning().get()!;
-      return this.announce(row, out);
+      const [row] = await q.update(problems).set({ archivedAt }).where(eq(problems.id, p.id)).returning();
+      return this.announce(q, row!, out);
     });
   }
 
   /** A private copy owned by the caller, with the newest version as its first; the bytes are shared. */
-  duplicate(actor: Actor, id: string): Problem {
+  async duplicate(actor: Actor, id: string): Promise<Problem> {
     this.d.permissions.now.require(actor, 'problem:create');
-    return this.d.tx.run((out) => {
-      const source = readableProblem(this.d, actor, id);
-      const slug = this.copySlug(source.slug);
+    return this.d.tx.write(async (q, out) => {
+      const source = await readableProblem(this.d, q, actor, id);
+      const slug = await this.copySlug(q, source.slug);
       const now = iso(this.d.clock.now());
-      const row = this.d.db
+      const [row] = await q
         .insert(problems)
         .values({
           id: newId(),
@@ -197,81 +203,87 @@ export class ProblemsService {
           visibility: 'private',
           createdAt: now,
         })
-        .returning()
-        .get();
-      const newest = newestVersion(this.d.db, source.id);
+        .returning();
+      const newest = await newestVersion(q, source.id);
       if (newest) {
-        this.insertVersion(row.id, 1, actor, {
+        await this.insertVersion(q, row!.id, 1, actor, {
           note: `Copied from ${source.slug} v${newest.version}`,
           props: newest.props,
           packageInfo: newest.packageInfo,
-          files: this.filesOf(newest.id),
+          files: await this.filesOf(q, newest.id),
         });
       }
-      return this.announce(row, out);
+      return this.announce(q, row!, out);
     });
   }
 
   /** `<slug>-2`, `-3`, ... the first free one up to 99, the slug cut so that the suffix fits. */
-  private copySlug(slug: string): string {
+  private async copySlug(q: Q, slug: string): Promise<string> {
     for (let n = 2; n <= 99; n++) {
       const suffix = `-${n}`;
       const candidate = slug.slice(0, SLUG_MAX - suffix.length) + suffix;
-      if (!slugTaken(this.d.db, candidate)) return candidate;
+      if (!(await slugTaken(q, candidate))) return candidate;
     }
     throw ApiError.of('problem.slug.exhausted', `Every copy slug from ${slug}-2 to ${slug}-99 is taken; rename a copy first`);
   }
 
-  setVisibility(actor: Actor, id: string, input: VisibilityInput): Problem {
-    return this.d.tx.run((out) => {
-      const p = writableProblem(this.d, actor, id, 'problem:share');
+  async setVisibility(actor: Actor, id: string, input: VisibilityInput): Promise<Problem> {
+    return this.d.tx.write(async (q, out) => {
+      const p = await writableProblem(this.d, q, actor, id, 'problem:share');
       // the list means something only for `shared`; otherwise nobody is named
       const sharedWith = input.visibility === 'shared' ? [...new Set(input.sharedWith ?? [])] : [];
-      const unknown = sharedWith.filter((userId) => !findUserByIdNow(this.d.db, userId));
+      const unknown: string[] = [];
+      for (const userId of sharedWith) if (!(await findUserById(q, userId))) unknown.push(userId);
       if (unknown.length) {
         throw ApiError.of('validation_failed', `No such user: ${unknown.join(', ')}`, { sharedWith: unknown.map((u) => `no user has the id ${u}`) });
       }
-      const row = this.d.db.update(problems).set({ visibility: input.visibility }).where(eq(problems.id, p.id)).returning().get()!;
-      this.d.db.delete(problemShares).where(eq(problemShares.problemId, p.id)).run();
-      if (sharedWith.length) this.d.db.insert(problemShares).values(sharedWith.map((userId) => ({ problemId: p.id, userId }))).run();
-      return this.announce(row, out);
+      const [row] = await q.update(problems).set({ visibility: input.visibility }).where(eq(problems.id, p.id)).returning();
+      await q.delete(problemShares).where(eq(problemShares.problemId, p.id));
+      if (sharedWith.length) await q.insert(problemShares).values(sharedWith.map((userId) => ({ problemId: p.id, userId })));
+      return this.announce(q, row!, out);
     });
   }
 
   /** Tells the problem's audience what it looks like now. */
-  private announce(row: ProblemRow, out: Outbox): Problem {
-    const view = toProblem(this.d.db, row);
-    out.emit(event('problemChanged', { problem: view }, problemAudience(this.d.db, row)));
+  private async announce(q: Q, row: ProblemRow, out: Outbox): Promise<Problem> {
+    const view = await toProblem(q, row);
+    out.emit(event('problemChanged', { problem: view }, await problemAudience(q, row)));
     return view;
   }
 
   // ---------------------------------------------------------------- versions
 
-  versions(actor: Actor, problemId: string): ProblemVersion[] {
-    const p = readableProblem(this.d, actor, problemId);
-    return toVersions(this.d.db, versionRowsOf(this.d.db, p.id), judgingMaxima(this.d.config));
+  async versions(actor: Actor, problemId: string): Promise<ProblemVersion[]> {
+    return this.d.tx.read(async (q) => {
+      const p = await readableProblem(this.d, q, actor, problemId);
+      return toVersions(q, await versionRowsOf(q, p.id), judgingMaxima(this.d.config));
+    });
   }
 
-  content(actor: Actor, problemId: string, versionId: string): ContentItem[] {
-    const p = readableProblem(this.d, actor, problemId);
-    return statementsOf(this.d.db, this.versionOf(p, versionId).id);
+  async content(actor: Actor, problemId: string, versionId: string): Promise<ContentItem[]> {
+    return this.d.tx.read(async (q) => {
+      const p = await readableProblem(this.d, q, actor, problemId);
+      return statementsOf(q, (await this.versionOf(q, p, versionId)).id);
+    });
   }
 
   /** The package of a version, for those who may edit the problem; 404 when the version has none. */
-  packageOf(actor: Actor, problemId: string, versionId: string): PackageDownload {
-    const p = writableProblem(this.d, actor, problemId, 'problem:update');
-    const v = this.versionOf(p, versionId);
-    const pkg = packageFileOf(this.d.db, v.id);
-    if (!pkg) throw notFound('package');
-    return { sha256: pkg.sha256, sizeBytes: pkg.sizeBytes, name: `${p.slug}-v${v.version}.zip`, mimeType: 'application/zip' };
+  async packageOf(actor: Actor, problemId: string, versionId: string): Promise<PackageDownload> {
+    return this.d.tx.read(async (q) => {
+      const p = await writableProblem(this.d, q, actor, problemId, 'problem:update');
+      const v = await this.versionOf(q, p, versionId);
+      const pkg = await packageFileOf(q, v.id);
+      if (!pkg) throw notFound('package');
+      return { sha256: pkg.sha256, sizeBytes: pkg.sizeBytes, name: `${p.slug}-v${v.version}.zip`, mimeType: 'application/zip' };
+    });
   }
 
-  private versionOf(p: ProblemRow, versionId: string): VersionRow {
-    const v = this.d.db
+  private async versionOf(q: Q, p: ProblemRow, versionId: string): Promise<VersionRow> {
+    const [v] = await q
       .select()
       .from(problemVersions)
       .where(and(eq(problemVersions.id, versionId), eq(problemVersions.problemId, p.id)))
-      .get();
+      .limit(1);
     if (!v) throw notFound('version');
     return v;
   }
@@ -283,10 +295,10 @@ export class ProblemsService {
    * written, so a refusal at any step stores nothing.
    */
   async createVersion(actor: Actor, problemId: string, input: VersionInput): Promise<ProblemVersion> {
-    this.writableForVersions(actor, problemId);
+    await this.d.tx.read((q) => this.writableForVersions(q, actor, problemId));
     checkVersionRequest(input);
     const fileRows = await this.requireFiles(actor, input);
-    this.planVersion(problemId, input);
+    await this.d.tx.read((q) => this.planVersion(q, problemId, input));
     let inspected: PackageSummary | undefined;
     let calibrate = false;
     const path = input.package ? this.files.blobs.pathOf(fileRows.get(input.package.fileId)!.sha256) : undefined;
@@ -300,18 +312,20 @@ export class ProblemsService {
     // nothing is refused past this point but what the transaction checks again
     const made: MadeFiles = { ...NOTHING_MADE, ...(await storeStatements(this.files, actor, statements)) };
     if (path) made.samples = await this.storeSamples(actor, path);
-    return this.d.tx.run((out) => {
-      const p = this.writableForVersions(actor, problemId);
-      const plan = this.planVersion(p.id, input, made);
-      const row = this.insertVersion(p.id, (plan.previous?.version ?? 0) + 1, actor, {
+    return this.d.tx.write(async (q, out) => {
+      const p = await this.writableForVersions(q, actor, problemId);
+      const plan = await this.planVersion(q, p.id, input, made);
+      const row = await this.insertVersion(q, p.id, (plan.previous?.version ?? 0) + 1, actor, {
         note: input.note ?? null,
         props: input.props !== undefined ? input.props : (plan.previous?.props ?? null),
         packageInfo: inspected ?? (plan.files.some((f) => f.name === PACKAGE_NAME) ? (plan.previous?.packageInfo ?? null) : null),
         files: plan.files,
       });
+      // judging's queue still writes through the synchronous handle: on SQLite that is this same
+      // connection, inside this transaction
       if (calibrate) this.calibration!.queue({ versionId: row.id, problemType: p.type, packageFileId: input.package!.fileId }, out);
-      this.announce(p, out);
-      return toVersions(this.d.db, [row], judgingMaxima(this.d.config))[0]!;
+      await this.announce(q, p, out);
+      return (await toVersions(q, [row], judgingMaxima(this.d.config)))[0]!;
     });
   }
 
@@ -325,8 +339,8 @@ export class ProblemsService {
     return out;
   }
 
-  private writableForVersions(actor: Actor, problemId: string): ProblemRow {
-    const p = writableProblem(this.d, actor, problemId, 'problem:update');
+  private async writableForVersions(q: Q, actor: Actor, problemId: string): Promise<ProblemRow> {
+    const p = await writableProblem(this.d, q, actor, problemId, 'problem:update');
     if (p.archivedAt) throw ApiError.of('problem.archived', 'The problem is archived; restore it before adding a version');
     return p;
   }
@@ -355,32 +369,29 @@ export class ProblemsService {
   }
 
   /** The previous version and the files of the next one; refuses unknown removals and an empty first version. */
-  private planVersion(problemId: string, input: VersionInput, made: MadeFiles = NOTHING_MADE): { previous: VersionRow | undefined; files: PlannedFile[] } {
-    const previous = newestVersion(this.d.db, problemId);
+  private async planVersion(q: Q, problemId: string, input: VersionInput, made: MadeFiles = NOTHING_MADE): Promise<{ previous: VersionRow | undefined; files: PlannedFile[] }> {
+    const previous = await newestVersion(q, problemId);
     if (!previous && !input.package && !input.statements?.length) {
       throw ApiError.of('validation_failed', 'The first version of a problem needs a package or at least one statement', {
         package: ['a package or statements are required for the first version'],
       });
     }
-    return { previous, files: nextFiles(previous ? this.filesOf(previous.id) : [], input, made) };
+    return { previous, files: nextFiles(previous ? await this.filesOf(q, previous.id) : [], input, made) };
   }
 
-  private filesOf(versionId: string): PlannedFile[] {
-    return this.d.db
-      .select()
-      .from(problemVersionFiles)
-      .where(eq(problemVersionFiles.versionId, versionId))
-      .all()
-      .map((f) => ({ name: f.name, scope: f.scope, role: f.role as PlannedFile['role'], language: f.language, fileId: f.fileId }));
+  private async filesOf(q: Q, versionId: string): Promise<PlannedFile[]> {
+    const rows = await q.select().from(problemVersionFiles).where(eq(problemVersionFiles.versionId, versionId));
+    return rows.map((f) => ({ name: f.name, scope: f.scope, role: f.role as PlannedFile['role'], language: f.language, fileId: f.fileId }));
   }
 
-  private insertVersion(
+  private async insertVersion(
+    q: Q,
     problemId: string,
     version: number,
     actor: Actor,
     v: { note: string | null; props: VersionRow['props']; packageInfo: VersionRow['packageInfo']; files: PlannedFile[] },
-  ): VersionRow {
-    const row = this.d.db
+  ): Promise<VersionRow> {
+    const [row] = await q
       .insert(problemVersions)
       .values({
         id: newId(),
@@ -392,10 +403,9 @@ export class ProblemsService {
         createdBy: actor.userId,
         createdAt: iso(this.d.clock.now()),
       })
-      .returning()
-      .get();
-    if (v.files.length) this.d.db.insert(problemVersionFiles).values(v.files.map((f) => ({ ...f, versionId: row.id }))).run();
-    return row;
+      .returning();
+    if (v.files.length) await q.insert(problemVersionFiles).values(v.files.map((f) => ({ ...f, versionId: row!.id })));
+    return row!;
   }
 
   // ---------------------------------------------------------------- file access
@@ -404,18 +414,20 @@ export class ProblemsService {
    * Files of problem versions: readable by those who may edit the problem; participant-scope files
    * also by those who may read it. The same bytes may serve several problems (duplicates share them).
    */
-  private mayReadFile(actor: Actor, fileId: string): boolean {
-    const uses = this.d.db
-      .selectDistinct({ problemId: problemVersions.problemId, scope: problemVersionFiles.scope })
-      .from(problemVersionFiles)
-      .innerJoin(problemVersions, eq(problemVersions.id, problemVersionFiles.versionId))
-      .where(eq(problemVersionFiles.fileId, fileId))
-      .all();
-    return uses.some((use) => {
-      const p = findProblem(this.d.db, use.problemId);
-      if (!p) return false;
-      if (canWriteProblem(this.d, actor.userId, p, 'problem:update')) return true;
-      return use.scope === 'participant' && canReadProblem(this.d, actor.userId, p);
+  private mayReadFile(actor: Actor, fileId: string): Promise<boolean> {
+    return this.d.tx.read(async (q) => {
+      const uses = await q
+        .selectDistinct({ problemId: problemVersions.problemId, scope: problemVersionFiles.scope })
+        .from(problemVersionFiles)
+        .innerJoin(problemVersions, eq(problemVersions.id, problemVersionFiles.versionId))
+        .where(eq(problemVersionFiles.fileId, fileId));
+      for (const use of uses) {
+        const p = await findProblem(q, use.problemId);
+        if (!p) continue;
+        if (await canWriteProblem(this.d, q, actor.userId, p, 'problem:update')) return true;
+        if (use.scope === 'participant' && (await canReadProblem(this.d, q, actor.userId, p))) return true;
+      }
+      return false;
     });
   }
 }

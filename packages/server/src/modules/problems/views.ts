@@ -2,7 +2,7 @@ import type { Problem, ProblemVersion, ProblemVersionContentItem } from '@judge/
 import { effectiveLimits, type LimitFigures, type NamedLimits } from '@judge/problem-package';
 import type { z } from 'zod';
 import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import type { Q } from '../../db/storage.js';
 import { files, problemShares, problemVersionFiles, problemVersions, seriesProblems, users } from '../../db/schema.js';
 import { compact } from '../../util.js';
 import { displayName } from '../users/index.js';
@@ -26,10 +26,10 @@ function groupBy<T>(rows: T[], key: (r: T) => string): Grouped<T> {
 }
 
 /** Display names of users by id, read in one query. */
-function namesOf(db: Db, ids: (string | null)[]): Map<string, string> {
+async function namesOf(q: Q, ids: (string | null)[]): Promise<Map<string, string>> {
   const wanted = [...new Set(ids.filter((id): id is string => !!id))];
   if (!wanted.length) return new Map();
-  const rows = db.select({ id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName }).from(users).where(inArray(users.id, wanted)).all();
+  const rows = await q.select({ id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName }).from(users).where(inArray(users.id, wanted));
   return new Map(rows.map((u) => [u.id, displayName(u)]));
 }
 
@@ -37,32 +37,23 @@ function namesOf(db: Db, ids: (string | null)[]): Map<string, string> {
  * Problem views for a page of rows, with a fixed number of queries whatever the page size:
  * version numbers, assignment counts, shares and owner names are each read for all rows at once.
  */
-export function toProblems(db: Db, rows: ProblemRow[]): Problem[] {
+export async function toProblems(q: Q, rows: ProblemRow[]): Promise<Problem[]> {
   if (!rows.length) return [];
   const ids = rows.map((p) => p.id);
-  const versions = new Map(
-    db
-      .select({ problemId: problemVersions.problemId, newest: sql<number>`max(${problemVersions.version})`, count: sql<number>`count(*)` })
-      .from(problemVersions)
-      .where(inArray(problemVersions.problemId, ids))
-      .groupBy(problemVersions.problemId)
-      .all()
-      .map((r) => [r.problemId, r]),
-  );
-  const attached = new Map(
-    db
-      .select({ problemId: seriesProblems.problemId, count: sql<number>`count(*)` })
-      .from(seriesProblems)
-      .where(inArray(seriesProblems.problemId, ids))
-      .groupBy(seriesProblems.problemId)
-      .all()
-      .map((r) => [r.problemId, r.count]),
-  );
-  const shares = groupBy(
-    db.select().from(problemShares).where(inArray(problemShares.problemId, ids)).orderBy(asc(problemShares.userId)).all(),
-    (s) => s.problemId,
-  );
-  const owners = namesOf(db, rows.map((p) => p.ownerUserId));
+  const versionRows = await q
+    .select({ problemId: problemVersions.problemId, newest: sql<number>`max(${problemVersions.version})`.mapWith(Number), count: sql<number>`count(*)`.mapWith(Number) })
+    .from(problemVersions)
+    .where(inArray(problemVersions.problemId, ids))
+    .groupBy(problemVersions.problemId);
+  const versions = new Map(versionRows.map((r) => [r.problemId, r]));
+  const attachedRows = await q
+    .select({ problemId: seriesProblems.problemId, count: sql<number>`count(*)`.mapWith(Number) })
+    .from(seriesProblems)
+    .where(inArray(seriesProblems.problemId, ids))
+    .groupBy(seriesProblems.problemId);
+  const attached = new Map(attachedRows.map((r) => [r.problemId, r.count]));
+  const shares = groupBy(await q.select().from(problemShares).where(inArray(problemShares.problemId, ids)).orderBy(asc(problemShares.userId)), (s) => s.problemId);
+  const owners = await namesOf(q, rows.map((p) => p.ownerUserId));
   return rows.map(
     (p) =>
       compact({
@@ -84,14 +75,14 @@ export function toProblems(db: Db, rows: ProblemRow[]): Problem[] {
   );
 }
 
-export function toProblem(db: Db, row: ProblemRow): Problem {
-  return toProblems(db, [row])[0]!;
+export async function toProblem(q: Q, row: ProblemRow): Promise<Problem> {
+  return (await toProblems(q, [row]))[0]!;
 }
 
 /** The file rows of versions joined with what the files table knows of their bytes, by name. */
-export function versionFiles(db: Db, versionIds: string[]) {
+export async function versionFiles(q: Q, versionIds: string[]) {
   if (!versionIds.length) return [];
-  return db
+  return q
     .select({
       versionId: problemVersionFiles.versionId,
       name: problemVersionFiles.name,
@@ -106,11 +97,10 @@ export function versionFiles(db: Db, versionIds: string[]) {
     .from(problemVersionFiles)
     .innerJoin(files, eq(files.id, problemVersionFiles.fileId))
     .where(inArray(problemVersionFiles.versionId, versionIds))
-    .orderBy(asc(problemVersionFiles.name))
-    .all();
+    .orderBy(asc(problemVersionFiles.name));
 }
 
-export type VersionFileRow = ReturnType<typeof versionFiles>[number];
+export type VersionFileRow = Awaited<ReturnType<typeof versionFiles>>[number];
 
 /**
  * What the package says of itself and, when the instance's maxima cut a figure it asks for, the
@@ -127,9 +117,9 @@ export function packageView(info: VersionRow['packageInfo'], maxima: LimitFigure
   return (Object.keys(capped).length ? { ...info, capped } : info) as ProblemVersion['package'];
 }
 
-export function toVersions(db: Db, rows: VersionRow[], maxima: LimitFigures): ProblemVersion[] {
-  const filesOf = groupBy(versionFiles(db, rows.map((v) => v.id)), (f) => f.versionId);
-  const creators = namesOf(db, rows.map((v) => v.createdBy));
+export async function toVersions(q: Q, rows: VersionRow[], maxima: LimitFigures): Promise<ProblemVersion[]> {
+  const filesOf = groupBy(await versionFiles(q, rows.map((v) => v.id)), (f) => f.versionId);
+  const creators = await namesOf(q, rows.map((v) => v.createdBy));
   return rows.map((v) => {
     const own = filesOf.get(v.id) ?? [];
     return compact({
@@ -154,13 +144,13 @@ export function toVersions(db: Db, rows: VersionRow[], maxima: LimitFigures): Pr
 }
 
 /** Versions of a problem, newest first. */
-export function versionRowsOf(db: Db, problemId: string): VersionRow[] {
-  return db.select().from(problemVersions).where(eq(problemVersions.problemId, problemId)).orderBy(desc(problemVersions.version)).all();
+export function versionRowsOf(q: Q, problemId: string): Promise<VersionRow[]> {
+  return q.select().from(problemVersions).where(eq(problemVersions.problemId, problemId)).orderBy(desc(problemVersions.version));
 }
 
 /** The statements of one version, as content items. */
-export function statementsOf(db: Db, versionId: string): ContentItem[] {
-  return versionFiles(db, [versionId])
+export async function statementsOf(q: Q, versionId: string): Promise<ContentItem[]> {
+  return (await versionFiles(q, [versionId]))
     .filter((f) => isStatementRole(f.role))
     .map((f) => statementItem(f));
 }
@@ -171,6 +161,6 @@ export function statementItem(f: { name: string; language: string | null; fileId
 }
 
 /** The package of one version, if it has one. */
-export function packageFileOf(db: Db, versionId: string): VersionFileRow | undefined {
-  return versionFiles(db, [versionId]).find((f) => f.role === 'package');
+export async function packageFileOf(q: Q, versionId: string): Promise<VersionFileRow | undefined> {
+  return (await versionFiles(q, [versionId])).find((f) => f.role === 'package');
 }

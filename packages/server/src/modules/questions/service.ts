@@ -52,8 +52,8 @@ export class QuestionsService {
   }
 
   /** The activity of a participant call: visible, a member's (or staff's), questions on. */
-  private participantActivity(actor: Actor, idOrSlug: string, key: Permission): ActivityRow {
-    const a = visibleActivity(this.d, actor, idOrSlug);
+  private async participantActivity(actor: Actor, idOrSlug: string, key: Permission): Promise<ActivityRow> {
+    const a = await visibleActivity(this.d, actor, idOrSlug);
     this.d.permissions.now.require(actor, key, a.id);
     requireModule(a);
     return a;
@@ -106,7 +106,7 @@ export class QuestionsService {
 
   /** A participant's list: own, published and announcements (everything with question:read:all). */
   async listOwn(actor: Actor, idOrSlug: string, query: OwnQuery): Promise<Page<Question>> {
-    const a = this.participantActivity(actor, idOrSlug, 'question:read:own');
+    const a = await this.participantActivity(actor, idOrSlug, 'question:read:own');
     const all = this.has(actor.userId, 'question:read:all', a.id);
     const where = and(
       eq(questions.activityId, a.id),
@@ -161,13 +161,13 @@ export class QuestionsService {
   }
 
   async ask(actor: Actor, idOrSlug: string, body: AskInput): Promise<Question> {
-    const a = this.participantActivity(actor, idOrSlug, 'question:create');
+    const a = await this.participantActivity(actor, idOrSlug, 'question:create');
     requireNotArchived(a);
     return this.d.tx.write(async (q, out) => this.view(await this.insert(q, out, a, actor, 'question', body), actor.userId));
   }
 
   async announce(actor: Actor, idOrSlug: string, body: AskInput): Promise<Question> {
-    const a = this.participantActivity(actor, idOrSlug, 'announcement:create');
+    const a = await this.participantActivity(actor, idOrSlug, 'announcement:create');
     requireNotArchived(a);
     return this.d.tx.write(async (q, out) => {
       const row = await this.insert(q, out, a, actor, 'announcement', body);
@@ -227,7 +227,7 @@ export class QuestionsService {
 
   /** Idempotent; only what the caller may read can be marked. */
   async markRead(actor: Actor, idOrSlug: string, id: string): Promise<void> {
-    const a = this.participantActivity(actor, idOrSlug, 'question:read:own');
+    const a = await this.participantActivity(actor, idOrSlug, 'question:read:own');
     await this.d.tx.write(async (tq) => {
       const q = await questionRow(tq, id, actor.userId);
       const readable = q && q.activity_id === a.id && (q.is_published || q.author_user_id === actor.userId || this.has(actor.userId, 'question:read:all', a.id));

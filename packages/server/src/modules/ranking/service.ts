@@ -107,7 +107,7 @@ export class RankingService {
     seriesId: string | undefined,
     view: RankingView,
   ): Promise<{ type: RankingType; problems: Ranking['problems']; ranked: Ranked; rows: RankingRow[] }> {
-    const a = visibleActivity(this.d, actor, idOrSlug);
+    const a = await visibleActivity(this.d, actor, idOrSlug);
     const may = (key: Permission) => view === 'own' && this.d.permissions.now.has(actor.userId, key, a.id);
     this.d.permissions.now.require(actor, 'ranking:read', a.id);
     const model = this.model(a.id);

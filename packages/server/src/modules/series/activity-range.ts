@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { activities, series } from '../../db/schema.js';
-import type { Deps } from '../../services.js';
+import type { Q } from '../../db/storage.js';
 import type { ActivityRow } from '../policy/index.js';
 import type { SeriesRow } from './schedule.js';
 
@@ -26,11 +26,11 @@ export function followedRange(a: Range, before: Range, after: Range, all: Range[
 }
 
 /** Moves the activity's dates after a series write, inside the caller's transaction; answers the row when it changed. */
-export function followSeries(d: Deps, a: ActivityRow, before: Range, after: Range): ActivityRow | null {
-  const all = d.db.select({ startDate: series.startDate, endDate: series.endDate }).from(series).where(eq(series.activityId, a.id)).all();
+export async function followSeries(q: Q, a: ActivityRow, before: Range, after: Range): Promise<ActivityRow | null> {
+  const all = await q.select({ startDate: series.startDate, endDate: series.endDate }).from(series).where(eq(series.activityId, a.id));
   const range = followedRange(a, before, after, all);
   if (!range) return null;
-  return d.db.update(activities).set(range).where(eq(activities.id, a.id)).returning().get()!;
+  return (await q.update(activities).set(range).where(eq(activities.id, a.id)).returning())[0]!;
 }
 
 /** A series as the activity's own dates move it. */

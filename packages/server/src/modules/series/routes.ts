@@ -7,8 +7,8 @@ const seriesListPath = (activityId: string) => `/api/v1/manager/activities/${act
 
 export function seriesRoutes(api: Api, series: SeriesService): void {
   api.bind(ops.listManagedSeries, ({ actor, params }) => series.listManaged(actor, params.idOrSlug));
-  api.bind(ops.createSeries, ({ actor, params, body, ctx }) => {
-    const created = series.create(actor, params.idOrSlug, body);
+  api.bind(ops.createSeries, async ({ actor, params, body, ctx }) => {
+    const created = await series.create(actor, params.idOrSlug, body);
     ctx.set('Location', seriesListPath(created.activityId));
     return created;
   });
@@ -19,8 +19,8 @@ export function seriesRoutes(api: Api, series: SeriesService): void {
   api.bind(ops.pauseSeries, ({ actor, params, body }) => series.pause(actor, params.seriesId, body.hideProblems));
   api.bind(ops.resumeSeries, ({ actor, params, body }) => series.resume(actor, params.seriesId, body.extendEnd));
 
-  api.bind(ops.attachProblem, ({ actor, params, body, ctx }) => {
-    const updated = series.attach(actor, params.seriesId, body);
+  api.bind(ops.attachProblem, async ({ actor, params, body, ctx }) => {
+    const updated = await series.attach(actor, params.seriesId, body);
     ctx.set('Location', seriesListPath(updated.activityId));
     return updated;
   });

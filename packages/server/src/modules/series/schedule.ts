@@ -1,5 +1,6 @@
 import { and, asc, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { EventData } from '@judge/contract';
+import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { activities, series, seriesProblems, problems } from '../../db/schema.js';
 import { event } from '../../events/bus.js';
@@ -44,18 +45,17 @@ function signal(s: SeriesRow): EventData<'seriesChanged'>['series'] {
 }
 
 /** Tells the members of a published activity that a series changed; `opened` carries its problems. */
-export function announceSeries(d: Deps, a: ActivityRow, s: SeriesRow, change: SeriesChange, out: Outbox): void {
+export async function announceSeries(q: Q, a: ActivityRow, s: SeriesRow, change: SeriesChange, out: Outbox): Promise<void> {
   if (!a.publishedAt) return;
   const data: EventData<'seriesChanged'> = { activityId: a.id, change, series: signal(s) };
   if (change === 'opened') {
-    data.series.problems = d.db
+    const rows = await q
       .select({ id: seriesProblems.id, slug: seriesProblems.slug, name: seriesProblems.name, problemName: problems.name, order: seriesProblems.order })
       .from(seriesProblems)
       .innerJoin(problems, eq(problems.id, seriesProblems.problemId))
       .where(eq(seriesProblems.seriesId, s.id))
-      .orderBy(asc(seriesProblems.order))
-      .all()
-      .map((p) => ({ id: p.id, slug: p.slug, name: p.name ?? p.problemName, order: p.order }));
+      .orderBy(asc(seriesProblems.order));
+    data.series.problems = rows.map((p) => ({ id: p.id, slug: p.slug, name: p.name ?? p.problemName, order: p.order }));
   }
   out.emit(event('seriesChanged', data, { kind: 'permission', key: 'activity:read', activityId: a.id }));
 }
@@ -66,61 +66,62 @@ export function announceSeries(d: Deps, a: ActivityRow, s: SeriesRow, change: Se
  * opened again: its problems hide until it opens, and that opening is announced with them.
  * Returns the row as stored and whether it opened or closed; the caller decides what to announce.
  */
-export function reconcile(d: Deps, a: ActivityRow, s: SeriesRow, now: Date): { row: SeriesRow; change: 'opened' | 'closed' | null } {
+export async function reconcile(q: Q, a: ActivityRow, s: SeriesRow, now: Date): Promise<{ row: SeriesRow; change: 'opened' | 'closed' | null }> {
   const open = !!a.publishedAt && shouldBeOpen(s, now);
   const notStarted = !!s.startDate && s.startDate > iso(now);
   const openedAt = open ? (s.openedAt ?? iso(now)) : notStarted ? null : s.openedAt;
   if (open === s.isOpen && openedAt === s.openedAt) return { row: s, change: null };
-  const row = d.db.update(series).set({ isOpen: open, openedAt }).where(eq(series.id, s.id)).returning().get()!;
-  return { row, change: open === s.isOpen ? null : open ? 'opened' : 'closed' };
+  const [row] = await q.update(series).set({ isOpen: open, openedAt }).where(eq(series.id, s.id)).returning();
+  return { row: row!, change: open === s.isOpen ? null : open ? 'opened' : 'closed' };
 }
 
 /**
  * Brings every series of the activity to the state its dates and the publication say, at once:
  * members hear of those that opened; managers of every one that changed.
  */
-export function settleActivity(d: Deps, a: ActivityRow, out: Outbox): void {
+export async function settleActivity(d: Deps, q: Q, a: ActivityRow, out: Outbox): Promise<void> {
   const now = d.clock.now();
-  const all = d.db.select().from(series).where(eq(series.activityId, a.id)).orderBy(asc(series.order)).all();
+  const all = await q.select().from(series).where(eq(series.activityId, a.id)).orderBy(asc(series.order));
   for (const s of all) {
-    const { row, change } = reconcile(d, a, s, now);
+    const { row, change } = await reconcile(q, a, s, now);
     if (!change) continue;
-    if (change === 'opened') announceSeries(d, a, row, 'opened', out);
+    if (change === 'opened') await announceSeries(q, a, row, 'opened', out);
     out.emit(event('managerSeriesChanged', { activityId: a.id, seriesId: row.id }, managerAudience(a.id)));
   }
 }
 
 /** Ids of the series of published, unarchived activities whose `isOpen` disagrees with their dates and pause at `now`. */
-function due(d: Deps, now: string): { seriesId: string; activityId: string }[] {
+function due(q: Q, now: string): Promise<{ seriesId: string; activityId: string }[]> {
   const started = or(isNull(series.startDate), sql`${series.startDate} <= ${now}`)!;
   const notEnded = or(isNull(series.endDate), sql`${series.endDate} > ${now}`)!;
   const shouldOpen = and(eq(series.isOpen, false), isNull(series.pausedAt), started, notEnded);
   const shouldClose = and(eq(series.isOpen, true), or(isNotNull(series.pausedAt), sql`${series.startDate} > ${now}`, sql`${series.endDate} <= ${now}`));
-  return d.db
+  return q
     .select({ seriesId: series.id, activityId: series.activityId })
     .from(series)
     .innerJoin(activities, eq(activities.id, series.activityId))
     .where(and(isNotNull(activities.publishedAt), isNull(activities.archivedAt), or(shouldOpen, shouldClose)))
-    .orderBy(asc(activities.id), asc(series.order))
-    .all();
+    .orderBy(asc(activities.id), asc(series.order));
 }
 
 /**
  * Opens and closes the series whose dates passed, telling members (`seriesChanged`) and managers
  * (`managerSeriesChanged`) once per transition. Each due series is read again and reconciled in its
  * own transaction: reconcile changes only what still disagrees, so a series that a concurrent write
- * already settled is announced by nobody twice.
+ * already settled is announced by nobody twice. On PostgreSQL the same holds under the write's
+ * SERIALIZABLE isolation: of two servers settling one series, one commits and the other, retried,
+ * finds nothing left to change (and the scheduler runs on the cluster's leader alone).
  */
-export function settleDue(d: Deps, now: Date): SeriesTransition[] {
+export async function settleDue(d: Deps, now: Date): Promise<SeriesTransition[]> {
   const done: SeriesTransition[] = [];
-  for (const { seriesId, activityId } of due(d, iso(now))) {
-    const change = d.tx.run((out) => {
-      const a = d.db.select().from(activities).where(eq(activities.id, activityId)).get();
-      const s = d.db.select().from(series).where(eq(series.id, seriesId)).get();
+  for (const { seriesId, activityId } of await d.tx.read((q) => due(q, iso(now)))) {
+    const change = await d.tx.write(async (q, out) => {
+      const [a] = await q.select().from(activities).where(eq(activities.id, activityId)).limit(1);
+      const [s] = await q.select().from(series).where(eq(series.id, seriesId)).limit(1);
       if (!a || !s || !a.publishedAt || a.archivedAt) return null;
-      const r = reconcile(d, a, s, now);
+      const r = await reconcile(q, a, s, now);
       if (!r.change) return null;
-      announceSeries(d, a, r.row, r.change, out);
+      await announceSeries(q, a, r.row, r.change, out);
       out.emit(event('managerSeriesChanged', { activityId, seriesId }, managerAudience(activityId)));
       return r.change;
     });

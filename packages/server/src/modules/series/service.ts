@@ -2,6 +2,7 @@ import type { CreateAssignmentRequest, CreateSeriesRequest, Permission, Series, 
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/permissions.js';
+import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { activities, problemVersions, series, seriesProblems, submissions } from '../../db/schema.js';
 import { event } from '../../events/bus.js';
@@ -21,7 +22,7 @@ type CreateAssignmentInput = z.output<typeof CreateAssignmentRequest>;
 type UpdateAssignmentInput = z.output<typeof UpdateAssignmentRequest>;
 type SeriesPatch = Partial<typeof series.$inferInsert>;
 type AssignmentPatch = Partial<typeof seriesProblems.$inferInsert>;
-type ActivityMoved = (before: ActivityRow, after: ActivityRow, out: Outbox) => void;
+type ActivityMoved = (q: Q, before: ActivityRow, after: ActivityRow, out: Outbox) => Promise<void>;
 
 /** Series members stored as they come: absent keeps, null clears. */
 const SERIES_MEMBERS = [
@@ -117,9 +118,13 @@ function arrange(current: { id: string; order: number }[], orderedIds: string[],
  * Series and assignments, the managers' side (decisions §7, §14): writes check the activity's
  * permission, refuse an archived activity, bring `isOpen` in line with the dates at once and tell
  * participants (`seriesChanged`) and managers (`managerSeriesChanged`) what changed.
+ *
+ * Every check-then-write (a free slug, a series' state, no submissions before a delete) runs inside
+ * one `d.tx.write`: on SQLite one writer at a time; on PostgreSQL the transaction's SERIALIZABLE
+ * isolation, retried by the engine, with the unique slug indexes behind the slug checks.
  */
 export class SeriesService {
-  private activityMoved: ActivityMoved = () => {};
+  private activityMoved: ActivityMoved = async () => {};
 
   constructor(private readonly d: Deps) {}
 
@@ -132,11 +137,11 @@ export class SeriesService {
   }
 
   /** The activity follows its series' new start and end, if they changed (followedRange). */
-  private follow(a: ActivityRow, before: Pick<SeriesRow, 'startDate' | 'endDate'>, row: SeriesRow, out: Outbox): ActivityRow {
+  private async follow(q: Q, a: ActivityRow, before: Pick<SeriesRow, 'startDate' | 'endDate'>, row: SeriesRow, out: Outbox): Promise<ActivityRow> {
     if (before.startDate === row.startDate && before.endDate === row.endDate) return a;
-    const moved = followSeries(this.d, a, before, row);
+    const moved = await followSeries(q, a, before, row);
     if (!moved) return a;
-    this.activityMoved(a, moved, out);
+    await this.activityMoved(q, a, moved, out);
     return moved;
   }
 
@@ -146,9 +151,9 @@ export class SeriesService {
    * series would then lie outside the activity's range the whole update is refused (409
    * `activity.seriesOutside`), naming each such series, so the two never disagree silently.
    */
-  followActivity(before: ActivityRow, after: ActivityRow, out: Outbox): void {
+  async followActivity(q: Q, before: ActivityRow, after: ActivityRow, out: Outbox): Promise<void> {
     if (before.startDate === after.startDate && before.endDate === after.endDate) return;
-    const rows = this.seriesRowsOf(after.id);
+    const rows = await this.seriesRowsOf(q, after.id);
     const { moved, outside } = seriesFollowing(before, after, rows);
     if (outside.length) {
       const errors: Record<string, string[]> = {};
@@ -159,23 +164,23 @@ export class SeriesService {
     for (const s of rows) {
       const range = moved.get(s.id);
       if (!range) continue;
-      this.settle(after, this.saved(s.id, range), 'rescheduled', out);
+      await this.settle(q, after, await this.saved(q, s.id, range), 'rescheduled', out);
     }
   }
 
   // ---- lookups ----
 
-  private activityOf(activityId: string): ActivityRow {
-    return this.d.db.select().from(activities).where(eq(activities.id, activityId)).get()!;
+  private async activityOf(q: Q, activityId: string): Promise<ActivityRow | undefined> {
+    return (await q.select().from(activities).where(eq(activities.id, activityId)).limit(1))[0];
   }
 
   /**
    * The series with its activity, for a write needing `key` there: 404 when either is unknown or
    * the activity unseen, 403 when seen without the key, 409 when the activity is archived.
    */
-  private seriesFor(actor: Actor, seriesId: string, key: Permission): { s: SeriesRow; a: ActivityRow } {
-    const s = this.d.db.select().from(series).where(eq(series.id, seriesId)).get();
-    const a = s && this.activityOf(s.activityId);
+  private async seriesFor(q: Q, actor: Actor, seriesId: string, key: Permission): Promise<{ s: SeriesRow; a: ActivityRow }> {
+    const [s] = await q.select().from(series).where(eq(series.id, seriesId)).limit(1);
+    const a = s && (await this.activityOf(q, s.activityId));
     if (!s || !a || !canSeeActivity(this.d, actor.userId, a)) throw notFound('series');
     this.d.permissions.now.require(actor, key, a.id);
     requireNotArchived(a);
@@ -186,57 +191,58 @@ export class SeriesService {
    * The assignment with its series and activity, for a write: as seriesFor, and its problem must be
    * readable by the caller (else 404), as it must be to attach it.
    */
-  private assignmentFor(actor: Actor, assignmentId: string): { sp: AssignmentRow; s: SeriesRow; a: ActivityRow } {
-    const sp = this.d.db.select().from(seriesProblems).where(eq(seriesProblems.id, assignmentId)).get();
+  private async assignmentFor(q: Q, actor: Actor, assignmentId: string): Promise<{ sp: AssignmentRow; s: SeriesRow; a: ActivityRow }> {
+    const [sp] = await q.select().from(seriesProblems).where(eq(seriesProblems.id, assignmentId)).limit(1);
     if (!sp) throw notFound('assignment');
-    const { s, a } = this.seriesFor(actor, sp.seriesId, 'problem:attach');
-    readableProblem(this.d, actor, sp.problemId);
+    const { s, a } = await this.seriesFor(q, actor, sp.seriesId, 'problem:attach');
+    await readableProblem(this.d, q, actor, sp.problemId);
     return { sp, s, a };
   }
 
-  private seriesRowsOf(activityId: string): SeriesRow[] {
-    return this.d.db.select().from(series).where(eq(series.activityId, activityId)).orderBy(asc(series.order), asc(series.createdAt)).all();
+  private seriesRowsOf(q: Q, activityId: string): Promise<SeriesRow[]> {
+    return q.select().from(series).where(eq(series.activityId, activityId)).orderBy(asc(series.order), asc(series.createdAt));
   }
 
-  private assignmentRowsOf(seriesId: string): AssignmentRow[] {
-    return this.d.db.select().from(seriesProblems).where(eq(seriesProblems.seriesId, seriesId)).orderBy(asc(seriesProblems.order), asc(seriesProblems.createdAt)).all();
+  private assignmentRowsOf(q: Q, seriesId: string): Promise<AssignmentRow[]> {
+    return q.select().from(seriesProblems).where(eq(seriesProblems.seriesId, seriesId)).orderBy(asc(seriesProblems.order), asc(seriesProblems.createdAt));
   }
 
-  private requireSeriesSlugFree(activityId: string, slug: string, exceptId?: string): void {
-    const taken = this.d.db
+  private async requireSeriesSlugFree(q: Q, activityId: string, slug: string, exceptId?: string): Promise<void> {
+    const taken = await q
       .select({ id: series.id })
       .from(series)
       .where(and(eq(series.activityId, activityId), eq(series.slugKey, slugKey(slug)), exceptId ? ne(series.id, exceptId) : undefined))
-      .get();
-    if (taken) throw ApiError.of('series.slug.taken', `The activity has a series with the slug ${slug}`);
+      .limit(1);
+    if (taken.length) throw ApiError.of('series.slug.taken', `The activity has a series with the slug ${slug}`);
   }
 
   /** Assignment slugs are unique in the whole activity, so that a problem URL names one assignment. */
-  private requireAssignmentSlugFree(activityId: string, slug: string, exceptId?: string): void {
-    const taken = this.d.db
+  private async requireAssignmentSlugFree(q: Q, activityId: string, slug: string, exceptId?: string): Promise<void> {
+    const taken = await q
       .select({ id: seriesProblems.id })
       .from(seriesProblems)
       .where(and(eq(seriesProblems.activityId, activityId), eq(seriesProblems.slugKey, slugKey(slug)), exceptId ? ne(seriesProblems.id, exceptId) : undefined))
-      .get();
-    if (taken) throw ApiError.of('assignment.slug.taken', `The activity has a problem with the slug ${slug}`);
+      .limit(1);
+    if (taken.length) throw ApiError.of('assignment.slug.taken', `The activity has a problem with the slug ${slug}`);
   }
 
   /** A pin must name a version of the assignment's own problem. */
-  private requireOwnVersion(problemId: string, versionId: string): void {
-    const v = this.d.db.select({ problemId: problemVersions.problemId }).from(problemVersions).where(eq(problemVersions.id, versionId)).get();
+  private async requireOwnVersion(q: Q, problemId: string, versionId: string): Promise<void> {
+    const [v] = await q.select({ problemId: problemVersions.problemId }).from(problemVersions).where(eq(problemVersions.id, versionId)).limit(1);
     if (v?.problemId !== problemId) {
       throw ApiError.of('version.foreign', 'pinnedProblemVersionId is not a version of this problem', { pinnedProblemVersionId: ['not a version of this problem'] });
     }
   }
 
-  private hasSubmissions(column: typeof submissions.seriesId | typeof submissions.seriesProblemId, id: string): boolean {
-    return !!this.d.db.select({ id: submissions.id }).from(submissions).where(eq(column, id)).limit(1).get();
+  private async hasSubmissions(q: Q, column: typeof submissions.seriesId | typeof submissions.seriesProblemId, id: string): Promise<boolean> {
+    return (await q.select({ id: submissions.id }).from(submissions).where(eq(column, id)).limit(1)).length > 0;
   }
 
   // ---- writing and telling ----
 
-  private saved(id: string, set: SeriesPatch): SeriesRow {
-    return Object.keys(set).length ? this.d.db.update(series).set(set).where(eq(series.id, id)).returning().get()! : this.d.db.select().from(series).where(eq(series.id, id)).get()!;
+  private async saved(q: Q, id: string, set: SeriesPatch): Promise<SeriesRow> {
+    const [row] = Object.keys(set).length ? await q.update(series).set(set).where(eq(series.id, id)).returning() : await q.select().from(series).where(eq(series.id, id)).limit(1);
+    return row!;
   }
 
   private tellManagers(activityId: string, seriesId: string, out: Outbox): void {
@@ -247,10 +253,10 @@ export class SeriesService {
    * Brings `isOpen` in line with the dates, then tells members what they notice: the opening or
    * closing this caused if any, else `fallback` (a rescheduling); managers always hear.
    */
-  private settle(a: ActivityRow, row: SeriesRow, fallback: SeriesChange | null, out: Outbox): SeriesRow {
-    const { row: settled, change } = reconcile(this.d, a, row, this.d.clock.now());
+  private async settle(q: Q, a: ActivityRow, row: SeriesRow, fallback: SeriesChange | null, out: Outbox): Promise<SeriesRow> {
+    const { row: settled, change } = await reconcile(q, a, row, this.d.clock.now());
     const told = change ?? fallback;
-    if (told) announceSeries(this.d, a, settled, told, out);
+    if (told) await announceSeries(q, a, settled, told, out);
     this.tellManagers(a.id, settled.id, out);
     return settled;
   }
@@ -261,12 +267,12 @@ export class SeriesService {
    * Brings every series of an activity in line with its dates and publication, inside the caller's
    * transaction (the activity was published, unpublished or restored).
    */
-  settleActivity(a: ActivityRow, out: Outbox): void {
-    settleActivity(this.d, a, out);
+  settleActivity(q: Q, a: ActivityRow, out: Outbox): Promise<void> {
+    return settleActivity(this.d, q, a, out);
   }
 
   /** Opens and closes the series whose dates passed by `now`; the series scheduler calls this. */
-  settleDue(now: Date): SeriesTransition[] {
+  settleDue(now: Date): Promise<SeriesTransition[]> {
     return settleDue(this.d, now);
   }
 
@@ -276,64 +282,68 @@ export class SeriesService {
    * The managers' list. Like the other /manager/activities reads (and as the operation documents),
    * an activity the caller does not manage does not exist here: 404, to members too.
    */
-  listManaged(actor: Actor, idOrSlug: string): Series[] {
-    const a = findActivity(this.d.db, idOrSlug);
-    if (!a || !canManage(this.d, actor.userId, a.id)) throw notFound('activity');
-    return toSeriesList(this.d.db, this.seriesRowsOf(a.id));
-  }
-
-  create(actor: Actor, idOrSlug: string, input: CreateSeriesInput): Series {
-    return this.d.tx.run((out) => {
-      const a = managedActivity(this.d, actor, idOrSlug);
-      requireNotArchived(a);
-      this.requireSeriesSlugFree(a.id, input.slug);
-      const set = seriesPatchOf(input, a.timeZone);
-      requireDatesInOrder({}, set);
-      const last = this.d.db.select({ n: sql<number | null>`max(${series.order})` }).from(series).where(eq(series.activityId, a.id)).get()?.n ?? 0;
-      const row = this.d.db
-        .insert(series)
-        .values({ ...set, id: newId(), activityId: a.id, slug: input.slug, slugKey: slugKey(input.slug), name: input.name, order: last + 1, createdAt: iso(this.d.clock.now()) })
-        .returning()
-        .get();
-      const moved = this.follow(a, { startDate: null, endDate: null }, row, out);
-      return toSeries(this.d.db, this.settle(moved, row, null, out));
+  async listManaged(actor: Actor, idOrSlug: string): Promise<Series[]> {
+    return this.d.tx.read(async (q) => {
+      const a = await findActivity(q, idOrSlug);
+      if (!a || !canManage(this.d, actor.userId, a.id)) throw notFound('activity');
+      return toSeriesList(this.d, q, await this.seriesRowsOf(q, a.id));
     });
   }
 
-  update(actor: Actor, seriesId: string, input: UpdateSeriesInput): Series {
-    return this.d.tx.run((out) => {
-      const { s, a } = this.seriesFor(actor, seriesId, 'activity:update');
+  async create(actor: Actor, idOrSlug: string, input: CreateSeriesInput): Promise<Series> {
+    return this.d.tx.write(async (q, out) => {
+      const a = await managedActivity(this.d, actor, idOrSlug, q);
+      requireNotArchived(a);
+      await this.requireSeriesSlugFree(q, a.id, input.slug);
+      const set = seriesPatchOf(input, a.timeZone);
+      requireDatesInOrder({}, set);
+      const [last] = await q.select({ n: sql<number | null>`max(${series.order})`.mapWith(Number) }).from(series).where(eq(series.activityId, a.id));
+      const [row] = await q
+        .insert(series)
+        .values({ ...set, id: newId(), activityId: a.id, slug: input.slug, slugKey: slugKey(input.slug), name: input.name, order: (last?.n ?? 0) + 1, createdAt: iso(this.d.clock.now()) })
+        .returning();
+      const moved = await this.follow(q, a, { startDate: null, endDate: null }, row!, out);
+      return toSeries(this.d, q, await this.settle(q, moved, row!, null, out));
+    });
+  }
+
+  async update(actor: Actor, seriesId: string, input: UpdateSeriesInput): Promise<Series> {
+    return this.d.tx.write(async (q, out) => {
+      const { s, a } = await this.seriesFor(q, actor, seriesId, 'activity:update');
       const set = seriesPatchOf(input, a.timeZone);
       if (input.slug !== undefined) {
-        if (slugKey(input.slug) !== s.slugKey) this.requireSeriesSlugFree(a.id, input.slug, s.id);
+        if (slugKey(input.slug) !== s.slugKey) await this.requireSeriesSlugFree(q, a.id, input.slug, s.id);
         Object.assign(set, { slug: input.slug, slugKey: slugKey(input.slug) });
       }
       requireDatesInOrder(s, set);
-      const row = this.saved(s.id, set);
-      const rescheduled = PARTICIPANT_DATES.some((k) => row[k] !== s[k]);
-      return toSeries(this.d.db, this.settle(this.follow(a, s, row, out), row, rescheduled ? 'rescheduled' : null, out));
+      return this.rescheduled(q, a, s, await this.saved(q, s.id, set), out);
     });
   }
 
-  shift(actor: Actor, seriesId: string, minutes: number): Series {
-    return this.d.tx.run((out) => {
-      const { s, a } = this.seriesFor(actor, seriesId, 'activity:update');
+  async shift(actor: Actor, seriesId: string, minutes: number): Promise<Series> {
+    return this.d.tx.write(async (q, out) => {
+      const { s, a } = await this.seriesFor(q, actor, seriesId, 'activity:update');
       const ms = minutes * 60_000;
       const set: SeriesPatch = Object.fromEntries(SERIES_DATES.map((k) => [k, moved(s[k], ms)]));
-      const row = this.saved(s.id, set);
-      const rescheduled = PARTICIPANT_DATES.some((k) => row[k] !== s[k]);
-      return toSeries(this.d.db, this.settle(this.follow(a, s, row, out), row, rescheduled ? 'rescheduled' : null, out));
+      return this.rescheduled(q, a, s, await this.saved(q, s.id, set), out);
     });
   }
 
-  pause(actor: Actor, seriesId: string, hideProblems: boolean): Series {
-    return this.d.tx.run((out) => {
-      const { s, a } = this.seriesFor(actor, seriesId, 'activity:update');
+  /** After a series' dates were stored: the activity follows, the series settles, members hear of a new schedule. */
+  private async rescheduled(q: Q, a: ActivityRow, before: SeriesRow, row: SeriesRow, out: Outbox): Promise<Series> {
+    const rescheduled = PARTICIPANT_DATES.some((k) => row[k] !== before[k]);
+    const activity = await this.follow(q, a, before, row, out);
+    return toSeries(this.d, q, await this.settle(q, activity, row, rescheduled ? 'rescheduled' : null, out));
+  }
+
+  async pause(actor: Actor, seriesId: string, hideProblems: boolean): Promise<Series> {
+    return this.d.tx.write(async (q, out) => {
+      const { s, a } = await this.seriesFor(q, actor, seriesId, 'activity:update');
       if (s.pausedAt) throw ApiError.of('series.alreadyPaused', `The series has been paused since ${s.pausedAt}`);
-      const row = this.saved(s.id, { pausedAt: iso(this.d.clock.now()), hideProblemsWhilePaused: hideProblems, isOpen: false });
-      announceSeries(this.d, a, row, 'paused', out);
+      const row = await this.saved(q, s.id, { pausedAt: iso(this.d.clock.now()), hideProblemsWhilePaused: hideProblems, isOpen: false });
+      await announceSeries(q, a, row, 'paused', out);
       this.tellManagers(a.id, row.id, out);
-      return toSeries(this.d.db, row);
+      return toSeries(this.d, q, row);
     });
   }
 
@@ -341,59 +351,59 @@ export class SeriesService {
    * Ends a pause. Members hear `resumed`, or `opened` when this is the series' first opening (it
    * was paused before its start), since only `opened` carries the problems withheld until then.
    */
-  resume(actor: Actor, seriesId: string, extendEnd: boolean): Series {
-    return this.d.tx.run((out) => {
-      const { s, a } = this.seriesFor(actor, seriesId, 'activity:update');
+  async resume(actor: Actor, seriesId: string, extendEnd: boolean): Promise<Series> {
+    return this.d.tx.write(async (q, out) => {
+      const { s, a } = await this.seriesFor(q, actor, seriesId, 'activity:update');
       if (!s.pausedAt) throw ApiError.of('series.notPaused', 'The series is not paused');
       const set: SeriesPatch = { pausedAt: null, hideProblemsWhilePaused: false };
       if (extendEnd) {
         const pausedMs = this.d.clock.now().getTime() - Date.parse(s.pausedAt);
         for (const k of EXTENDED_ON_RESUME) set[k] = moved(s[k], pausedMs);
       }
-      const row = this.saved(s.id, set);
-      const activity = this.follow(a, s, row, out);
-      const { row: settled, change } = reconcile(this.d, activity, row, this.d.clock.now());
-      announceSeries(this.d, activity, settled, change === 'opened' && !s.openedAt ? 'opened' : 'resumed', out);
+      const row = await this.saved(q, s.id, set);
+      const activity = await this.follow(q, a, s, row, out);
+      const { row: settled, change } = await reconcile(q, activity, row, this.d.clock.now());
+      await announceSeries(q, activity, settled, change === 'opened' && !s.openedAt ? 'opened' : 'resumed', out);
       this.tellManagers(a.id, settled.id, out);
-      return toSeries(this.d.db, settled);
+      return toSeries(this.d, q, settled);
     });
   }
 
-  delete(actor: Actor, seriesId: string): void {
-    this.d.tx.run((out) => {
-      const { s, a } = this.seriesFor(actor, seriesId, 'activity:update');
-      if (this.hasSubmissions(submissions.seriesId, s.id)) throw ApiError.of('series.hasSubmissions', 'The series holds submissions and cannot be deleted');
+  async delete(actor: Actor, seriesId: string): Promise<void> {
+    await this.d.tx.write(async (q, out) => {
+      const { s, a } = await this.seriesFor(q, actor, seriesId, 'activity:update');
+      if (await this.hasSubmissions(q, submissions.seriesId, s.id)) throw ApiError.of('series.hasSubmissions', 'The series holds submissions and cannot be deleted');
       // its assignments go with it (cascade)
-      this.d.db.delete(series).where(eq(series.id, s.id)).run();
+      await q.delete(series).where(eq(series.id, s.id));
       out.emit(event('managerSeriesChanged', { activityId: a.id, deletedId: s.id }, managerAudience(a.id)));
     });
   }
 
-  reorder(actor: Actor, idOrSlug: string, orderedIds: string[]): Series[] {
-    return this.d.tx.run((out) => {
-      const a = managedActivity(this.d, actor, idOrSlug);
+  async reorder(actor: Actor, idOrSlug: string, orderedIds: string[]): Promise<Series[]> {
+    return this.d.tx.write(async (q, out) => {
+      const a = await managedActivity(this.d, actor, idOrSlug, q);
       requireNotArchived(a);
-      const changed = arrange(this.seriesRowsOf(a.id), orderedIds, 'series of this activity');
+      const changed = arrange(await this.seriesRowsOf(q, a.id), orderedIds, 'series of this activity');
       for (const [id, order] of changed) {
-        this.d.db.update(series).set({ order }).where(eq(series.id, id)).run();
+        await q.update(series).set({ order }).where(eq(series.id, id));
         this.tellManagers(a.id, id, out);
       }
-      return toSeriesList(this.d.db, this.seriesRowsOf(a.id));
+      return toSeriesList(this.d, q, await this.seriesRowsOf(q, a.id));
     });
   }
 
   // ---- assignments ----
 
-  attach(actor: Actor, seriesId: string, input: CreateAssignmentInput): Series {
-    return this.d.tx.run((out) => {
-      const { s, a } = this.seriesFor(actor, seriesId, 'problem:attach');
-      const p = readableProblem(this.d, actor, input.problemId);
+  async attach(actor: Actor, seriesId: string, input: CreateAssignmentInput): Promise<Series> {
+    return this.d.tx.write(async (q, out) => {
+      const { s, a } = await this.seriesFor(q, actor, seriesId, 'problem:attach');
+      const p = await readableProblem(this.d, q, actor, input.problemId);
       if (p.archivedAt) throw ApiError.of('problem.archived', 'The problem is archived; restore it before attaching it');
       const slug = input.slug ?? p.slug;
-      this.requireAssignmentSlugFree(a.id, slug);
-      if (input.pinnedProblemVersionId) this.requireOwnVersion(p.id, input.pinnedProblemVersionId);
-      const last = this.d.db.select({ n: sql<number | null>`max(${seriesProblems.order})` }).from(seriesProblems).where(eq(seriesProblems.seriesId, s.id)).get()?.n ?? 0;
-      this.d.db
+      await this.requireAssignmentSlugFree(q, a.id, slug);
+      if (input.pinnedProblemVersionId) await this.requireOwnVersion(q, p.id, input.pinnedProblemVersionId);
+      const [last] = await q.select({ n: sql<number | null>`max(${seriesProblems.order})`.mapWith(Number) }).from(seriesProblems).where(eq(seriesProblems.seriesId, s.id));
+      await q
         .insert(seriesProblems)
         .values({
           ...assignmentPatchOf(input),
@@ -403,49 +413,48 @@ export class SeriesService {
           problemId: p.id,
           slug,
           slugKey: slugKey(slug),
-          order: last + 1,
+          order: (last?.n ?? 0) + 1,
           pinnedVersionId: input.pinnedProblemVersionId ?? null,
           createdAt: iso(this.d.clock.now()),
-        })
-        .run();
+        });
       this.tellManagers(a.id, s.id, out);
-      return toSeries(this.d.db, s);
+      return toSeries(this.d, q, s);
     });
   }
 
-  reorderProblems(actor: Actor, seriesId: string, orderedIds: string[]): Series {
-    return this.d.tx.run((out) => {
-      const { s, a } = this.seriesFor(actor, seriesId, 'problem:attach');
-      const changed = arrange(this.assignmentRowsOf(s.id), orderedIds, 'problem of this series');
-      for (const [id, order] of changed) this.d.db.update(seriesProblems).set({ order }).where(eq(seriesProblems.id, id)).run();
+  async reorderProblems(actor: Actor, seriesId: string, orderedIds: string[]): Promise<Series> {
+    return this.d.tx.write(async (q, out) => {
+      const { s, a } = await this.seriesFor(q, actor, seriesId, 'problem:attach');
+      const changed = arrange(await this.assignmentRowsOf(q, s.id), orderedIds, 'problem of this series');
+      for (const [id, order] of changed) await q.update(seriesProblems).set({ order }).where(eq(seriesProblems.id, id));
       if (changed.size) this.tellManagers(a.id, s.id, out);
-      return toSeries(this.d.db, s);
+      return toSeries(this.d, q, s);
     });
   }
 
-  updateAssignment(actor: Actor, assignmentId: string, input: UpdateAssignmentInput): Series {
-    return this.d.tx.run((out) => {
-      const { sp, s, a } = this.assignmentFor(actor, assignmentId);
+  async updateAssignment(actor: Actor, assignmentId: string, input: UpdateAssignmentInput): Promise<Series> {
+    return this.d.tx.write(async (q, out) => {
+      const { sp, s, a } = await this.assignmentFor(q, actor, assignmentId);
       if (input.problemId !== sp.problemId) throw validation('problemId', 'must be the problem attached; detach it and attach the other one instead');
       const set = assignmentPatchOf(input);
-      if (slugKey(input.slug) !== sp.slugKey) this.requireAssignmentSlugFree(a.id, input.slug, sp.id);
+      if (slugKey(input.slug) !== sp.slugKey) await this.requireAssignmentSlugFree(q, a.id, input.slug, sp.id);
       Object.assign(set, { slug: input.slug, slugKey: slugKey(input.slug) });
-      if (input.pinnedProblemVersionId) this.requireOwnVersion(sp.problemId, input.pinnedProblemVersionId);
+      if (input.pinnedProblemVersionId) await this.requireOwnVersion(q, sp.problemId, input.pinnedProblemVersionId);
       if (input.pinnedProblemVersionId !== undefined) set.pinnedVersionId = input.pinnedProblemVersionId;
-      this.d.db.update(seriesProblems).set(set).where(eq(seriesProblems.id, sp.id)).run();
+      await q.update(seriesProblems).set(set).where(eq(seriesProblems.id, sp.id));
       this.tellManagers(a.id, s.id, out);
-      return toSeries(this.d.db, s);
+      return toSeries(this.d, q, s);
     });
   }
 
   /** Detaches a problem nobody submitted to; answers the series as it is now. */
-  deleteAssignment(actor: Actor, assignmentId: string): Series {
-    return this.d.tx.run((out) => {
-      const { sp, s, a } = this.assignmentFor(actor, assignmentId);
-      if (this.hasSubmissions(submissions.seriesProblemId, sp.id)) throw ApiError.of('assignment.hasSubmissions', 'The problem has submissions in this series and cannot be detached');
-      this.d.db.delete(seriesProblems).where(eq(seriesProblems.id, sp.id)).run();
+  async deleteAssignment(actor: Actor, assignmentId: string): Promise<Series> {
+    return this.d.tx.write(async (q, out) => {
+      const { sp, s, a } = await this.assignmentFor(q, actor, assignmentId);
+      if (await this.hasSubmissions(q, submissions.seriesProblemId, sp.id)) throw ApiError.of('assignment.hasSubmissions', 'The problem has submissions in this series and cannot be detached');
+      await q.delete(seriesProblems).where(eq(seriesProblems.id, sp.id));
       this.tellManagers(a.id, s.id, out);
-      return toSeries(this.d.db, s);
+      return toSeries(this.d, q, s);
     });
   }
 }

@@ -1,29 +1,29 @@
 import type { Series, SeriesProblem } from '@judge/contract';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import type { Q } from '../../db/storage.js';
 import { activities, problemVersionFiles, problemVersions, problems, seriesProblems, submissions } from '../../db/schema.js';
 import { matchingRunners, requiredTags } from '../runners/index.js';
+import type { Deps } from '../../services.js';
 import { compact } from '../../util.js';
 import type { SeriesRow } from './schedule.js';
 
 export type AssignmentRow = typeof seriesProblems.$inferSelect;
 
 /** Submissions per assignment, for the assignments asked about. */
-function submissionCounts(db: Db, ids: string[]): Map<string, number> {
+async function submissionCounts(q: Q, ids: string[]): Promise<Map<string, number>> {
   if (!ids.length) return new Map();
-  const rows = db
-    .select({ id: submissions.seriesProblemId, n: sql<number>`count(*)` })
+  const rows = await q
+    .select({ id: submissions.seriesProblemId, n: sql<number>`count(*)`.mapWith(Number) })
     .from(submissions)
     .where(inArray(submissions.seriesProblemId, ids))
-    .groupBy(submissions.seriesProblemId)
-    .all();
+    .groupBy(submissions.seriesProblemId);
   return new Map(rows.map((r) => [r.id, r.n]));
 }
 
 /** The newest version (id and number) of each problem that has any. */
-function newestVersions(db: Db, problemIds: string[]): Map<string, { id: string; version: number }> {
+async function newestVersions(q: Q, problemIds: string[]): Promise<Map<string, { id: string; version: number }>> {
   if (!problemIds.length) return new Map();
-  const rows = db
+  const rows = await q
     .select({ id: problemVersions.id, problemId: problemVersions.problemId, version: problemVersions.version })
     .from(problemVersions)
     .where(
@@ -31,25 +31,23 @@ function newestVersions(db: Db, problemIds: string[]): Map<string, { id: string;
         inArray(problemVersions.problemId, problemIds),
         sql`${problemVersions.version} = (SELECT max(v.version) FROM problem_versions v WHERE v.problem_id = ${problemVersions.problemId})`,
       ),
-    )
-    .all();
+    );
   return new Map(rows.map((r) => [r.problemId, { id: r.id, version: r.version }]));
 }
 
-function versionNumbers(db: Db, versionIds: string[]): Map<string, number> {
+async function versionNumbers(q: Q, versionIds: string[]): Promise<Map<string, number>> {
   if (!versionIds.length) return new Map();
-  const rows = db.select({ id: problemVersions.id, version: problemVersions.version }).from(problemVersions).where(inArray(problemVersions.id, versionIds)).all();
+  const rows = await q.select({ id: problemVersions.id, version: problemVersions.version }).from(problemVersions).where(inArray(problemVersions.id, versionIds));
   return new Map(rows.map((r) => [r.id, r.version]));
 }
 
 /** Which of these versions carry a package. */
-function withPackage(db: Db, versionIds: string[]): Set<string> {
+async function withPackage(q: Q, versionIds: string[]): Promise<Set<string>> {
   if (!versionIds.length) return new Set();
-  const rows = db
+  const rows = await q
     .selectDistinct({ id: problemVersionFiles.versionId })
     .from(problemVersionFiles)
-    .where(and(inArray(problemVersionFiles.versionId, versionIds), eq(problemVersionFiles.role, 'package')))
-    .all();
+    .where(and(inArray(problemVersionFiles.versionId, versionIds), eq(problemVersionFiles.role, 'package')));
   return new Set(rows.map((r) => r.id));
 }
 
@@ -58,22 +56,21 @@ function withPackage(db: Db, versionIds: string[]): Set<string> {
  * number of queries whatever the count: problems, versions, packages and submission counts are
  * each read for all assignments at once.
  */
-function assignmentsOf(db: Db, seriesIds: string[]): Map<string, SeriesProblem[]> {
+async function assignmentsOf(q: Q, seriesIds: string[]): Promise<Map<string, SeriesProblem[]>> {
   const out = new Map<string, SeriesProblem[]>(seriesIds.map((id) => [id, []]));
   if (!seriesIds.length) return out;
-  const rows = db
+  const rows = await q
     .select({ a: seriesProblems, problemSlug: problems.slug, problemName: problems.name })
     .from(seriesProblems)
     .innerJoin(problems, eq(problems.id, seriesProblems.problemId))
     .where(inArray(seriesProblems.seriesId, seriesIds))
-    .orderBy(asc(seriesProblems.order), asc(seriesProblems.createdAt))
-    .all();
-  const newest = newestVersions(db, [...new Set(rows.map((r) => r.a.problemId))]);
-  const pinned = versionNumbers(db, rows.flatMap((r) => (r.a.pinnedVersionId ? [r.a.pinnedVersionId] : [])));
+    .orderBy(asc(seriesProblems.order), asc(seriesProblems.createdAt));
+  const newest = await newestVersions(q, [...new Set(rows.map((r) => r.a.problemId))]);
+  const pinned = await versionNumbers(q, rows.flatMap((r) => (r.a.pinnedVersionId ? [r.a.pinnedVersionId] : [])));
   // the version a submission would be judged against: the pinned one, else the newest
   const effective = (a: AssignmentRow) => a.pinnedVersionId ?? newest.get(a.problemId)?.id;
-  const packaged = withPackage(db, rows.flatMap((r) => effective(r.a) ?? []));
-  const submitted = submissionCounts(db, rows.map((r) => r.a.id));
+  const packaged = await withPackage(q, rows.flatMap((r) => effective(r.a) ?? []));
+  const submitted = await submissionCounts(q, rows.map((r) => r.a.id));
   for (const { a, problemSlug, problemName } of rows) {
     const versionId = effective(a);
     out.get(a.seriesId)!.push(
@@ -107,13 +104,13 @@ function assignmentsOf(db: Db, seriesIds: string[]): Map<string, SeriesProblem[]
 /**
  * The managers' view of series, every setting included, with their assignments in order.
  * `matchingRunners` counts approved runners with the tags the series requires (its own, else its activity's).
+ * `q` reads inside the caller's read or write.
  */
-export function toSeriesList(db: Db, rows: SeriesRow[]): Series[] {
-  const assigned = assignmentsOf(db, rows.map((s) => s.id));
-  const activityTags = new Map<string, string[]>();
-  for (const id of new Set(rows.map((s) => s.activityId))) {
-    activityTags.set(id, db.select({ tags: activities.runnerTags }).from(activities).where(eq(activities.id, id)).get()?.tags ?? []);
-  }
+export async function toSeriesList(d: Deps, q: Q, rows: SeriesRow[]): Promise<Series[]> {
+  const assigned = await assignmentsOf(q, rows.map((s) => s.id));
+  const activityIds = [...new Set(rows.map((s) => s.activityId))];
+  const tagRows = activityIds.length ? await q.select({ id: activities.id, tags: activities.runnerTags }).from(activities).where(inArray(activities.id, activityIds)) : [];
+  const activityTags = new Map(tagRows.map((r) => [r.id, r.tags]));
   return rows.map(
     (s) =>
       compact({
@@ -137,12 +134,14 @@ export function toSeriesList(db: Db, rows: SeriesRow[]): Series[] {
         addressRules: s.addressRules,
         restrictionsEnabled: s.restrictionsEnabled,
         runnerTags: s.runnerTags,
-        matchingRunners: matchingRunners(db, requiredTags(s.runnerTags, activityTags.get(s.activityId) ?? [])),
+        // runners' matchingRunners still reads through the synchronous handle: on SQLite that is
+        // this same connection, inside the caller's read or write
+        matchingRunners: matchingRunners(d.db, requiredTags(s.runnerTags, activityTags.get(s.activityId) ?? [])),
         problems: assigned.get(s.id)!,
       }) as Series,
   );
 }
 
-export function toSeries(db: Db, row: SeriesRow): Series {
-  return toSeriesList(db, [row])[0]!;
+export async function toSeries(d: Deps, q: Q, row: SeriesRow): Promise<Series> {
+  return (await toSeriesList(d, q, [row]))[0]!;
 }

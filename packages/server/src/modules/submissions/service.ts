@@ -12,7 +12,7 @@ import { ApiError, notFound } from '@judge/contract';
 import { languageName, languageRefusal, submissionLanguage, type LanguageLimits } from '../../languages.js';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
-import { canManage, canSeeActivity, findActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
+import { canManage, canSeeActivity, readActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
 import type { FilesService } from '../files/index.js';
 import { judgeableLanguages, requiredTags } from '../runners/index.js';
 import { acceptsSubmissions, problemsVisible } from '../series/index.js';
@@ -134,7 +134,7 @@ export class SubmissionsService {
    * it counts against none; before the permission it asks the activity's sampleRuns module.
    */
   async plan(actor: Actor, idOrSlug: string, problemSlug: string, address: string, forSampleRun = false): Promise<SubmitPlan> {
-    const a = visibleActivity(this.d, actor, idOrSlug);
+    const a = await visibleActivity(this.d, actor, idOrSlug);
     if (!this.d.permissions.now.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
     if (a.archivedAt) throw ApiError.of('activity.archived', 'The activity is archived: it takes no submissions');
     const manages = canManage(this.d, actor.userId, a.id);
@@ -229,14 +229,14 @@ export class SubmissionsService {
 
   // ---- the participant's own ----
 
-  private browsing(actor: Actor, idOrSlug: string): ActivityRow {
-    const a = visibleActivity(this.d, actor, idOrSlug);
+  private async browsing(actor: Actor, idOrSlug: string): Promise<ActivityRow> {
+    const a = await visibleActivity(this.d, actor, idOrSlug);
     if (!this.d.permissions.now.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
     return a;
   }
 
   async listOwn(actor: Actor, idOrSlug: string, query: { page?: number; pageSize?: number; seriesProblemId?: string }): Promise<Page<SubmissionSummary>> {
-    const a = this.browsing(actor, idOrSlug);
+    const a = await this.browsing(actor, idOrSlug);
     this.d.permissions.now.require(actor, 'submission:read:own', a.id);
     const { page, pageSize } = clampPaging(query);
     const where = and(
@@ -275,7 +275,7 @@ export class SubmissionsService {
   }
 
   async getOwn(actor: Actor, idOrSlug: string, id: string): Promise<SubmissionDetail> {
-    const a = this.browsing(actor, idOrSlug);
+    const a = await this.browsing(actor, idOrSlug);
     return this.d.tx.read(async (q) => {
       const r = await submissionRow(q, id);
       if (!r || r.activityId !== a.id) throw notFound('submission');
@@ -413,14 +413,15 @@ export class SubmissionsService {
    * activity. Attempt files: holders of result:log:read:all, and the author where the activity shows
    * participants that attachment. Synchronous, as the files area asks its read rules (sync-bridge.ts).
    */
-  private mayReadFile(userId: string, fileId: string): boolean {
+  private async mayReadFile(userId: string, fileId: string): Promise<boolean> {
     if (this.uses.asSource(fileId).some((s) => this.d.permissions.now.has(userId, 'submission:source:read:all', s.activityId))) return true;
-    return this.uses.asAttachment(fileId).some((f) => {
+    for (const f of this.uses.asAttachment(fileId)) {
       if (this.d.permissions.now.has(userId, 'result:log:read:all', f.activityId)) return true;
-      if (f.userId !== userId || !this.d.permissions.now.has(userId, 'result:read:own', f.activityId)) return false;
-      const a = findActivity(this.d.db, f.activityId);
-      return !!a && participantAttachments(a).has(f.name);
-    });
+      if (f.userId !== userId || !this.d.permissions.now.has(userId, 'result:read:own', f.activityId)) continue;
+      const a = await readActivity(this.d, f.activityId);
+      if (a && participantAttachments(a).has(f.name)) return true;
+    }
+    return false;
   }
 }
 
