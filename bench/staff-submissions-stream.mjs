@@ -15,7 +15,7 @@
 //   cd /work/main && pnpm build && node bench/staff-submissions-stream.mjs
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -25,6 +25,7 @@ import { chromium } from 'playwright-core';
 import { JudgeClient } from '../packages/sdk/dist/index.js';
 import { ops } from '../packages/contract/dist/index.js';
 import { load, median, p95 } from './judging-lib.mjs';
+import { mainThreadUntil, SCRIPTS_BEFORE, TRACE_CATEGORIES } from './trace-lib.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const TOTAL = Number(process.env.BENCH_SUBMISSIONS ?? 10_000);
@@ -140,7 +141,7 @@ function insertHistory(dataDir, activityId, users) {
 /** ms from the navigation's start until the stream's first page is on the page. */
 const FIRST_PAGE = () =>
   new Promise((resolve) => {
-    const done = () => document.querySelectorAll('.staff-stream tbody tr').length >= 25 && (resolve(performance.now()), true);
+    const done = () => document.querySelectorAll('.staff-stream tbody tr').length >= 25 && (performance.mark('bench:first-page'), resolve(performance.now()), true);
     if (done()) return;
     new MutationObserver((_, o) => done() && o.disconnect()).observe(document, { subtree: true, childList: true });
   });
@@ -164,6 +165,36 @@ const WATCH_ROWS = () => {
   mark();
   new MutationObserver(mark).observe(document, { subtree: true, childList: true });
 };
+
+/**
+ * BENCH_TRACE=1: ROUNDS more cold navigations (not in the figures above) under Chromium's performance
+ * trace: the JavaScript the page received before its first page was rendered, and the main thread's
+ * CPU and busy time until then. The CPU time depends far less on the machine's load than the wall
+ * times do; BENCH_TRACE=<file.json> also keeps the first trace (DevTools' Performance panel opens it).
+ */
+async function traced(browser, url, path, cookie) {
+  const rounds = [];
+  let scripts;
+  for (let r = 0; r < ROUNDS; r++) {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await ctx.addCookies([{ name: 'judge_session', value: cookie, url }]);
+    const page = await ctx.newPage();
+    await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    await page.goto(`${url}${path}`, { waitUntil: 'commit' });
+    const at = await page.evaluate(FIRST_PAGE);
+    const buffer = await browser.stopTracing();
+    scripts = await page.evaluate(SCRIPTS_BEFORE, at);
+    await ctx.close();
+    if (r === 0 && /\.json$/.test(process.env.BENCH_TRACE)) writeFileSync(process.env.BENCH_TRACE, buffer);
+    rounds.push(mainThreadUntil(JSON.parse(buffer.toString()), url, 'bench:first-page'));
+  }
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  const of = (k) => rounds.map((m) => m[k]);
+  console.log(`traced: before the first page ${scripts.count} scripts, ${kb(scripts.transferred)} over the wire, ${kb(scripts.decoded)} decoded`);
+  console.log(`traced: first page at median ${median(of('wallMs')).toFixed(0)} ms; main thread CPU until then median ${median(of('cpuMs')).toFixed(0)} ms (${of('cpuMs').map((x) => x.toFixed(0)).join(', ')}), busy (wall) median ${median(of('busyMs')).toFixed(0)} ms`);
+  const groups = Object.keys(rounds[0].groups).map((g) => `${g} ${median(rounds.map((m) => m.groups[g])).toFixed(0)}`).join(', ');
+  console.log(`traced: busy time by kind, medians in ms (they overlap): ${groups}`);
+}
 
 const fmt = (xs) => `median ${median(xs).toFixed(0)} ms, p95 ${p95(xs).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -207,6 +238,7 @@ try {
   }
   console.log(`stream, navigation to its first page rendered (cold cache): median ${median(cold).toFixed(0)} ms, max ${Math.max(...cold).toFixed(0)} ms (${cold.map((x) => x.toFixed(0)).join(', ')}); target under 300 ms: ${median(cold) < 300 ? 'met' : 'NOT met'}`);
   console.log(`stream, loaded again (warm cache): median ${median(warm).toFixed(0)} ms, max ${Math.max(...warm).toFixed(0)} ms (${warm.map((x) => x.toFixed(0)).join(', ')})`);
+  if (process.env.BENCH_TRACE) await traced(browser, judge.url, path, cookie);
 
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await ctx.addCookies([{ name: 'judge_session', value: cookie, url: judge.url }]);

@@ -4,7 +4,9 @@ import { Loading } from '../components/Status';
 import { usePageTitle } from '../components/usePageTitle';
 import { useT } from '../i18n/I18n';
 import { Layout } from './Layout';
+import { lazyPage } from './lazyPage';
 import { RequireAuth } from './RequireAuth';
+import { staffActivityLayoutChunk, staffLayoutChunk, staffStreamChunk } from './staffChunks';
 
 // each page is its own chunk, so the first load carries only the frame and the page it shows
 const SignIn = lazy(() => import('../pages/auth/SignIn'));
@@ -19,7 +21,7 @@ const Account = lazy(() => import('../pages/account/AccountPage'));
 const Standings = lazy(() => import('../pages/standings/StandingsPage'));
 const Questions = lazy(() => import('../pages/questions/QuestionsPage'));
 const Printouts = lazy(() => import('../pages/printouts/PrintoutsPage'));
-const StaffLayout = lazy(() => import('../pages/staff/StaffLayout'));
+const StaffLayout = lazyPage(staffLayoutChunk);
 const StaffQuestions = lazy(() => import('../pages/staff/questions/QuestionsPage'));
 const StaffAnnounce = lazy(() => import('../pages/staff/AnnouncePage'));
 const StaffPrintouts = lazy(() => import('../pages/staff/printouts/PrintoutsPage'));
@@ -27,7 +29,7 @@ const StaffUsers = lazy(() => import('../pages/staff/users/UsersPage'));
 const StaffUser = lazy(() => import('../pages/staff/users/UserPage'));
 const StaffRoles = lazy(() => import('../pages/staff/roles/RolesPage'));
 const StaffInstance = lazy(() => import('../pages/staff/instance/InstancePage'));
-const StaffActivityLayout = lazy(() => import('../pages/staff/activity/StaffActivityLayout'));
+const StaffActivityLayout = lazyPage(staffActivityLayoutChunk);
 const StaffRunners = lazy(() => import('../pages/staff/runners/RunnersPage'));
 const StaffStandings = lazy(() => import('../pages/staff/standings/StaffStandingsPage'));
 const StaffPeopleFrame = lazy(() => import('../pages/staff/people/PeopleFrame'));
@@ -41,7 +43,7 @@ const StaffSeries = lazy(() => import('../pages/staff/activities/SeriesPage'));
 const StaffProblemLibrary = lazy(() => import('../pages/staff/problems/LibraryPage'));
 const StaffProblem = lazy(() => import('../pages/staff/problems/ProblemPage'));
 const StaffActivityProblems = lazy(() => import('../pages/staff/problems/ActivityProblemsPage'));
-const StaffSubmissions = lazy(() => import('../pages/staff/submissions/StreamPage'));
+const StaffSubmissions = lazyPage(staffStreamChunk);
 const StaffSubmission = lazy(() => import('../pages/staff/submissions/SubmissionPage'));
 
 function NotFound() {

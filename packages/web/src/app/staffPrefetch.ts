@@ -5,6 +5,7 @@ import { activitySeriesQuery } from '../pages/staff/useActivitySeries';
 import { STREAM_PAGE_SIZE, streamListQuery } from '../pages/staff/submissions/streamList';
 import { allActivitiesQuery, permissionsQuery, printoutActivitiesQuery } from './permissions';
 import { accountQuery } from './session';
+import { staffActivityLayoutChunk, staffLayoutChunk, staffStreamChunk } from './staffChunks';
 
 const ACTIVITY_PAGE = /^\/staff\/a\/([^/]+)(?:\/([^/]+))?\/?$/;
 
@@ -23,18 +24,24 @@ export function prefetchStaffActivityPage(qc: QueryClient, location: Location): 
   if (!m) return;
   const slug = decodeURIComponent(m[1]!);
   const page = m[2] ?? '';
-  void import('../pages/staff/StaffLayout');
-  void import('../pages/staff/activity/StaffActivityLayout');
+  const stream = page === 'submissions';
+  // the activity first: the stream's rows wait for its id
+  // (a refusal or a missing activity is the page's to show; here it is no error of its own)
+  const activity = qc.fetchQuery(activityQuery(slug)).catch(() => undefined);
+  if (stream) {
+    const filters = readFilters(new URLSearchParams(location.search));
+    // its problem column's letters and the reader's permissions there come with the rows, not after them
+    void activity.then((a) => a && Promise.all([qc.prefetchQuery(streamListQuery(streamQuery(filters, a.id, STREAM_PAGE_SIZE))), qc.prefetchQuery(permissionsQuery(a.id))]));
+    void qc.prefetchQuery(activitySeriesQuery(slug));
+  }
   void qc.prefetchQuery(accountQuery);
   void qc.prefetchQuery(permissionsQuery());
   void qc.prefetchQuery(allActivitiesQuery);
   void qc.prefetchQuery(printoutActivitiesQuery);
-  // a refusal or a missing activity is the page's to show; here it is no error of its own
-  const activity = qc.fetchQuery(activityQuery(slug)).catch(() => undefined);
-  if (page !== 'submissions') return;
-  void import('../pages/staff/submissions/StreamPage');
-  const filters = readFilters(new URLSearchParams(location.search));
-  // its problem column's letters and the reader's permissions there come with the rows, not after them
-  void qc.prefetchQuery(activitySeriesQuery(slug));
-  void activity.then((a) => a && Promise.all([qc.prefetchQuery(streamListQuery(streamQuery(filters, a.id, STREAM_PAGE_SIZE))), qc.prefetchQuery(permissionsQuery(a.id))]));
+  // the browser opens a handful of connections to the server: the questions go out before the chunks
+  // (a chunk that fails to arrive here is asked for again, and its failure shown, when it renders)
+  const ignore = () => undefined;
+  void staffLayoutChunk.load().catch(ignore);
+  void staffActivityLayoutChunk.load().catch(ignore);
+  if (stream) void staffStreamChunk.load().catch(ignore);
 }

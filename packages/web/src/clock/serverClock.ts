@@ -29,7 +29,9 @@ function storedOffset(): number {
   return Number.isFinite(v) ? v : 0;
 }
 
-let offset = storedOffset();
+// read when first needed, not when the module loads: the page's first script imports this module,
+// and a tab's first use of sessionStorage waits on the browser, before the page's requests are sent
+let offset: number | undefined;
 const samples: OffsetSample[] = [];
 
 /** Takes one measurement in: the offset becomes the best of the last few. */
@@ -65,6 +67,7 @@ export async function syncServerClock(qc: QueryClient, again = false): Promise<v
 
 /** The server's time now, in ms since the epoch. */
 export function serverNow(): number {
+  offset ??= storedOffset();
   return Date.now() + offset;
 }
 
@@ -72,8 +75,8 @@ export function serverNow(): number {
 
 const listeners = new Set<() => void>();
 let timer: ReturnType<typeof setTimeout> | undefined;
-/** The server second last announced, so every clock on screen changes on the same tick. */
-let second = Math.floor(serverNow() / 1000);
+/** The server second last announced, so every clock on screen changes on the same tick (set when the first listener comes). */
+let second = 0;
 
 function notify(): void {
   second = Math.floor(serverNow() / 1000);
@@ -91,7 +94,10 @@ function schedule(): void {
 
 export function subscribeTick(listener: () => void): () => void {
   listeners.add(listener);
-  if (listeners.size === 1) schedule();
+  if (listeners.size === 1) {
+    second = Math.floor(serverNow() / 1000);
+    schedule();
+  }
   return () => {
     listeners.delete(listener);
     if (listeners.size === 0 && timer !== undefined) {

@@ -1,4 +1,5 @@
 import type { MessageKey, Params } from './catalogue';
+import { numberFormat } from './formats';
 
 type Translate = (key: MessageKey, params?: Params) => string;
 
@@ -15,5 +16,5 @@ export function formatBytes(n: number, locale: string, t: Translate): string {
     v /= 1024;
     u++;
   }
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(v)} ${units[u]}`;
+  return `${numberFormat(locale, { maximumFractionDigits: 1 }).format(v)} ${units[u]}`;
 }

@@ -28,6 +28,7 @@ import { staffNewActivityMessages } from '../pages/staff/activities/new-messages
 import { staffProblemsMessages } from '../pages/staff/problems/messages';
 import { staffSubmissionsMessages } from '../pages/staff/submissions/messages';
 import type { Lang } from './define';
+import { numberFormat, pluralRules } from './formats';
 
 /** Every part of the catalogue; a page's strings live beside the page and are listed here. */
 const PARTS = [
@@ -84,14 +85,14 @@ export function translate(lang: Lang, key: MessageKey, params?: Params, locale: 
   const table = tables[lang];
   let text: string | undefined;
   if (params && typeof params.count === 'number') {
-    const form = new Intl.PluralRules(lang).select(params.count);
+    const form = pluralRules(lang).select(params.count);
     text = table.get(`${key}_${form}`) ?? table.get(`${key}_other`);
   }
   text ??= table.get(key) ?? tables.en.get(key) ?? key;
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
     const v = params[name];
-    return v === undefined ? whole : typeof v === 'number' ? new Intl.NumberFormat(locale).format(v) : v;
+    return v === undefined ? whole : typeof v === 'number' ? numberFormat(locale).format(v) : v;
   });
 }
 

@@ -1,3 +1,4 @@
+import { dateTimeFormat } from './formats';
 import { useI18n } from './I18n';
 
 const localZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -5,7 +6,7 @@ const localZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 /** A date and time as the activity's time zone shows it, e.g. "24 Nov 2026, 14:05 (Europe/Warsaw)". */
 export function formatInZone(iso: string | number | Date, timeZone: string, locale: string, withZone = true): string {
   const d = new Date(iso);
-  const text = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(d);
+  const text = dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(d);
   return withZone && timeZone !== localZone ? `${text} (${timeZone})` : text;
 }
 
@@ -17,7 +18,7 @@ export function formatInZone(iso: string | number | Date, timeZone: string, loca
 export function Time({ iso, timeZone, withZone = true }: { iso: string; timeZone: string; withZone?: boolean }) {
   const { locale } = useI18n();
   // timeStyle long names the zone; dateStyle and timeZoneName together are a RangeError
-  const own = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'long' }).format(new Date(iso));
+  const own = dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'long' }).format(new Date(iso));
   return (
     <time dateTime={iso} title={own}>
       {formatInZone(iso, timeZone, locale, withZone)}
