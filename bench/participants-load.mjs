@@ -180,15 +180,17 @@ async function step(n) {
   await sleep(WARMUP * 1000);
   const cpu0 = (await judge.request('cpu')).cpu;
   const judged0 = runner.state.judged;
+  const runnerErrors0 = runner.state.errors;
   const w0 = performance.now();
   const figures = await Promise.all(running);
   const wall = (performance.now() - w0) / 1000;
   const cpu1 = (await judge.request('cpu')).cpu;
   const judged = runner.state.judged - judged0;
+  const runnerErrors = runner.state.errors - runnerErrors0;
   const serverSocketsEnd = (await judge.request('mem')).sockets;
   await Promise.all(gens.map((g) => g.stop()));
   await sleep(2000);
-  return summarise(n, { opened, figures, serverSockets, serverSocketsEnd, cpuPct: ((cpu1.user - cpu0.user + cpu1.system - cpu0.system) / 1e6 / wall) * 100, judged, load0, load1: await loadAverage() });
+  return summarise(n, { opened, figures, serverSockets, serverSocketsEnd, cpuPct: ((cpu1.user - cpu0.user + cpu1.system - cpu0.system) / 1e6 / wall) * 100, judged, runnerErrors, load0, load1: await loadAverage() });
 }
 
 function merge(into, o) {
@@ -196,7 +198,7 @@ function merge(into, o) {
   return into;
 }
 
-function summarise(n, { opened, figures, serverSockets, serverSocketsEnd, cpuPct, judged, load0, load1 }) {
+function summarise(n, { opened, figures, serverSockets, serverSocketsEnd, cpuPct, judged, runnerErrors, load0, load1 }) {
   const seconds = Math.max(...figures.map((f) => f.seconds));
   const kinds = ['poll', 'open', 'submit'];
   const byKind = Object.fromEntries(kinds.map((k) => [k, figures.flatMap((f) => f.ms[k]).sort((a, b) => a - b)]));
@@ -211,7 +213,7 @@ function summarise(n, { opened, figures, serverSockets, serverSocketsEnd, cpuPct
   const openAtEnd = figures.reduce((s, f) => s + f.open, 0);
   const failedOpen = opened.reduce((s, o) => s + o.failed, 0);
   const p = (xs, q) => percentile(xs, q);
-  const errorCount = Object.values(errors).reduce((s, v) => s + v, 0) + resets;
+  const errorCount = Object.values(errors).reduce((s, v) => s + v, 0) + resets + runnerErrors;
   return {
     n,
     ok: p(all, 99) < TARGET_P99_MS && errorCount === 0 && openAtEnd === n,
@@ -225,6 +227,7 @@ function summarise(n, { opened, figures, serverSockets, serverSocketsEnd, cpuPct
     framesPerSecond: Object.values(frames).reduce((s, v) => s + v, 0) / seconds,
     cpuPct,
     judgedPerSecond: judged / seconds,
+    runnerErrors,
     errors,
     resets,
     load0,
@@ -241,7 +244,7 @@ function print(r) {
   );
   console.log(`  requests: ${f(r.rps)} /s; latency p50 ${f(r.lat.p50)} ms, p95 ${f(r.lat.p95)} ms, p99 ${f(r.lat.p99)} ms, max ${f(r.lat.max)} ms`);
   console.log(`  p99 by kind: ${Object.entries(r.kinds).map(([k, v]) => `${k} ${f(v.p99)} ms (${fmt(v.n)})`).join(', ')}`);
-  console.log(`  judged ${f(r.judgedPerSecond)} /s; submit answered → own verdict frame p50 ${f(r.verdict.p50)} ms, p99 ${f(r.verdict.p99)} ms (${fmt(r.verdict.n)} seen, ${fmt(r.verdict.pending)} still awaited)`);
+  console.log(`  judged ${f(r.judgedPerSecond)} /s (runner call failures ${fmt(r.runnerErrors)}); submit answered → own verdict frame p50 ${f(r.verdict.p50)} ms, p99 ${f(r.verdict.p99)} ms (${fmt(r.verdict.n)} seen, ${fmt(r.verdict.pending)} still awaited)`);
   const byType = Object.entries(r.frames).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${f(v / r.seconds, 0)}`).join(', ');
   console.log(`  frames received: ${f(r.framesPerSecond, 0)} /s (${byType || 'none'})`);
   console.log(`  judge CPU: ${f(r.cpuPct, 0)} % of a core`);
