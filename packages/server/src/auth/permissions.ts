@@ -39,6 +39,14 @@ export class PermissionResolver {
   invalidate(): void {
     this.cache.clear();
     this.effectiveCache.clear();
+    this.invalidations++;
+  }
+
+  private invalidations = 0;
+
+  /** Changes whenever what the resolver answers may have changed: answers kept elsewhere compare it. */
+  get generation(): number {
+    return this.invalidations;
   }
 
   private grants(userId: string): HeldGrant[] {

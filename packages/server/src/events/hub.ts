@@ -9,6 +9,7 @@ import { originMatches, SESSION_COOKIE } from '../auth/origin.js';
 import { wireJson, type Clock } from '../util.js';
 import type { Audience, BusMessage, DomainEvent, EventBus } from './bus.js';
 import { RankingSignals } from './ranking-signals.js';
+import { StaffAudiences } from './staff-audiences.js';
 
 export interface HubOptions {
   pingSeconds: number;
@@ -41,6 +42,11 @@ const VIEWER_KEYS: ReadonlySet<Permission> = new Set<Permission>([
   'ranking:read',
   'printout:create',
 ]);
+
+/** An audience decided by permissions alone: a staff key, nobody named (REST answers its reads by the permission alone). */
+function isStaffOnly(a: Audience): boolean {
+  return a.kind === 'permission' && !VIEWER_KEYS.has(a.key) && !a.alsoUsers?.length;
+}
 
 /**
  * Whether an event says something is gone from a user's view (an activity unpublished or deleted,
@@ -91,6 +97,9 @@ export class EventHub {
   private readonly bySession = new Map<string, SessionSockets>();
   /** Every open socket by its user, so that an event visits each user once and an author's event only its author. */
   private readonly byUser = new Map<string, Set<WebSocket>>();
+  /** Changes whenever a user gets their first socket or closes their last (StaffAudiences). */
+  private usersVersion = 0;
+  private readonly staff = new StaffAudiences();
   private readonly timer: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
   private readonly ranking: RankingSignals;
@@ -162,7 +171,10 @@ export class EventHub {
       if (!entry) this.bySession.set(actor.sessionId, (entry = { userId: actor.userId, sockets: new Set() }));
       entry.sockets.add(ws);
       let mine = this.byUser.get(actor.userId);
-      if (!mine) this.byUser.set(actor.userId, (mine = new Set()));
+      if (!mine) {
+        this.byUser.set(actor.userId, (mine = new Set()));
+        this.usersVersion++;
+      }
       mine.add(ws);
       const sessionId = actor.sessionId;
       ws.on('close', () => this.forget(sessionId, ws));
@@ -182,7 +194,10 @@ export class EventHub {
     const mine = this.byUser.get(userId);
     if (!mine) return;
     mine.delete(ws);
-    if (mine.size === 0) this.byUser.delete(userId);
+    if (mine.size === 0) {
+      this.byUser.delete(userId);
+      this.usersVersion++;
+    }
   }
 
   private onMessage(m: BusMessage): void {
@@ -226,8 +241,8 @@ export class EventHub {
 
   /**
    * Sends an event to every open socket whose user is in its audience, each user decided once:
-   * an author's event (a list of users) visits only those users, any other event each user with a
-   * socket once. The frame is written and encoded once, and only when someone may receive it.
+   * an author's event (a list of users) visits only those users, a staff audience the users it
+   * reached last time while nothing it rests on changed, any other event each user with a socket. The frame is written and encoded once, and only when someone may receive it.
    */
   private deliver(e: DomainEvent): void {
     if (this.byUser.size === 0) return;
@@ -246,8 +261,13 @@ export class EventHub {
       frame ??= Buffer.from(wireJson({ type: e.type, data: e.data }));
       for (const ws of sockets) this.send(ws, frame);
     };
-    if (e.audience.kind === 'users') {
-      for (const userId of new Set(e.audience.userIds)) {
+    const a = e.audience;
+    if (a.kind === 'users' || isStaffOnly(a)) {
+      const users =
+        a.kind === 'users'
+          ? new Set(a.userIds)
+          : this.staff.members(a, this.d.permissions.generation, this.usersVersion, this.byUser.keys(), (userId) => this.reach(userId, a) !== 'no');
+      for (const userId of users) {
         const sockets = this.byUser.get(userId);
         if (sockets) tell(userId, sockets);
       }
