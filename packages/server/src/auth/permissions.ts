@@ -22,6 +22,11 @@ const ALL: ReadonlySet<string> = new Set(PERMISSION_KEYS);
  */
 export class PermissionResolver {
   private readonly cache = new Map<string, HeldGrant[]>();
+  /**
+   * Each user's effective keys by activity ('' system-wide), made once until the next invalidate():
+   * the socket hub asks about every connected user for each event, REST several times a request.
+   */
+  private readonly effectiveCache = new Map<string, Map<string, ReadonlySet<string>>>();
   private readonly grantsOfUser: Database.Statement<[string], { activity_id: string | null; override_system: number; permissions: string }>;
 
   constructor(sqlite: Database.Database) {
@@ -33,6 +38,15 @@ export class PermissionResolver {
   /** Forget what is cached; called after any write to grants, roles or users. */
   invalidate(): void {
     this.cache.clear();
+    this.effectiveCache.clear();
+    this.invalidations++;
+  }
+
+  private invalidations = 0;
+
+  /** Changes whenever what the resolver answers may have changed: answers kept elsewhere compare it. */
+  get generation(): number {
+    return this.invalidations;
   }
 
   private grants(userId: string): HeldGrant[] {
@@ -50,6 +64,15 @@ export class PermissionResolver {
 
   /** The keys a user holds in an activity, or system-wide when `activityId` is absent. */
   effective(userId: string, activityId?: string | null): ReadonlySet<string> {
+    let mine = this.effectiveCache.get(userId);
+    if (!mine) this.effectiveCache.set(userId, (mine = new Map()));
+    const key = activityId ?? '';
+    let keys = mine.get(key);
+    if (!keys) mine.set(key, (keys = this.computeEffective(userId, activityId)));
+    return keys;
+  }
+
+  private computeEffective(userId: string, activityId?: string | null): ReadonlySet<string> {
     const held = this.grants(userId);
     const own = activityId ? held.find((g) => g.activityId === activityId) : undefined;
     if (own?.overrideSystem) return own.keys;
