@@ -16,7 +16,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const SCRIPT = /\.(ts|mts|cts|tsx|js|mjs|cjs)$/;
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'coverage', '.git']);
 /** Tables of zod schemas and operations: long, but a list of declarations, not logic. */
-const DECLARATIVE = [/^packages\/server\/src\/db\/schema\.ts$/, /^packages\/contract\/src\/schemas\//, /^packages\/contract\/src\/operations\//];
+const DECLARATIVE = [/^packages\/server\/src\/db\/(pg-)?schema\.ts$/, /^packages\/contract\/src\/schemas\//, /^packages\/contract\/src\/operations\//];
 
 /** Every file under `dir` (relative to the root), skipping build output and dependencies. */
 function filesUnder(dir: string): string[] {

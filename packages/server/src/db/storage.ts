@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
 import type * as schema from './schema.js';
 
@@ -35,4 +36,15 @@ export interface Engine {
   /** One transaction: all of `fn`'s statements commit together or none does. */
   transaction<T>(fn: (q: Q) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/**
+ * The row lock a claim takes on the row it picks: `FOR UPDATE SKIP LOCKED` on PostgreSQL, so that
+ * concurrent claims pick different rows instead of waiting for (and then losing to) each other;
+ * nothing on SQLite, whose single writer already makes the claim atomic. It ends the subquery that
+ * picks the row, e.g.
+ * `q.update(t).set(…).where(eq(t.id, sql`(${q.select({ id: t.id }).from(t).where(…).orderBy(…).limit(1)} ${lockSkipLocked(name)})`)).returning()`.
+ */
+export function lockSkipLocked(engine: EngineName): SQL {
+  return engine === 'postgres' ? sql`for update skip locked` : sql``;
 }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
+import type { SQL } from 'drizzle-orm';
 import type { BusMessage, DomainEvent } from '../events/bus.js';
-import type { Engine, Q } from './storage.js';
+import { lockSkipLocked, type Engine, type EngineName, type Q } from './storage.js';
 
 /** What a write collects while it runs; released only after commit. */
 export class Outbox {
@@ -42,14 +43,25 @@ export interface TransactionHooks {
  */
 export class Transactor {
   /** Made once: better-sqlite3 builds four wrapper functions for every transaction() call. */
-  private readonly inTransaction: <T>(fn: (out: Outbox) => T, out: Outbox) => T;
+  private readonly inTransaction?: <T>(fn: (out: Outbox) => T, out: Outbox) => T;
 
+  /** `sqlite` is null on PostgreSQL, which has no synchronous form (`run`). */
   constructor(
-    sqlite: Database.Database,
+    sqlite: Database.Database | null,
     private readonly hooks: TransactionHooks = {},
     private readonly engine?: Engine & { readonly writing?: boolean },
   ) {
-    this.inTransaction = sqlite.transaction((fn: (out: Outbox) => unknown, out: Outbox) => fn(out)) as <T>(fn: (out: Outbox) => T, out: Outbox) => T;
+    if (sqlite) this.inTransaction = sqlite.transaction((fn: (out: Outbox) => unknown, out: Outbox) => fn(out)) as <T>(fn: (out: Outbox) => T, out: Outbox) => T;
+  }
+
+  /** Which engine holds the data (the embedded one when only the synchronous form is set up). */
+  get engineName(): EngineName {
+    return this.engine?.name ?? 'sqlite';
+  }
+
+  /** The row lock a claim's subquery ends with on this engine (see `lockSkipLocked` in storage.ts). */
+  lockSkipLocked(): SQL {
+    return lockSkipLocked(this.engineName);
   }
 
   /** Reads that must not see another request's unfinished write. */
@@ -63,23 +75,27 @@ export class Transactor {
    * outbox, and only the committed attempt's is released.
    */
   async write<T>(fn: (q: Q, out: Outbox) => Promise<T>): Promise<T> {
-    let out = new Outbox();
+    const tried: Outbox[] = [];
     let result: T;
     try {
       result = await this.requireEngine().transaction((q) => {
-        out = new Outbox();
+        const out = new Outbox();
+        tried.push(out);
         return fn(q, out);
       });
     } finally {
-      for (const hook of this.hooks.settled ?? []) hook(out);
+      // every attempt, not just the last: a rolled-back one may have cached what it read, and
+      // what it touched (permissions) need not be what the next attempt touches
+      for (const out of tried) for (const hook of this.hooks.settled ?? []) hook(out);
     }
-    return this.release(out, result);
+    return this.release(tried.at(-1)!, result);
   }
 
   /** The synchronous form (SQLite only). better-sqlite3 runs it within one turn, so it cannot interleave. */
   run<T>(fn: (out: Outbox) => T): T {
     // An open asynchronous write shares the connection: a nested BEGIN would join it.
     if (this.engine?.writing) throw new Error('a synchronous transaction began while an asynchronous one was open');
+    if (!this.inTransaction) throw new Error('the synchronous form needs SQLite');
     const out = new Outbox();
     let result: T;
     try {
