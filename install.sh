@@ -7,17 +7,21 @@
 #   --browser                 also install (as root, with apt-get) Debian's chromium, which the
 #                             browser tests drive, and nginx, which the reverse-proxy test runs;
 #                             a judge serving students needs neither
+#   --postgres                also install (as root, with apt-get) Debian's postgresql, on whose
+#                             throw-away clusters the tests run the PostgreSQL engine
 set -euo pipefail
 cd "$(dirname "$0")"
 
 languages=""
 browser=""
+postgres=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --languages) languages="${2:?--languages needs all or a list of language ids}"; shift 2 ;;
     --languages=*) languages="${1#--languages=}"; shift ;;
     --browser) browser=1; shift ;;
-    *) echo "install.sh: unknown option $1 (usage: ./install.sh [--languages all|ID,ID...] [--browser])" >&2; exit 2 ;;
+    --postgres) postgres=1; shift ;;
+    *) echo "install.sh: unknown option $1 (usage: ./install.sh [--languages all|ID,ID...] [--browser] [--postgres])" >&2; exit 2 ;;
   esac
 done
 
@@ -61,6 +65,17 @@ if [ -n "$browser" ] && { ! command -v chromium >/dev/null 2>&1 || ! { command -
     apt-get update -qq && apt-get install -y -qq chromium nginx >/dev/null
   else
     echo "install.sh: --browser needs root and apt-get to install chromium and nginx (or install them yourself: apt-get install chromium nginx)" >&2
+    exit 1
+  fi
+fi
+
+# PostgreSQL: the storage tests run the data layer on a throw-away cluster (scripts/pg-test-cluster.sh)
+if [ -n "$postgres" ] && ! ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "install.sh: installing Debian's postgresql for the tests on PostgreSQL"
+    apt-get update -qq && apt-get install -y -qq postgresql >/dev/null
+  else
+    echo "install.sh: --postgres needs root and apt-get to install postgresql (or install it yourself: apt-get install postgresql)" >&2
     exit 1
   fi
 fi

@@ -9,7 +9,7 @@ export const PROBLEM_TYPE = 'standard-io@1';
 export const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
 /** A small legacy ICPC package, zipped with the server's own yazl. */
-async function packageZip() {
+export async function packageZip() {
   const { ZipFile } = serverRequire('yazl');
   const zip = new ZipFile();
   const entries = {

@@ -12,9 +12,11 @@ export const ADMIN_PASSWORD = 'bench-admin-password-0';
 /**
  * Starts `script` as a child process; it answers `{cmd, id}` messages with `{id, ...}` and first
  * sends `{ready: true, url}`. Returns the url, a request function and a stop function.
+ * `detached`: in a session of its own (so, where the kernel groups processes by session for
+ * scheduling, a scheduling group of its own).
  */
-export function startChild(script, args = [], execArgv = []) {
-  const child = fork(fileURLToPath(new URL(script, import.meta.url)), args, { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export function startChild(script, args = [], execArgv = [], { detached = false } = {}) {
+  const child = fork(fileURLToPath(new URL(script, import.meta.url)), args, { execArgv, detached, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let seq = 0;
   const pending = new Map();
   child.on('message', (m) => {

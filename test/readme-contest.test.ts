@@ -25,7 +25,7 @@ const CHEAP = { JUDGE_AUTH_ARGON2_MEMORY_KIB: '1024', JUDGE_AUTH_ARGON2_ITERATIO
 
 /** Commands the test does not run, and why that is safe. */
 const NOT_RUN: [RegExp, string][] = [
-  [/^\.\/install\.sh\b/, '.ci/run runs ./install.sh --languages all --browser (a superset) before the tests'],
+  [/^\.\/install\.sh\b/, '.ci/run runs ./install.sh --languages all --browser --postgres (a superset) before the tests'],
   [/^systemctl\b/, 'no systemd inside a test; runner-install-service.test.ts verifies the unit with systemd-analyze'],
 ];
 

@@ -131,7 +131,10 @@ export const EVENTS = {
     audience: 'participant',
     description:
       'The standings changed. `result` carries the submission whose outcome changed, to those who may see it in the ranking (a result the freeze hides goes only to holders of ranking:read:unfrozen). ' +
-      '`unfrozen` (a series passed its rankingRevealAt) and `windowOpened` (a series passed its rankingVisibleFrom) carry no result: the held data is incomplete, refetch.',
+      '`unfrozen` (a series passed its rankingRevealAt) and `windowOpened` (a series passed its rankingVisibleFrom) carry no result: the held data is incomplete, refetch. ' +
+      'Results are coalesced: a result waits at most `socket.rankingIntervalMs` (1 s by default) to go out with the others of its activity, and at the end of that interval each series sends one frame to each audience: ' +
+      'the result as above when it was the only one, else `{activityId, change: "result", seriesId}` without a result (several changed: refetch). So a member gets at most one a series per interval, after the last change of it. ' +
+      "The author's own verdict (submissionStateChanged, problemStatusChanged) never waits.",
     data: z.object({
       activityId: z.string(),
       change: z.enum(['result', 'unfrozen', 'windowOpened']),

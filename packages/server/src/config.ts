@@ -56,6 +56,11 @@ export const ConfigSchema = z.strictObject({
   socket: z.strictObject({
     pingSeconds: z.number().positive(),
     maxBufferedBytes: Positive,
+    /**
+     * How long a standings result signal (rankingChanged) may wait to go out with the others of its
+     * activity: one frame per interval instead of one per submission to every member. 0: none wait.
+     */
+    rankingIntervalMs: z.number().int().min(0),
   }),
   /**
    * The instance's maxima for the limits a problem package or an assignment asks for: a larger

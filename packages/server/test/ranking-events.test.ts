@@ -20,6 +20,8 @@ describe('rankingChanged events', () => {
   type Heard = Record<(typeof PARTIES)[number], Record<string, unknown>[]>;
 
   async function heard(): Promise<Heard> {
+    // results wait to be coalesced (ranking-signals.test.ts); here each is sent before the barrier
+    f.j.app.hub.flushRankingSignals();
     const got = await f.w.barrier(PARTIES.map((k) => streams[k]));
     return Object.fromEntries(PARTIES.map((k, i) => [k, only(got[i]!, 'rankingChanged')])) as Heard;
   }

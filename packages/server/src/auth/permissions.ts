@@ -40,7 +40,23 @@ export function readGrantsNow(db: Db): (userId: string) => GrantRow[] {
   return (userId) => st.all({ userId });
 }
 
+/**
+ * Each held-grants list's effective keys by activity ('' system-wide), made once: the socket hub asks
+ * about every connected user for each event, REST several times a request. A user's list is replaced
+ * when the cache is invalidated, so what is kept here goes with it.
+ */
+const effectiveKept = new WeakMap<HeldGrant[], Map<string, ReadonlySet<string>>>();
+
 function effectiveIn(grantsHeld: HeldGrant[], activityId?: string | null): ReadonlySet<string> {
+  let kept = effectiveKept.get(grantsHeld);
+  if (!kept) effectiveKept.set(grantsHeld, (kept = new Map()));
+  const key = activityId ?? '';
+  let keys = kept.get(key);
+  if (!keys) kept.set(key, (keys = computeEffective(grantsHeld, activityId)));
+  return keys;
+}
+
+function computeEffective(grantsHeld: HeldGrant[], activityId?: string | null): ReadonlySet<string> {
   const own = activityId ? grantsHeld.find((g) => g.activityId === activityId) : undefined;
   if (own?.overrideSystem) return own.keys;
   const system = grantsHeld.filter((g) => g.activityId === null);
@@ -78,6 +94,8 @@ export interface PermissionResolver {
   isAdministrator(userId: string): boolean;
   holdsAnywhere(userId: string, key: Permission): boolean;
   memberships(userId: string): string[];
+  /** Changes whenever what the resolver answers may have changed: answers kept elsewhere compare it. */
+  readonly generation: number;
 }
 
 /**
@@ -90,7 +108,7 @@ export interface PermissionResolver {
 export class Permissions {
   private readonly cache = new Map<string, HeldGrant[]>();
   /** Bumped by every invalidation, so that a read begun before it never fills the cache with what it replaced. */
-  private generation = 0;
+  private invalidations = 0;
   /** The synchronous view (see PermissionResolver), over the same cache. */
   readonly now: PermissionResolver;
 
@@ -103,6 +121,8 @@ export class Permissions {
       if (!h) this.cache.set(userId, (h = held(readNow(userId))));
       return h;
     };
+    // the view's generation getter runs with the view as `this`
+    const resolver = this;
     this.now = {
       effective: (userId, activityId) => effectiveIn(grantsNow(userId), activityId),
       has: (userId, key, activityId) => hasIn(grantsNow(userId), key, activityId),
@@ -112,13 +132,21 @@ export class Permissions {
       isAdministrator: (userId) => effectiveIn(grantsNow(userId), null).has('system:administrator'),
       holdsAnywhere: (userId, key) => holdsAnywhereIn(grantsNow(userId), key),
       memberships: (userId) => membershipsIn(grantsNow(userId)),
+      get generation() {
+        return resolver.invalidations;
+      },
     };
+  }
+
+  /** Changes whenever what the resolver answers may have changed: answers kept elsewhere compare it. */
+  get generation(): number {
+    return this.invalidations;
   }
 
   /** Forget what is cached; called after any write to grants, roles or users. */
   invalidate(): void {
     this.cache.clear();
-    this.generation++;
+    this.invalidations++;
   }
 
   private grants(userId: string, q?: Q): HeldGrant[] | Promise<HeldGrant[]> {
@@ -126,9 +154,9 @@ export class Permissions {
   }
 
   private async load(userId: string, q?: Q): Promise<HeldGrant[]> {
-    const generation = this.generation;
+    const generation = this.invalidations;
     const h = held(await (q ? readGrants(q, userId) : this.tx.read((r) => readGrants(r, userId))));
-    if (generation === this.generation) this.cache.set(userId, h);
+    if (generation === this.invalidations) this.cache.set(userId, h);
     return h;
   }
 

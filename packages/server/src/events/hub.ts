@@ -8,10 +8,14 @@ import type { SessionStore } from '../auth/sessions.js';
 import { originMatches, SESSION_COOKIE } from '../auth/origin.js';
 import { wireJson, type Clock } from '../util.js';
 import type { Audience, BusMessage, DomainEvent, EventBus } from './bus.js';
+import { RankingSignals } from './ranking-signals.js';
+import { StaffAudiences } from './staff-audiences.js';
 
 export interface HubOptions {
   pingSeconds: number;
   maxBufferedBytes: number;
+  /** How long a standings result signal may wait to be coalesced with others (RankingSignals); 0: none wait. */
+  rankingIntervalMs?: number;
   publicUrl: string;
   trustProxy: boolean;
   /** Whether this user may open a socket now: false while the installation is closed to them. */
@@ -39,6 +43,11 @@ const VIEWER_KEYS: ReadonlySet<Permission> = new Set<Permission>([
   'printout:create',
 ]);
 
+/** An audience decided by permissions alone: a staff key, nobody named (REST answers its reads by the permission alone). */
+function isStaffOnly(a: Audience): boolean {
+  return a.kind === 'permission' && !VIEWER_KEYS.has(a.key) && !a.alsoUsers?.length;
+}
+
 /**
  * Whether an event says something is gone from a user's view (an activity unpublished or deleted,
  * their grant removed): it goes to those it concerns though REST already answers 404 to them, since
@@ -65,6 +74,8 @@ interface SessionSockets {
 }
 
 const WS_PATH = '/api/v1/ws';
+/** A frame's bytes are JSON text: sent as a text frame whether given as a string or as its UTF-8 bytes. */
+const TEXT = { binary: false } as const;
 /** Close code sent after `sessionExpired`: the client should not reconnect with this session. */
 export const CLOSE_SESSION_ENDED = 4001;
 
@@ -84,13 +95,20 @@ function readCookie(header: string | undefined, name: string): string | undefine
 export class EventHub {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 4096, perMessageDeflate: false, clientTracking: false });
   private readonly bySession = new Map<string, SessionSockets>();
+  /** Every open socket by its user, so that an event visits each user once and an author's event only its author. */
+  private readonly byUser = new Map<string, Set<WebSocket>>();
+  /** Changes whenever a user gets their first socket or closes their last (StaffAudiences). */
+  private usersVersion = 0;
+  private readonly staff = new StaffAudiences();
   private readonly timer: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
+  private readonly ranking: RankingSignals;
 
   constructor(
     private readonly d: { sessions: SessionStore; permissions: PermissionResolver; clock: Clock; log: Logger; bus: EventBus },
     private readonly opts: HubOptions,
   ) {
+    this.ranking = new RankingSignals(opts.rankingIntervalMs ?? 0, (e) => this.deliver(e));
     // events are for open sockets (deliver drops them otherwise); the end of a session is always heard
     this.unsubscribe = d.bus.subscribe(
       (m) => this.onMessage(m),
@@ -113,6 +131,11 @@ export class EventHub {
     let n = 0;
     for (const s of this.bySession.values()) n += s.sockets.size;
     return n;
+  }
+
+  /** Sends the standings signals held for coalescing now, as the interval's end would. */
+  flushRankingSignals(): void {
+    this.ranking.flush();
   }
 
   private refuse(socket: Duplex, status: number, code: string, detail: string, headers = ''): void {
@@ -147,6 +170,12 @@ export class EventHub {
       let entry = this.bySession.get(actor.sessionId);
       if (!entry) this.bySession.set(actor.sessionId, (entry = { userId: actor.userId, sockets: new Set() }));
       entry.sockets.add(ws);
+      let mine = this.byUser.get(actor.userId);
+      if (!mine) {
+        this.byUser.set(actor.userId, (mine = new Set()));
+        this.usersVersion++;
+      }
+      mine.add(ws);
       const sessionId = actor.sessionId;
       ws.on('close', () => this.forget(sessionId, ws));
       ws.on('error', () => ws.terminate());
@@ -158,11 +187,23 @@ export class EventHub {
     if (!entry) return;
     entry.sockets.delete(ws);
     if (entry.sockets.size === 0) this.bySession.delete(sessionId);
+    this.forgetOfUser(entry.userId, ws);
+  }
+
+  private forgetOfUser(userId: string, ws: WebSocket): void {
+    const mine = this.byUser.get(userId);
+    if (!mine) return;
+    mine.delete(ws);
+    if (mine.size === 0) {
+      this.byUser.delete(userId);
+      this.usersVersion++;
+    }
   }
 
   private onMessage(m: BusMessage): void {
-    if (m.kind === 'event') this.deliver(m.event);
-    else this.endSessions(m.sessionIds, m.reason);
+    if (m.kind === 'event') {
+      if (!this.ranking.hold(m.event)) this.deliver(m.event);
+    } else this.endSessions(m.sessionIds, m.reason);
   }
 
   /**
@@ -188,20 +229,24 @@ export class EventHub {
     }
   }
 
-  private send(ws: WebSocket, frame: string): void {
+  /** `frame`: the JSON text, or its UTF-8 bytes when one frame goes to many sockets (encoded once, not per socket). */
+  private send(ws: WebSocket, frame: string | Buffer): void {
     // a socket that does not drain would hold memory for everyone: drop it (decisions §12)
     if (ws.bufferedAmount > this.opts.maxBufferedBytes) {
       ws.terminate();
       return;
     }
-    ws.send(frame);
+    ws.send(frame, TEXT);
   }
 
+  /**
+   * Sends an event to every open socket whose user is in its audience, each user decided once:
+   * an author's event (a list of users) visits only those users, a staff audience the users it
+   * reached last time while nothing it rests on changed, any other event each user with a socket. The frame is written and encoded once, and only when someone may receive it.
+   */
   private deliver(e: DomainEvent): void {
-    if (this.bySession.size === 0) return;
-    // written once, and only when someone open may receive it (an author's event, with the author away, is not)
-    let frame: string | undefined;
-    const decided = new Map<string, boolean>();
+    if (this.byUser.size === 0) return;
+    let frame: Buffer | undefined;
     const activityId = activityOf(e);
     // read once per event, and only when an event is about an activity
     let sees: ((userId: string) => boolean) | undefined;
@@ -210,16 +255,23 @@ export class EventHub {
       sees ??= this.opts.viewers(activityId);
       return sees(userId);
     };
-    for (const entry of this.bySession.values()) {
-      let ok = decided.get(entry.userId);
-      if (ok === undefined) {
-        const reach = this.reach(entry.userId, e.audience);
-        decided.set(entry.userId, (ok = reach === 'staff' || (reach === 'viewer' && visible(entry.userId))));
+    const tell = (userId: string, sockets: Set<WebSocket>): void => {
+      const reach = this.reach(userId, e.audience);
+      if (reach === 'no' || (reach === 'viewer' && !visible(userId))) return;
+      frame ??= Buffer.from(wireJson({ type: e.type, data: e.data }));
+      for (const ws of sockets) this.send(ws, frame);
+    };
+    const a = e.audience;
+    if (a.kind === 'users' || isStaffOnly(a)) {
+      const users =
+        a.kind === 'users'
+          ? new Set(a.userIds)
+          : this.staff.members(a, this.d.permissions.generation, this.usersVersion, this.byUser.keys(), (userId) => this.reach(userId, a) !== 'no');
+      for (const userId of users) {
+        const sockets = this.byUser.get(userId);
+        if (sockets) tell(userId, sockets);
       }
-      if (!ok) continue;
-      frame ??= wireJson({ type: e.type, data: e.data });
-      for (const ws of entry.sockets) this.send(ws, frame);
-    }
+    } else for (const [userId, sockets] of this.byUser) tell(userId, sockets);
   }
 
   private endSessions(ids: string[], reason: string): void {
@@ -229,6 +281,7 @@ export class EventHub {
       if (!entry) continue;
       this.bySession.delete(id);
       for (const ws of entry.sockets) {
+        this.forgetOfUser(entry.userId, ws);
         this.send(ws, frame);
         ws.close(CLOSE_SESSION_ENDED, 'session ended');
       }
@@ -252,6 +305,7 @@ export class EventHub {
   async close(): Promise<void> {
     clearInterval(this.timer);
     this.unsubscribe();
+    this.ranking.close();
     const closing: Promise<void>[] = [];
     for (const entry of this.bySession.values()) {
       for (const ws of entry.sockets) {
@@ -260,6 +314,7 @@ export class EventHub {
       }
     }
     this.bySession.clear();
+    this.byUser.clear();
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, 2000).unref());
     await Promise.race([Promise.all(closing).then(() => undefined), timeout]);
     this.wss.close();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { Ranking as RankingSchema, ops, type Activity, type OperationInput, type Ranking, type RankingCell, type Series } from '@judge/contract';
 import { submissions } from '../../src/db/schema.js';
+import type { ConfigOverrides } from '@judge/server';
 import { ManualClock, TestJudge } from '../harness.js';
 import { World, at, type Party } from '../series-fixtures.js';
 
@@ -45,8 +46,8 @@ export class Fixture {
     readonly M: Party,
   ) {}
 
-  static async start(clock: ManualClock): Promise<Fixture> {
-    const j = await TestJudge.start({ clock });
+  static async start(clock: ManualClock, config?: ConfigOverrides): Promise<Fixture> {
+    const j = await TestJudge.start({ clock, ...(config ? { config } : {}) });
     // the tests move time and tick the workers themselves
     j.app.scheduler.stop();
     j.app.rankingAnnouncer.stop();

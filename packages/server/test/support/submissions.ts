@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { ops, type Activity, type ClaimedJob, type Series } from '@judge/contract';
 import type { ApiProblem, JudgeClient } from '@judge/sdk';
 import { refusedWith } from '../expect.js';
+import type { ConfigOverrides } from '@judge/server';
 import { ManualClock, TestJudge, raw } from '../harness.js';
 import { World, at, type Party } from '../series-fixtures.js';
 import { sha256 } from './forms.js';
@@ -129,9 +130,9 @@ export async function participant(a: Activity, prefix = 'pupil', how: 'bearer' |
  * Starts the server and builds the activity and parties before the calling block, and stops it
  * after.
  */
-export function useSubmissionWorld(): void {
+export function useSubmissionWorld(config?: ConfigOverrides): void {
   beforeAll(async () => {
-    j = await TestJudge.start({ clock });
+    j = await TestJudge.start({ clock, ...(config ? { config } : {}) });
     w = await World.create(j, clock);
     admin = w.admin;
     runner = await ProtocolRunner.approved(j, admin, 'runner-1');
