@@ -26,10 +26,12 @@ describe('coalesced rankingChanged signals', () => {
     const got = await f.w.barrier(PARTIES.map((k) => streams[k]));
     return Object.fromEntries(PARTIES.map((k, i) => [k, only(got[i]!, 'rankingChanged')])) as Heard;
   }
-  const announce = (submissionId: string) =>
-    f.j.app.deps.tx.run((out) => {
-      for (const e of f.j.app.services.ranking.resultEvents(submissionId)) out.emit(e);
+  const announce = async (submission: string | Promise<string>) => {
+    const id = await submission;
+    await f.j.app.deps.tx.write(async (q, out) => {
+      for (const e of await f.j.app.services.ranking.resultEventsIn(q, id)) out.emit(e);
     });
+  };
 
   beforeAll(async () => {
     f = await Fixture.start(clock, { socket: { rankingIntervalMs: HOUR } });
@@ -49,7 +51,7 @@ describe('coalesced rankingChanged signals', () => {
     await heard();
 
     for (const [t, who, verdict] of [[A, P, 'WA'], [A, Q, 'AC'], [B, P, 'AC'], [B, Q, 'TLE'], [A, P, 'AC']] as const) {
-      announce(f.submit(a, t, who, { minutes: 15, verdict }));
+      await announce(f.submit(a, t, who, { minutes: 15, verdict }));
     }
     // held: nothing yet, not even the first
     let got = await heard();
@@ -67,7 +69,7 @@ describe('coalesced rankingChanged signals', () => {
 
     // one result in an interval goes as it always did, its result included
     const last = f.submit(a, B, P, { minutes: 16, verdict: 'AC' });
-    announce(last);
+    await announce(last);
     f.j.app.hub.flushRankingSignals();
     got = await heard();
     for (const k of ['M', 'P', 'Q'] as const) {
@@ -83,10 +85,10 @@ describe('coalesced rankingChanged signals', () => {
     const [A, B] = [await f.task(open), await f.task(frozen)];
     await heard();
 
-    announce(f.submit(a, A, P, { minutes: 15, verdict: 'AC' }));
-    announce(f.submit(a, A, Q, { minutes: 15, verdict: 'WA' }));
-    announce(f.submit(a, B, P, { minutes: 15, verdict: 'AC' }));
-    announce(f.submit(a, B, Q, { minutes: 15, verdict: 'AC' }));
+    await announce(f.submit(a, A, P, { minutes: 15, verdict: 'AC' }));
+    await announce(f.submit(a, A, Q, { minutes: 15, verdict: 'WA' }));
+    await announce(f.submit(a, B, P, { minutes: 15, verdict: 'AC' }));
+    await announce(f.submit(a, B, Q, { minutes: 15, verdict: 'AC' }));
     f.j.app.hub.flushRankingSignals();
     let got = await heard();
     const bare = (seriesId: string) => ({ activityId: a.id, change: 'result', seriesId });
@@ -98,10 +100,10 @@ describe('coalesced rankingChanged signals', () => {
     const mine = await f.activity([P, Q], { scoreVisibility: 'participantOnly' });
     const D = await f.task(await f.series(mine));
     await heard();
-    announce(f.submit(mine, D, P, { minutes: 15, verdict: 'WA' }));
-    announce(f.submit(mine, D, P, { minutes: 16, verdict: 'AC' }));
+    await announce(f.submit(mine, D, P, { minutes: 15, verdict: 'WA' }));
+    await announce(f.submit(mine, D, P, { minutes: 16, verdict: 'AC' }));
     const fromQ = f.submit(mine, D, Q, { minutes: 16, verdict: 'AC' });
-    announce(fromQ);
+    await announce(fromQ);
     f.j.app.hub.flushRankingSignals();
     got = await heard();
     expect(got.P).toEqual([{ activityId: mine.id, change: 'result', seriesId: D.seriesId }]);
@@ -129,9 +131,9 @@ describe('coalesced rankingChanged signals, by the interval timer', () => {
     const streams = [await listen(f.j, f.M.u), await listen(f.j, P.u), await listen(f.j, Q.u)];
     try {
       // three results in one synchronous run: certainly within one interval
-      const ids = [f.submit(a, A, P, { minutes: 15, verdict: 'WA' }), f.submit(a, A, Q, { minutes: 15, verdict: 'AC' }), f.submit(a, A, P, { minutes: 16, verdict: 'AC' })];
-      f.j.app.deps.tx.run((out) => {
-        for (const id of ids) for (const e of f.j.app.services.ranking.resultEvents(id)) out.emit(e);
+      const ids = [await f.submit(a, A, P, { minutes: 15, verdict: 'WA' }), await f.submit(a, A, Q, { minutes: 15, verdict: 'AC' }), await f.submit(a, A, P, { minutes: 16, verdict: 'AC' })];
+      await f.j.app.deps.tx.write(async (q, out) => {
+        for (const id of ids) for (const e of await f.j.app.services.ranking.resultEventsIn(q, id)) out.emit(e);
       });
       for (const st of streams) expect((await st.next('rankingChanged', 10_000)).data).toEqual({ activityId: a.id, change: 'result', seriesId: s.id });
       const after = await f.w.barrier(streams);
