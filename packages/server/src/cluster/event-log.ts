@@ -37,7 +37,7 @@ export function appendToEventLog(clock: Clock): (q: Q, out: Outbox) => Promise<v
     const texts = out.messages.map((m) => JSON.stringify(m));
     // one statement for all of them, ids in the outbox's order
     await pgq.execute(
-      sql`insert into events (created_at, message) select ${iso(clock.now())}, m from unnest(${texts}::text[]) with ordinality as x(m, n) order by n`,
+      sql`insert into events (created_at, message) select ${iso(clock.now())}, m from unnest(${sql.param(texts)}::text[]) with ordinality as x(m, n) order by n`,
     );
   };
 }
