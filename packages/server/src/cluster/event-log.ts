@@ -90,7 +90,7 @@ export class EventLogReader {
     const { rows } = await this.o.pool.query<{ id: number | null }>('select max(id) as id from events');
     this.cursor = Number(rows[0]?.id ?? 0);
     await this.listen();
-    this.timer = setInterval(() => this.wake(), this.o.pollMs ?? 1000);
+    this.timer = setInterval(() => void this.wake(), this.o.pollMs ?? 1000);
     this.timer.unref();
   }
 
