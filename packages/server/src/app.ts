@@ -10,8 +10,11 @@ import type { Logger } from 'pino';
 import { PasswordHasher } from './auth/passwords.js';
 import { Permissions, readGrantsNow } from './auth/permissions.js';
 import { Sessions } from './auth/sessions.js';
+import { eventHooks } from './cluster/event-log.js';
+import { ClusterNode } from './cluster/node.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
+import type { Engine } from './db/storage.js';
 import { Transactor } from './db/transactor.js';
 import { dataPaths, ensureDataDirs, isInitialised, lockDataDir } from './datadir.js';
 import { EventBus } from './events/bus.js';
@@ -164,14 +167,14 @@ function createDeps(opts: AppOptions, dbh: ReturnType<typeof openDatabase>, log:
   const bus = new EventBus();
   // the resolver reads through the transactor, which invalidates it: made in that order, tied by this reference
   let permissions: Permissions | undefined;
+  const clock = opts.clock ?? systemClock;
   const tx = new Transactor(dbh.sqlite, {
     settled: [(out) => void (out.permissionsChanged && permissions?.invalidate())],
-    committed: [(out) => bus.publish(out.messages)],
+    ...eventHooks(dbh.engine.name, bus, clock),
   }, dbh.engine);
   permissions = new Permissions(tx, readGrantsNow(dbh.db));
   const sessions = new Sessions(tx, config.auth, dbh.db);
   const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKib, iterations: config.auth.argon2Iterations });
-  const clock = opts.clock ?? systemClock;
   return { config, dataDir, db: dbh.db, sqlite: dbh.sqlite, tx, clock, log, bus, permissions, sessions, hasher, connections, offloop: new BoundedPool(opts.offloop) };
 }
 
@@ -227,15 +230,29 @@ function createHandler(deps: Deps, api: Api, services: Services): RequestListene
   return koa.callback();
 }
 
-function startWorkers(deps: Deps, services: Services, paths: DataPaths): Workers {
+/**
+ * The workers, run by the server that leads the cluster (cluster/leader.ts): on SQLite the one
+ * server, at once; on PostgreSQL one server at a time, moving when the leader dies. Work queued on
+ * any server wakes this one's long polls.
+ */
+async function startWorkers(deps: Deps, services: Services, paths: DataPaths, engine: Engine): Promise<{ workers: Workers; cluster: ClusterNode }> {
   const workers: Workers = {
     retention: new RetentionWorker(deps.tx, paths.uploads, deps.clock, deps.log, { dir: printoutPdfDir(deps.dataDir), prune: (dir) => pruneDisposed(dir, deps.sqlite) }),
     scheduler: new SeriesScheduler(deps, services.series),
     rankingAnnouncer: new RankingAnnouncer(deps),
     reaper: new LeaseReaper(deps, services.judging),
   };
-  for (const w of Object.values(workers)) w.start();
-  return workers;
+  const cluster = await ClusterNode.start({
+    engine,
+    tx: deps.tx,
+    bus: deps.bus,
+    clock: deps.clock,
+    log: deps.log,
+    version: packageVersion(),
+    workers: { start: () => Object.values(workers).forEach((w) => w.start()), stop: () => Object.values(workers).forEach((w) => w.stop()) },
+    onWork: (kind) => (kind === 'trials' ? services.trials : services.jobs).signal.notify(),
+  });
+  return { workers, cluster };
 }
 
 /**
@@ -246,6 +263,7 @@ function startWorkers(deps: Deps, services: Services, paths: DataPaths): Workers
 async function shutdown(parts: {
   deps: Deps;
   workers: Workers;
+  cluster?: ClusterNode;
   services: Services;
   hub: EventHub;
   server: Server;
@@ -257,6 +275,8 @@ async function shutdown(parts: {
   log: Logger;
   closeLog(): Promise<void>;
 }) {
+  // the workers stop, and on PostgreSQL another server takes the lead
+  await parts.cluster?.close();
   for (const w of Object.values(parts.workers)) w.stop();
   // long polls answer 204 now rather than wait out their time on a closing server
   parts.services.judging.close();
@@ -316,8 +336,8 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
     viewers: (activityId) => activityViewers(deps, activityId),
   });
   hub.attach(server);
-  const workers = startWorkers(deps, services, paths);
-  const parts: Parameters<typeof shutdown>[0] = { deps, workers, services, hub, server, dbh, lock, log, closeLog };
+  const { workers, cluster } = await startWorkers(deps, services, paths, dbh.engine);
+  const parts: Parameters<typeof shutdown>[0] = { deps, workers, cluster, services, hub, server, dbh, lock, log, closeLog };
   await listen(server, config.port, config.host).catch(async (e: unknown) => {
     await shutdown(parts);
     throw e;

@@ -637,3 +637,25 @@ export const printouts = pgTable(
     index('printouts_disposal').on(t.resolvedAt).where(sql`source_disposed_at is null`),
   ],
 );
+
+export const events = pgTable(
+  'events',
+  {
+    // an identity column draws from a sequence: ids grow, though rolled-back writes leave gaps
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    createdAt: ts('created_at').notNull(),
+    message: text('message').notNull(),
+  },
+  (t) => [index('events_created').on(t.createdAt)],
+);
+
+export const servers = pgTable('servers', {
+  id: text('id').primaryKey(),
+  host: text('host').notNull(),
+  pid: bigint('pid', { mode: 'number' }).notNull(),
+  version: text('version').notNull(),
+  startedAt: ts('started_at').notNull(),
+  heartbeatAt: ts('heartbeat_at').notNull(),
+  leader: bool('leader').notNull().default(0),
+  eventCursor: bigint('event_cursor', { mode: 'number' }),
+});

@@ -14,6 +14,10 @@ export const ADVISORY_KEYS = {
   migrations: 1,
   /** Every write holds it shared for its transaction; a write that kept losing races takes it alone. */
   writes: 2,
+  /** Taken by a write just before it appends to the event log, so that event ids become visible in order (cluster/event-log.ts). */
+  events: 3,
+  /** Held for as long as a server leads the cluster and runs its workers (cluster/leader.ts). */
+  leader: 4,
 } as const;
 
 /**
@@ -142,6 +146,15 @@ export class PostgresEngine implements Engine {
       if (exclusive && !broken) await client.query(`SELECT pg_advisory_unlock(${WRITES_LOCK})`).catch(lost);
       client.release(broken);
     }
+  }
+
+  /**
+   * A connection of its own, outside the pool, with the pool's settings: for what lives as long as a
+   * session (LISTEN, the leader's advisory lock). The caller connects and ends it.
+   */
+  dedicatedClient(): pg.Client {
+    const client = new pg.Client({ ...this.pool.options, keepAlive: true });
+    return client;
   }
 
   private builderFor(client: pg.PoolClient): Q {

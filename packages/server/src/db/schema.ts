@@ -716,3 +716,34 @@ export const printouts = sqliteTable(
     index('printouts_disposal').on(t.resolvedAt).where(sql`source_disposed_at is null`),
   ],
 );
+
+/**
+ * The event log of a cluster (docs/storage.md, "Several servers"): on PostgreSQL every committed
+ * write's bus messages, appended in the same transaction, in commit order; each server's reader
+ * hands the rows after its cursor to its own bus. The id is the cursor. SQLite (one process)
+ * publishes straight after commit and leaves it empty.
+ */
+export const events = sqliteTable(
+  'events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    createdAt: ts('created_at').notNull(),
+    /** The bus message (events/bus.ts' BusMessage) as JSON. */
+    message: text('message').notNull(),
+  },
+  (t) => [index('events_created').on(t.createdAt)],
+);
+
+/** The judge servers sharing the database, each with its last heartbeat (src/cluster/servers.ts). */
+export const servers = sqliteTable('servers', {
+  id: text('id').primaryKey(),
+  host: text('host').notNull(),
+  pid: integer('pid').notNull(),
+  version: text('version').notNull(),
+  startedAt: ts('started_at').notNull(),
+  heartbeatAt: ts('heartbeat_at').notNull(),
+  /** Whether it held the leadership (and ran the workers) at its last heartbeat. */
+  leader: bool('leader').notNull().default(false),
+  /** The id of the last event its reader handed to its bus; null where there is no event log (SQLite). */
+  eventCursor: integer('event_cursor'),
+});

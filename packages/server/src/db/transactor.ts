@@ -31,6 +31,11 @@ export class Outbox {
 
 /** What happens after a transaction; app.ts wires in the permission cache and the event bus. */
 export interface TransactionHooks {
+  /**
+   * Inside each attempt of an asynchronous write, after its function and before COMMIT, with its
+   * statements' builder: what must commit or roll back with the write (the cluster's event log).
+   */
+  beforeCommit?: ((q: Q, out: Outbox) => Promise<void>)[];
   /** After every transaction, committed or rolled back: reads inside it may have cached what a rollback took back. */
   settled?: ((out: Outbox) => void)[];
   /** After a commit only, in order, after the outbox's own `then` work. */
@@ -102,10 +107,12 @@ export class Transactor {
     const tried: Outbox[] = [];
     let result: T;
     try {
-      result = await this.requireEngine().transaction((q) => {
+      result = await this.requireEngine().transaction(async (q) => {
         const out = new Outbox();
         tried.push(out);
-        return this.within({ owner: this, q, out, ended: false }, () => fn(q, out));
+        const r = await this.within({ owner: this, q, out, ended: false }, () => fn(q, out));
+        for (const hook of this.hooks.beforeCommit ?? []) await hook(q, out);
+        return r;
       });
     } finally {
       // every attempt, not just the last: a rolled-back one may have cached what it read, and
