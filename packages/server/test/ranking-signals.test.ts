@@ -68,7 +68,7 @@ describe('coalesced rankingChanged signals', () => {
     for (const k of PARTIES) expect(got[k]).toEqual([]);
 
     // one result in an interval goes as it always did, its result included
-    const last = f.submit(a, B, P, { minutes: 16, verdict: 'AC' });
+    const last = await f.submit(a, B, P, { minutes: 16, verdict: 'AC' });
     await announce(last);
     f.j.app.hub.flushRankingSignals();
     got = await heard();
@@ -102,7 +102,7 @@ describe('coalesced rankingChanged signals', () => {
     await heard();
     await announce(f.submit(mine, D, P, { minutes: 15, verdict: 'WA' }));
     await announce(f.submit(mine, D, P, { minutes: 16, verdict: 'AC' }));
-    const fromQ = f.submit(mine, D, Q, { minutes: 16, verdict: 'AC' });
+    const fromQ = await f.submit(mine, D, Q, { minutes: 16, verdict: 'AC' });
     await announce(fromQ);
     f.j.app.hub.flushRankingSignals();
     got = await heard();
