@@ -2,7 +2,7 @@ import { PERMISSIONS, PERMISSION_KEYS, forbidden, isPermission, type Permission 
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { grants, roles } from '../db/schema.js';
-import type { Q } from '../db/storage.js';
+import { prepared, type Q } from '../db/storage.js';
 import type { Transactor } from '../db/transactor.js';
 
 /** Who is calling: a signed-in user through one session. */
@@ -26,10 +26,12 @@ const held = (rows: GrantRow[]): HeldGrant[] => rows.map((r) => ({ activityId: r
 
 const GRANT_COLUMNS = { activityId: grants.activityId, overrideSystem: grants.overrideSystem, permissions: roles.permissions };
 
-/** A user's grants with their roles' keys: the one query behind every permission answer. */
-function readGrants(q: Q, userId: string): Promise<GrantRow[]> {
-  return q.select(GRANT_COLUMNS).from(grants).innerJoin(roles, eq(roles.id, grants.roleId)).where(eq(grants.userId, userId));
-}
+/**
+ * A user's grants with their roles' keys: the one query behind every permission answer, read on a
+ * request whose user's grants are not cached; built once per `q` (storage.ts, prepared()).
+ */
+const grantsOf = prepared((q) => q.select(GRANT_COLUMNS).from(grants).innerJoin(roles, eq(roles.id, grants.roleId)).where(eq(grants.userId, sql.placeholder('userId'))).prepare());
+const readGrants = (q: Q, userId: string): Promise<GrantRow[]> => grantsOf(q, { userId });
 
 /**
  * The same read, synchronously, on the SQLite connection: only for `PermissionResolver`, the view

@@ -1,8 +1,8 @@
 import type { Session } from '@judge/contract';
-import { and, desc, eq, gt, isNull, or } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { sessionSecrets, sessions, users } from '../db/schema.js';
-import type { Q } from '../db/storage.js';
+import { prepared, type Q } from '../db/storage.js';
 import type { Outbox, Transactor } from '../db/transactor.js';
 import { addSeconds, compact, iso, newId, newSecret, sha256Hex } from '../util.js';
 import type { Actor } from './permissions.js';
@@ -49,16 +49,31 @@ const liveAt = (id: string, now: string) =>
 
 const secretIs = (hash: string, kind: string) => and(eq(sessionSecrets.hash, hash), eq(sessionSecrets.kind, kind));
 
-const authQuery = (q: Q, hash: string, kind: string) =>
+/*
+ * The two reads on every signed-in request whose secret is not cached, built once per `q` and run
+ * with placeholders (storage.ts, prepared()): building them cost more than SQLite takes to run them.
+ */
+const authQuery = prepared((q) =>
   q
     .select(AUTH_COLUMNS)
     .from(sessionSecrets)
     .innerJoin(sessions, eq(sessions.id, sessionSecrets.sessionId))
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(secretIs(hash, kind))
-    .limit(1);
+    .where(and(eq(sessionSecrets.hash, sql.placeholder('hash')), eq(sessionSecrets.kind, sql.placeholder('kind'))))
+    .limit(1)
+    .prepare(),
+);
 
-const liveQuery = (q: Q, id: string, now: string) => q.select({ id: sessions.id }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(liveAt(id, now)).limit(1);
+const LIVE_NOW = sql.placeholder('now');
+const liveQuery = prepared((q) =>
+  q
+    .select({ id: sessions.id })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sql.placeholder('id')), isNull(sessions.endedAt), gt(sessions.expiresAt, LIVE_NOW), isNull(users.blockedAt), or(isNull(users.expiresAt), gt(users.expiresAt, LIVE_NOW))))
+    .limit(1)
+    .prepare(),
+);
 
 /**
  * What the event hub asks of sessions, answered within one turn (it decides in one turn whether a
@@ -155,7 +170,7 @@ export class Sessions {
     let row = this.authCache.get(key);
     if (!row) {
       const generation = this.generation;
-      row = (await this.tx.read((q) => authQuery(q, hash, kind)))[0];
+      row = (await this.tx.read((q) => authQuery(q, { hash, kind })))[0];
       if (!row) return null;
       if (generation === this.generation) this.remember(key, row);
     }
@@ -266,7 +281,7 @@ export class Sessions {
   }
 
   async isLive(sessionId: string, now: Date, q?: Q): Promise<boolean> {
-    const read = (r: Q) => liveQuery(r, sessionId, iso(now));
+    const read = (r: Q) => liveQuery(r, { id: sessionId, now: iso(now) });
     return (await (q ? read(q) : this.tx.read(read))).length > 0;
   }
 

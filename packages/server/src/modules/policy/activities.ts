@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
-import type { Q } from '../../db/storage.js';
+import { prepared, type Q } from '../../db/storage.js';
 import { activities } from '../../db/schema.js';
 import type { Audience } from '../../events/bus.js';
 import { ApiError, notFound } from '@judge/contract';
@@ -10,14 +10,19 @@ export type ActivityRow = typeof activities.$inferSelect;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/* Asked on nearly every request about an activity: built once per `q` (storage.ts, prepared()). */
+const activityById = prepared((q) => q.select().from(activities).where(eq(activities.id, sql.placeholder('id'))).limit(1).prepare());
+const activityBySlug = prepared((q) => q.select().from(activities).where(eq(activities.slugKey, sql.placeholder('slugKey'))).limit(1).prepare());
+
 /** An activity by id, or by slug regardless of case (interface: `{idOrSlug}`), read with `q`. */
 export async function findActivity(q: Q, idOrSlug: string): Promise<ActivityRow | undefined> {
   if (UUID.test(idOrSlug)) {
-    const found = (await q.select().from(activities).where(eq(activities.id, idOrSlug)).limit(1))[0];
+    const found = (await activityById(q, { id: idOrSlug }))[0];
     if (found) return found;
   }
-  return (await q.select().from(activities).where(eq(activities.slugKey, idOrSlug.toLowerCase())).limit(1))[0];
+  return (await activityBySlug(q, { slugKey: idOrSlug.toLowerCase() }))[0];
 }
+
 
 /**
  * Reads with `q` when the caller is inside a transaction, else in a read of its own. A caller inside
