@@ -69,3 +69,17 @@ export function prepared<P extends Record<string, unknown>, R>(build: (q: Q) => 
     return query.execute(placeholders);
   };
 }
+
+/**
+ * `prepared()` for a query whose SQL depends on a small key besides `q` (a batch size written into
+ * its LIMIT, how many values a list binds): one prepared query per key and `q`. Keys must come
+ * from a small set, as every key keeps its statement for the life of `q`.
+ */
+export function preparedPer<K, P extends Record<string, unknown>, R>(build: (q: Q, key: K) => PreparedQuery<P, R>): (q: Q, key: K, placeholders: P) => Promise<R> {
+  const byKey = new Map<K, (q: Q, placeholders: P) => Promise<R>>();
+  return (q, key, placeholders) => {
+    let run = byKey.get(key);
+    if (!run) byKey.set(key, (run = prepared((q) => build(q, key))));
+    return run(q, placeholders);
+  };
+}

@@ -2,9 +2,8 @@ import type { SubmissionFile } from '@judge/contract';
 import { and, asc, eq, exists, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { attempts, files, problemVersionFiles, problemVersions, sampleRuns, seriesProblems, submissionFiles, submissions, trials } from '../../db/schema.js';
-import type { Q } from '../../db/storage.js';
+import { prepared, type Q } from '../../db/storage.js';
 import { compact } from '../../util.js';
-import { preparedOn } from './prepared.js';
 
 /*
  * The reads of the job side of the runner protocol, as builders. A state is compared with a
@@ -33,9 +32,12 @@ const JOB = {
 
 /** The lease and result columns of one job (an attempt); undefined when there is none. */
 export async function jobRow(q: Q, jobId: string) {
-  const p = preparedOn(q, 'jobRow', (q) => q.select(JOB).from(attempts).where(eq(attempts.id, sql.placeholder('id'))).limit(literalLimit(1)).prepare());
-  return (await p.execute({ id: jobId }))[0];
+  return (await jobById(q, { id: jobId }))[0];
 }
+
+/* The job side's reads, on every claim and report: built once per `q` (storage.ts, prepared()). */
+const jobById = prepared((q) => q.select(JOB).from(attempts).where(eq(attempts.id, sql.placeholder('id'))).limit(literalLimit(1)).prepare());
+const claimedJobRows = prepared((q) => claimedJobQuery(q).prepare());
 
 /** The job's source files are the submission's: a second name for `files`, beside the version's package. */
 const source = alias(files, 'source');
@@ -46,7 +48,7 @@ const source = alias(files, 'source');
  * (a submission has one or a few), the rest repeated on each.
  */
 export async function claimedJob(q: Q, jobId: string) {
-  const rows = await preparedOn(q, 'claimedJob', (q) => claimedJobQuery(q).prepare()).execute({ id: jobId });
+  const rows = await claimedJobRows(q, { id: jobId });
   const first = rows[0];
   if (!first) return undefined;
   const sources: SubmissionFile[] = [];

@@ -2,7 +2,7 @@ import type { ClaimedJob, OperationInput, ops } from '@judge/contract';
 import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { RunnerActor } from '../../auth/runner-tokens.js';
 import { activities, attemptFiles, attempts, files, runners, series, submissions } from '../../db/schema.js';
-import type { Q } from '../../db/storage.js';
+import { prepared, preparedPer, type Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { ApiError } from '@judge/contract';
 import type { Deps } from '../../services.js';
@@ -11,7 +11,6 @@ import { jobMaxima } from '../../config.js';
 import type { SubmissionOutcome } from './outcome.js';
 import { requiredTags, tagsSatisfied } from '../runners/index.js';
 import { WorkSignal, afterReturn, extendedLease, leaseSeconds, requireHeld, type Return } from './lease.js';
-import { preparedOn } from './prepared.js';
 import { claimedJob, holdsFile, isQueued, isRunning, jobRow, literalLimit } from './job-rows.js';
 
 type ReportBody = OperationInput<typeof ops.reportJob>['body'];
@@ -92,7 +91,7 @@ export class JobsService {
     for (let offset = 0, batch = 1; ; offset += batch, batch = CANDIDATES) {
       // attempts_queue (state, priority, created_at) hands them out in order; the type filter is a probe per row.
       // PostgreSQL: FOR UPDATE OF attempts SKIP LOCKED, so that two claims never read the same queued row as free.
-      const rows = await candidates(q, batch, runner.problemTypes.length).execute({ ...typeValues(runner.problemTypes), offset });
+      const rows = await candidates(q, `${batch} ${runner.problemTypes.length}`, { ...typeValues(runner.problemTypes), offset });
       const fit = rows.find((c) => tagsSatisfied(requiredTags(c.seriesTags, c.activityTags), runner.tags));
       if (fit) return fit.id;
       if (rows.length < batch) return undefined;
@@ -111,28 +110,11 @@ export class JobsService {
     const now = this.d.clock.now();
     const token = newSecret();
     const expires = iso(new Date(now.getTime() + lease * 1000));
-    const [taken] = await preparedOn(q, 'take', (q) =>
-      q
-        .update(attempts)
-        .set({
-          state: 'running',
-          runnerId: sql`${sql.placeholder('runnerId')}`,
-          runnerName: sql`${sql.placeholder('runnerName')}`,
-          leaseHash: sql`${sql.placeholder('leaseHash')}`,
-          leaseExpiresAt: sql`${sql.placeholder('expires')}`,
-          claimedAt: sql`${sql.placeholder('now')}`,
-          deliveries: sql`${attempts.deliveries} + 1`,
-          progressDone: null,
-          progressTotal: null,
-        })
-        .where(and(eq(attempts.id, sql.placeholder('id')), isQueued))
-        .returning({ submissionId: attempts.submissionId, attempt: attempts.attempt, problemType: attempts.problemType, problemVersionId: attempts.problemVersionId })
-        .prepare(),
-    ).execute({ runnerId: runner.runnerId, runnerName: runner.name, leaseHash: sha256Hex(token), expires, now: iso(now), id: jobId });
+    const [taken] = await takeJob(q, { runnerId: runner.runnerId, runnerName: runner.name, leaseHash: sha256Hex(token), expires, now: iso(now), id: jobId });
     if (!taken) return null;
     // a new delivery starts clean: files an earlier delivery attached without giving the result
     // (infrastructure failure, release, lapse) must not take the names this one attaches
-    await preparedOn(q, 'clearFiles', (q) => q.delete(attemptFiles).where(eq(attemptFiles.attemptId, sql.placeholder('id'))).prepare()).execute({ id: jobId });
+    await clearFiles(q, { id: jobId });
     const c = (await claimedJob(q, jobId))!;
     await this.outcome.update(q, taken.submissionId, out, { stateChanged: true, resultChanged: false });
     return compact({
@@ -259,25 +241,7 @@ export class JobsService {
       }
       if (!body.verdict) throw ApiError.of('result.verdict.missing', 'A report needs a verdict unless it is an infrastructure failure', { verdict: ['required'] });
       await this.attachFiles(q, runner, j.id, body.files ?? []);
-      await preparedOn(q, 'complete', (q) =>
-        q
-          .update(attempts)
-          .set({
-            state: 'completed',
-            verdict: sql`${sql.placeholder('verdict')}`,
-            score: sql`${sql.placeholder('score')}`,
-            maxScore: sql`${sql.placeholder('maxScore')}`,
-            extra: sql`${sql.placeholder('extra')}`,
-            props: sql`${sql.placeholder('props')}`,
-            runnerVersion: sql`${sql.placeholder('runnerVersion')}`,
-            finishedAt: sql`${sql.placeholder('now')}`,
-            leaseExpiresAt: null,
-            resultId: sql`${sql.placeholder('resultId')}`,
-            failureReason: null,
-          })
-          .where(eq(attempts.id, sql.placeholder('id')))
-          .prepare(),
-      ).execute({
+      await completeJob(q, {
         verdict: body.verdict,
         score: body.score ?? null,
         maxScore: body.maxScore ?? null,
@@ -289,13 +253,7 @@ export class JobsService {
         resultId,
         id: j.id,
       });
-      await preparedOn(q, 'completedJobs', (q) =>
-        q
-          .update(runners)
-          .set({ completedJobs: sql`${runners.completedJobs} + 1` })
-          .where(eq(runners.id, sql.placeholder('id')))
-          .prepare(),
-      ).execute({ id: runner.runnerId });
+      await countCompleted(q, { id: runner.runnerId });
       await this.outcome.update(q, j.submissionId, out, { stateChanged: true, resultChanged: true });
       return { resultId, state: 'completed', duplicate: false };
     });
@@ -354,22 +312,75 @@ export class JobsService {
   }
 }
 
-/** The candidates query for a batch size and a number of problem types, built once (prepared.ts). */
-function candidates(q: Q, batch: number, types: number) {
-  return preparedOn(q, `candidates ${batch} ${types}`, (q) =>
-    q
-      .select({ id: attempts.id, seriesTags: series.runnerTags, activityTags: activities.runnerTags })
-      .from(attempts)
-      .innerJoin(submissions, eq(submissions.id, attempts.submissionId))
-      .innerJoin(series, eq(series.id, submissions.seriesId))
-      .innerJoin(activities, eq(activities.id, submissions.activityId))
-      .where(and(isQueued, inArray(attempts.problemType, Array.from({ length: types }, (_, i) => sql.placeholder(`t${i}`)))))
-      .orderBy(asc(attempts.priority), asc(attempts.createdAt), asc(attempts.id))
-      .limit(literalLimit(batch))
-      .offset(sql.placeholder('offset'))
-      .prepare(),
-  );
-}
+/*
+ * The claim → report path's statements, built once per `q` and run with placeholders (storage.ts,
+ * prepared()): building them was most of a job's CPU (bench/README.md, claim-report). A JSON
+ * column's value is bound as its text.
+ */
+const takeJob = prepared((q) =>
+  q
+    .update(attempts)
+    .set({
+      state: 'running',
+      runnerId: sql`${sql.placeholder('runnerId')}`,
+      runnerName: sql`${sql.placeholder('runnerName')}`,
+      leaseHash: sql`${sql.placeholder('leaseHash')}`,
+      leaseExpiresAt: sql`${sql.placeholder('expires')}`,
+      claimedAt: sql`${sql.placeholder('now')}`,
+      deliveries: sql`${attempts.deliveries} + 1`,
+      progressDone: null,
+      progressTotal: null,
+    })
+    .where(and(eq(attempts.id, sql.placeholder('id')), isQueued))
+    .returning({ submissionId: attempts.submissionId, attempt: attempts.attempt, problemType: attempts.problemType, problemVersionId: attempts.problemVersionId })
+    .prepare(),
+);
+
+const clearFiles = prepared((q) => q.delete(attemptFiles).where(eq(attemptFiles.attemptId, sql.placeholder('id'))).prepare());
+
+const completeJob = prepared((q) =>
+  q
+    .update(attempts)
+    .set({
+      state: 'completed',
+      verdict: sql`${sql.placeholder('verdict')}`,
+      score: sql`${sql.placeholder('score')}`,
+      maxScore: sql`${sql.placeholder('maxScore')}`,
+      extra: sql`${sql.placeholder('extra')}`,
+      props: sql`${sql.placeholder('props')}`,
+      runnerVersion: sql`${sql.placeholder('runnerVersion')}`,
+      finishedAt: sql`${sql.placeholder('now')}`,
+      leaseExpiresAt: null,
+      resultId: sql`${sql.placeholder('resultId')}`,
+      failureReason: null,
+    })
+    .where(eq(attempts.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+const countCompleted = prepared((q) =>
+  q
+    .update(runners)
+    .set({ completedJobs: sql`${runners.completedJobs} + 1` })
+    .where(eq(runners.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+/** The candidates query for a batch size and a number of problem types (key `"batch types"`), built once per pair. */
+const candidates = preparedPer((q, key: `${number} ${number}`) => {
+  const [batch, types] = key.split(' ').map(Number) as [number, number];
+  return q
+    .select({ id: attempts.id, seriesTags: series.runnerTags, activityTags: activities.runnerTags })
+    .from(attempts)
+    .innerJoin(submissions, eq(submissions.id, attempts.submissionId))
+    .innerJoin(series, eq(series.id, submissions.seriesId))
+    .innerJoin(activities, eq(activities.id, submissions.activityId))
+    .where(and(isQueued, inArray(attempts.problemType, Array.from({ length: types }, (_, i) => sql.placeholder(`t${i}`)))))
+    .orderBy(asc(attempts.priority), asc(attempts.createdAt), asc(attempts.id))
+    .limit(literalLimit(batch))
+    .offset(sql.placeholder('offset'))
+    .prepare();
+});
 
 /** The runner's problem types as the candidates query's placeholders t0, t1, … */
 function typeValues(types: readonly string[]): Record<string, string> {

@@ -1,12 +1,11 @@
 import { eq, sql, type AnyColumn } from 'drizzle-orm';
 import { attempts, seriesProblems, submissions } from '../../db/schema.js';
-import type { Q } from '../../db/storage.js';
+import { prepared, type Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { event, type DomainEvent } from '../../events/bus.js';
 import type { Deps } from '../../services.js';
 import { Standings, standingOf } from '../participant/index.js';
 import { toSummary, type SubmissionRow } from '../submissions/index.js';
-import { preparedOn } from './prepared.js';
 import { submissionRow } from './submission-row.js';
 
 /** What the judging flow asks of the ranking: refresh one cell after commit, and who to tell of a result. */
@@ -90,20 +89,7 @@ export class SubmissionOutcome {
    * newest one's number is how many there are.
    */
   private async derive(q: Q, submissionId: string): Promise<{ activityId: string; userId: string; seriesProblemId: string } | undefined> {
-    const [keys] = await preparedOn(q, 'derive', (q) =>
-      q
-        .update(submissions)
-        .set({
-          state: sql`coalesce(${newest(attempts.state)}, ${submissions.state})`,
-          verdict: sql`${newest(attempts.verdict)}`,
-          score: sql`${newest(attempts.score)}`,
-          maxScore: sql`${newest(attempts.maxScore)}`,
-          attempts: sql`coalesce(${newest(attempts.attempt)}, ${submissions.attempts})`,
-        })
-        .where(eq(submissions.id, sql.placeholder('id')))
-        .returning({ activityId: submissions.activityId, userId: submissions.userId, seriesProblemId: submissions.seriesProblemId })
-        .prepare(),
-    ).execute({ id: submissionId });
+    const [keys] = await deriveOutcome(q, { id: submissionId });
     return keys;
   }
 
@@ -148,3 +134,19 @@ export function announceSettled(
     for (const e of read.resultEvents()) out.emit(e);
   }
 }
+
+/* Run on every claim and report: built once per `q` (storage.ts, prepared()). */
+const deriveOutcome = prepared((q) =>
+  q
+    .update(submissions)
+    .set({
+      state: sql`coalesce(${newest(attempts.state)}, ${submissions.state})`,
+      verdict: sql`${newest(attempts.verdict)}`,
+      score: sql`${newest(attempts.score)}`,
+      maxScore: sql`${newest(attempts.maxScore)}`,
+      attempts: sql`coalesce(${newest(attempts.attempt)}, ${submissions.attempts})`,
+    })
+    .where(eq(submissions.id, sql.placeholder('id')))
+    .returning({ activityId: submissions.activityId, userId: submissions.userId, seriesProblemId: submissions.seriesProblemId })
+    .prepare(),
+);

@@ -6,7 +6,7 @@ import { ApiError, notFound } from '@judge/contract';
 import { PackageError } from '@judge/problem-package';
 import { inspectOffLoop } from '../../offloop/inspect-package.js';
 import { files, trials } from '../../db/schema.js';
-import type { Q } from '../../db/storage.js';
+import { preparedPer, type Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId, newSecret, sha256Hex } from '../../util.js';
@@ -15,7 +15,6 @@ import { visibleActivity } from '../policy/index.js';
 import type { FilesService } from '../files/index.js';
 import { storeComputedTimeLimit } from '../problems/index.js';
 import { literalLimit } from './job-rows.js';
-import { preparedOn } from './prepared.js';
 import { WorkSignal, afterReturn, extendedLease, leaseSeconds, requireHeld, type Return } from './lease.js';
 
 const TRIAL = {
@@ -149,26 +148,11 @@ export class TrialsService {
   /** Whether a trial of one of the runner's problem types (with `calibrating`, a calibration) waits to be claimed. */
   async queuedFor(runner: RunnerActor, calibrating = false): Promise<boolean> {
     if (!runner.problemTypes.length) return false;
-    // asked before every claim of a job (Judging.workFirst): built once per query builder (prepared.ts)
+    // asked before every claim of a job (Judging.workFirst): built once per query builder (trialQueued)
     const n = runner.problemTypes.length;
     const values: Record<string, string> = {};
     runner.problemTypes.forEach((t, i) => (values[`t${i}`] = t));
-    const found = await this.d.tx.read((q) =>
-      preparedOn(q, `trialQueued ${calibrating} ${n}`, (q) =>
-        q
-          .select({ id: trials.id })
-          .from(trials)
-          .where(
-            and(
-              isQueued,
-              inArray(trials.problemType, Array.from({ length: n }, (_, i) => sql.placeholder(`t${i}`))),
-              calibrating ? isNotNull(trials.calibratesVersionId) : undefined,
-            ),
-          )
-          .limit(literalLimit(1))
-          .prepare(),
-      ).execute(values),
-    );
+    const found = await this.d.tx.read((q) => trialQueued(q, `${calibrating} ${n}`, values));
     return found.length > 0;
   }
 
@@ -305,3 +289,20 @@ function computedTimeLimit(measurement: string | undefined): number | undefined 
   if (timing?.timeLimitSource !== 'computed by this trial' || typeof timing.slowestAcceptedMs !== 'number') return undefined;
   return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
 }
+
+/** Whether a trial of one of n problem types waits (key `"calibrating n"`): built once per key and `q` (storage.ts). */
+const trialQueued = preparedPer((q, key: `${boolean} ${number}`) => {
+  const [calibrating, n] = [key.startsWith('true'), Number(key.split(' ')[1])];
+  return q
+    .select({ id: trials.id })
+    .from(trials)
+    .where(
+      and(
+        isQueued,
+        inArray(trials.problemType, Array.from({ length: n }, (_, i) => sql.placeholder(`t${i}`))),
+        calibrating ? isNotNull(trials.calibratesVersionId) : undefined,
+      ),
+    )
+    .limit(literalLimit(1))
+    .prepare();
+});
