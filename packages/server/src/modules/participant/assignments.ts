@@ -1,6 +1,6 @@
 import { asc, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import { problems, seriesProblems } from '../../db/schema.js';
-import type { Q } from '../../db/storage.js';
+import { prepared, type Q } from '../../db/storage.js';
 
 /** What the series list needs of an assignment. */
 export interface ListedAssignment {
@@ -19,6 +19,19 @@ const LISTS_KEPT = 64;
 /** A value as text with its length before it and -1 for none, so that no two different lists read alike when joined. */
 const framed = (c: SQLWrapper) => sql`coalesce(length(${c}), -1) || ':' || coalesce(${c}, '')`;
 
+/** The whole list of an activity as one text (see AssignmentLists), on every series list: built once per `q` (storage.ts, prepared()). */
+const listKey = prepared((q) => {
+  const sp = seriesProblems;
+  return q
+    .select({
+      key: sql<string | null>`string_agg(${sp.id} || ${sp.seriesId} || ${framed(sp.slug)} || ${framed(sp.name)} || ${framed(problems.name)} || '/' || ${sp.order} || '/' || coalesce(${sp.maxPoints}, -1), ',' ORDER BY ${sp.order}, ${sp.id})`,
+    })
+    .from(sp)
+    .innerJoin(problems, eq(problems.id, sp.problemId))
+    .where(eq(sp.activityId, sql.placeholder('activityId')))
+    .prepare();
+});
+
 /**
  * The assignments of an activity with their problems' names, grouped by series, in order. The
  * series list is the participant's most frequent request and a large course has a few hundred
@@ -31,14 +44,7 @@ export class AssignmentLists {
   private readonly kept = new Map<string, { key: string; bySeries: Map<string, ListedAssignment[]> }>();
 
   async bySeries(q: Q, activityId: string): Promise<Map<string, ListedAssignment[]>> {
-    const sp = seriesProblems;
-    const [row] = await q
-      .select({
-        key: sql<string | null>`string_agg(${sp.id} || ${sp.seriesId} || ${framed(sp.slug)} || ${framed(sp.name)} || ${framed(problems.name)} || '/' || ${sp.order} || '/' || coalesce(${sp.maxPoints}, -1), ',' ORDER BY ${sp.order}, ${sp.id})`,
-      })
-      .from(sp)
-      .innerJoin(problems, eq(problems.id, sp.problemId))
-      .where(eq(sp.activityId, activityId));
+    const [row] = await listKey(q, { activityId });
     const key = row?.key ?? '';
     const kept = this.kept.get(activityId);
     if (kept?.key === key) {

@@ -1,7 +1,7 @@
 import type { ParticipantProblem, ParticipantSeries } from '@judge/contract';
 import { effectiveLimits, type EffectiveLimit, type LimitFigures, type NamedLimits } from '@judge/problem-package';
 import { judgingMaxima } from '../../config.js';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import { problemVersions, problems, series, seriesProblems } from '../../db/schema.js';
 import { notFound } from '@judge/contract';
@@ -14,7 +14,7 @@ import { newestVersion, type VersionRow } from '../problems/index.js';
 import { judgeableLanguages, requiredTags } from '../runners/index.js';
 import { isStatementRole, statementItem, versionFiles } from '../problems/index.js';
 import { acceptsSubmissions, problemsVisible, type SeriesRow } from '../series/index.js';
-import type { Q } from '../../db/storage.js';
+import { prepared, type Q } from '../../db/storage.js';
 import { StandingsCache, standingOf, standingOnAssignment, type Aggregate, type Standing } from './status.js';
 import { problemFileUses } from './sync-bridge.js';
 import { AssignmentLists, type ListedAssignment } from './assignments.js';
@@ -178,13 +178,7 @@ export class ParticipantService {
   async getProblem(actor: Actor, idOrSlug: string, problemSlug: string): Promise<ParticipantProblem> {
     const b = await this.browsing(actor, idOrSlug);
     const read = await this.d.tx.read(async (q) => {
-      const [found] = await q
-        .select({ sp: seriesProblems, s: series, p: problems })
-        .from(seriesProblems)
-        .innerJoin(series, eq(series.id, seriesProblems.seriesId))
-        .innerJoin(problems, eq(problems.id, seriesProblems.problemId))
-        .where(and(eq(seriesProblems.activityId, b.a.id), eq(seriesProblems.slugKey, problemSlug.toLowerCase())))
-        .limit(1);
+      const [found] = await assignmentBySlug(q, { activityId: b.a.id, slugKey: problemSlug.toLowerCase() });
       if (!found || !this.showsProblems(b, found.s)) throw notFound('problem');
       const version = await this.effectiveVersion(q, found.sp);
       const aggregate = await standingOnAssignment(q, actor.userId, b.a.id, found.sp.id);
@@ -253,7 +247,12 @@ function problemSummary(p: ListedAssignment, st: Standing): ProblemSummary {
 
 /** The series of an activity in order, with the columns the list shows or decides by. */
 function seriesOfActivity(q: Q, activityId: string): Promise<ListedSeries[]> {
-  return q
+  return seriesListed(q, { activityId });
+}
+
+/* On every series list: built once per `q` (storage.ts, prepared()). */
+const seriesListed = prepared((q) =>
+  q
     .select({
       id: series.id,
       slug: series.slug,
@@ -272,6 +271,19 @@ function seriesOfActivity(q: Q, activityId: string): Promise<ListedSeries[]> {
       rankingRevealAt: series.rankingRevealAt,
     })
     .from(series)
-    .where(eq(series.activityId, activityId))
-    .orderBy(asc(series.order), asc(series.id));
-}
+    .where(eq(series.activityId, sql.placeholder('activityId')))
+    .orderBy(asc(series.order), asc(series.id))
+    .prepare(),
+);
+
+/* On every problem page: built once per `q` (storage.ts, prepared()). */
+const assignmentBySlug = prepared((q) =>
+  q
+    .select({ sp: seriesProblems, s: series, p: problems })
+    .from(seriesProblems)
+    .innerJoin(series, eq(series.id, seriesProblems.seriesId))
+    .innerJoin(problems, eq(problems.id, seriesProblems.problemId))
+    .where(and(eq(seriesProblems.activityId, sql.placeholder('activityId')), eq(seriesProblems.slugKey, sql.placeholder('slugKey'))))
+    .limit(1)
+    .prepare(),
+);
