@@ -3,6 +3,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import * as schema from './schema.js';
 import { ReadWriteLock } from './rw-lock.js';
 import type { Engine, Q } from './storage.js';
+import { statements } from '../util.js';
 
 /**
  * The client drizzle is given: better-sqlite3's own, except that a statement is prepared once per
@@ -10,12 +11,11 @@ import type { Engine, Q } from './storage.js';
  * a small statement (the claim's candidate query spent ~50 µs there).
  */
 function cachingClient(sqlite: Database.Database): Database.Database {
-  const cache = new Map<string, Database.Statement>();
+  const kept = statements(sqlite);
   const prepare = (text: string): Database.Statement => {
-    let st = cache.get(text);
-    if (!st) cache.set(text, (st = sqlite.prepare(text)));
+    const st = kept(text);
     // drizzle switches a statement to raw (array) rows for mapped selects; a kept one starts plain.
-    else if (st.reader) st.raw(false);
+    if (st.reader) st.raw(false);
     return st;
   };
   return new Proxy(sqlite, {
