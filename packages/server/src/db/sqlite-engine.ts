@@ -13,7 +13,7 @@ import { statements } from '../util.js';
 function cachingClient(sqlite: Database.Database): Database.Database {
   const kept = statements(sqlite);
   const prepare = (text: string): Database.Statement => {
-    const st = kept(text);
+    const st = kept(boundLimits(text));
     // drizzle switches a statement to raw (array) rows for mapped selects; a kept one starts plain.
     if (st.reader) st.raw(false);
     return st;
@@ -21,6 +21,16 @@ function cachingClient(sqlite: Database.Database): Database.Database {
   return new Proxy(sqlite, {
     get: (target, key) => (key === 'prepare' ? prepare : (Reflect.get(target, key) as unknown)),
   });
+}
+
+/**
+ * drizzle binds LIMIT and OFFSET as parameters (`limit ?`). SQLite lets a bare parameter there steer
+ * the plan, so it prepares the statement again whenever one is bound: a primary-key read with
+ * `limit ?` took 25–35 µs instead of 7 (bench/README.md, "LIMIT as a parameter"). Wrapped in a cast
+ * it is an expression, evaluated at run time, and the statement stays prepared.
+ */
+export function boundLimits(text: string): string {
+  return text.replace(/ (limit|offset) \?(?=$| )/g, ' $1 cast(? as integer)');
 }
 
 /** The embedded engine: one connection, one writer at a time under an async lock (see Engine). */
