@@ -1,6 +1,7 @@
 import { ApiError, unauthenticated } from '@judge/contract';
-import { and, eq, gt, lte } from 'drizzle-orm';
+import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import { runnerTokens, runners } from '../db/schema.js';
+import { prepared } from '../db/storage.js';
 import type { Transactor } from '../db/transactor.js';
 import { addSeconds, iso, newSecret, sha256Hex } from '../util.js';
 
@@ -17,6 +18,17 @@ export const RUNNER_TOKEN_SECONDS = 12 * 3600;
 /** lastSeenAt is written at most this often per runner: every runner call would otherwise be a write. */
 const SEEN_WRITE_SECONDS = 10;
 const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** The runner behind a token, on every runner call: built once per query builder (storage.ts, prepared()). */
+const tokenHolder = prepared((q) =>
+  q
+    .select({ id: runners.id, name: runners.name, state: runners.state, problemTypes: runners.problemTypes, tags: runners.tags, lastSeenAt: runners.lastSeenAt })
+    .from(runnerTokens)
+    .innerJoin(runners, eq(runners.id, runnerTokens.runnerId))
+    .where(and(eq(runnerTokens.hash, sql.placeholder('hash')), gt(runnerTokens.expiresAt, sql.placeholder('now'))))
+    .limit(1)
+    .prepare(),
+);
 
 /**
  * Issues and checks runner tokens. Only their SHA-256 is stored, so they survive a restart and a
@@ -42,16 +54,7 @@ export class RunnerTokens {
     if (!m || !TOKEN.test(m[1]!)) throw unauthenticated('Runner calls need Authorization: Bearer <token> from POST /runner/auth/token');
     const t = iso(now);
     const hash = sha256Hex(m[1]!);
-    const row = (
-      await this.tx.read((q) =>
-        q
-          .select({ id: runners.id, name: runners.name, state: runners.state, problemTypes: runners.problemTypes, tags: runners.tags, lastSeenAt: runners.lastSeenAt })
-          .from(runnerTokens)
-          .innerJoin(runners, eq(runners.id, runnerTokens.runnerId))
-          .where(and(eq(runnerTokens.hash, hash), gt(runnerTokens.expiresAt, t)))
-          .limit(1),
-      )
-    )[0];
+    const row = (await this.tx.read((q) => tokenHolder(q, { hash, now: t })))[0];
     if (!row) throw unauthenticated('The runner token is unknown or expired: authenticate again');
     if (row.state !== 'approved') throw ApiError.of('runner.notApproved', `The runner is ${row.state === 'revoked' ? 'revoked' : 'waiting for approval'}`);
     if (!row.lastSeenAt || Date.parse(row.lastSeenAt) <= now.getTime() - SEEN_WRITE_SECONDS * 1000) {
