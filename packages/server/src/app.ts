@@ -13,6 +13,7 @@ import { Sessions } from './auth/sessions.js';
 import { eventHooks } from './cluster/event-log.js';
 import { ClusterNode } from './cluster/node.js';
 import type { Config } from './config.js';
+import { memoryLimits } from './http/limits.js';
 import { openDatabase } from './db/database.js';
 import type { Engine } from './db/storage.js';
 import { Transactor } from './db/transactor.js';
@@ -175,7 +176,7 @@ function createDeps(opts: AppOptions, dbh: ReturnType<typeof openDatabase>, log:
   permissions = new Permissions(tx, readGrantsNow(dbh.db));
   const sessions = new Sessions(tx, config.auth, dbh.db);
   const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKib, iterations: config.auth.argon2Iterations });
-  return { config, dataDir, db: dbh.db, sqlite: dbh.sqlite, tx, clock, log, bus, permissions, sessions, hasher, connections, offloop: new BoundedPool(opts.offloop) };
+  return { config, dataDir, db: dbh.db, sqlite: dbh.sqlite, tx, clock, log, bus, permissions, sessions, hasher, limits: memoryLimits, connections, offloop: new BoundedPool(opts.offloop) };
 }
 
 /** Binds every area's routes to the contract's operations. */
@@ -188,7 +189,7 @@ function createApi(deps: Deps, services: Services): Api {
     authenticateRunner: (header, ctx) => services.runners.authenticate(header, clientAddress(ctx)),
   });
   instanceRoutes(api, services.instance, packageVersion());
-  identityRoutes(api, services.identity, { ...config.auth, publicUrl: config.publicUrl });
+  identityRoutes(api, services.identity, deps.limits, { ...config.auth, publicUrl: config.publicUrl });
   accessRoutes(api, services.access);
   usersRoutes(api, services.users);
   accountRoutes(api, services.account);
@@ -203,7 +204,7 @@ function createApi(deps: Deps, services: Services): Api {
   submissionsRoutes(api, services.submissions, services.files.blobs.incomingDir);
   judgingRoutes(api, services.jobs, services.trials, services.files);
   sampleRunsRoutes(api, services.sampleRuns, services.judging.sampleRuns);
-  runnerRoutes(api, services.runners, services.files, config.limits.uploadBytes);
+  runnerRoutes(api, services.runners, services.files, deps.limits, config.limits.uploadBytes);
   questionsRoutes(api, services.questions);
   printoutsRoutes(api, services.printouts);
   dashboardRoutes(api, services.dashboard);
@@ -223,7 +224,7 @@ function createHandler(deps: Deps, api: Api, services: Services): RequestListene
   koa.use(api.classify());
   koa.use(authenticate(sessions, clock));
   koa.use(maintenanceGate(services.instance.maintenance, deps.permissions));
-  koa.use(rateLimit(config.limits.requestsPerMinute));
+  koa.use(rateLimit(config.limits.requestsPerMinute, deps.limits));
   koa.use(api.routes());
   koa.use(api.allowedMethods());
   koa.use(webApp(config.web.dir, log));

@@ -6,6 +6,7 @@ import type { Sessions } from './auth/sessions.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { Transactor } from './db/transactor.js';
+import type { LimitStore } from './http/limits.js';
 import type { EventBus } from './events/bus.js';
 import type { BoundedPool } from './offloop/pool.js';
 import type { Clock } from './util.js';
@@ -23,6 +24,8 @@ export interface Deps {
   permissions: Permissions;
   sessions: Sessions;
   hasher: PasswordHasher;
+  /** Where request limits and sign-in budgets are counted (shared by every server on PostgreSQL). */
+  limits: LimitStore;
   /** Threads with time and memory limits for heavy work on untrusted input (printouts, statements). */
   offloop: BoundedPool;
   /** Live socket count of a session, answered by the event hub. */

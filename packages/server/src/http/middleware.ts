@@ -1,10 +1,11 @@
 import { statusTitle } from '@judge/contract';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { randomUUID } from 'node:crypto';
 import { ZodError } from 'zod';
 import type { Sessions } from '../auth/sessions.js';
+import type { LimitStore } from './limits.js';
 import type { Clock } from '../util.js';
 import { ApiError } from '@judge/contract';
 import { SESSION_COOKIE } from '../auth/origin.js';
@@ -157,9 +158,9 @@ export function authenticate(sessions: Sessions, clock: Clock): Mw {
 }
 
 /** Requests per minute, per signed-in user or, for anonymous calls, per address. */
-export function rateLimit(perMinute: number): Mw {
+export function rateLimit(perMinute: number, limits: LimitStore): Mw {
   if (perMinute <= 0) return (_ctx, next) => next();
-  const limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
+  const limiter = limits.limiter({ points: perMinute, duration: 60, keyPrefix: 'requests' });
   return async (ctx, next) => {
     // approved runners are machines an administrator trusts: their pace is set by the work they
     // claim. Registration and the handshake are anonymous, so they count against the address.
@@ -175,12 +176,14 @@ export function rateLimit(perMinute: number): Mw {
 }
 
 export function rateLimited(res: unknown): ApiError {
+  // the store failed (its insurance too): not the client's doing, so not a 429
+  if (res instanceof Error) throw res;
   const seconds = res instanceof RateLimiterRes ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 60;
   return ApiError.of('rate_limited', `Too many requests; try again in ${seconds} s`, undefined, { 'Retry-After': String(seconds) });
 }
 
 /** A limit per client address for one group of routes, e.g. sign-in attempts. */
-export function perAddress(limiter: RateLimiterMemory): Mw {
+export function perAddress(limiter: RateLimiterAbstract): Mw {
   return async (ctx, next) => {
     try {
       await limiter.consume(clientAddress(ctx as Ctx));

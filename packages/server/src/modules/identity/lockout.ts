@@ -1,3 +1,5 @@
+import type { LimitStore } from '../../http/limits.js';
+
 /**
  * What the lockout remembers in memory. A stranger's guesses must not lock an
  * account's owner out, and an unknown name must answer exactly as a known account does:
@@ -93,4 +95,61 @@ export class UnknownNameLocks {
     const next = lock ? { failures: 0, lockedUntil: now + this.lockMs } : { failures, lockedUntil };
     this.names.set(name, { ...next, until: Number.POSITIVE_INFINITY });
   }
+}
+
+/** What the sign-in keeps of the lockout between attempts: here in memory, or shared (below). */
+export interface LockoutMarks {
+  others(account: string, address: string | undefined, now: number, own?: number): number | Promise<number>;
+  attempt(account: string, address: string | undefined, now: number): void | Promise<void>;
+  succeeded(account: string, address: string | undefined): void | Promise<void>;
+  nameLocked(name: string, now: number): boolean | Promise<boolean>;
+  nameFailed(name: string, now: number): void | Promise<void>;
+}
+
+/** One server's marks, in memory (the classes above). */
+export function memoryMarks(windowMs: number, failuresToLock: number, lockMs: number): LockoutMarks {
+  const guessing = new GuessingAddresses(windowMs);
+  const names = new UnknownNameLocks(failuresToLock, lockMs);
+  return {
+    others: (account, address, now, own) => guessing.others(account, address, now, own),
+    attempt: (account, address, now) => guessing.attempt(account, address, now),
+    succeeded: (account, address) => guessing.succeeded(account, address),
+    nameLocked: (name, now) => names.locked(name, now),
+    nameFailed: (name, now) => names.failed(name, now),
+  };
+}
+
+/**
+ * The same marks kept where every server of a cluster counts (http/limits.ts), so that attempts
+ * spread over the servers lock exactly as they would on one. They run on the wall clock, as the
+ * shared store expires its rows by it. Two differences from memory, both on the strict side or
+ * harmless: an address's marks lapse a window after its first attempt in that window rather than its
+ * last (a guesser's next failure marks it again), and a name's failures in a row lapse after a day
+ * (no guessing waits a day between attempts; an account's own count is stored on its row).
+ */
+export function sharedMarks(limits: LimitStore, windowMs: number, failuresToLock: number, lockMs: number): LockoutMarks {
+  const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+  const marks = limits.limiter({ points: Number.MAX_SAFE_INTEGER, duration: seconds(windowMs), keyPrefix: 'guess' });
+  // the failuresToLock-th failure goes past `points` and blocks the name for the lock's length
+  const names = limits.limiter({ points: Math.max(0, failuresToLock - 1), duration: 86_400, blockDuration: seconds(lockMs), keyPrefix: 'name-lock' });
+  const key = (account: string, address: string | undefined): string => `${account}\n${address ?? ''}`;
+  return {
+    others: async (account, address, _now, own = 0) => Math.max(0, ((await marks.get(key(account, address)))?.consumedPoints ?? 0) - own),
+    attempt: async (account, address) => {
+      await marks.penalty(key(account, address), 1);
+    },
+    succeeded: async (account, address) => {
+      await marks.delete(key(account, address));
+    },
+    nameLocked: async (name) => {
+      const r = await names.get(name);
+      return !!r && r.consumedPoints > names.points && r.msBeforeNext > 0;
+    },
+    nameFailed: async (name) => {
+      await names.consume(name).catch((r: unknown) => {
+        // a RateLimiterRes is the lock starting; an Error is the store failing
+        if (r instanceof Error) throw r;
+      });
+    },
+  };
 }

@@ -1,15 +1,20 @@
 import { ops } from '@judge/contract';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Api } from '../../http/api.js';
+import type { LimitStore } from '../../http/limits.js';
 import { clientAddress } from '../../http/context.js';
 import { perAddress } from '../../http/middleware.js';
 import type { IdentityService } from './service.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
-export function identityRoutes(api: Api, identity: IdentityService, opts: { loginAttemptsPerMinute: number; cookieDays: number; publicUrl: string }): void {
+export function identityRoutes(
+  api: Api,
+  identity: IdentityService,
+  limits: LimitStore,
+  opts: { loginAttemptsPerMinute: number; cookieDays: number; publicUrl: string },
+): void {
   // Every attempt per address, sized for a lab behind one NAT address; failed ones have their own,
   // smaller budgets (SignInBudget), which are what slow password guessing before the lockout does.
-  const limit = perAddress(new RateLimiterMemory({ points: opts.loginAttemptsPerMinute, duration: 60 }));
+  const limit = perAddress(limits.limiter({ points: opts.loginAttemptsPerMinute, duration: 60, keyPrefix: 'sign-in' }));
 
   api.bind(ops.register, async ({ body }) => identity.register(body), [limit]);
 

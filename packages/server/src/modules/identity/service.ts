@@ -10,7 +10,7 @@ import { addSeconds, iso, newId } from '../../util.js';
 import { admitSignIn, type InstanceService } from '../instance/index.js';
 import { emailKey, emailTaken, findUserById, findUserByLogin, usernameKey, usernameTaken } from '../users/index.js';
 import { announceUser } from '../users/index.js';
-import { GuessingAddresses, UnknownNameLocks } from './lockout.js';
+import { memoryMarks, sharedMarks, type LockoutMarks } from './lockout.js';
 import { SignInBudget } from './sign-in-budget.js';
 
 export class LoginRefused extends ApiError {
@@ -22,17 +22,16 @@ export class LoginRefused extends ApiError {
 /** Sign-in, sign-out, tokens and self-registration (decisions §4). */
 export class IdentityService {
   private readonly budget: SignInBudget;
-  private readonly guessing: GuessingAddresses;
-  private readonly unknownNames: UnknownNameLocks;
+  private readonly marks: LockoutMarks;
 
   constructor(
     private readonly d: Deps,
     private readonly instance: InstanceService,
   ) {
     const { lockoutFailures, lockoutMinutes } = d.config.auth;
-    this.budget = new SignInBudget(d.config.auth);
-    this.guessing = new GuessingAddresses(lockoutMinutes * 60_000);
-    this.unknownNames = new UnknownNameLocks(lockoutFailures, lockoutMinutes * 60_000);
+    this.budget = new SignInBudget(d.config.auth, d.limits);
+    const lockMs = lockoutMinutes * 60_000;
+    this.marks = d.limits.shared ? sharedMarks(d.limits, lockMs, lockoutFailures, lockMs) : memoryMarks(lockMs, lockoutFailures, lockMs);
   }
 
   async register(input: { email: string; password: string; username?: string | undefined }): Promise<void> {
@@ -80,21 +79,21 @@ export class IdentityService {
     await this.budget.admitAddress(address);
     const started = this.d.clock.now().getTime();
     const early = await this.guarded(account, found?.id, started);
-    if (early && this.guessing.others(account, address, started) > 0) {
+    if (early && (await this.marks.others(account, address, started)) > 0) {
       await this.d.hasher.verify(null, password);
       throw early;
     }
-    this.guessing.attempt(account, address, started);
+    await this.marks.attempt(account, address, started);
     const verified = await this.d.hasher.verify(found?.passwordHash ?? null, password);
     // Other attempts ran while this one was hashing: decide on the state as it is now, so that parallel
     // guesses can neither lose counted failures nor slip past a lock (or block) set meanwhile.
     const now = this.d.clock.now();
     const late = await this.guarded(account, found?.id, now.getTime());
-    if (late && this.guessing.others(account, address, now.getTime(), 1) > 0) throw late;
+    if (late && (await this.marks.others(account, address, now.getTime(), 1)) > 0) throw late;
     const current = found ? await this.d.tx.read((q) => findUserById(q, found.id)) : undefined;
     if (!current || !verified || current.passwordHash !== found?.passwordHash) {
       if (current) await this.recordFailure(current.id);
-      else this.unknownNames.failed(account, now.getTime());
+      else await this.marks.nameFailed(account, now.getTime());
       await this.budget.failed(address, account);
       throw new LoginRefused('Failed');
     }
@@ -104,7 +103,7 @@ export class IdentityService {
     if (current.expiresAt && current.expiresAt <= iso(now)) throw new LoginRefused('NotAllowed');
     if (settings.requireConfirmedEmail && !current.emailConfirmed) throw new LoginRefused('NotAllowed');
     await admitSignIn(this.instance.maintenance, this.d.permissions, current.id);
-    this.guessing.succeeded(account, address);
+    await this.marks.succeeded(account, address);
     // a lock still running stays: it holds off the addresses that guessed, not this one
     const lockedUntil = current.lockedUntil && current.lockedUntil > iso(now) ? current.lockedUntil : null;
     return this.d.tx.write(async (q, out) => {
@@ -115,7 +114,7 @@ export class IdentityService {
 
   /** The refusal an account is under now: its lock (LockedOut), else its spent budget (429); none when it is open. */
   private async guarded(account: string, userId: string | undefined, now: number): Promise<ApiError | undefined> {
-    const locked = userId ? ((await this.d.tx.read((q) => findUserById(q, userId)))?.lockedUntil ?? '') > iso(new Date(now)) : this.unknownNames.locked(account, now);
+    const locked = userId ? ((await this.d.tx.read((q) => findUserById(q, userId)))?.lockedUntil ?? '') > iso(new Date(now)) : await this.marks.nameLocked(account, now);
     if (locked) return new LoginRefused('LockedOut');
     return this.budget.accountSpent(account);
   }

@@ -1,6 +1,7 @@
 import { ApiError } from '@judge/contract';
-import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../../config.js';
+import type { LimitStore } from '../../http/limits.js';
 
 /**
  * Failed sign-ins allowed per minute, per client address and per account (decisions §12). A class
@@ -11,12 +12,12 @@ import type { Config } from '../../config.js';
  * An account whose budget is spent refuses only the addresses that failed against it (see lockout.ts).
  */
 export class SignInBudget {
-  private readonly perAddress: RateLimiterMemory;
-  private readonly perAccount: RateLimiterMemory;
+  private readonly perAddress: RateLimiterAbstract;
+  private readonly perAccount: RateLimiterAbstract;
 
-  constructor(auth: Config['auth']) {
-    this.perAddress = new RateLimiterMemory({ points: auth.loginFailuresPerMinute, duration: 60, keyPrefix: 'fail-addr' });
-    this.perAccount = new RateLimiterMemory({ points: auth.accountLoginFailuresPerMinute, duration: 60, keyPrefix: 'fail-acct' });
+  constructor(auth: Config['auth'], limits: LimitStore) {
+    this.perAddress = limits.limiter({ points: auth.loginFailuresPerMinute, duration: 60, keyPrefix: 'fail-addr' });
+    this.perAccount = limits.limiter({ points: auth.accountLoginFailuresPerMinute, duration: 60, keyPrefix: 'fail-acct' });
   }
 
   /** Refuses (429 with Retry-After) an attempt from an address with no failures left this minute. */
@@ -38,7 +39,7 @@ export class SignInBudget {
   }
 }
 
-async function spent(limiter: RateLimiterMemory, key: string, whose: string): Promise<ApiError | undefined> {
+async function spent(limiter: RateLimiterAbstract, key: string, whose: string): Promise<ApiError | undefined> {
   const res: RateLimiterRes | null = await limiter.get(key);
   if (!res || res.consumedPoints < limiter.points) return undefined;
   const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));

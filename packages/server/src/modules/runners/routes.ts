@@ -1,6 +1,6 @@
 import { ops } from '@judge/contract';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Api } from '../../http/api.js';
+import type { LimitStore } from '../../http/limits.js';
 import { clientAddress } from '../../http/context.js';
 import { perAddress } from '../../http/middleware.js';
 import { multipartUpload, uploadOf } from '../../http/uploads.js';
@@ -11,10 +11,10 @@ import type { RunnersService } from './service.js';
 const HANDSHAKES_PER_MINUTE = 300;
 
 /** Registration, the handshake, heartbeats, the runner's own files, and what administrators do with runners. */
-export function runnerRoutes(api: Api, runners: RunnersService, files: FilesService, uploadBytes: number): void {
+export function runnerRoutes(api: Api, runners: RunnersService, files: FilesService, limits: LimitStore, uploadBytes: number): void {
   // the handshake is anonymous: a machine registers and authenticates a few times a day, so a lab
   // of runners behind one address stays far below this, and a flood of made-up keys does not
-  const handshake = [perAddress(new RateLimiterMemory({ points: HANDSHAKES_PER_MINUTE, duration: 60 }))];
+  const handshake = [perAddress(limits.limiter({ points: HANDSHAKES_PER_MINUTE, duration: 60, keyPrefix: 'runner-handshake' }))];
   api.bind(ops.registerRunner, ({ body, ctx }) => runners.register(body, clientAddress(ctx)), handshake);
   api.bind(ops.runnerChallenge, ({ body }) => runners.challenge(body.fingerprint), handshake);
   api.bind(ops.runnerToken, ({ body, ctx }) => runners.token(body, clientAddress(ctx)), handshake);
