@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { human } from './archive.js';
 import { backup, type BackupProgress } from './backup.js';
 import { doctor } from './doctor.js';
+import { migrateToPostgres, type MigrateProgress } from './migrate-to-postgres.js';
 import { OpsError } from './errors.js';
 import { resetPassword } from './reset-password.js';
 import { RESTORE_HELP, restoreAction } from './restore-command.js';
@@ -81,6 +82,35 @@ export function registerOpsCommands(program: Command, judgeVersion: string): voi
           if (r.password) console.log(`The new password is printed this once; keep it safe:\n\n  ${r.username} / ${r.password}\n`);
           else console.log(`${r.username} has the password from the file.`);
           console.log(`Lockout cleared; ${r.sessionsEnded} session${r.sessionsEnded === 1 ? '' : 's'} ended.`);
+        }
+      }),
+    );
+
+  program
+    .command('migrate')
+    .description('Copy a one-box data directory into an empty PostgreSQL database, to serve it from several servers (judge serve --database)')
+    .requiredOption('--to <url>', 'the PostgreSQL database to fill: postgres://user:password@host/name (it must be empty)')
+    .option(...dataDirOption)
+    .option('--json', 'print the summary as JSON')
+    .addHelpText(
+      'after',
+      '\nStop the judge first: the database is read offline. Every stored file is checked against its size and SHA-256 before\nanything is written; the rows are copied in one transaction and counted again afterwards, so a failure leaves the target\nempty. The stored files stay in DIR/files: the servers share that directory (docs/storage.md, "Moving to PostgreSQL").',
+    )
+    .action(
+      guarded(async (o: { to: string; dataDir: string; json?: boolean }) => {
+        const tty = !o.json && process.stderr.isTTY;
+        let last = 0;
+        const show = (p: MigrateProgress): void => {
+          if (!tty || (Date.now() - last < 100 && p.done < p.total)) return;
+          last = Date.now();
+          process.stderr.write(`\r${p.phase === 'files' ? 'checking files' : 'copying rows'}: ${p.done}/${p.total}\x1b[K`);
+        };
+        const s = await migrateToPostgres(resolve(o.dataDir), o.to, show);
+        if (tty) process.stderr.write('\r\x1b[K');
+        if (o.json) console.log(JSON.stringify(s));
+        else {
+          console.log(`Copied ${s.rows} rows of ${s.tables.filter((t) => t.rows).length} tables from ${resolve(o.dataDir)} to ${s.target} in ${s.seconds.toFixed(1)} s; ${s.files} stored files (${human(s.fileBytes)}) checked.`);
+          console.log(`Serve it with: judge serve --data-dir ${resolve(o.dataDir)} --database <the same URL>`);
         }
       }),
     );
