@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +11,7 @@ import type { Logger } from 'pino';
 import { PasswordHasher } from './auth/passwords.js';
 import { Permissions, readGrantsNow } from './auth/permissions.js';
 import { Sessions } from './auth/sessions.js';
+import { applyCacheNotes } from './cluster/cache-notes.js';
 import { eventHooks } from './cluster/event-log.js';
 import { ClusterNode } from './cluster/node.js';
 import type { Config } from './config.js';
@@ -169,14 +171,16 @@ function createDeps(opts: AppOptions, dbh: ReturnType<typeof openDatabase>, log:
   // the resolver reads through the transactor, which invalidates it: made in that order, tied by this reference
   let permissions: Permissions | undefined;
   const clock = opts.clock ?? systemClock;
+  // names this server's notes in a cluster's event log (cluster/cache-notes.ts)
+  const serverId = randomUUID();
   const tx = new Transactor(dbh.sqlite, {
     settled: [(out) => void (out.permissionsChanged && permissions?.invalidate())],
-    ...eventHooks(dbh.engine.name, bus, clock),
+    ...eventHooks(dbh.engine.name, bus, clock, serverId),
   }, dbh.engine);
   permissions = new Permissions(tx, readGrantsNow(dbh.db));
   const sessions = new Sessions(tx, config.auth, dbh.db);
   const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKib, iterations: config.auth.argon2Iterations });
-  return { config, dataDir, db: dbh.db, sqlite: dbh.sqlite, tx, clock, log, bus, permissions, sessions, hasher, limits: memoryLimits, connections, offloop: new BoundedPool(opts.offloop) };
+  return { config, dataDir, db: dbh.db, sqlite: dbh.sqlite, tx, clock, log, bus, permissions, sessions, hasher, limits: memoryLimits, serverId, connections, offloop: new BoundedPool(opts.offloop) };
 }
 
 /** Binds every area's routes to the contract's operations. */
@@ -253,6 +257,19 @@ async function startWorkers(deps: Deps, services: Services, paths: DataPaths, en
     workers: { start: () => Object.values(workers).forEach((w) => w.start()), stop: () => Object.values(workers).forEach((w) => w.stop()) },
     onWork: (kind) => (kind === 'trials' ? services.trials : services.jobs).signal.notify(),
   });
+  // on SQLite nothing is noted for other servers, and a listener would only make every write build its events
+  if (engine.name === 'postgres') {
+    applyCacheNotes(deps.bus, deps.serverId, {
+      permissions: () => deps.permissions.invalidate(),
+      settings: () => services.instance.forgetSettings(),
+      user: (userId) => deps.sessions.forgetUser(userId),
+      sessionsEnded: (ids) => deps.sessions.forgetSessions(ids),
+      submission: (n) => {
+        services.participant.submissionChanged(n.activityId, n.userId);
+        void services.ranking.submissionChanged(n.activityId, n.userId, n.seriesProblemId).catch((err: unknown) => deps.log.warn({ err }, 'ranking update from another server failed'));
+      },
+    });
+  }
   return { workers, cluster };
 }
 

@@ -26,6 +26,8 @@ export interface Deps {
   hasher: PasswordHasher;
   /** Where request limits and sign-in budgets are counted (shared by every server on PostgreSQL). */
   limits: LimitStore;
+  /** This server among the servers of a cluster (cluster/cache-notes.ts). */
+  serverId: string;
   /** Threads with time and memory limits for heavy work on untrusted input (printouts, statements). */
   offloop: BoundedPool;
   /** Live socket count of a session, answered by the event hub. */

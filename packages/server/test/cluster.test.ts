@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { applyCacheNotes } from '../src/cluster/cache-notes.js';
 import { appendToEventLog, eventHooks, type WorkKind } from '../src/cluster/event-log.js';
 import { ClusterNode } from '../src/cluster/node.js';
 import { ADVISORY_KEYS, ADVISORY_NAMESPACE, openPostgres, type PostgresEngine } from '../src/db/postgres-engine.js';
@@ -58,7 +59,7 @@ const opened: Server[] = [];
 async function server(name: string, extra: TransactionHooks['beforeCommit'] = []): Promise<Server> {
   const engine = await openPostgres(db.url, { poolSize: 4 });
   const bus = new EventBus();
-  const hooks = eventHooks('postgres', bus, clock);
+  const hooks = eventHooks('postgres', bus, clock, name);
   const tx = new Transactor(null, { ...hooks, beforeCommit: [...(hooks.beforeCommit ?? []), ...extra] }, engine);
   const s = { name, engine, tx, bus, got: [] as string[], workers: [] as string[], woken: [] as WorkKind[] } as unknown as Server;
   s.signals = { jobs: new WorkSignal(), trials: new WorkSignal() };
@@ -199,9 +200,43 @@ describe('the event log', () => {
     for (const s of [a, b, c]) expect(s.got).toEqual(['first', 'second']);
   });
 
+  it("carries a write's cache notes to every other server, in commit order with its events, and not back to the writer", async () => {
+    const [a, b, c] = [await server('a'), await server('b'), await server('c')];
+    const applied = new Map<string, string[]>();
+    for (const s of [a, b, c]) {
+      applied.set(s.name, []);
+      applyCacheNotes(s.bus, s.name, {
+        permissions: () => applied.get(s.name)!.push('permissions'),
+        settings: () => applied.get(s.name)!.push('settings'),
+        user: (userId) => applied.get(s.name)!.push(`user ${userId}`),
+        sessionsEnded: (ids) => applied.get(s.name)!.push(`sessions ${ids.join(',')}`),
+        submission: (n) => applied.get(s.name)!.push(`submission ${n.activityId}/${n.userId}/${n.seriesProblemId}`),
+      });
+    }
+    await a.tx.write(async (_q, out) => {
+      out.touchPermissions();
+      // noted once however often a write touches grants
+      out.touchPermissions();
+      out.note({ what: 'submission', activityId: 'act', userId: 'u1', seriesProblemId: 'sp' });
+      out.endSessions(['s1'], 'blocked');
+    });
+    await b.tx.write(async (_q, out) => out.note({ what: 'settings' }));
+    // a rolled-back write notes nothing
+    await expect(c.tx.write(async (_q, out) => {
+      out.note({ what: 'user', userId: 'u2' });
+      throw new Error('rolled back');
+    })).rejects.toThrow('rolled back');
+    await until(() => [...applied.values()].every((l) => l.length >= 2) && applied.get('c')!.length === 4);
+    // ended sessions are forgotten everywhere, the writer's own included: they are not cache notes
+    expect(applied.get('a')).toEqual(['sessions s1', 'settings']);
+    // a write's notes follow its own messages, and the writes come in commit order
+    expect(applied.get('b')).toEqual(['sessions s1', 'permissions', 'submission act/u1/sp']);
+    expect(applied.get('c')).toEqual(['sessions s1', 'permissions', 'submission act/u1/sp', 'settings']);
+  });
+
   it('appends nothing for a write without messages', async () => {
     const a = await server('a');
-    const append = appendToEventLog(clock);
+    const append = appendToEventLog(clock, 'a');
     await a.tx.write(async (q, out) => append(q, out));
     expect(await logged(a)).toEqual([]);
   });
@@ -255,7 +290,7 @@ describe('the leader', () => {
     const bus = new EventBus();
     const got: string[] = [];
     bus.subscribe((m) => m.kind === 'event' && got.push((m.event.data as { note: string }).note));
-    const tx = new Transactor(h.sqlite, eventHooks('sqlite', bus, clock), h.engine);
+    const tx = new Transactor(h.sqlite, eventHooks('sqlite', bus, clock, 'local'), h.engine);
     const ran: string[] = [];
     const node = await ClusterNode.start({ engine: h.engine, tx, bus, clock, log, version: '1', workers: { start: () => ran.push('start'), stop: () => ran.push('stop') } });
     try {

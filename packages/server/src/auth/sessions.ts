@@ -194,6 +194,11 @@ export class Sessions {
     this.cacheKeysOfSession.delete(sessionId);
   }
 
+  /** Sessions that ended on another server (cluster/cache-notes.ts): they no longer authenticate here either. */
+  forgetSessions(sessionIds: readonly string[]): void {
+    for (const id of sessionIds) this.forgetSession(id);
+  }
+
   /** The user's standing (expiry) changed: their sessions are read from the database again. */
   forgetUser(userId: string): void {
     this.generation++;

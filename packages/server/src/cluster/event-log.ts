@@ -28,13 +28,14 @@ export type WorkKind = 'jobs' | 'trials';
  * possible (after the write's own statements), so writes are serialised only for this insert and
  * their commit. The notification is sent at commit, and never for a rollback.
  */
-export function appendToEventLog(clock: Clock): (q: Q, out: Outbox) => Promise<void> {
+export function appendToEventLog(clock: Clock, origin: string): (q: Q, out: Outbox) => Promise<void> {
   return async (q, out) => {
-    if (!out.messages.length) return;
+    const messages: BusMessage[] = [...out.messages, ...out.notes.map((note) => ({ kind: 'cache' as const, note, origin }))];
+    if (!messages.length) return;
     // the node-postgres builder behind `q` (storage.ts: Q is the SQLite-typed view of it)
     const pgq = q as unknown as NodePgDatabase;
     await pgq.execute(sql`select pg_advisory_xact_lock(${ADVISORY_NAMESPACE}, ${ADVISORY_KEYS.events}), pg_notify(${EVENTS_CHANNEL}, '')`);
-    const texts = out.messages.map((m) => JSON.stringify(m));
+    const texts = messages.map((m) => JSON.stringify(m));
     // one statement for all of them, ids in the outbox's order
     await pgq.execute(
       sql`insert into events (created_at, message) select ${iso(clock.now())}, m from unnest(${sql.param(texts)}::text[]) with ordinality as x(m, n) order by n`,
@@ -47,8 +48,8 @@ export function appendToEventLog(clock: Clock): (q: Q, out: Outbox) => Promise<v
  * after the commit, as always. PostgreSQL: appended to the event log in the transaction; every
  * server's EventLogReader (this one's too) publishes them, so all see one order.
  */
-export function eventHooks(engine: EngineName, bus: Pick<EventBus, 'publish'>, clock: Clock): Pick<TransactionHooks, 'beforeCommit' | 'committed'> {
-  if (engine === 'postgres') return { beforeCommit: [appendToEventLog(clock)], committed: [] };
+export function eventHooks(engine: EngineName, bus: Pick<EventBus, 'publish'>, clock: Clock, origin: string): Pick<TransactionHooks, 'beforeCommit' | 'committed'> {
+  if (engine === 'postgres') return { beforeCommit: [appendToEventLog(clock, origin)], committed: [] };
   return { committed: [(out) => bus.publish(out.messages)] };
 }
 

@@ -1,13 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
 import type { SQL } from 'drizzle-orm';
-import type { BusMessage, DomainEvent } from '../events/bus.js';
+import type { BusMessage, CacheNote, DomainEvent } from '../events/bus.js';
 import { lockSkipLocked, type Engine, type EngineName, type Q } from './storage.js';
 
 /** What a write collects while it runs; released only after commit. */
 export class Outbox {
   readonly messages: BusMessage[] = [];
   readonly afterCommit: (() => void)[] = [];
+  /** For the other servers of a cluster (cluster/cache-notes.ts); this one updates its caches itself. */
+  readonly notes: CacheNote[] = [];
   permissionsChanged = false;
 
   emit(e: DomainEvent): void {
@@ -25,7 +27,13 @@ export class Outbox {
 
   /** The write touched grants, roles or accounts: cached permissions must be read again. */
   touchPermissions(): void {
+    if (!this.permissionsChanged) this.note({ what: 'permissions' });
     this.permissionsChanged = true;
+  }
+
+  /** Tells the other servers that something they keep in memory changed with this write. */
+  note(n: CacheNote): void {
+    this.notes.push(n);
   }
 }
 

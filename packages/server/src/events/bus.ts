@@ -16,9 +16,21 @@ export interface DomainEvent<T extends EventType = EventType> {
   audience: Audience;
 }
 
+/**
+ * What a committed write changed that other servers keep in memory (cluster/cache-notes.ts). The
+ * writing server updates its own caches after the commit as it always did; these tell the others.
+ */
+export type CacheNote =
+  | { what: 'permissions' }
+  | { what: 'settings' }
+  | { what: 'user'; userId: string }
+  | { what: 'submission'; activityId: string; userId: string; seriesProblemId: string };
+
 export type BusMessage =
   | { kind: 'event'; event: DomainEvent }
-  | { kind: 'sessionsEnded'; sessionIds: string[]; reason: 'logout' | 'blocked' | 'passwordChanged' | 'ended' | 'expired' };
+  | { kind: 'sessionsEnded'; sessionIds: string[]; reason: 'logout' | 'blocked' | 'passwordChanged' | 'ended' | 'expired' }
+  /** Only on PostgreSQL, from the event log: `origin` is the server that wrote it. */
+  | { kind: 'cache'; note: CacheNote; origin: string };
 
 type Listener = (m: BusMessage) => void;
 

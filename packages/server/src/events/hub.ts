@@ -203,7 +203,7 @@ export class EventHub {
   private onMessage(m: BusMessage): void {
     if (m.kind === 'event') {
       if (!this.ranking.hold(m.event)) this.deliver(m.event);
-    } else this.endSessions(m.sessionIds, m.reason);
+    } else if (m.kind === 'sessionsEnded') this.endSessions(m.sessionIds, m.reason);
   }
 
   /**

@@ -7,7 +7,7 @@ import { dataPaths } from '../datadir.js';
 import { openPostgres } from '../db/postgres-engine.js';
 import * as pgSchema from '../db/pg-schema.js';
 import * as sqliteSchema from '../db/schema.js';
-import { BlobStore } from '../modules/files/store.js';
+import { BlobStore } from '../modules/files/index.js';
 import { OpsError } from './errors.js';
 import { openOfflineDb } from './offline-db.js';
 

@@ -27,6 +27,7 @@ export async function setPassword(t: Parts, username: string, password: string):
     const live = (await q.select({ n: count() }).from(sessions).where(and(eq(sessions.userId, user.id), isNull(sessions.endedAt), gt(sessions.expiresAt, iso(now)))))[0]?.n ?? 0;
     await t.sessions.endAllOfUser(q, user.id, 'passwordChanged', now, out);
     out.then(() => t.sessions.forgetUser(user.id));
+    out.note({ what: 'user', userId: user.id });
     return { userId: user.id, username: user.username, sessionsEnded: live };
   });
 }

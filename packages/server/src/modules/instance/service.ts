@@ -106,6 +106,12 @@ export class InstanceService {
     return { ...s, documents: [], logoTranslations: [], providers: [] };
   }
 
+  /** Another server changed the switches (cluster/cache-notes.ts): the next read takes them from the row. */
+  forgetSettings(): void {
+    this.written++;
+    this.last = undefined;
+  }
+
   /** The document is read and replaced whole in one transaction (SERIALIZABLE, retried, on PostgreSQL). */
   async update(actor: Actor, patch: InstanceUpdate): Promise<InstanceSettings> {
     await this.d.permissions.require(actor, 'instance:update');
@@ -121,6 +127,7 @@ export class InstanceService {
         this.written++;
         this.last = { parsed: Stored.parse(next) };
       });
+      out.note({ what: 'settings' });
       out.emit(event('instanceChanged', { instance: view }, { kind: 'signedIn' }));
       return view;
     });

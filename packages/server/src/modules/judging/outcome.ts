@@ -55,6 +55,7 @@ export class SubmissionOutcome {
     // several reads a job: not made when no socket is open to receive them
     if (this.bus.listening) await this.announce(q, row, out, opts);
     out.then(() => this.ranking.submissionChanged(row.activityId, row.userId, row.seriesProblemId));
+    out.note({ what: 'submission', activityId: row.activityId, userId: row.userId, seriesProblemId: row.seriesProblemId });
     return row;
   }
 
@@ -69,7 +70,9 @@ export class SubmissionOutcome {
       return;
     }
     const keys = await this.derive(q, submissionId);
-    if (keys) out.then(() => this.ranking.submissionChanged(keys.activityId, keys.userId, keys.seriesProblemId));
+    if (!keys) return;
+    out.then(() => this.ranking.submissionChanged(keys.activityId, keys.userId, keys.seriesProblemId));
+    out.note({ what: 'submission', ...keys });
   }
 
   /**

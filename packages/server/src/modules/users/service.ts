@@ -166,7 +166,10 @@ export class UsersService {
         set.emailConfirmed = false;
       }
       const row = Object.keys(set).length ? (await q.update(users).set(set).where(eq(users.id, u.id)).returning())[0]! : u;
-      if (patch.expiresAt !== undefined) out.then(() => this.d.sessions.forgetUser(u.id));
+      if (patch.expiresAt !== undefined) {
+        out.then(() => this.d.sessions.forgetUser(u.id));
+        out.note({ what: 'user', userId: u.id });
+      }
       return announceUser(q, row, out);
     });
   }

@@ -1,0 +1,31 @@
+import type { BusMessage, CacheNote, EventBus } from '../events/bus.js';
+
+/** What each kind of note refreshes on this server. */
+export interface CacheOwners {
+  permissions(): void;
+  settings(): void;
+  /** An account's standing changed (blocked, expired): its sessions are checked again. */
+  user(userId: string): void;
+  /** Sessions that ended anywhere stop authenticating here too. */
+  sessionsEnded(sessionIds: string[]): void;
+  submission(n: Extract<CacheNote, { what: 'submission' }>): void;
+}
+
+/**
+ * Keeps this server's caches true to writes made on the other servers of a cluster (docs/storage.md,
+ * "Caches"). A write's notes travel in the event log with its events, so a server applies them in
+ * commit order, at most a notification's delay (a second if one is lost) after the commit. Notes
+ * this server wrote are skipped: it refreshed its own caches right after its commit. On SQLite
+ * there is one server and no note is ever published.
+ */
+export function applyCacheNotes(bus: Pick<EventBus, 'subscribe'>, self: string, owners: CacheOwners): () => void {
+  return bus.subscribe((m: BusMessage) => {
+    if (m.kind === 'sessionsEnded') owners.sessionsEnded(m.sessionIds);
+    if (m.kind !== 'cache' || m.origin === self) return;
+    const n = m.note;
+    if (n.what === 'permissions') owners.permissions();
+    else if (n.what === 'settings') owners.settings();
+    else if (n.what === 'user') owners.user(n.userId);
+    else owners.submission(n);
+  });
+}
