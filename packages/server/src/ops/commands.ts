@@ -39,6 +39,38 @@ function progressLine(): { show(p: BackupProgress): void; clear(): void } {
   };
 }
 
+/** `judge migrate --to postgres://…` (migrate-to-postgres.ts). */
+function registerMigrate(program: Command): void {
+  program
+    .command('migrate')
+    .description('Copy a one-box data directory into an empty PostgreSQL database, to serve it from several servers (judge serve --database)')
+    .requiredOption('--to <url>', 'the PostgreSQL database to fill: postgres://user:password@host/name (it must be empty)')
+    .option(...dataDirOption)
+    .option('--json', 'print the summary as JSON')
+    .addHelpText(
+      'after',
+      '\nStop the judge first: the database is read offline. Every stored file is checked against its size and SHA-256 before\nanything is written; the rows are copied in one transaction and counted again afterwards, so a failure leaves the target\nempty. The stored files stay in DIR/files: the servers share that directory (docs/storage.md, "Moving to PostgreSQL").',
+    )
+    .action(
+      guarded(async (o: { to: string; dataDir: string; json?: boolean }) => {
+        const tty = !o.json && process.stderr.isTTY;
+        let last = 0;
+        const show = (p: MigrateProgress): void => {
+          if (!tty || (Date.now() - last < 100 && p.done < p.total)) return;
+          last = Date.now();
+          process.stderr.write(`\r${p.phase === 'files' ? 'checking files' : 'copying rows'}: ${p.done}/${p.total}\x1b[K`);
+        };
+        const s = await migrateToPostgres(resolve(o.dataDir), o.to, show);
+        if (tty) process.stderr.write('\r\x1b[K');
+        if (o.json) console.log(JSON.stringify(s));
+        else {
+          console.log(`Copied ${s.rows} rows of ${s.tables.filter((t) => t.rows).length} tables from ${resolve(o.dataDir)} to ${s.target} in ${s.seconds.toFixed(1)} s; ${s.files} stored files (${human(s.fileBytes)}) checked.`);
+          console.log(`Serve it with: judge serve --data-dir ${resolve(o.dataDir)} --database <the same URL>`);
+        }
+      }),
+    );
+}
+
 export function registerOpsCommands(program: Command, judgeVersion: string): void {
   program
     .command('backup')
@@ -86,34 +118,7 @@ export function registerOpsCommands(program: Command, judgeVersion: string): voi
       }),
     );
 
-  program
-    .command('migrate')
-    .description('Copy a one-box data directory into an empty PostgreSQL database, to serve it from several servers (judge serve --database)')
-    .requiredOption('--to <url>', 'the PostgreSQL database to fill: postgres://user:password@host/name (it must be empty)')
-    .option(...dataDirOption)
-    .option('--json', 'print the summary as JSON')
-    .addHelpText(
-      'after',
-      '\nStop the judge first: the database is read offline. Every stored file is checked against its size and SHA-256 before\nanything is written; the rows are copied in one transaction and counted again afterwards, so a failure leaves the target\nempty. The stored files stay in DIR/files: the servers share that directory (docs/storage.md, "Moving to PostgreSQL").',
-    )
-    .action(
-      guarded(async (o: { to: string; dataDir: string; json?: boolean }) => {
-        const tty = !o.json && process.stderr.isTTY;
-        let last = 0;
-        const show = (p: MigrateProgress): void => {
-          if (!tty || (Date.now() - last < 100 && p.done < p.total)) return;
-          last = Date.now();
-          process.stderr.write(`\r${p.phase === 'files' ? 'checking files' : 'copying rows'}: ${p.done}/${p.total}\x1b[K`);
-        };
-        const s = await migrateToPostgres(resolve(o.dataDir), o.to, show);
-        if (tty) process.stderr.write('\r\x1b[K');
-        if (o.json) console.log(JSON.stringify(s));
-        else {
-          console.log(`Copied ${s.rows} rows of ${s.tables.filter((t) => t.rows).length} tables from ${resolve(o.dataDir)} to ${s.target} in ${s.seconds.toFixed(1)} s; ${s.files} stored files (${human(s.fileBytes)}) checked.`);
-          console.log(`Serve it with: judge serve --data-dir ${resolve(o.dataDir)} --database <the same URL>`);
-        }
-      }),
-    );
+  registerMigrate(program);
 
   program
     .command('doctor')
