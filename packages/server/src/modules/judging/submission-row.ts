@@ -9,7 +9,7 @@ const progress = (column: typeof attempts.progressDone | typeof attempts.progres
 
 /**
  * One submission with everything its summary shows (the submissions area's SubmissionRow, the
- * columns of its SUBMISSION_SELECT), read by one join: what a settled submission's events carry.
+ * columns of its selectSubmissions), read by one join: what a settled submission's events carry.
  */
 export async function submissionRow(q: Q, submissionId: string): Promise<SubmissionRow | undefined> {
   const [r] = await q
