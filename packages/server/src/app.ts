@@ -102,7 +102,7 @@ function createServices(deps: Deps, blobs: BlobStore) {
   const ranking = new RankingService(deps);
   const participant = new ParticipantService(deps, files);
   const judging = new Judging(deps, files, {
-    resultEvents: (submissionId) => ranking.resultEvents(submissionId),
+    resultEvents: (q, submissionId) => ranking.resultEventsIn(q, submissionId),
     // after commit: the ranking's cell and the author's standings in the series list are read again
     submissionChanged: (activityId, userId, assignmentId) => {
       void ranking.submissionChanged(activityId, userId, assignmentId);

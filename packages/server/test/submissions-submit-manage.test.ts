@@ -285,6 +285,17 @@ describe('submissions', () => {
       expect(byVerdict.items[0]).toMatchObject({ score: 0, maxScore: 50 });
     });
 
+    it('a system-wide holder of submission:read:all lists every activity but one where an override grant stands them down', async () => {
+      await admin.call(ops.createRole, { body: { name: 'Auditor', permissions: ['submission:read:all'] } });
+      const auditor = await w.party('auditor');
+      await j.grant(auditor.u.id, 'Auditor');
+      const activities = async () => new Set((await auditor.c.call(ops.listSubmissions, { query: { pageSize: 200 } })).items.map((s) => s.activityId));
+      expect(await activities()).toEqual(new Set([act.id, other.id]));
+      await j.grant(auditor.u.id, 'participant', other.id, true);
+      expect(await activities()).toEqual(new Set([act.id]));
+      expect((await auditor.c.call(ops.listSubmissions, { query: { activityId: other.id } })).total).toBe(0);
+    });
+
     it('narrows by the time of submission (any offset) and names each language as the language table does', async () => {
       const t2 = await task(open);
       const early = w.clock.now();

@@ -3,7 +3,7 @@ import type { Actor } from '../../auth/permissions.js';
 import type { Deps } from '../../services.js';
 import { iso } from '../../util.js';
 import { managedActivity } from '../policy/index.js';
-import { runnerCensus } from '../runners/index.js';
+import { readRunnerCensus } from '../runners/index.js';
 import { busyRunners, oldestQueued, openPrintouts, outcomes, perMinute, unansweredQuestions } from './queries.js';
 
 /**
@@ -19,15 +19,15 @@ export class DashboardService {
     const a = await managedActivity(this.d, actor, idOrSlug);
     const now = this.d.clock.now();
     // one read: no report commits between these queries, so the figures agree
-    const { o, oldest, minutes, busy, unanswered, printouts } = await this.d.tx.read(async (q) => ({
+    const { o, oldest, minutes, busy, census, unanswered, printouts } = await this.d.tx.read(async (q) => ({
       o: await outcomes(q, a.id),
       oldest: await oldestQueued(q, a.id),
       minutes: await perMinute(q, a.id, now.getTime()),
       busy: await busyRunners(q),
+      census: await readRunnerCensus(q, now.getTime()),
       unanswered: await unansweredQuestions(q, a.id),
       printouts: await openPrintouts(q, a.id),
     }));
-    const census = runnerCensus(this.d.sqlite, now.getTime());
     return {
       activityId: a.id,
       slug: a.slug,

@@ -15,9 +15,10 @@ type FileRow = typeof files.$inferSelect;
 
 /**
  * Decides whether a caller may read a file that some record references (a problem statement, a
- * submission). Areas register one each; a file nobody references is its uploader's alone.
+ * submission). Areas register one each; a file nobody references is its uploader's alone. A rule
+ * reads what it needs with the data layer, so it answers asynchronously.
  */
-export type FileReadRule = (actor: Actor, fileId: string) => boolean | Promise<boolean>;
+export type FileReadRule = (actor: Actor, fileId: string) => Promise<boolean>;
 
 export type { IncomingUpload };
 

@@ -7,7 +7,6 @@ import type { SubmissionJudging, SubmissionRow } from '../submissions/index.js';
 import type { Q } from '../../db/storage.js';
 import { JobsService } from './jobs.js';
 import { SubmissionOutcome, type RankingHooks } from './outcome.js';
-import { SynchronousSettle, queueCalibrationNow } from './sync-bridge.js';
 import { SampleRunQueue } from './sample-run-queue.js';
 import { TrialsService } from './trials.js';
 
@@ -21,15 +20,13 @@ export class Judging {
   readonly jobs: JobsService;
   readonly trials: TrialsService;
   readonly sampleRuns: SampleRunQueue;
-  private readonly synchronous: SynchronousSettle;
 
   constructor(
-    private readonly d: Deps,
+    d: Deps,
     files: FilesService,
     ranking: RankingHooks,
   ) {
     this.outcome = new SubmissionOutcome(d, ranking);
-    this.synchronous = new SynchronousSettle(d, ranking);
     this.jobs = new JobsService(d, this.outcome);
     this.trials = new TrialsService(d, files);
     // a runner long-polls for jobs and asks for a trial only when that poll ends: a queued trial
@@ -41,27 +38,16 @@ export class Judging {
     this.sampleRuns = new SampleRunQueue(d, this.jobs);
   }
 
-  /**
-   * What submitting, rejudging and exclusion ask of judging. Their transactions are still the
-   * synchronous ones, so this settles synchronously (sync-bridge.ts); within an asynchronous write
-   * the same is `outcome.settle(q, …)`.
-   */
+  /** What submitting, rejudging, cancelling and exclusion ask of judging, inside their transactions. */
   readonly forSubmissions: SubmissionJudging = {
-    settle: (submissionId: string, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): SubmissionRow =>
-      this.synchronous.settle(submissionId, out, opts),
+    settle: (q: Q, submissionId: string, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): Promise<SubmissionRow> =>
+      this.outcome.settle(q, submissionId, out, opts),
     queued: (out: Outbox): void => out.then(() => this.jobs.signal.notify()),
   };
 
-  /**
-   * What a new problem version asks: a trial computing the time limit its package does not name.
-   * The problems area's transaction is still the synchronous one (sync-bridge.ts); within an
-   * asynchronous write the same is `trials.calibrate(q, …)`.
-   */
+  /** What a new problem version asks: a trial computing the time limit its package does not name, in the version's transaction. */
   readonly forProblems: VersionCalibration = {
-    queue: (v, out) => {
-      queueCalibrationNow(this.d, v);
-      out.then(() => this.trials.signal.notify());
-    },
+    queue: (q, v, out) => this.trials.calibrate(q, v, out),
   };
 
   /** What a change of a runner means for the work it holds or could claim. */

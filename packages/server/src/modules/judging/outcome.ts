@@ -4,14 +4,15 @@ import { prepared, type Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { event, type DomainEvent } from '../../events/bus.js';
 import type { Deps } from '../../services.js';
-import { Standings, standingOf } from '../participant/index.js';
+import { standingOf, standingOnAssignment } from '../participant/index.js';
 import { toSummary, type SubmissionRow } from '../submissions/index.js';
 import { submissionRow } from './submission-row.js';
 
 /** What the judging flow asks of the ranking: refresh one cell after commit, and who to tell of a result. */
 export interface RankingHooks {
   submissionChanged(activityId: string, userId: string, seriesProblemId: string): void;
-  resultEvents(submissionId: string): DomainEvent[];
+  /** The ranking's events for a submission's new result, read inside the caller's transaction (`q`). */
+  resultEvents(q: Q, submissionId: string): Promise<DomainEvent[]>;
 }
 
 type Changes = { stateChanged: boolean; resultChanged: boolean };
@@ -28,11 +29,6 @@ const newest = (column: AnyColumn) =>
  * leave after commit.
  */
 export class SubmissionOutcome {
-  /**
-   * The author's standing is the participant area's reader, still on the synchronous connection:
-   * on SQLite it runs inside the caller's transaction all the same (one connection).
-   */
-  private readonly standings: Standings;
   private readonly bus: Deps['bus'];
 
   constructor(
@@ -40,7 +36,6 @@ export class SubmissionOutcome {
     private readonly ranking: RankingHooks,
   ) {
     this.bus = d.bus;
-    this.standings = new Standings(d.sqlite);
   }
 
   /**
@@ -96,32 +91,20 @@ export class SubmissionOutcome {
     return keys;
   }
 
+  /**
+   * The events a settled submission gives: the author's and the managers' always; when what counts
+   * changed, the author's new standing on the problem (its place in their series list) and the
+   * ranking's.
+   */
   private async announce(q: Q, row: SubmissionRow, out: Outbox, opts: Changes): Promise<void> {
-    const order = opts.resultChanged
-      ? ((await q.select({ order: seriesProblems.order }).from(seriesProblems).where(eq(seriesProblems.id, row.seriesProblemId)).limit(1))[0]?.order ?? 0)
-      : 0;
-    announceSettled(row, out, opts, {
-      standing: () => this.standings.ofAssignment(row.userId, row.activityId, row.seriesProblemId),
-      order,
-      resultEvents: () => this.ranking.resultEvents(row.id),
-    });
-  }
-}
-
-/** The events a settled submission gives; the reads they need are the caller's. */
-export function announceSettled(
-  row: SubmissionRow,
-  out: Outbox,
-  opts: Changes,
-  read: { standing: () => ReturnType<Standings['ofAssignment']>; order: number; resultEvents: () => DomainEvent[] },
-): void {
-  const submission = toSummary(row);
-  const author = { kind: 'users' as const, userIds: [row.userId] };
-  // problemId: the assignment, as the peer's participant summary names it
-  if (opts.stateChanged) out.emit(event('submissionStateChanged', { activityId: row.activityId, submission: { ...submission, problemId: row.seriesProblemId } }, author));
-  out.emit(event('submissionChanged', { activityId: row.activityId, submission }, { kind: 'permission', key: 'submission:read:all', activityId: row.activityId }));
-  if (opts.resultChanged) {
-    const standing = standingOf(read.standing(), row.maxPoints);
+    const submission = toSummary(row);
+    const author = { kind: 'users' as const, userIds: [row.userId] };
+    // problemId: the assignment, as the peer's participant summary names it
+    if (opts.stateChanged) out.emit(event('submissionStateChanged', { activityId: row.activityId, submission: { ...submission, problemId: row.seriesProblemId } }, author));
+    out.emit(event('submissionChanged', { activityId: row.activityId, submission }, { kind: 'permission', key: 'submission:read:all', activityId: row.activityId }));
+    if (!opts.resultChanged) return;
+    const [assignment] = await q.select({ order: seriesProblems.order }).from(seriesProblems).where(eq(seriesProblems.id, row.seriesProblemId)).limit(1);
+    const standing = standingOf(await standingOnAssignment(q, row.userId, row.activityId, row.seriesProblemId), row.maxPoints);
     out.emit(
       event(
         'problemStatusChanged',
@@ -129,12 +112,12 @@ export function announceSettled(
           activityId: row.activityId,
           seriesId: row.seriesId,
           // the problem as the author's series list shows it
-          problem: { id: row.seriesProblemId, slug: row.problemSlug, name: row.problemName, order: read.order, ...standing },
+          problem: { id: row.seriesProblemId, slug: row.problemSlug, name: row.problemName, order: assignment?.order ?? 0, ...standing },
         },
         author,
       ),
     );
-    for (const e of read.resultEvents()) out.emit(e);
+    for (const e of await this.ranking.resultEvents(q, row.id)) out.emit(e);
   }
 }
 

@@ -85,7 +85,7 @@ export class TrialsService {
 
   async create(actor: Actor, body: { problemType: string; packageFileId: string; activityIdOrSlug?: string }): Promise<Trial> {
     const activityId = body.activityIdOrSlug ? (await visibleActivity(this.d, actor, body.activityIdOrSlug)).id : null;
-    this.d.permissions.now.require(actor, 'trial:run', activityId);
+    await this.d.permissions.require(actor, 'trial:run', activityId);
     const file = await this.files.readable(actor, body.packageFileId);
     // what a problem version would refuse is refused here too, at once rather than by a runner later
     try {
@@ -134,7 +134,7 @@ export class TrialsService {
   /** Its author's, or readable by holders of trial:run where it ran; 404 otherwise. */
   async get(actor: Actor, id: string): Promise<Trial> {
     const t = await this.d.tx.read((q) => trialRow(q, id));
-    if (!t || (t.createdBy !== actor.userId && !this.d.permissions.now.has(actor.userId, 'trial:run', t.activityId))) throw notFound('trial');
+    if (!t || (t.createdBy !== actor.userId && !(await this.d.permissions.has(actor.userId, 'trial:run', t.activityId)))) throw notFound('trial');
     return this.view(t);
   }
 

@@ -88,7 +88,7 @@ export class ParticipantService {
     private readonly d: Deps,
     files: FilesService,
   ) {
-    files.addReadRule((actor, fileId) => this.mayReadProblemFile(actor.userId, fileId));
+    files.addReadRule(async (actor, fileId) => this.mayReadProblemFile(actor.userId, fileId));
   }
 
   /** After commit: a submission of `userId` in the activity changed; their standings there are read again. */

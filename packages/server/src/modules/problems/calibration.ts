@@ -10,7 +10,8 @@ import { toProblem } from './views.js';
 
 /** What a new version asks of judging when its package names no time limit: a trial that computes one. */
 export interface VersionCalibration {
-  queue(v: { versionId: string; problemType: string; packageFileId: string }, out: Outbox): void;
+  /** Queues the trial inside the caller's write (`q`); waiting runners hear of it after the commit (`out`). */
+  queue(q: Q, v: { versionId: string; problemType: string; packageFileId: string }, out: Outbox): Promise<void>;
 }
 
 /**

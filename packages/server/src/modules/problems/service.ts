@@ -321,9 +321,7 @@ export class ProblemsService {
         packageInfo: inspected ?? (plan.files.some((f) => f.name === PACKAGE_NAME) ? (plan.previous?.packageInfo ?? null) : null),
         files: plan.files,
       });
-      // judging's queue still writes through the synchronous handle: on SQLite that is this same
-      // connection, inside this transaction
-      if (calibrate) this.calibration!.queue({ versionId: row.id, problemType: p.type, packageFileId: input.package!.fileId }, out);
+      if (calibrate) await this.calibration!.queue(q, { versionId: row.id, problemType: p.type, packageFileId: input.package!.fileId }, out);
       await this.announce(q, p, out);
       return (await toVersions(q, [row], judgingMaxima(this.d.config)))[0]!;
     });

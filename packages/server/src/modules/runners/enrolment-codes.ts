@@ -70,7 +70,7 @@ export class EnrolmentCodes {
    * unique index on the code's hash) keeps it safe on PostgreSQL.
    */
   async create(actor: Actor, body: CreateBody): Promise<CreatedEnrolmentCode> {
-    this.d.permissions.now.require(actor, 'runner:approve');
+    await this.d.permissions.require(actor, 'runner:approve');
     const now = this.d.clock.now();
     const code = newCode();
     const id = newId();
@@ -94,13 +94,13 @@ export class EnrolmentCodes {
 
   /** The codes that have not expired, used up or not: what an administrator may still withdraw. */
   async list(actor: Actor): Promise<{ items: EnrolmentCode[] }> {
-    this.d.permissions.now.require(actor, 'runner:approve');
+    await this.d.permissions.require(actor, 'runner:approve');
     const rows = await this.d.tx.read((q) => codesWhere(q, gt(codes.expiresAt, iso(this.d.clock.now()))).orderBy(desc(codes.createdAt), desc(codes.id)));
     return { items: rows.map((r) => compact(r) as EnrolmentCode) };
   }
 
   async revoke(actor: Actor, id: string): Promise<void> {
-    this.d.permissions.now.require(actor, 'runner:approve');
+    await this.d.permissions.require(actor, 'runner:approve');
     const gone = await this.d.tx.write((q) => q.delete(codes).where(eq(codes.id, id)).returning({ id: codes.id }));
     if (!gone.length) throw notFound('enrolment code');
   }

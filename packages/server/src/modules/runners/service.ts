@@ -270,7 +270,7 @@ export class RunnersService {
   // ---- management (decisions §8, extension) ----
 
   async list(actor: Actor, query: { page?: number; pageSize?: number; state?: string; search?: string }): Promise<Page<Runner>> {
-    this.d.permissions.now.require(actor, 'runner:read');
+    await this.d.permissions.require(actor, 'runner:read');
     const { page, pageSize } = clampPaging(query);
     const filters: SQL[] = [];
     if (query.state) filters.push(eq(runners.state, query.state));
@@ -297,7 +297,7 @@ export class RunnersService {
   }
 
   async get(actor: Actor, id: string): Promise<Runner> {
-    this.d.permissions.now.require(actor, 'runner:read');
+    await this.d.permissions.require(actor, 'runner:read');
     return this.d.tx.read(async (q) => {
       const r = await runnerWhere(q, eq(runners.id, id));
       if (!r) throw notFound('runner');
@@ -306,7 +306,7 @@ export class RunnersService {
   }
 
   private async managed(q: Q, actor: Actor, id: string, key: 'runner:approve' | 'runner:revoke' | 'runner:update'): Promise<RunnerRow> {
-    this.d.permissions.now.require(actor, key);
+    await this.d.permissions.require(actor, key, null, q);
     const r = await runnerWhere(q, eq(runners.id, id));
     if (!r) throw notFound('runner');
     return r;

@@ -6,8 +6,8 @@ import { censusOf, tagsSatisfied, type RunnerCensus } from './queries.js';
 
 /*
  * The runner queries in their synchronous form, for callers that are not on the asynchronous data
- * layer yet (the activities' and series' views, submitting, the participant's problem, health, the
- * dashboard, the console). Transitional: each goes once its last caller awaits the form of the
+ * layer yet (the activities' and series' views, the participant's problem, health, the console
+ * and `judge serve`'s start). Transitional: each goes once its last caller awaits the form of the
  * same name with `read` in queries.ts.
  */
 

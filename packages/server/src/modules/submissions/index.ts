@@ -2,5 +2,4 @@
 export { SubmissionsService, type SubmissionJudging } from './service.js';
 export { submissionsRoutes } from './routes.js';
 export { detailOf, rescaled, selectSubmissions, submissionFilesOf, submissionRow, toSummary, type SubmissionRow } from './views.js';
-export { DetailReader, SUBMISSION_SELECT } from './sync-bridge.js';
 export { containsFolded } from './queries.js';

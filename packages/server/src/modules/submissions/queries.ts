@@ -1,7 +1,7 @@
 import type { SubmissionsQuery } from '@judge/contract';
 import { and, count, eq, gte, inArray, lt, notInArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { z } from 'zod';
-import { problems, seriesProblems, submissions, users } from '../../db/schema.js';
+import { attemptFiles, attempts, problems, seriesProblems, submissionFiles, submissions, users } from '../../db/schema.js';
 import type { Q } from '../../db/storage.js';
 import { iso } from '../../util.js';
 
@@ -62,4 +62,23 @@ export async function countSubmissions(q: Q, where: SQL | undefined, searching: 
     : base;
   const [row] = await counted.where(where);
   return row?.n ?? 0;
+}
+
+/** The activities of the submissions that hold a file as one of their sources (submission_files_file). */
+export function fileAsSource(q: Q, fileId: string): Promise<{ activityId: string }[]> {
+  return q
+    .select({ activityId: submissions.activityId })
+    .from(submissionFiles)
+    .innerJoin(submissions, eq(submissions.id, submissionFiles.submissionId))
+    .where(eq(submissionFiles.fileId, fileId));
+}
+
+/** The attempts' attachments that are a file, with their submission's activity and author. */
+export function fileAsAttachment(q: Q, fileId: string): Promise<{ activityId: string; userId: string; name: string }[]> {
+  return q
+    .select({ activityId: submissions.activityId, userId: submissions.userId, name: attemptFiles.name })
+    .from(attemptFiles)
+    .innerJoin(attempts, eq(attempts.id, attemptFiles.attemptId))
+    .innerJoin(submissions, eq(submissions.id, attempts.submissionId))
+    .where(eq(attemptFiles.fileId, fileId));
 }

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { BlockList, isIPv6 } from 'node:net';
 import { and, asc, count, desc, eq, inArray, max, type SQL } from 'drizzle-orm';
-import type { Actor } from '../../auth/permissions.js';
+import type { Actor, UserPermissions } from '../../auth/permissions.js';
 import { activities, attempts, problems, problemVersions, series as seriesTable, seriesProblems, submissionFiles, submissions } from '../../db/schema.js';
 import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
@@ -12,12 +12,11 @@ import { ApiError, notFound } from '@judge/contract';
 import { languageName, languageRefusal, submissionLanguage, type LanguageLimits } from '../../languages.js';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
-import { canManage, canSeeActivity, readActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
+import { canManage, canSeeActivity, findActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
 import type { FilesService } from '../files/index.js';
-import { judgeableLanguages, requiredTags } from '../runners/index.js';
+import { readJudgeableLanguages, requiredTags } from '../runners/index.js';
 import { acceptsSubmissions, problemsVisible } from '../series/index.js';
-import { countSubmissions, listFilter } from './queries.js';
-import { FileUses } from './sync-bridge.js';
+import { countSubmissions, fileAsAttachment, fileAsSource, listFilter } from './queries.js';
 import { detailOf, selectSubmissions, submissionRow, toSummary, type SubmissionRow } from './views.js';
 
 type ListQuery = z.output<typeof SubmissionsQuery>;
@@ -55,6 +54,8 @@ export interface SubmitPlan {
   maxSubmissions: number | null;
   /** The runner tags its jobs require. */
   runnerTags: readonly string[];
+  /** The languages the approved runners with those tags reported (readJudgeableLanguages); undefined when not known. */
+  judgeable: ReadonlySet<string> | undefined;
 }
 
 export interface SubmitInput {
@@ -94,8 +95,8 @@ const UNFINISHED = ['queued', 'running'];
  * wires it in), so submissions never reach into jobs or outcomes.
  */
 export interface SubmissionJudging {
-  /** Re-derives a submission from its attempts and tells who must know, inside the caller's transaction. */
-  settle(submissionId: string, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): SubmissionRow;
+  /** Re-derives a submission from its attempts and tells who must know, inside the caller's transaction (`q`). */
+  settle(q: Q, submissionId: string, out: Outbox, opts: { stateChanged: boolean; resultChanged: boolean }): Promise<SubmissionRow>;
   /** An attempt was queued: waiting runners look again once the caller's transaction commits. */
   queued(out: Outbox): void;
 }
@@ -111,15 +112,11 @@ export interface SubmissionJudging {
  * claims lock the attempts they take (FOR UPDATE SKIP LOCKED, judging).
  */
 export class SubmissionsService {
-  /** The synchronous read rule's queries (sync-bridge.ts). */
-  private readonly uses: FileUses;
-
   constructor(
     private readonly d: Deps,
     private readonly files: FilesService,
     private readonly judging: SubmissionJudging,
   ) {
-    this.uses = new FileUses(d.sqlite);
     files.addReadRule((actor, fileId) => this.mayReadFile(actor.userId, fileId));
   }
 
@@ -135,14 +132,15 @@ export class SubmissionsService {
    */
   async plan(actor: Actor, idOrSlug: string, problemSlug: string, address: string, forSampleRun = false): Promise<SubmitPlan> {
     const a = await visibleActivity(this.d, actor, idOrSlug);
-    if (!this.d.permissions.now.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
+    const may = await this.d.permissions.of(actor.userId);
+    if (!may.has('activity:read', a.id)) throw notFound('activity');
     if (a.archivedAt) throw ApiError.of('activity.archived', 'The activity is archived: it takes no submissions');
     const manages = canManage(this.d, actor.userId, a.id);
     return this.d.tx.read(async (q) => {
       const found = await assignmentWhere(q, and(eq(seriesProblems.activityId, a.id), eq(seriesProblems.slugKey, problemSlug.toLowerCase())));
       const series = found ? (await q.select().from(seriesTable).where(eq(seriesTable.id, found.seriesId)).limit(1))[0] : undefined;
       if (!found || !series || !(manages || problemsVisible(series, a))) throw notFound('problem');
-      this.d.permissions.now.require(actor, 'submission:create', a.id);
+      may.require('submission:create', a.id);
       if (forSampleRun && a.modules.sampleRuns === false) throw ApiError.of('sampleRuns.disabled', 'Running code on the samples is switched off in this activity');
       if (!manages) {
         if (!acceptsSubmissions(series)) throw ApiError.of('series.closed', series.pausedAt ? 'The series is paused' : 'The series is not open for submissions');
@@ -156,6 +154,7 @@ export class SubmissionsService {
       }
       const version = await effectiveVersion(q, found);
       if (!version) throw ApiError.of('problem.noVersion', 'The problem has no version to judge against yet');
+      const runnerTags = requiredTags(series.runnerTags, a.runnerTags);
       return {
         activity: a,
         assignment: found,
@@ -164,7 +163,9 @@ export class SubmissionsService {
         maxUploadBytes: found.maxUploadBytes ?? a.maxUploadBytes,
         maxAttachments: found.maxAttachments ?? a.maxAttachments,
         maxSubmissions,
-        runnerTags: requiredTags(series.runnerTags, a.runnerTags),
+        runnerTags,
+        // read here, in the plan's one read, for refuseUnjudgeable once the file names are known
+        judgeable: await readJudgeableLanguages(q, runnerTags),
       };
     });
   }
@@ -176,7 +177,7 @@ export class SubmissionsService {
    * nothing. Needs only the file names and props, so nothing is stored yet.
    */
   refuseUnjudgeable(plan: SubmitPlan, fileNames: readonly string[], props: Record<string, unknown> | undefined): void {
-    const limits: LanguageLimits = { config: plan.assignment.config, judgeable: judgeableLanguages(this.d.db, plan.runnerTags) };
+    const limits: LanguageLimits = { config: plan.assignment.config, judgeable: plan.judgeable };
     const refusal = languageRefusal(this.d.config.languages, fileNames, props, limits);
     if (refusal) throw refusal;
   }
@@ -218,7 +219,7 @@ export class SubmissionsService {
         .values(metas.map((meta, i) => ({ submissionId: id, name: storedName(i), fileName: input.uploads[i]!.name, language, fileId: meta.id })));
       await this.queueAttempt(q, id, 1, plan.versionId, plan.problemType, 0, now);
       this.judging.queued(out);
-      return this.judging.settle(id, out, { stateChanged: true, resultChanged: true });
+      return this.judging.settle(q, id, out, { stateChanged: true, resultChanged: true });
     });
     return toSummary(row);
   }
@@ -229,15 +230,17 @@ export class SubmissionsService {
 
   // ---- the participant's own ----
 
-  private async browsing(actor: Actor, idOrSlug: string): Promise<ActivityRow> {
+  /** The activity, if the caller may browse it, with the caller's permissions for the checks that follow. */
+  private async browsing(actor: Actor, idOrSlug: string): Promise<{ a: ActivityRow; may: UserPermissions }> {
     const a = await visibleActivity(this.d, actor, idOrSlug);
-    if (!this.d.permissions.now.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
-    return a;
+    const may = await this.d.permissions.of(actor.userId);
+    if (!may.has('activity:read', a.id)) throw notFound('activity');
+    return { a, may };
   }
 
   async listOwn(actor: Actor, idOrSlug: string, query: { page?: number; pageSize?: number; seriesProblemId?: string }): Promise<Page<SubmissionSummary>> {
-    const a = await this.browsing(actor, idOrSlug);
-    this.d.permissions.now.require(actor, 'submission:read:own', a.id);
+    const { a, may } = await this.browsing(actor, idOrSlug);
+    may.require('submission:read:own', a.id);
     const { page, pageSize } = clampPaging(query);
     const where = and(
       eq(submissions.activityId, a.id),
@@ -248,7 +251,7 @@ export class SubmissionsService {
       total: await countSubmissions(q, where, false),
       rows: await this.newestFirst(q, where, page, pageSize),
     }));
-    const ownResults = this.d.permissions.now.has(actor.userId, 'result:read:own', a.id);
+    const ownResults = may.has('result:read:own', a.id);
     return { items: rows.map((r) => this.named(this.forAuthor(toSummary(r), ownResults))), total, page, pageSize };
   }
 
@@ -275,23 +278,23 @@ export class SubmissionsService {
   }
 
   async getOwn(actor: Actor, idOrSlug: string, id: string): Promise<SubmissionDetail> {
-    const a = await this.browsing(actor, idOrSlug);
+    const { a, may } = await this.browsing(actor, idOrSlug);
     return this.d.tx.read(async (q) => {
       const r = await submissionRow(q, id);
       if (!r || r.activityId !== a.id) throw notFound('submission');
-      const readsAll = this.d.permissions.now.has(actor.userId, 'submission:read:all', a.id);
-      if (r.userId === actor.userId ? !this.d.permissions.now.has(actor.userId, 'submission:read:own', a.id) && !readsAll : !readsAll) throw notFound('submission');
+      const readsAll = may.has('submission:read:all', a.id);
+      if (r.userId === actor.userId ? !may.has('submission:read:own', a.id) && !readsAll : !readsAll) throw notFound('submission');
       if (readsAll) return this.managerDetail(q, actor, r);
       const shown = participantAttachments(a);
       const detail = await detailOf(q, r, { forManager: false, attachmentShown: (name) => shown.has(name) });
-      return this.named(this.forAuthor(detail, this.d.permissions.now.has(actor.userId, 'result:read:own', a.id)));
+      return this.named(this.forAuthor(detail, may.has('result:read:own', a.id)));
     });
   }
 
   // ---- the managers' side ----
 
   private async managerDetail(q: Q, actor: Actor, r: SubmissionRow): Promise<SubmissionDetail> {
-    const logs = this.d.permissions.now.has(actor.userId, 'result:log:read:all', r.activityId);
+    const logs = await this.d.permissions.has(actor.userId, 'result:log:read:all', r.activityId, q);
     const a = (await q.select().from(activities).where(eq(activities.id, r.activityId)).limit(1))[0]!;
     const shown = participantAttachments(a);
     return this.named(await detailOf(q, r, { forManager: true, attachmentShown: (name) => logs || shown.has(name) }));
@@ -300,7 +303,7 @@ export class SubmissionsService {
   /** A submission the caller may read as a manager; 404 otherwise, like one that does not exist. */
   private async managed(q: Q, actor: Actor, id: string): Promise<SubmissionRow> {
     const r = await submissionRow(q, id);
-    if (!r || !this.d.permissions.now.has(actor.userId, 'submission:read:all', r.activityId)) throw notFound('submission');
+    if (!r || !(await this.d.permissions.has(actor.userId, 'submission:read:all', r.activityId, q))) throw notFound('submission');
     return r;
   }
 
@@ -311,7 +314,7 @@ export class SubmissionsService {
   /** Filters go into the SQL, so `total` counts what the filters let through (decisions §2). */
   async list(actor: Actor, query: ListQuery): Promise<Page<SubmissionSummary>> {
     const { page, pageSize } = clampPaging(query);
-    const scope = this.readableActivities(actor.userId);
+    const scope = await this.readableActivities(actor.userId);
     if (scope.only && !scope.only.length) return { items: [], total: 0, page, pageSize };
     const where = listFilter(query, scope);
     const { total, rows } = await this.d.tx.read(async (q) => ({
@@ -325,17 +328,18 @@ export class SubmissionsService {
    * The activities where a user holds submission:read:all: every one but those they stood down in
    * when a system grant holds it, else those whose grant does.
    */
-  private readableActivities(userId: string): { only?: string[]; except: string[] } {
+  private async readableActivities(userId: string): Promise<{ only?: string[]; except: string[] }> {
     const key = 'submission:read:all';
-    const memberships = this.d.permissions.now.memberships(userId);
-    if (this.d.permissions.now.has(userId, key, null)) return { except: memberships.filter((id) => !this.d.permissions.now.has(userId, key, id)) };
-    return { only: memberships.filter((id) => this.d.permissions.now.has(userId, key, id)), except: [] };
+    const may = await this.d.permissions.of(userId);
+    const memberships = may.memberships();
+    if (may.has(key, null)) return { except: memberships.filter((id) => !may.has(key, id)) };
+    return { only: memberships.filter((id) => may.has(key, id)), except: [] };
   }
 
   async rejudge(actor: Actor, id: string): Promise<SubmissionSummary> {
     const row = await this.d.tx.write(async (q, out) => {
       const r = await this.managed(q, actor, id);
-      this.d.permissions.now.require(actor, 'submission:rejudge', r.activityId);
+      await this.d.permissions.require(actor, 'submission:rejudge', r.activityId, q);
       const assignment = (await assignmentWhere(q, eq(seriesProblems.id, r.seriesProblemId)))!;
       const version = await effectiveVersion(q, assignment);
       if (!version) throw ApiError.of('problem.noVersion', 'The problem has no version to judge against');
@@ -354,7 +358,7 @@ export class SubmissionsService {
     const [last] = await q.select({ n: max(attempts.attempt) }).from(attempts).where(eq(attempts.submissionId, submissionId));
     await this.queueAttempt(q, submissionId, (last?.n ?? 0) + 1, version.id, version.type, 1, now);
     this.judging.queued(out);
-    return this.judging.settle(submissionId, out, { stateChanged: true, resultChanged: true });
+    return this.judging.settle(q, submissionId, out, { stateChanged: true, resultChanged: true });
   }
 
   async rejudgeAssignment(actor: Actor, assignmentId: string): Promise<number> {
@@ -362,7 +366,7 @@ export class SubmissionsService {
       const assignment = await assignmentWhere(q, eq(seriesProblems.id, assignmentId));
       const a = assignment ? (await q.select().from(activities).where(eq(activities.id, assignment.activityId)).limit(1))[0] : undefined;
       if (!assignment || !a || !canSeeActivity(this.d, actor.userId, a)) throw notFound('assignment');
-      this.d.permissions.now.require(actor, 'submission:rejudge', a.id);
+      await this.d.permissions.require(actor, 'submission:rejudge', a.id, q);
       const version = await effectiveVersion(q, assignment);
       if (!version) throw ApiError.of('problem.noVersion', 'The problem has no version to judge against');
       const ids = await q.select({ id: submissions.id }).from(submissions).where(eq(submissions.seriesProblemId, assignmentId)).orderBy(asc(submissions.submittedAt), asc(submissions.id));
@@ -374,7 +378,7 @@ export class SubmissionsService {
   async cancel(actor: Actor, submissionId: string, attemptId: string): Promise<SubmissionDetail> {
     return this.d.tx.write(async (q, out) => {
       const r = await this.managed(q, actor, submissionId);
-      this.d.permissions.now.require(actor, 'submission:cancel', r.activityId);
+      await this.d.permissions.require(actor, 'submission:cancel', r.activityId, q);
       const [at] = await q
         .select({ state: attempts.state })
         .from(attempts)
@@ -384,7 +388,7 @@ export class SubmissionsService {
       if (at.state !== 'queued' && at.state !== 'running') throw ApiError.of('attempt.finished', `The attempt is ${at.state} already`);
       // the lease goes with it: the runner's next call about the job is refused as stale
       await q.update(attempts).set({ state: 'cancelled', finishedAt: iso(this.d.clock.now()), leaseHash: null, leaseExpiresAt: null }).where(eq(attempts.id, attemptId));
-      this.judging.settle(submissionId, out, { stateChanged: true, resultChanged: true });
+      await this.judging.settle(q, submissionId, out, { stateChanged: true, resultChanged: true });
       return this.managerDetail(q, actor, (await submissionRow(q, submissionId))!);
     });
   }
@@ -392,7 +396,7 @@ export class SubmissionsService {
   async setExcluded(actor: Actor, id: string, body: { excluded: boolean; reason?: string }): Promise<SubmissionDetail> {
     return this.d.tx.write(async (q, out) => {
       const r = await this.managed(q, actor, id);
-      this.d.permissions.now.require(actor, 'submission:exclude', r.activityId);
+      await this.d.permissions.require(actor, 'submission:exclude', r.activityId, q);
       if (body.excluded) {
         await q
           .update(submissions)
@@ -401,7 +405,7 @@ export class SubmissionsService {
       } else {
         await q.update(submissions).set({ excluded: false, excludedAt: null, excludedBy: null, exclusionReason: null }).where(eq(submissions.id, id));
       }
-      this.judging.settle(id, out, { stateChanged: false, resultChanged: true });
+      await this.judging.settle(q, id, out, { stateChanged: false, resultChanged: true });
       return this.managerDetail(q, actor, (await submissionRow(q, id))!);
     });
   }
@@ -411,17 +415,20 @@ export class SubmissionsService {
   /**
    * Submission files: their author (the uploader) and holders of submission:source:read:all in the
    * activity. Attempt files: holders of result:log:read:all, and the author where the activity shows
-   * participants that attachment. Synchronous, as the files area asks its read rules (sync-bridge.ts).
+   * participants that attachment. The attachments are read only when no source use lets the caller in.
    */
-  private async mayReadFile(userId: string, fileId: string): Promise<boolean> {
-    if (this.uses.asSource(fileId).some((s) => this.d.permissions.now.has(userId, 'submission:source:read:all', s.activityId))) return true;
-    for (const f of this.uses.asAttachment(fileId)) {
-      if (this.d.permissions.now.has(userId, 'result:log:read:all', f.activityId)) return true;
-      if (f.userId !== userId || !this.d.permissions.now.has(userId, 'result:read:own', f.activityId)) continue;
-      const a = await readActivity(this.d, f.activityId);
-      if (a && participantAttachments(a).has(f.name)) return true;
-    }
-    return false;
+  private mayReadFile(userId: string, fileId: string): Promise<boolean> {
+    return this.d.tx.read(async (q) => {
+      const may = await this.d.permissions.of(userId, q);
+      if ((await fileAsSource(q, fileId)).some((s) => may.has('submission:source:read:all', s.activityId))) return true;
+      for (const f of await fileAsAttachment(q, fileId)) {
+        if (may.has('result:log:read:all', f.activityId)) return true;
+        if (f.userId !== userId || !may.has('result:read:own', f.activityId)) continue;
+        const a = await findActivity(q, f.activityId);
+        if (a && participantAttachments(a).has(f.name)) return true;
+      }
+      return false;
+    });
   }
 }
 

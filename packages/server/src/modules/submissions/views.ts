@@ -11,8 +11,8 @@ const whileRunning = (c: typeof attempts.progressDone | typeof attempts.progress
 
 /**
  * A submission with everything its summary shows, read by one join; callers add WHERE, ORDER BY
- * and LIMIT. `excluded` is a number and `props` JSON text, as the judging flow's synchronous read
- * of the same row gives them (sync-bridge.ts), so that both make the same summary.
+ * and LIMIT. `excluded` is a number and `props` JSON text, as the judging flow's read of the same
+ * row gives them (judging/submission-row.ts), so that both make the same summary.
  */
 export function selectSubmissions(q: Q) {
   return q
