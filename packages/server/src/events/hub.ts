@@ -32,7 +32,8 @@ export interface HubOptions {
 /** What the hub asks of `Sessions` (auth/sessions.ts). */
 export interface SessionCheck {
   authenticate(secret: string, via: Actor['via'], now: Date): Promise<Actor | null>;
-  isLive(sessionId: string, now: Date): Promise<boolean>;
+  /** Which of these sessions are live at `now`. */
+  liveOf(sessionIds: readonly string[], now: Date): Promise<Set<string>>;
 }
 
 /** What the hub handles in the order it came: an event to deliver (held ranking signals included) or sessions that ended. */
@@ -121,6 +122,7 @@ export class EventHub {
   /** The dispatch under way, until the queue is empty. */
   private dispatching: Promise<void> | undefined;
   private closed = false;
+  private ticking = false;
   private readonly timer: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
   private readonly ranking: RankingSignals;
@@ -401,23 +403,28 @@ export class EventHub {
 
   /**
    * The heartbeat, which also notices sessions that lapsed while their sockets stayed open: they
-   * are ended in turn with what was published meanwhile, after it.
+   * are ended in turn with what was published meanwhile, after it. One heartbeat at a time.
    */
   async tick(): Promise<void> {
-    const now = this.d.clock.now();
-    const lapsed: string[] = [];
+    if (this.ticking) return;
+    this.ticking = true;
     try {
-      for (const [id, entry] of [...this.bySession]) {
-        if (!(await this.d.sessions.isLive(id, now))) {
-          lapsed.push(id);
-          continue;
-        }
-        for (const ws of entry.sockets) this.send(ws, PING_FRAME);
+      // a session whose socket opened meanwhile was not asked about: it waits for the next heartbeat
+      const asked = [...this.bySession.keys()];
+      const live = await this.d.sessions.liveOf(asked, this.d.clock.now());
+      const lapsed: string[] = [];
+      for (const id of asked) {
+        const entry = this.bySession.get(id);
+        if (!entry) continue;
+        if (!live.has(id)) lapsed.push(id);
+        else for (const ws of entry.sockets) this.send(ws, PING_FRAME);
       }
+      if (lapsed.length) this.enqueue({ kind: 'sessionsEnded', sessionIds: lapsed, reason: 'expired' });
     } catch (e) {
-      this.d.log.error({ err: e }, 'the sockets\' sessions could not be checked');
+      this.d.log.error({ err: e }, "the sockets' sessions could not be checked");
+    } finally {
+      this.ticking = false;
     }
-    if (lapsed.length) this.enqueue({ kind: 'sessionsEnded', sessionIds: lapsed, reason: 'expired' });
   }
 
   async close(): Promise<void> {
