@@ -3,7 +3,7 @@ import { ops } from '@judge/contract';
 import type { EventStream, JudgeClient } from '@judge/sdk';
 import type { DomainEvent } from '../src/events/bus.js';
 import { TestJudge, type TestUser } from './harness.js';
-import { barrier, open } from './support/socket.js';
+import { barrier, handshake, open } from './support/socket.js';
 
 /**
  * The hub dispatches events one after another in the order they were published, though deciding
@@ -74,5 +74,32 @@ describe('the order of dispatch', () => {
     j.app.deps.bus.publish([event('staffAgain', {}, staffOnly)]);
     await barrier(admin, [member, managing]);
     expect(types.filter((t) => t.startsWith('staff'))).toEqual(['staffBefore', 'staffAgain']);
+  });
+
+  it('does not open a socket whose session ended while its permissions were being read', async () => {
+    const u = await j.user('order-leaving');
+    const cookie = (await j.signIn(u, 'cookie')).cookie!;
+    const perms = j.app.deps.permissions;
+    const original = perms.of.bind(perms);
+    let reached!: () => void;
+    const asked = new Promise<void>((r) => (reached = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    perms.of = async (userId, q) => {
+      if (userId === u.id) {
+        reached();
+        await gate;
+      }
+      return original(userId, q);
+    };
+    try {
+      const opening = handshake(j, { cookie: `judge_session=${cookie}`, origin: new URL(j.url).origin });
+      await asked;
+      await j.app.deps.tx.write((q, out) => j.app.deps.sessions.endAllOfUser(q, u.id, 'logout', new Date(), out));
+      release();
+      expect(await opening).toMatchObject({ status: 401, body: { code: 'unauthenticated' } });
+    } finally {
+      perms.of = original;
+    }
   });
 });

@@ -7,7 +7,7 @@ import type { Actor, UserPermissions } from '../auth/permissions.js';
 import { originMatches, SESSION_COOKIE } from '../auth/origin.js';
 import { wireJson, type Clock } from '../util.js';
 import type { Audience, BusMessage, DomainEvent, EventBus } from './bus.js';
-import { ConnectedPermissions, type PermissionSource } from './connected-permissions.js';
+import { ConnectedPermissions, type LoadedPermissions, type PermissionSource } from './connected-permissions.js';
 import { RankingSignals } from './ranking-signals.js';
 import { StaffAudiences } from './staff-audiences.js';
 
@@ -122,6 +122,9 @@ export class EventHub {
   /** The dispatch under way, until the queue is empty. */
   private dispatching: Promise<void> | undefined;
   private closed = false;
+  /** Sockets being opened (their session and permissions are read), and the sessions that ended meanwhile. */
+  private opening = 0;
+  private readonly endedWhileOpening = new Set<string>();
   private ticking = false;
   private readonly timer: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
@@ -183,30 +186,40 @@ export class EventHub {
 
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => socket.destroy());
+    this.opening++;
     try {
-      const path = (req.url ?? '').split('?')[0];
-      if (path !== WS_PATH) return this.refuse(socket, 404, 'not_found', 'No socket here');
-      const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
-      const actor = cookie ? await this.d.sessions.authenticate(cookie, 'cookie', this.d.clock.now()) : null;
-      if (!actor) return this.refuse(socket, 401, 'unauthenticated', 'The socket needs a signed-in session cookie');
-      if (!originMatches(req.headers.origin, undefined, this.expectedOrigin(req))) {
-        return this.refuse(socket, 403, 'csrf.origin', 'The socket must be opened from the same origin');
-      }
-      const loaded = await this.permissions.load(actor.userId);
-      // sockets already open stay open: they are how clients hear that maintenance is over
-      if (this.opts.admits && !this.opts.admits(loaded.permissions)) {
-        return this.refuse(socket, 503, 'server.maintenance', 'The installation is closed for maintenance; try again later', 'Retry-After: 30\r\n');
-      }
-      if (this.closed) return this.refuse(socket, 503, 'server.shutting_down', 'The server is shutting down');
-      this.wss.handleUpgrade(req, socket, head, (ws) => this.register(actor, loaded, ws));
+      await this.open(req, socket, head);
     } catch (e) {
       this.d.log.error({ err: e }, 'a socket could not be opened');
       this.refuse(socket, 500, 'internal', 'The socket could not be opened');
+    } finally {
+      if (--this.opening === 0) this.endedWhileOpening.clear();
     }
   }
 
+  /** Authenticates, checks the origin and the maintenance level, reads the user's permissions, then opens. */
+  private async open(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== WS_PATH) return this.refuse(socket, 404, 'not_found', 'No socket here');
+    const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
+    const actor = cookie ? await this.d.sessions.authenticate(cookie, 'cookie', this.d.clock.now()) : null;
+    if (!actor) return this.refuse(socket, 401, 'unauthenticated', 'The socket needs a signed-in session cookie');
+    if (!originMatches(req.headers.origin, undefined, this.expectedOrigin(req))) {
+      return this.refuse(socket, 403, 'csrf.origin', 'The socket must be opened from the same origin');
+    }
+    const loaded = await this.permissions.load(actor.userId);
+    // the session ended while it was read: its end was told to its sockets before this one could open
+    if (this.endedWhileOpening.has(actor.sessionId)) return this.refuse(socket, 401, 'unauthenticated', 'The socket needs a signed-in session cookie');
+    // sockets already open stay open: they are how clients hear that maintenance is over
+    if (this.opts.admits && !this.opts.admits(loaded.permissions)) {
+      return this.refuse(socket, 503, 'server.maintenance', 'The installation is closed for maintenance; try again later', 'Retry-After: 30\r\n');
+    }
+    if (this.closed) return this.refuse(socket, 503, 'server.shutting_down', 'The server is shutting down');
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.register(actor, loaded, ws));
+  }
+
   /** The socket opened: from now on it hears what its user may read. */
-  private register(actor: Actor, loaded: Parameters<ConnectedPermissions['hold']>[1], ws: WebSocket): void {
+  private register(actor: Actor, loaded: LoadedPermissions, ws: WebSocket): void {
     let entry = this.bySession.get(actor.sessionId);
     if (!entry) this.bySession.set(actor.sessionId, (entry = { userId: actor.userId, sockets: new Set() }));
     entry.sockets.add(ws);
@@ -390,6 +403,7 @@ export class EventHub {
   private endSessions(ids: string[], reason: string): void {
     const frame = JSON.stringify({ type: 'sessionExpired', data: { reason } });
     for (const id of ids) {
+      if (this.opening > 0) this.endedWhileOpening.add(id);
       const entry = this.bySession.get(id);
       if (!entry) continue;
       this.bySession.delete(id);
