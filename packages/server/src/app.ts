@@ -242,7 +242,7 @@ function createHandler(deps: Deps, api: Api, services: Services): RequestListene
  */
 async function startWorkers(deps: Deps, services: Services, paths: DataPaths, engine: Engine): Promise<{ workers: Workers; cluster: ClusterNode }> {
   const workers: Workers = {
-    retention: new RetentionWorker(deps.tx, paths.uploads, deps.clock, deps.log, { dir: printoutPdfDir(deps.dataDir), prune: (dir) => pruneDisposed(dir, deps.sqlite) }),
+    retention: new RetentionWorker(deps.tx, paths.uploads, deps.clock, deps.log, { dir: printoutPdfDir(deps.dataDir), prune: (dir) => pruneDisposed(dir, deps.tx) }),
     scheduler: new SeriesScheduler(deps, services.series),
     rankingAnnouncer: new RankingAnnouncer(deps),
     reaper: new LeaseReaper(deps, services.judging),
@@ -345,12 +345,11 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   const handler = createHandler(deps, api, services);
   const server: Server = tls ? createHttpsServer(tls, handler) : createServer(handler);
   const maintenance = services.instance.maintenance;
-  // the hub decides within one turn: it is given the synchronous views (SQLite only, see PermissionResolver)
-  hub = new EventHub({ ...deps, permissions: deps.permissions.now, sessions: deps.sessions.now }, {
+  hub = new EventHub(deps, {
     ...config.socket,
     publicUrl: config.publicUrl,
     trustProxy: config.trustProxy,
-    admits: (userId) => maintenance.level !== 'closed' || deps.permissions.now.isAdministrator(userId),
+    admits: (user) => maintenance.level !== 'closed' || user.isAdministrator(),
     viewers: (activityId) => activityViewers(deps, activityId),
   });
   hub.attach(server);

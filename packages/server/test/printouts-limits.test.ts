@@ -82,13 +82,17 @@ describe('the PDF', { timeout: 120_000 }, () => {
 
   it('goes when the retention worker disposes of the source', async () => {
     const p = await askToPrint(alice, act, 'gone.c', 'int main() {}\n');
+    const waiting = await askToPrint(alice, act, 'stays.c', 'int main() { return 0; }\n');
     await fetchPdf(p.id);
-    const file = () => readdirSync(pdfDir()).find((n) => n.startsWith(p.id));
-    expect(file()).toBeDefined();
+    await fetchPdf(waiting.id);
+    const file = (id: string) => readdirSync(pdfDir()).find((n) => n.startsWith(id));
+    expect(file(p.id)).toBeDefined();
     await staff.c.call(ops.resolvePrintout, { params: { id: p.id }, body: {} });
     const removed = await j.app.retention.tick(new Date(Date.now() + 8 * 24 * 3_600_000));
     expect(removed.printoutPdfs).toBeGreaterThanOrEqual(1);
-    expect(file()).toBeUndefined();
+    expect(file(p.id)).toBeUndefined();
+    // a printout still waiting keeps its PDF
+    expect(file(waiting.id)).toBeDefined();
     await refusedWith(fetchPdf(p.id), 409, 'printout.state');
   });
 

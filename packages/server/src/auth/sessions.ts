@@ -1,5 +1,5 @@
 import type { Session } from '@judge/contract';
-import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { sessionSecrets, sessions, users } from '../db/schema.js';
 import { prepared, type Q } from '../db/storage.js';
@@ -288,6 +288,27 @@ export class Sessions {
   async isLive(sessionId: string, now: Date, q?: Q): Promise<boolean> {
     const read = (r: Q) => liveQuery(r, { id: sessionId, now: iso(now) });
     return (await (q ? read(q) : this.tx.read(read))).length > 0;
+  }
+
+  /**
+   * Which of these sessions are live at `now`: the socket hub's heartbeat asks it of every session
+   * with a socket, in slices so that a statement's parameters stay bounded.
+   */
+  async liveOf(sessionIds: readonly string[], now: Date): Promise<Set<string>> {
+    const live = new Set<string>();
+    const t = iso(now);
+    for (let i = 0; i < sessionIds.length; i += 1000) {
+      const slice = sessionIds.slice(i, i + 1000);
+      const rows = await this.tx.read((q) =>
+        q
+          .select({ id: sessions.id })
+          .from(sessions)
+          .innerJoin(users, eq(users.id, sessions.userId))
+          .where(and(inArray(sessions.id, slice), isNull(sessions.endedAt), gt(sessions.expiresAt, t), isNull(users.blockedAt), or(isNull(users.expiresAt), gt(users.expiresAt, t)))),
+      );
+      for (const r of rows) live.add(r.id);
+    }
+    return live;
   }
 
   async listOfUser(userId: string, now: Date, current: string | undefined, connections: (sessionId: string) => number): Promise<Session[]> {

@@ -3,11 +3,11 @@ import type { Duplex } from 'node:stream';
 import { PING_FRAME, statusTitle, type Permission } from '@judge/contract';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { PermissionResolver } from '../auth/permissions.js';
-import type { SessionStore } from '../auth/sessions.js';
+import type { Actor, UserPermissions } from '../auth/permissions.js';
 import { originMatches, SESSION_COOKIE } from '../auth/origin.js';
 import { wireJson, type Clock } from '../util.js';
 import type { Audience, BusMessage, DomainEvent, EventBus } from './bus.js';
+import { ConnectedPermissions, type LoadedPermissions, type PermissionSource } from './connected-permissions.js';
 import { RankingSignals } from './ranking-signals.js';
 import { StaffAudiences } from './staff-audiences.js';
 
@@ -19,14 +19,25 @@ export interface HubOptions {
   publicUrl: string;
   trustProxy: boolean;
   /** Whether this user may open a socket now: false while the installation is closed to them. */
-  admits?(userId: string): boolean;
+  admits?(user: UserPermissions): boolean;
   /**
-   * Who may see an activity now: the rule REST applies to every request about it. Asked when an
-   * event about the activity is delivered, so that unpublishing, closing or a removed membership
-   * stops the telling at once, and a member added later hears from the next event on.
+   * Who may see an activity now: the rule REST applies to every request about it, asked of a
+   * user's permissions. Asked when an event about the activity is delivered, so that unpublishing,
+   * closing or a removed membership stops the telling at once, and a member added later hears from
+   * the next event on.
    */
-  viewers?(activityId: string): (userId: string) => boolean;
+  viewers?(activityId: string): Promise<(user: UserPermissions) => boolean>;
 }
+
+/** What the hub asks of `Sessions` (auth/sessions.ts). */
+export interface SessionCheck {
+  authenticate(secret: string, via: Actor['via'], now: Date): Promise<Actor | null>;
+  /** Which of these sessions are live at `now`. */
+  liveOf(sessionIds: readonly string[], now: Date): Promise<Set<string>>;
+}
+
+/** What the hub handles in the order it came: an event to deliver (held ranking signals included) or sessions that ended. */
+type Dispatch = { kind: 'event'; event: DomainEvent } | { kind: 'sessionsEnded'; sessionIds: string[]; reason: string };
 
 /**
  * Keys a participant holds in an activity: what they read with them goes through the activity's
@@ -91,6 +102,11 @@ function readCookie(header: string | undefined, name: string): string | undefine
 /**
  * The event socket (decisions §10): one connection a tab, authenticated by the session cookie,
  * told only what its session could read over REST, and only after the change committed.
+ *
+ * Events are dispatched one after another in the order they were published: each waits for the
+ * one before it. A dispatch decides its audience within one turn from the connected users'
+ * permissions held in memory (ConnectedPermissions), and awaits only when something must be read
+ * first: the permissions again after a write changed them, or the activity an event is about.
  */
 export class EventHub {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 4096, perMessageDeflate: false, clientTracking: false });
@@ -100,26 +116,37 @@ export class EventHub {
   /** Changes whenever a user gets their first socket or closes their last (StaffAudiences). */
   private usersVersion = 0;
   private readonly staff = new StaffAudiences();
+  private readonly permissions: ConnectedPermissions;
+  /** What is waiting to be dispatched, oldest first, while a dispatch awaits a read. */
+  private readonly queue: Dispatch[] = [];
+  /** The dispatch under way, until the queue is empty. */
+  private dispatching: Promise<void> | undefined;
+  private closed = false;
+  /** Sockets being opened (their session and permissions are read), and the sessions that ended meanwhile. */
+  private opening = 0;
+  private readonly endedWhileOpening = new Set<string>();
+  private ticking = false;
   private readonly timer: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
   private readonly ranking: RankingSignals;
 
   constructor(
-    private readonly d: { sessions: SessionStore; permissions: PermissionResolver; clock: Clock; log: Logger; bus: EventBus },
+    private readonly d: { sessions: SessionCheck; permissions: PermissionSource; clock: Clock; log: Logger; bus: EventBus },
     private readonly opts: HubOptions,
   ) {
-    this.ranking = new RankingSignals(opts.rankingIntervalMs ?? 0, (e) => this.deliver(e));
+    this.permissions = new ConnectedPermissions(d.permissions);
+    this.ranking = new RankingSignals(opts.rankingIntervalMs ?? 0, (event) => this.enqueue({ kind: 'event', event }));
     // events are for open sockets (deliver drops them otherwise); the end of a session is always heard
     this.unsubscribe = d.bus.subscribe(
       (m) => this.onMessage(m),
       () => this.bySession.size > 0,
     );
-    this.timer = setInterval(() => this.tick(), opts.pingSeconds * 1000);
+    this.timer = setInterval(() => void this.tick(), opts.pingSeconds * 1000);
     this.timer.unref();
   }
 
   attach(server: Server): void {
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.upgrade(req, socket, head));
   }
 
   /** Live sockets of a session; never stored (Session.connections). */
@@ -138,6 +165,11 @@ export class EventHub {
     this.ranking.flush();
   }
 
+  /** Settles once everything published so far was dispatched (tests, and benches that time a fan-out). */
+  async idle(): Promise<void> {
+    await this.dispatching;
+  }
+
   private refuse(socket: Duplex, status: number, code: string, detail: string, headers = ''): void {
     const body = JSON.stringify({ type: 'about:blank', title: statusTitle(status), status, detail, code });
     socket.end(
@@ -152,34 +184,55 @@ export class EventHub {
     return `${scheme}://${req.headers.host ?? ''}`;
   }
 
-  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => socket.destroy());
+    this.opening++;
+    try {
+      await this.open(req, socket, head);
+    } catch (e) {
+      this.d.log.error({ err: e }, 'a socket could not be opened');
+      this.refuse(socket, 500, 'internal', 'The socket could not be opened');
+    } finally {
+      if (--this.opening === 0) this.endedWhileOpening.clear();
+    }
+  }
+
+  /** Authenticates, checks the origin and the maintenance level, reads the user's permissions, then opens. */
+  private async open(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const path = (req.url ?? '').split('?')[0];
     if (path !== WS_PATH) return this.refuse(socket, 404, 'not_found', 'No socket here');
     const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
-    const actor = cookie ? this.d.sessions.authenticate(cookie, 'cookie', this.d.clock.now()) : null;
+    const actor = cookie ? await this.d.sessions.authenticate(cookie, 'cookie', this.d.clock.now()) : null;
     if (!actor) return this.refuse(socket, 401, 'unauthenticated', 'The socket needs a signed-in session cookie');
     if (!originMatches(req.headers.origin, undefined, this.expectedOrigin(req))) {
       return this.refuse(socket, 403, 'csrf.origin', 'The socket must be opened from the same origin');
     }
+    const loaded = await this.permissions.load(actor.userId);
+    // the session ended while it was read: its end was told to its sockets before this one could open
+    if (this.endedWhileOpening.has(actor.sessionId)) return this.refuse(socket, 401, 'unauthenticated', 'The socket needs a signed-in session cookie');
     // sockets already open stay open: they are how clients hear that maintenance is over
-    if (this.opts.admits && !this.opts.admits(actor.userId)) {
+    if (this.opts.admits && !this.opts.admits(loaded.permissions)) {
       return this.refuse(socket, 503, 'server.maintenance', 'The installation is closed for maintenance; try again later', 'Retry-After: 30\r\n');
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => {
-      let entry = this.bySession.get(actor.sessionId);
-      if (!entry) this.bySession.set(actor.sessionId, (entry = { userId: actor.userId, sockets: new Set() }));
-      entry.sockets.add(ws);
-      let mine = this.byUser.get(actor.userId);
-      if (!mine) {
-        this.byUser.set(actor.userId, (mine = new Set()));
-        this.usersVersion++;
-      }
-      mine.add(ws);
-      const sessionId = actor.sessionId;
-      ws.on('close', () => this.forget(sessionId, ws));
-      ws.on('error', () => ws.terminate());
-    });
+    if (this.closed) return this.refuse(socket, 503, 'server.shutting_down', 'The server is shutting down');
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.register(actor, loaded, ws));
+  }
+
+  /** The socket opened: from now on it hears what its user may read. */
+  private register(actor: Actor, loaded: LoadedPermissions, ws: WebSocket): void {
+    let entry = this.bySession.get(actor.sessionId);
+    if (!entry) this.bySession.set(actor.sessionId, (entry = { userId: actor.userId, sockets: new Set() }));
+    entry.sockets.add(ws);
+    let mine = this.byUser.get(actor.userId);
+    if (!mine) {
+      this.byUser.set(actor.userId, (mine = new Set()));
+      this.usersVersion++;
+    }
+    mine.add(ws);
+    this.permissions.hold(actor.userId, loaded);
+    const sessionId = actor.sessionId;
+    ws.on('close', () => this.forget(sessionId, ws));
+    ws.on('error', () => ws.terminate());
   }
 
   private forget(sessionId: string, ws: WebSocket): void {
@@ -196,14 +249,86 @@ export class EventHub {
     mine.delete(ws);
     if (mine.size === 0) {
       this.byUser.delete(userId);
+      this.permissions.forget(userId);
       this.usersVersion++;
     }
   }
 
   private onMessage(m: BusMessage): void {
     if (m.kind === 'event') {
-      if (!this.ranking.hold(m.event)) this.deliver(m.event);
-    } else if (m.kind === 'sessionsEnded') this.endSessions(m.sessionIds, m.reason);
+      if (!this.ranking.hold(m.event)) this.enqueue({ kind: 'event', event: m.event });
+    } else if (m.kind === 'sessionsEnded') this.enqueue({ kind: 'sessionsEnded', sessionIds: m.sessionIds, reason: m.reason });
+  }
+
+  /**
+   * Dispatches in the order things came: at once when nothing is waiting and nothing must be read
+   * first (the same turn as the publish), else after what is before it.
+   */
+  private enqueue(item: Dispatch): void {
+    this.queue.push(item);
+    if (!this.dispatching) this.dispatching = this.drain();
+  }
+
+  /**
+   * Dispatches what is queued, within this turn while nothing must be read first. When something
+   * must, answers the promise of the rest: what comes meanwhile waits in the queue behind it.
+   */
+  private drain(): Promise<void> | undefined {
+    let item: Dispatch | undefined;
+    while ((item = this.queue.shift())) {
+      const reading = this.dispatch(item);
+      if (reading) {
+        return reading
+          .catch((e: unknown) => this.d.log.error({ err: e }, 'an event could not be dispatched'))
+          .then(() => (this.dispatching = this.drain()));
+      }
+    }
+    return undefined;
+  }
+
+  /** Dispatches one item now, or answers the promise of its dispatch when something must be read first. */
+  private dispatch(item: Dispatch): Promise<void> | undefined {
+    try {
+      if (item.kind === 'sessionsEnded') {
+        this.endSessions(item.sessionIds, item.reason);
+        return undefined;
+      }
+      const e = item.event;
+      const activityId = activityOf(e);
+      const about = activityId && this.opts.viewers && !isStaffOnly(e.audience) ? activityId : undefined;
+      // a revocation committed before the event was published applies to it
+      if (this.permissions.stale || about) return this.dispatchAfterReads(e, about);
+      this.deliver(e, undefined);
+      return undefined;
+    } catch (err) {
+      this.d.log.error({ err }, 'an event could not be dispatched');
+      return undefined;
+    }
+  }
+
+  private async dispatchAfterReads(e: DomainEvent, activityId: string | undefined): Promise<void> {
+    if (this.permissions.stale) await this.reloadPermissions();
+    this.deliver(e, activityId ? await this.viewersOf(activityId) : undefined);
+  }
+
+  /** When the read fails, the users stay unknown to permission audiences until a later dispatch reads them. */
+  private async reloadPermissions(): Promise<void> {
+    try {
+      await this.permissions.reload();
+    } catch (e) {
+      this.d.log.error({ err: e }, 'the connected users\' permissions could not be read; permission audiences skip them');
+      this.permissions.withhold();
+    }
+  }
+
+  /** Who may see the activity; nobody when it cannot be read (the event is dropped for viewers, as REST would answer an error). */
+  private async viewersOf(activityId: string): Promise<(user: UserPermissions) => boolean> {
+    try {
+      return await this.opts.viewers!(activityId);
+    } catch (e) {
+      this.d.log.error({ err: e, activityId }, 'the activity of an event could not be read');
+      return () => false;
+    }
   }
 
   /**
@@ -220,9 +345,11 @@ export class EventHub {
       case 'permission': {
         const scope = a.activityId ?? null;
         const named = a.alsoUsers?.includes(userId) ? 'viewer' : 'no';
-        if (a.unless && this.d.permissions.has(userId, a.unless, scope)) return named;
-        if (a.alsoRequires && !a.alsoRequires.every((k) => this.d.permissions.has(userId, k, scope))) return named;
-        const holds = a.anywhere ? this.d.permissions.holdsAnywhere(userId, a.key) : this.d.permissions.has(userId, a.key, scope);
+        const p = this.permissions.get(userId);
+        if (!p) return named;
+        if (a.unless && p.has(a.unless, scope)) return named;
+        if (a.alsoRequires && !a.alsoRequires.every((k) => p.has(k, scope))) return named;
+        const holds = a.anywhere ? p.holdsAnywhere(a.key) : p.has(a.key, scope);
         if (!holds) return named;
         return VIEWER_KEYS.has(a.key) ? 'viewer' : 'staff';
       }
@@ -242,18 +369,17 @@ export class EventHub {
   /**
    * Sends an event to every open socket whose user is in its audience, each user decided once:
    * an author's event (a list of users) visits only those users, a staff audience the users it
-   * reached last time while nothing it rests on changed, any other event each user with a socket. The frame is written and encoded once, and only when someone may receive it.
+   * reached last time while nothing it rests on changed, any other event each user with a socket.
+   * The frame is written and encoded once, and only when someone may receive it. `sees`: who may
+   * see the activity the event is about, read before (absent when the event is about none).
    */
-  private deliver(e: DomainEvent): void {
+  private deliver(e: DomainEvent, sees: ((user: UserPermissions) => boolean) | undefined): void {
     if (this.byUser.size === 0) return;
     let frame: Buffer | undefined;
-    const activityId = activityOf(e);
-    // read once per event, and only when an event is about an activity
-    let sees: ((userId: string) => boolean) | undefined;
     const visible = (userId: string): boolean => {
-      if (!activityId || !this.opts.viewers) return true;
-      sees ??= this.opts.viewers(activityId);
-      return sees(userId);
+      if (!sees) return true;
+      const p = this.permissions.get(userId);
+      return p !== undefined && sees(p);
     };
     const tell = (userId: string, sockets: Set<WebSocket>): void => {
       const reach = this.reach(userId, e.audience);
@@ -266,7 +392,7 @@ export class EventHub {
       const users =
         a.kind === 'users'
           ? new Set(a.userIds)
-          : this.staff.members(a, this.d.permissions.generation, this.usersVersion, this.byUser.keys(), (userId) => this.reach(userId, a) !== 'no');
+          : this.staff.members(a, this.permissions.version, this.usersVersion, this.byUser.keys(), (userId) => this.reach(userId, a) !== 'no');
       for (const userId of users) {
         const sockets = this.byUser.get(userId);
         if (sockets) tell(userId, sockets);
@@ -277,6 +403,7 @@ export class EventHub {
   private endSessions(ids: string[], reason: string): void {
     const frame = JSON.stringify({ type: 'sessionExpired', data: { reason } });
     for (const id of ids) {
+      if (this.opening > 0) this.endedWhileOpening.add(id);
       const entry = this.bySession.get(id);
       if (!entry) continue;
       this.bySession.delete(id);
@@ -288,24 +415,38 @@ export class EventHub {
     }
   }
 
-  /** The heartbeat, which also notices sessions that lapsed while their sockets stayed open. */
-  tick(): void {
-    const now = this.d.clock.now();
-    const lapsed: string[] = [];
-    for (const [id, entry] of this.bySession) {
-      if (!this.d.sessions.isLive(id, now)) {
-        lapsed.push(id);
-        continue;
+  /**
+   * The heartbeat, which also notices sessions that lapsed while their sockets stayed open: they
+   * are ended in turn with what was published meanwhile, after it. One heartbeat at a time.
+   */
+  async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      // a session whose socket opened meanwhile was not asked about: it waits for the next heartbeat
+      const asked = [...this.bySession.keys()];
+      const live = await this.d.sessions.liveOf(asked, this.d.clock.now());
+      const lapsed: string[] = [];
+      for (const id of asked) {
+        const entry = this.bySession.get(id);
+        if (!entry) continue;
+        if (!live.has(id)) lapsed.push(id);
+        else for (const ws of entry.sockets) this.send(ws, PING_FRAME);
       }
-      for (const ws of entry.sockets) this.send(ws, PING_FRAME);
+      if (lapsed.length) this.enqueue({ kind: 'sessionsEnded', sessionIds: lapsed, reason: 'expired' });
+    } catch (e) {
+      this.d.log.error({ err: e }, "the sockets' sessions could not be checked");
+    } finally {
+      this.ticking = false;
     }
-    if (lapsed.length) this.endSessions(lapsed, 'expired');
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.timer);
     this.unsubscribe();
     this.ranking.close();
+    this.queue.length = 0;
     const closing: Promise<void>[] = [];
     for (const entry of this.bySession.values()) {
       for (const ws of entry.sockets) {
@@ -315,8 +456,9 @@ export class EventHub {
     }
     this.bySession.clear();
     this.byUser.clear();
+    this.permissions.clear();
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, 2000).unref());
-    await Promise.race([Promise.all(closing).then(() => undefined), timeout]);
+    await Promise.all([Promise.race([Promise.all(closing).then(() => undefined), timeout]), this.idle()]);
     this.wss.close();
   }
 }

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Actor } from '../../auth/permissions.js';
+import type { Actor, UserPermissions } from '../../auth/permissions.js';
 import { prepared, type Q } from '../../db/storage.js';
 import { activities } from '../../db/schema.js';
 import type { Audience } from '../../events/bus.js';
@@ -57,19 +57,23 @@ export function canSeeActivity(d: Deps, userId: string, a: ActivityRow): boolean
   return a.joinPolicy !== 'closed';
 }
 
+/** canSeeActivity's rule, asked of a user's permissions already loaded (Permissions.of). */
+export function seesActivity(p: UserPermissions, a: ActivityRow): boolean {
+  if (p.has('activity:update', a.id)) return true;
+  if (!a.publishedAt) return false;
+  if (p.memberships().includes(a.id)) return true;
+  return a.joinPolicy !== 'closed';
+}
+
 /**
  * Who may see an activity as it is now, for asking about many users at once: the same rule as
  * canSeeActivity (what REST's visibleActivity applies), with the activity read once. The socket hub
- * asks it for every event about an activity when it delivers the event, so a socket is told exactly
- * what REST would show.
- *
- * The hub asks synchronously (events/hub.ts `viewers`), so this one read still goes through the
- * synchronous handle (SQLite only); it becomes `await readActivity(d, activityId)` once the hub
- * awaits its viewers.
+ * asks it for every event about an activity when it delivers the event (events/hub.ts `viewers`),
+ * of the permissions it holds for each connected user, so a socket is told exactly what REST would show.
  */
-export function activityViewers(d: Deps, activityId: string): (userId: string) => boolean {
-  const a = d.db.select().from(activities).where(eq(activities.id, activityId)).get();
-  return a ? (userId) => canSeeActivity(d, userId, a) : () => false;
+export async function activityViewers(d: Deps, activityId: string): Promise<(p: UserPermissions) => boolean> {
+  const a = (await d.tx.read((q) => activityById(q, { id: activityId })))[0];
+  return a ? (p) => seesActivity(p, a) : () => false;
 }
 
 /**
