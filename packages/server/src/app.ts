@@ -237,7 +237,7 @@ function createHandler(deps: Deps, api: Api, services: Services): RequestListene
  */
 async function startWorkers(deps: Deps, services: Services, paths: DataPaths, engine: Engine): Promise<{ workers: Workers; cluster: ClusterNode }> {
   const workers: Workers = {
-    retention: new RetentionWorker(deps.tx, paths.uploads, deps.clock, deps.log, { dir: printoutPdfDir(deps.dataDir), prune: (dir) => pruneDisposed(dir, deps.sqlite) }),
+    retention: new RetentionWorker(deps.tx, paths.uploads, deps.clock, deps.log, { dir: printoutPdfDir(deps.dataDir), prune: (dir) => pruneDisposed(dir, deps.tx) }),
     scheduler: new SeriesScheduler(deps, services.series),
     rankingAnnouncer: new RankingAnnouncer(deps),
     reaper: new LeaseReaper(deps, services.judging),

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Actor } from '../../auth/permissions.js';
+import type { Actor, UserPermissions } from '../../auth/permissions.js';
 import { prepared, type Q } from '../../db/storage.js';
 import { activities } from '../../db/schema.js';
 import type { Audience } from '../../events/bus.js';
@@ -37,24 +37,31 @@ export function readActivity(d: Deps, idOrSlug: string): Promise<ActivityRow | u
   return d.tx.read((q) => findActivity(q, idOrSlug));
 }
 
-export function isMember(d: Deps, userId: string, activityId: string): boolean {
-  return d.permissions.now.memberships(userId).includes(activityId);
+/** Whether the user holds a grant in the activity. `q`: the caller's transaction, when it asks from inside one. */
+export async function isMember(d: Deps, userId: string, activityId: string, q?: Q): Promise<boolean> {
+  return (await d.permissions.memberships(userId, q)).includes(activityId);
 }
 
 /** May manage: activity:update there (override rules included). */
-export function canManage(d: Deps, userId: string, activityId: string): boolean {
-  return d.permissions.now.has(userId, 'activity:update', activityId);
+export function canManage(d: Deps, userId: string, activityId: string, q?: Q): Promise<boolean> {
+  return d.permissions.has(userId, 'activity:update', activityId, q);
 }
 
 /**
  * Whether a user may see an activity at all (decisions §7, §9): its managers always; others only
- * while it is published, and then members, or anyone when it is not closed to joining.
+ * while it is published, and then members, or anyone when it is not closed to joining. Answered
+ * from permissions already loaded (`d.permissions.of`), for a caller asking about many activities.
  */
-export function canSeeActivity(d: Deps, userId: string, a: ActivityRow): boolean {
-  if (canManage(d, userId, a.id)) return true;
+export function seesActivity(p: Pick<UserPermissions, 'has' | 'memberships'>, a: ActivityRow): boolean {
+  if (p.has('activity:update', a.id)) return true;
   if (!a.publishedAt) return false;
-  if (isMember(d, userId, a.id)) return true;
+  if (p.memberships().includes(a.id)) return true;
   return a.joinPolicy !== 'closed';
+}
+
+/** seesActivity for one user. `q`: the caller's transaction, when it asks from inside one. */
+export async function canSeeActivity(d: Deps, userId: string, a: ActivityRow, q?: Q): Promise<boolean> {
+  return seesActivity(await d.permissions.of(userId, q), a);
 }
 
 /**
@@ -63,13 +70,14 @@ export function canSeeActivity(d: Deps, userId: string, a: ActivityRow): boolean
  * asks it for every event about an activity when it delivers the event, so a socket is told exactly
  * what REST would show.
  *
- * The hub asks synchronously (events/hub.ts `viewers`), so this one read still goes through the
- * synchronous handle (SQLite only); it becomes `await readActivity(d, activityId)` once the hub
- * awaits its viewers.
+ * The hub asks synchronously (events/hub.ts `viewers`), so this one read and the permissions still
+ * go through the synchronous handles (SQLite only); once the hub holds each socket's
+ * `UserPermissions`, it reads the activity with `readActivity` and asks `seesActivity` instead.
  */
 export function activityViewers(d: Deps, activityId: string): (userId: string) => boolean {
   const a = d.db.select().from(activities).where(eq(activities.id, activityId)).get();
-  return a ? (userId) => canSeeActivity(d, userId, a) : () => false;
+  const now = d.permissions.now;
+  return a ? (userId) => seesActivity({ has: (key, id) => now.has(userId, key, id), memberships: () => now.memberships(userId) }, a) : () => false;
 }
 
 /**
@@ -78,7 +86,7 @@ export function activityViewers(d: Deps, activityId: string): (userId: string) =
  */
 export async function visibleActivity(d: Deps, actor: Actor, idOrSlug: string, q?: Q): Promise<ActivityRow> {
   const a = await reading(d, q, (r) => findActivity(r, idOrSlug));
-  if (!a || !canSeeActivity(d, actor.userId, a)) throw notFound('activity');
+  if (!a || !(await canSeeActivity(d, actor.userId, a, q))) throw notFound('activity');
   return a;
 }
 
@@ -88,7 +96,7 @@ export async function visibleActivity(d: Deps, actor: Actor, idOrSlug: string, q
  */
 export async function managedActivity(d: Deps, actor: Actor, idOrSlug: string, q?: Q): Promise<ActivityRow> {
   const a = await visibleActivity(d, actor, idOrSlug, q);
-  d.permissions.now.require(actor, 'activity:update', a.id);
+  await d.permissions.require(actor, 'activity:update', a.id, q);
   return a;
 }
 

@@ -8,7 +8,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type Database from 'better-sqlite3';
+import { and, inArray, isNotNull } from 'drizzle-orm';
+import { printouts } from '../../db/schema.js';
+import type { Transactor } from '../../db/transactor.js';
 
 const NAME = /^([0-9a-f-]{36})-([0-9a-f]{64})\.pdf$/;
 
@@ -57,14 +59,26 @@ export class PdfStore {
   }
 }
 
+/** How many printout ids one query asks about: well below the bound parameters either engine takes. */
+const IDS_PER_QUERY = 500;
+
 /** Removes the PDFs of printouts gone or whose source was disposed of; answers how many. */
-export async function pruneDisposed(dir: string, sqlite: Database.Database): Promise<number> {
-  const live = sqlite.prepare<[string], { id: string }>('SELECT id FROM printouts WHERE id = ? AND source IS NOT NULL');
-  let removed = 0;
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
+export async function pruneDisposed(dir: string, tx: Pick<Transactor, 'read'>): Promise<number> {
+  const kept = (await readdir(dir).catch(() => [] as string[])).flatMap((name) => {
     const m = NAME.exec(name);
-    if (!m || live.get(m[1]!)) continue;
-    await rm(join(dir, name), { force: true });
+    return m ? [{ name, id: m[1]! }] : [];
+  });
+  const ids = [...new Set(kept.map((k) => k.id))];
+  const live = new Set<string>();
+  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+    const chunk = ids.slice(i, i + IDS_PER_QUERY);
+    const rows = await tx.read((q) => q.select({ id: printouts.id }).from(printouts).where(and(inArray(printouts.id, chunk), isNotNull(printouts.source))));
+    for (const r of rows) live.add(r.id);
+  }
+  let removed = 0;
+  for (const k of kept) {
+    if (live.has(k.id)) continue;
+    await rm(join(dir, k.name), { force: true });
     removed++;
   }
   return removed;
