@@ -80,19 +80,20 @@ describe('the PDF', { timeout: 120_000 }, () => {
     expect(j.app.services.printouts.renders).toBe(made + 1);
   });
 
-  it('goes when the retention worker disposes of the source', async () => {
+  it('goes when the retention worker disposes of the source, and only then', async () => {
     const p = await askToPrint(alice, act, 'gone.c', 'int main() {}\n');
-    const waiting = await askToPrint(alice, act, 'stays.c', 'int main() { return 0; }\n');
+    // not resolved: its source is kept, and so is its PDF
+    const kept = await askToPrint(alice, act, 'kept.c', 'int main() { return 0; }\n');
     await fetchPdf(p.id);
-    await fetchPdf(waiting.id);
-    const file = (id: string) => readdirSync(pdfDir()).find((n) => n.startsWith(id));
-    expect(file(p.id)).toBeDefined();
+    await fetchPdf(kept.id);
+    const fileOf = (id: string) => () => readdirSync(pdfDir()).find((n) => n.startsWith(id));
+    const file = fileOf(p.id);
+    expect(file()).toBeDefined();
     await staff.c.call(ops.resolvePrintout, { params: { id: p.id }, body: {} });
     const removed = await j.app.retention.tick(new Date(Date.now() + 8 * 24 * 3_600_000));
     expect(removed.printoutPdfs).toBeGreaterThanOrEqual(1);
-    expect(file(p.id)).toBeUndefined();
-    // a printout still waiting keeps its PDF
-    expect(file(waiting.id)).toBeDefined();
+    expect(file()).toBeUndefined();
+    expect(fileOf(kept.id)()).toBeDefined();
     await refusedWith(fetchPdf(p.id), 409, 'printout.state');
   });
 

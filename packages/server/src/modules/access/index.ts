@@ -1,3 +1,3 @@
 /** Roles, grants and who holds them. */
-export { AccessService, grantBuiltInRole, grantBuiltInRoleNow } from './service.js';
+export { AccessService, grantBuiltInRole } from './service.js';
 export { accessRoutes } from './routes.js';

@@ -7,7 +7,7 @@ import { activities, grants, roles, users } from '../../db/schema.js';
 import { event, type Audience } from '../../events/bus.js';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId } from '../../util.js';
-import { displayName, findUserById, findUserByIdNow } from '../users/index.js';
+import { displayName, findUserById } from '../users/index.js';
 
 type RoleRow = typeof roles.$inferSelect;
 type GrantRow = typeof grants.$inferSelect;
@@ -348,38 +348,6 @@ export async function grantBuiltInRole(q: Q, d: Pick<Deps, 'clock'>, userId: str
     overrideSystem: row!.overrideSystem,
     permissions: r.permissions,
     createdAt: row!.createdAt,
-  }) as Grant;
-  out.emit(event('grantChanged', { grant: view }, { kind: 'permission', key: 'grant:read:all', activityId, alsoUsers: [userId] }));
-  return view;
-}
-
-/**
- * grantBuiltInRole, synchronously on the SQLite connection, for the activities area while its
- * transactions are still synchronous; goes when it awaits grantBuiltInRole.
- */
-export function grantBuiltInRoleNow(d: Deps, userId: string, key: 'participant' | 'manager', activityId: string, out: Outbox): Grant {
-  const role = d.db.select().from(roles).where(eq(roles.builtInKey, key)).get();
-  // `judge init` creates the built-in roles and nothing deletes them: a missing one is a broken
-  // installation, not a request the caller can correct, so it is a 500 rather than a catalogued code
-  if (!role) throw new Error(`the ${key} role is missing; the database was not initialised`);
-  const existing = d.db.select().from(grants).where(and(eq(grants.userId, userId), eq(grants.activityId, activityId))).get();
-  const row = existing
-    ? d.db.update(grants).set({ roleId: role.id }).where(eq(grants.id, existing.id)).returning().get()!
-    : d.db.insert(grants).values({ id: newId(), userId, roleId: role.id, activityId, overrideSystem: false, createdAt: iso(d.clock.now()) }).returning().get();
-  out.touchPermissions();
-  const user = findUserByIdNow(d.db, userId)!;
-  const activity = d.db.select({ name: activities.name }).from(activities).where(eq(activities.id, activityId)).get();
-  const view = compact({
-    id: row.id,
-    userId,
-    userName: displayName(user),
-    roleId: role.id,
-    roleName: role.name,
-    activityId,
-    activityName: activity?.name,
-    overrideSystem: row.overrideSystem,
-    permissions: role.permissions,
-    createdAt: row.createdAt,
   }) as Grant;
   out.emit(event('grantChanged', { grant: view }, { kind: 'permission', key: 'grant:read:all', activityId, alsoUsers: [userId] }));
   return view;

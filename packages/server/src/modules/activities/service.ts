@@ -17,13 +17,13 @@ import type { SeriesService } from '../series/index.js';
 import { findUserById } from '../users/index.js';
 import {
   canManage,
-  canSeeActivity,
   findActivity,
   isMember,
   managedActivity,
   managerAudience,
   participantAudience,
   requireNotArchived,
+  seesActivity,
   visibleActivity,
   type ActivityRow,
 } from '../policy/index.js';
@@ -132,13 +132,15 @@ export class ActivitiesService {
         .innerJoin(activities, eq(activities.id, activityDocuments.activityId))
         .where(eq(activityDocuments.fileId, fileId)),
     );
-    return holders.some((h) => canSeeActivity(this.d, userId, h.a));
+    if (!holders.length) return false;
+    const p = await this.d.permissions.of(userId);
+    return holders.some((h) => seesActivity(p, h.a));
   }
 
   /** The activity if the caller may see it and holds `key` there: 404 when unseen, 403 when only seen. */
   private async activityWith(q: Q, actor: Actor, idOrSlug: string, key: Permission): Promise<ActivityRow> {
     const a = await visibleActivity(this.d, actor, idOrSlug, q);
-    this.d.permissions.now.require(actor, key, a.id);
+    await this.d.permissions.require(actor, key, a.id, q);
     return a;
   }
 
@@ -157,13 +159,17 @@ export class ActivitiesService {
       .selectDistinct({ userId: grants.userId })
       .from(grants)
       .where(or(eq(grants.activityId, activityId), isNull(grants.activityId)));
-    const userIds = candidates.map((c) => c.userId).filter((u) => this.d.permissions.now.has(u, audience.key, activityId));
+    const held = await this.d.permissions.ofUsers(
+      candidates.map((c) => c.userId),
+      q,
+    );
+    const userIds = [...held.values()].filter((p) => p.has(audience.key, activityId)).map((p) => p.userId);
     return { kind: 'users', userIds };
   }
 
   /** Participants hear that the activity changed as they see it; its managers get the whole record. */
   private async announceUpdate(q: Q, a: ActivityRow, out: Outbox): Promise<Activity> {
-    const view = await toActivity(this.d, q, a);
+    const view = await toActivity(q, a);
     out.emit(event('activityUpdated', { activityId: a.id, slug: a.slug, name: a.name }, participantAudience(a)));
     out.emit(event('activityChanged', { activity: view }, managerAudience(a.id)));
     return view;
@@ -183,7 +189,7 @@ export class ActivitiesService {
   // ---- managers ----
 
   async create(actor: Actor, input: CreateInput): Promise<Activity> {
-    this.d.permissions.now.require(actor, 'activity:create');
+    await this.d.permissions.require(actor, 'activity:create');
     return this.d.tx.write(async (q, out) => {
       await this.requireSlugFree(q, input.slug);
       const set = patchOf(placeDatesInZone(input, DATE_MEMBERS, input.timeZone), NEW_ACTIVITY.modules);
@@ -194,7 +200,7 @@ export class ActivitiesService {
         .values({ ...set, id: newId(), slug: input.slug, slugKey: slugKey(input.slug), name: input.name, createdAt: now, publishedAt: now })
         .returning();
       await grantBuiltInRole(q, this.d, actor.userId, 'manager', row!.id, out);
-      const view = await toActivity(this.d, q, row!);
+      const view = await toActivity(q, row!);
       out.emit(event('activityCreated', { activityId: row!.id, slug: row!.slug, name: row!.name }, participantAudience(row!)));
       out.emit(event('activityChanged', { activity: view }, managerAudience(row!.id)));
       return view;
@@ -263,7 +269,7 @@ export class ActivitiesService {
    * without a join password; series start closed, as if they had never opened.
    */
   async duplicate(actor: Actor, id: string, input: { slug: string; startsAt: string }): Promise<Activity> {
-    this.d.permissions.now.require(actor, 'activity:create');
+    await this.d.permissions.require(actor, 'activity:create');
     return this.d.tx.write(async (q, out) => {
       const source = await this.activityWith(q, actor, id, 'activity:update');
       await this.requireSlugFree(q, input.slug);
@@ -289,7 +295,7 @@ export class ActivitiesService {
       const docs = await q.select().from(activityDocuments).where(eq(activityDocuments.activityId, source.id));
       if (docs.length) await q.insert(activityDocuments).values(docs.map((doc) => ({ ...doc, activityId: copy!.id })));
       await grantBuiltInRole(q, this.d, actor.userId, 'manager', copy!.id, out);
-      const view = await toActivity(this.d, q, copy!);
+      const view = await toActivity(q, copy!);
       out.emit(event('activityChanged', { activity: view }, managerAudience(copy!.id)));
       return view;
     });
@@ -300,7 +306,7 @@ export class ActivitiesService {
    * and those the activity's documents already name, so a co-manager can keep what another set.
    */
   private async requireUsableFiles(q: Q, actor: Actor, activityId: string, docs: DocumentInput[]): Promise<void> {
-    const admin = this.d.permissions.now.isAdministrator(actor.userId);
+    const admin = await this.d.permissions.isAdministrator(actor.userId, q);
     const named = [...new Set(docs.map((doc) => doc.fileId))];
     const found = named.length ? await q.select({ id: files.id, uploadedBy: files.uploadedBy }).from(files).where(inArray(files.id, named)) : [];
     const inUse = new Set((await q.select({ fileId: activityDocuments.fileId }).from(activityDocuments).where(eq(activityDocuments.activityId, activityId))).map((r) => r.fileId));
@@ -347,8 +353,9 @@ export class ActivitiesService {
    */
   private async managedIds(q: Q, userId: string, filter: { search?: string | undefined; includeArchived?: boolean | undefined }): Promise<string[]> {
     const where: SQL[] = [];
-    if (!this.d.permissions.now.has(userId, 'activity:update')) {
-      const mine = this.d.permissions.now.memberships(userId);
+    const p = await this.d.permissions.of(userId, q);
+    if (!p.has('activity:update')) {
+      const mine = p.memberships();
       if (!mine.length) return [];
       where.push(inArray(activities.id, mine));
     }
@@ -363,7 +370,7 @@ export class ActivitiesService {
       .from(activities)
       .where(where.length ? and(...where) : undefined)
       .orderBy(desc(activities.createdAt), desc(activities.id));
-    return rows.map((r) => r.id).filter((id) => this.d.permissions.now.has(userId, 'activity:update', id));
+    return rows.map((r) => r.id).filter((id) => p.has('activity:update', id));
   }
 
   private async rowsInOrder(q: Q, ids: string[]): Promise<ActivityRow[]> {
@@ -377,7 +384,7 @@ export class ActivitiesService {
       const ids = await this.managedIds(q, actor.userId, query);
       const pageIds = ids.slice((query.page - 1) * query.pageSize, query.page * query.pageSize);
       const items: Activity[] = [];
-      for (const a of await this.rowsInOrder(q, pageIds)) items.push(await toActivity(this.d, q, a));
+      for (const a of await this.rowsInOrder(q, pageIds)) items.push(await toActivity(q, a));
       return { items, total: ids.length, page: query.page, pageSize: query.pageSize };
     });
   }
@@ -393,8 +400,8 @@ export class ActivitiesService {
   async getManaged(actor: Actor, idOrSlug: string): Promise<Activity> {
     return this.d.tx.read(async (q) => {
       const a = await findActivity(q, idOrSlug);
-      if (!a || !canManage(this.d, actor.userId, a.id)) throw notFound('activity');
-      return toActivity(this.d, q, a);
+      if (!a || !(await canManage(this.d, actor.userId, a.id, q))) throw notFound('activity');
+      return toActivity(q, a);
     });
   }
 
@@ -417,7 +424,7 @@ export class ActivitiesService {
    */
   async list(actor: Actor, query: { page: number; pageSize: number; state?: string | undefined; search?: string | undefined }): Promise<Page<ParticipantActivity>> {
     const now = this.d.clock.now();
-    const mine = this.d.permissions.now.memberships(actor.userId);
+    const mine = await this.d.permissions.memberships(actor.userId);
     const findable = and(eq(activities.unlisted, false), ne(activities.joinPolicy, 'closed'))!;
     const where: (SQL | undefined)[] = [isNotNull(activities.publishedAt), isNull(activities.archivedAt), mine.length ? or(inArray(activities.id, mine), findable) : findable];
     if (query.state) where.push(this.stateFilter(query.state.split(',') as ActivityState[], iso(now)));
@@ -464,13 +471,13 @@ export class ActivitiesService {
       const found = await findActivity(q, idOrSlug);
       if (found) requireNotArchived(found);
       const a = await visibleActivity(this.d, actor, idOrSlug, q);
-      if (isMember(this.d, actor.userId, a.id)) return a;
+      if (await isMember(this.d, actor.userId, a.id, q)) return a;
       if (!(await findUserById(q, actor.userId))?.approvedAt) throw ApiError.of('account.notApproved', 'Your account awaits approval; it cannot enrol yet');
       if (a.joinPolicy === 'closed') throw ApiError.of('enrolment.closed', 'This activity takes no enrolments; ask its managers');
       if (a.joinPolicy === 'password' && !this.passwordMatches(password, a.joinPassword)) throw ApiError.of('enrolment.password', 'The join password is missing or wrong');
       await grantBuiltInRole(q, this.d, actor.userId, 'participant', a.id, out);
       // the managers' view counts participants
-      out.emit(event('activityChanged', { activity: await toActivity(this.d, q, a) }, managerAudience(a.id)));
+      out.emit(event('activityChanged', { activity: await toActivity(q, a) }, managerAudience(a.id)));
       return a;
     });
     // read after the commit, when the new grant is in the permission cache

@@ -3,9 +3,9 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { Q } from '../../db/storage.js';
 import { activityDocuments, files, series, seriesProblems } from '../../db/schema.js';
 import type { Deps } from '../../services.js';
-import { matchingRunners } from '../runners/index.js';
+import { readMatchingRunners } from '../runners/index.js';
 import { compact, iso } from '../../util.js';
-import { canManage, isMember, type ActivityRow } from '../policy/index.js';
+import type { ActivityRow } from '../policy/index.js';
 import { participantCount } from './queries.js';
 
 type ActivityDocument = Activity['documents'][number];
@@ -46,7 +46,7 @@ export function activityState(a: Pick<ActivityRow, 'startDate' | 'endDate'>, now
  * The managers' view: every setting, the join password included, and what the activity holds.
  * `q` reads inside the caller's read or write.
  */
-export async function toActivity(d: Deps, q: Q, a: ActivityRow): Promise<Activity> {
+export async function toActivity(q: Q, a: ActivityRow): Promise<Activity> {
   const documents = await documentsOf(q, a.id);
   const seriesCount = await countWhere(q, series, a.id);
   const problemCount = await countWhere(q, seriesProblems, a.id);
@@ -79,15 +79,14 @@ export async function toActivity(d: Deps, q: Q, a: ActivityRow): Promise<Activit
     problemCount,
     participantCount: participants,
     runnerTags: a.runnerTags,
-    // runners' matchingRunners still reads through the synchronous handle: on SQLite that is this
-    // same connection, inside the caller's read or write
-    matchingRunners: matchingRunners(d.db, a.runnerTags),
+    matchingRunners: await readMatchingRunners(q, a.runnerTags),
   }) as Activity;
 }
 
 /** What a participant sees (decisions §9): never the join password, and where the caller stands. */
 export async function toParticipantActivity(d: Deps, q: Q, userId: string, a: ActivityRow, now: Date): Promise<ParticipantActivity> {
   const documents = await documentsOf(q, a.id);
+  const p = await d.permissions.of(userId, q);
   return compact({
     id: a.id,
     slug: a.slug,
@@ -98,8 +97,8 @@ export async function toParticipantActivity(d: Deps, q: Q, userId: string, a: Ac
     state: activityState(a, now),
     startDate: a.startDate,
     endDate: a.endDate,
-    enrolled: isMember(d, userId, a.id),
-    canManage: canManage(d, userId, a.id),
+    enrolled: p.memberships().includes(a.id),
+    canManage: p.has('activity:update', a.id),
     joinPolicy: a.joinPolicy as ParticipantActivity['joinPolicy'],
     scoreVisibility: a.scoreVisibility as ParticipantActivity['scoreVisibility'],
     hideEndedSeriesProblems: a.hideEndedSeriesProblems,

@@ -7,7 +7,7 @@ import type { Q } from '../../db/storage.js';
 import { event } from '../../events/bus.js';
 import type { Deps } from '../../services.js';
 import { iso } from '../../util.js';
-import { runnerCensus } from '../runners/index.js';
+import { readRunnerCensus } from '../runners/index.js';
 import { Maintenance } from './maintenance.js';
 
 /** The switches stored today; documents, logos, theme and providers arrive with their own issues. */
@@ -58,8 +58,8 @@ export class InstanceService {
   async health(version: string): Promise<Health> {
     const level = this.maintenance.level;
     const now = this.d.clock.now();
-    // runnerCensus belongs to the runners area, which moves it onto the asynchronous layer itself
-    const { connected, approved, pendingApproval } = runnerCensus(this.d.sqlite, now.getTime());
+    const { census, queue } = await this.d.tx.read(async (q) => ({ census: await readRunnerCensus(q, now.getTime()), queue: await this.queue() }));
+    const { connected, approved, pendingApproval } = census;
     return {
       status: 'ok',
       version,
@@ -67,7 +67,7 @@ export class InstanceService {
       serverTime: iso(now),
       ...(this.localRunner ? { localRunner: this.localRunner() } : {}),
       runners: { connected, approved, pendingApproval },
-      queue: await this.queue(),
+      queue,
     };
   }
 

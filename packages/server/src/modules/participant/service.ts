@@ -2,21 +2,21 @@ import type { ParticipantProblem, ParticipantSeries } from '@judge/contract';
 import { effectiveLimits, type EffectiveLimit, type LimitFigures, type NamedLimits } from '@judge/problem-package';
 import { judgingMaxima } from '../../config.js';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Actor } from '../../auth/permissions.js';
+import type { Actor, UserPermissions } from '../../auth/permissions.js';
 import { problemVersions, problems, series, seriesProblems } from '../../db/schema.js';
 import { notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { allowedLanguages, assignmentLanguages } from '../../languages.js';
 import { compact } from '../../util.js';
-import { canManage, canSeeActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
+import { seesActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
 import type { FilesService } from '../files/index.js';
 import { newestVersion, type VersionRow } from '../problems/index.js';
-import { judgeableLanguages, requiredTags } from '../runners/index.js';
+import { readJudgeableLanguages, requiredTags } from '../runners/index.js';
 import { isStatementRole, statementItem, versionFiles } from '../problems/index.js';
 import { acceptsSubmissions, problemsVisible, type SeriesRow } from '../series/index.js';
 import { prepared, type Q } from '../../db/storage.js';
 import { StandingsCache, standingOf, standingOnAssignment, type Aggregate, type Standing } from './status.js';
-import { problemFileUses } from './sync-bridge.js';
+import { problemFileUses } from './file-uses.js';
 import { AssignmentLists, type ListedAssignment } from './assignments.js';
 
 type AssignmentRow = typeof seriesProblems.$inferSelect;
@@ -28,6 +28,8 @@ type Statement = ParticipantProblem['statements'][number];
 interface Browsing {
   a: ActivityRow;
   manages: boolean;
+  /** The caller's permissions, loaded once for the request. */
+  p: UserPermissions;
 }
 
 /** What the series list reads of a series. */
@@ -105,8 +107,9 @@ export class ParticipantService {
    */
   private async browsing(actor: Actor, idOrSlug: string): Promise<Browsing> {
     const a = await visibleActivity(this.d, actor, idOrSlug);
-    if (!this.d.permissions.now.has(actor.userId, 'activity:read', a.id)) throw notFound('activity');
-    return { a, manages: canManage(this.d, actor.userId, a.id) };
+    const p = await this.d.permissions.of(actor.userId);
+    if (!p.has('activity:read', a.id)) throw notFound('activity');
+    return { a, manages: p.has('activity:update', a.id), p };
   }
 
   /** Managers see every problem; others those of series that show them now. */
@@ -117,17 +120,16 @@ export class ParticipantService {
   /**
    * Problem-version files, beyond what the problems area grants its authors: participant-scope
    * files to whoever is shown an assignment using that version (pinned, or following the newest);
-   * any file to the managers of an activity that uses the problem. One indexed query: the file's
-   * version rows (problem_version_files_file), the problem's assignments (series_problems_problem),
-   * their series and activities by key; whether a version is the newest is an index probe.
-   * Synchronous, as the files area asks its read rules (sync-bridge.ts).
+   * any file to the managers of an activity that uses the problem (one indexed query, file-uses.ts).
    */
-  private mayReadProblemFile(userId: string, fileId: string): boolean {
-    const uses = problemFileUses(this.d.db, fileId);
+  private async mayReadProblemFile(userId: string, fileId: string): Promise<boolean> {
+    const uses = await this.d.tx.read((q) => problemFileUses(q, fileId));
+    if (!uses.length) return false;
+    const p = await this.d.permissions.of(userId);
     return uses.some((use) => {
-      if (canManage(this.d, userId, use.a.id)) return true;
+      if (p.has('activity:update', use.a.id)) return true;
       if (use.scope !== PARTICIPANT_SCOPE || !use.usesVersion) return false;
-      const shown = canSeeActivity(this.d, userId, use.a) && this.d.permissions.now.has(userId, 'activity:read', use.a.id);
+      const shown = seesActivity(p, use.a) && p.has('activity:read', use.a.id);
       return shown && problemsVisible(use.s, use.a);
     });
   }
@@ -182,7 +184,8 @@ export class ParticipantService {
       if (!found || !this.showsProblems(b, found.s)) throw notFound('problem');
       const version = await this.effectiveVersion(q, found.sp);
       const aggregate = await standingOnAssignment(q, actor.userId, b.a.id, found.sp.id);
-      return { ...found, version, aggregate };
+      const judgeable = await readJudgeableLanguages(q, requiredTags(found.s.runnerTags, b.a.runnerTags));
+      return { ...found, version, aggregate, judgeable };
     });
     const { sp, s, p, version } = read;
     const content = version ? await this.participantFiles(version.id) : { statements: [], attachments: [] };
@@ -190,8 +193,8 @@ export class ParticipantService {
     const maxSubmissions = sp.maxSubmissions ?? b.a.maxSubmissionsPerProblem;
     const submissionsLeft = maxSubmissions !== null ? Math.max(0, maxSubmissions - standing.attempts) : null;
     const canSubmit =
-      !!version && acceptsSubmissions(s) && !b.a.archivedAt && submissionsLeft !== 0 && this.d.permissions.now.has(actor.userId, 'submission:create', b.a.id);
-    const allowed = allowedLanguages(this.d.config.languages, { config: sp.config, judgeable: judgeableLanguages(this.d.db, requiredTags(s.runnerTags, b.a.runnerTags)) });
+      !!version && acceptsSubmissions(s) && !b.a.archivedAt && submissionsLeft !== 0 && b.p.has('submission:create', b.a.id);
+    const allowed = allowedLanguages(this.d.config.languages, { config: sp.config, judgeable: read.judgeable });
     return compact({
       id: sp.id,
       slug: sp.slug,

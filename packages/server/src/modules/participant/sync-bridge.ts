@@ -1,17 +1,11 @@
 import type Database from 'better-sqlite3';
-import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { activities, problemVersionFiles, problemVersions, series, seriesProblems } from '../../db/schema.js';
 import type { Aggregate } from './status.js';
 
 /*
- * The one read of the participant's standings that still runs synchronously: the judging flow
- * tells the author their new standing from inside its synchronous SQLite transactions
- * (judging/outcome.ts), where nothing can be awaited. This file goes once that flow runs in
- * `tx.write` and calls `standingOnAssignment(q, …)` (status.ts) instead.
- *
- * And the uses of a problem-version file, which the files area's read rule asks synchronously
- * (FileReadRule answers a boolean, files/service.ts); it moves into a tx.read once rules may await.
+ * The one read of the participant's standings that still runs synchronously, and nothing in this
+ * area uses it: the judging flow tells the author their new standing from inside its synchronous
+ * SQLite transactions (judging/outcome.ts, judging/sync-bridge.ts), where nothing can be awaited.
+ * This file goes once that flow calls `standingOnAssignment(q, …)` (status.ts) instead.
  */
 
 type AggregateTuple = [assignmentId: string, attempts: number, best: number | null, score: number | null, maxScore: number | null];
@@ -64,23 +58,4 @@ export class Standings {
   ofAssignment(userId: string, activityId: string, assignmentId: string): Aggregate | undefined {
     return this.onAssignment.get(userId, activityId, assignmentId);
   }
-}
-
-/** The assignments that use a problem-version file, with the file's scope, whether the version is the one they use, their series and activity. */
-export function problemFileUses(db: Db, fileId: string) {
-  return db
-    .select({
-      scope: problemVersionFiles.scope,
-      usesVersion: sql<number>`(${seriesProblems.pinnedVersionId} = ${problemVersions.id} OR (${seriesProblems.pinnedVersionId} IS NULL AND NOT EXISTS (
-        SELECT 1 FROM problem_versions AS newer WHERE newer.problem_id = ${problemVersions.problemId} AND newer.version > ${problemVersions.version})))`,
-      s: series,
-      a: activities,
-    })
-    .from(problemVersionFiles)
-    .innerJoin(problemVersions, eq(problemVersions.id, problemVersionFiles.versionId))
-    .innerJoin(seriesProblems, eq(seriesProblems.problemId, problemVersions.problemId))
-    .innerJoin(series, eq(series.id, seriesProblems.seriesId))
-    .innerJoin(activities, eq(activities.id, seriesProblems.activityId))
-    .where(eq(problemVersionFiles.fileId, fileId))
-    .all();
 }

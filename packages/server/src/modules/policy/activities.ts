@@ -37,32 +37,31 @@ export function readActivity(d: Deps, idOrSlug: string): Promise<ActivityRow | u
   return d.tx.read((q) => findActivity(q, idOrSlug));
 }
 
-export function isMember(d: Deps, userId: string, activityId: string): boolean {
-  return d.permissions.now.memberships(userId).includes(activityId);
+/** Whether the user holds a grant in the activity. `q`: the caller's transaction, when it asks from inside one. */
+export async function isMember(d: Deps, userId: string, activityId: string, q?: Q): Promise<boolean> {
+  return (await d.permissions.memberships(userId, q)).includes(activityId);
 }
 
 /** May manage: activity:update there (override rules included). */
-export function canManage(d: Deps, userId: string, activityId: string): boolean {
-  return d.permissions.now.has(userId, 'activity:update', activityId);
+export function canManage(d: Deps, userId: string, activityId: string, q?: Q): Promise<boolean> {
+  return d.permissions.has(userId, 'activity:update', activityId, q);
 }
 
 /**
  * Whether a user may see an activity at all (decisions §7, §9): its managers always; others only
- * while it is published, and then members, or anyone when it is not closed to joining.
+ * while it is published, and then members, or anyone when it is not closed to joining. Answered
+ * from permissions already loaded (`d.permissions.of`), for a caller asking about many activities.
  */
-export function canSeeActivity(d: Deps, userId: string, a: ActivityRow): boolean {
-  if (canManage(d, userId, a.id)) return true;
-  if (!a.publishedAt) return false;
-  if (isMember(d, userId, a.id)) return true;
-  return a.joinPolicy !== 'closed';
-}
-
-/** canSeeActivity's rule, asked of a user's permissions already loaded (Permissions.of). */
-export function seesActivity(p: UserPermissions, a: ActivityRow): boolean {
+export function seesActivity(p: Pick<UserPermissions, 'has' | 'memberships'>, a: ActivityRow): boolean {
   if (p.has('activity:update', a.id)) return true;
   if (!a.publishedAt) return false;
   if (p.memberships().includes(a.id)) return true;
   return a.joinPolicy !== 'closed';
+}
+
+/** seesActivity for one user. `q`: the caller's transaction, when it asks from inside one. */
+export async function canSeeActivity(d: Deps, userId: string, a: ActivityRow, q?: Q): Promise<boolean> {
+  return seesActivity(await d.permissions.of(userId, q), a);
 }
 
 /**
@@ -82,7 +81,7 @@ export async function activityViewers(d: Deps, activityId: string): Promise<(p: 
  */
 export async function visibleActivity(d: Deps, actor: Actor, idOrSlug: string, q?: Q): Promise<ActivityRow> {
   const a = await reading(d, q, (r) => findActivity(r, idOrSlug));
-  if (!a || !canSeeActivity(d, actor.userId, a)) throw notFound('activity');
+  if (!a || !(await canSeeActivity(d, actor.userId, a, q))) throw notFound('activity');
   return a;
 }
 
@@ -92,7 +91,7 @@ export async function visibleActivity(d: Deps, actor: Actor, idOrSlug: string, q
  */
 export async function managedActivity(d: Deps, actor: Actor, idOrSlug: string, q?: Q): Promise<ActivityRow> {
   const a = await visibleActivity(d, actor, idOrSlug, q);
-  d.permissions.now.require(actor, 'activity:update', a.id);
+  await d.permissions.require(actor, 'activity:update', a.id, q);
   return a;
 }
 

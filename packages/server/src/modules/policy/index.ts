@@ -13,6 +13,7 @@ export {
   participantAudience,
   readActivity,
   requireNotArchived,
+  seesActivity,
   visibleActivity,
   type ActivityRow,
 } from './activities.js';

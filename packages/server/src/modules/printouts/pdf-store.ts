@@ -59,25 +59,26 @@ export class PdfStore {
   }
 }
 
+/** How many printout ids one query asks about: well below the bound parameters either engine takes. */
+const IDS_PER_QUERY = 500;
+
 /** Removes the PDFs of printouts gone or whose source was disposed of; answers how many. */
-export async function pruneDisposed(dir: string, tx: Transactor): Promise<number> {
+export async function pruneDisposed(dir: string, tx: Pick<Transactor, 'read'>): Promise<number> {
   const kept = (await readdir(dir).catch(() => [] as string[])).flatMap((name) => {
     const m = NAME.exec(name);
     return m ? [{ name, id: m[1]! }] : [];
   });
-  if (!kept.length) return 0;
   const ids = [...new Set(kept.map((k) => k.id))];
   const live = new Set<string>();
-  // in slices: a statement's parameters are bounded (SQLite 32766, PostgreSQL 65535)
-  for (let i = 0; i < ids.length; i += 1000) {
-    const slice = ids.slice(i, i + 1000);
-    const rows = await tx.read((q) => q.select({ id: printouts.id }).from(printouts).where(and(inArray(printouts.id, slice), isNotNull(printouts.source))));
+  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+    const chunk = ids.slice(i, i + IDS_PER_QUERY);
+    const rows = await tx.read((q) => q.select({ id: printouts.id }).from(printouts).where(and(inArray(printouts.id, chunk), isNotNull(printouts.source))));
     for (const r of rows) live.add(r.id);
   }
   let removed = 0;
-  for (const { name, id } of kept) {
-    if (live.has(id)) continue;
-    await rm(join(dir, name), { force: true });
+  for (const k of kept) {
+    if (live.has(k.id)) continue;
+    await rm(join(dir, k.name), { force: true });
     removed++;
   }
   return removed;

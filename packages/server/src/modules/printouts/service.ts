@@ -73,14 +73,14 @@ export class PrintoutsService {
     this.pdfs = new PdfStore(printoutPdfDir(d.dataDir));
   }
 
-  private manages(userId: string, activityId: string): boolean {
-    return this.d.permissions.now.has(userId, 'printout:manage', activityId);
+  private manages(userId: string, activityId: string, q?: Q): Promise<boolean> {
+    return this.d.permissions.has(userId, 'printout:manage', activityId, q);
   }
 
   /** A printout the caller works on: 404 unless they manage its activity's printouts. */
   private async managed(q: Q, actor: Actor, id: string): Promise<PrintoutRow> {
     const r = await printoutRow(q, id);
-    if (!r || !this.manages(actor.userId, r.activity_id)) {
+    if (!r || !(await this.manages(actor.userId, r.activity_id, q))) {
       if (r?.user_id === actor.userId) throw forbidden('printout:manage');
       throw notFound('printout');
     }
@@ -91,7 +91,7 @@ export class PrintoutsService {
   private async participantActivity(actor: Actor, idOrSlug: string): Promise<ActivityRow> {
     const a = await visibleActivity(this.d, actor, idOrSlug);
     if (!a.modules.printouts) throw ApiError.of('printouts.disabled', 'Printouts are switched off in this activity');
-    this.d.permissions.now.require(actor, 'printout:create', a.id);
+    await this.d.permissions.require(actor, 'printout:create', a.id);
     return a;
   }
 
@@ -228,14 +228,15 @@ export class PrintoutsService {
   /** The activities whose printouts the caller handles. */
   private async managedActivities(userId: string): Promise<{ id: string; name: string; slug: string; printouts: boolean }[]> {
     const all = await this.d.tx.read((q) => q.select({ id: activities.id, name: activities.name, slug: activities.slug, modules: activities.modules }).from(activities).orderBy(activities.name));
-    return all.filter((a) => this.manages(userId, a.id)).map((a) => ({ id: a.id, name: a.name, slug: a.slug, printouts: a.modules.printouts === true }));
+    const may = await this.d.permissions.of(userId);
+    return all.filter((a) => may.has('printout:manage', a.id)).map((a) => ({ id: a.id, name: a.name, slug: a.slug, printouts: a.modules.printouts === true }));
   }
 
   /** The queue, oldest first: what waits longest is printed first. */
   async list(actor: Actor, q: z.output<typeof PrintoutsQuery>): Promise<Page<Printout>> {
     let ids: string[];
     if (q.activityId) {
-      this.d.permissions.now.require(actor, 'printout:manage', q.activityId);
+      await this.d.permissions.require(actor, 'printout:manage', q.activityId);
       ids = [q.activityId];
     } else {
       ids = (await this.managedActivities(actor.userId)).map((a) => a.id);
@@ -252,7 +253,7 @@ export class PrintoutsService {
   /** Staff read any printout of theirs; a requester reads their own (without the print job). */
   private async readable(actor: Actor, id: string): Promise<{ r: PrintoutRow; staff: boolean }> {
     const r = await this.d.tx.read((q) => printoutRow(q, id));
-    const staff = !!r && this.manages(actor.userId, r.activity_id);
+    const staff = !!r && (await this.manages(actor.userId, r.activity_id));
     if (!r || (!staff && r.user_id !== actor.userId)) throw notFound('printout');
     return { r, staff };
   }

@@ -24,8 +24,9 @@ async function sharedWith(q: Q, problemId: string, userId: string): Promise<bool
 
 /** Readable (decisions §5): the owner, instance visibility, shared with the caller, or problem:read:all. */
 export async function canReadProblem(d: Deps, q: Q, userId: string, p: ProblemRow): Promise<boolean> {
-  if (p.ownerUserId === userId || d.permissions.now.has(userId, 'problem:read:all')) return true;
-  if (!d.permissions.now.has(userId, 'problem:read:own')) return false;
+  const may = await d.permissions.of(userId, q);
+  if (p.ownerUserId === userId || may.has('problem:read:all')) return true;
+  if (!may.has('problem:read:own')) return false;
   if (p.visibility === 'instance') return true;
   return p.visibility === 'shared' && (await sharedWith(q, p.id, userId));
 }
@@ -35,8 +36,9 @@ export async function canReadProblem(d: Deps, q: Q, userId: string, p: ProblemRo
  * a user it is shared with, or a reader of every problem. Instance visibility lends reading only.
  */
 export async function canWriteProblem(d: Deps, q: Q, userId: string, p: ProblemRow, key: Parameters<Deps['permissions']['has']>[1]): Promise<boolean> {
-  if (!d.permissions.now.has(userId, key)) return false;
-  if (p.ownerUserId === userId || d.permissions.now.has(userId, 'problem:read:all')) return true;
+  const may = await d.permissions.of(userId, q);
+  if (!may.has(key)) return false;
+  if (p.ownerUserId === userId || may.has('problem:read:all')) return true;
   return p.visibility === 'shared' && (await sharedWith(q, p.id, userId));
 }
 

@@ -87,8 +87,9 @@ export class ProblemsService {
 
   async list(actor: Actor, query: ProblemsListQuery): Promise<Page<Problem>> {
     const me = actor.userId;
-    const readsAll = this.d.permissions.now.has(me, 'problem:read:all');
-    if (!readsAll) this.d.permissions.now.require(actor, 'problem:read:own');
+    const may = await this.d.permissions.of(me);
+    const readsAll = may.has('problem:read:all');
+    if (!readsAll) may.require('problem:read:own');
     const where: SQL[] = [];
     if (!query.includeArchived) where.push(isNull(problems.archivedAt));
     if (query.mineOnly) where.push(eq(problems.ownerUserId, me));
@@ -120,7 +121,7 @@ export class ProblemsService {
   }
 
   async create(actor: Actor, input: CreateInput): Promise<Problem> {
-    this.d.permissions.now.require(actor, 'problem:create');
+    await this.d.permissions.require(actor, 'problem:create');
     return this.d.tx.write(async (q, out) => {
       if (await slugTaken(q, input.slug)) throw slugTakenError(input.slug);
       const [row] = await q
@@ -185,7 +186,7 @@ export class ProblemsService {
 
   /** A private copy owned by the caller, with the newest version as its first; the bytes are shared. */
   async duplicate(actor: Actor, id: string): Promise<Problem> {
-    this.d.permissions.now.require(actor, 'problem:create');
+    await this.d.permissions.require(actor, 'problem:create');
     return this.d.tx.write(async (q, out) => {
       const source = await readableProblem(this.d, q, actor, id);
       const slug = await this.copySlug(q, source.slug);

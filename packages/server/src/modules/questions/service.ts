@@ -47,30 +47,31 @@ function requireModule(a: ActivityRow): void {
 export class QuestionsService {
   constructor(private readonly d: Deps) {}
 
-  private has(userId: string, key: Permission, activityId: string): boolean {
-    return this.d.permissions.now.has(userId, key, activityId);
+  private has(userId: string, key: Permission, activityId: string, q?: Q): Promise<boolean> {
+    return this.d.permissions.has(userId, key, activityId, q);
   }
 
   /** The activity of a participant call: visible, a member's (or staff's), questions on. */
   private async participantActivity(actor: Actor, idOrSlug: string, key: Permission): Promise<ActivityRow> {
     const a = await visibleActivity(this.d, actor, idOrSlug);
-    this.d.permissions.now.require(actor, key, a.id);
+    await this.d.permissions.require(actor, key, a.id);
     requireModule(a);
     return a;
   }
 
   /** A question a member of staff acts on with `key`: 404 unless they may read every question there. */
-  private async staffQuestion(q: Q, actor: Actor, id: string, key: (row: QuestionRow) => Permission): Promise<{ q: QuestionRow; a: ActivityRow }> {
+  private async staffQuestion(q: Q, actor: Actor, id: string, key: (row: QuestionRow, q: Q) => Permission | Promise<Permission>): Promise<{ q: QuestionRow; a: ActivityRow }> {
     const row = await questionRow(q, id, actor.userId);
-    if (!row || !this.has(actor.userId, 'question:read:all', row.activity_id)) throw notFound('question');
+    if (!row || !(await this.has(actor.userId, 'question:read:all', row.activity_id, q))) throw notFound('question');
     const a = (await q.select().from(activities).where(eq(activities.id, row.activity_id)).limit(1))[0]!;
-    this.d.permissions.now.require(actor, key(row), a.id);
+    await this.d.permissions.require(actor, await key(row, q), a.id, q);
     requireModule(a);
     return { q: row, a };
   }
 
-  private view(q: QuestionRow, viewer: string): Question {
-    return toQuestion(q, q.author_user_id === viewer || this.has(viewer, 'question:read:all', q.activity_id));
+  /** A question as `viewer` sees it; `tq`: the transaction it is read in. */
+  private async view(tq: Q, q: QuestionRow, viewer: string): Promise<Question> {
+    return toQuestion(q, q.author_user_id === viewer || (await this.has(viewer, 'question:read:all', q.activity_id, tq)));
   }
 
   /** The manager's list: every filter in SQL, so paging counts only what matches. */
@@ -80,12 +81,13 @@ export class QuestionsService {
       if (query.activityId) {
         const [a] = await q.select({ id: activities.id }).from(activities).where(eq(activities.id, query.activityId)).limit(1);
         if (!a) return { items: [], total: 0, ...clampPaging(query) };
-        this.d.permissions.now.require(actor, 'question:read:all', a.id);
+        await this.d.permissions.require(actor, 'question:read:all', a.id, q);
         ids = [a.id];
       } else {
         const all = await q.select({ id: activities.id }).from(activities);
-        ids = all.map((r) => r.id).filter((id) => this.has(actor.userId, 'question:read:all', id));
-        if (!ids.length && !this.d.permissions.now.holdsAnywhere(actor.userId, 'question:read:all')) throw forbidden('question:read:all');
+        const may = await this.d.permissions.of(actor.userId, q);
+        ids = all.map((r) => r.id).filter((id) => may.has('question:read:all', id));
+        if (!ids.length && !may.holdsAnywhere('question:read:all')) throw forbidden('question:read:all');
       }
       const where = and(
         inArray(questions.activityId, ids),
@@ -101,13 +103,15 @@ export class QuestionsService {
   private async page(q: Q, where: SQL | undefined, paging: { page?: number | undefined; pageSize?: number | undefined }, viewer: string): Promise<Page<Question>> {
     const { page, pageSize } = clampPaging(paging);
     const { rows, total } = await questionPage(q, viewer, where, pageSize, (page - 1) * pageSize);
-    return { items: rows.map((r) => this.view(r, viewer)), total, page, pageSize };
+    const may = await this.d.permissions.of(viewer, q);
+    const items = rows.map((r) => toQuestion(r, r.author_user_id === viewer || may.has('question:read:all', r.activity_id)));
+    return { items, total, page, pageSize };
   }
 
   /** A participant's list: own, published and announcements (everything with question:read:all). */
   async listOwn(actor: Actor, idOrSlug: string, query: OwnQuery): Promise<Page<Question>> {
     const a = await this.participantActivity(actor, idOrSlug, 'question:read:own');
-    const all = this.has(actor.userId, 'question:read:all', a.id);
+    const all = await this.has(actor.userId, 'question:read:all', a.id);
     const where = and(
       eq(questions.activityId, a.id),
       all ? undefined : or(eq(questions.isPublished, true), eq(questions.authorUserId, actor.userId)),
@@ -163,7 +167,7 @@ export class QuestionsService {
   async ask(actor: Actor, idOrSlug: string, body: AskInput): Promise<Question> {
     const a = await this.participantActivity(actor, idOrSlug, 'question:create');
     requireNotArchived(a);
-    return this.d.tx.write(async (q, out) => this.view(await this.insert(q, out, a, actor, 'question', body), actor.userId));
+    return this.d.tx.write(async (q, out) => this.view(q, await this.insert(q, out, a, actor, 'question', body), actor.userId));
   }
 
   async announce(actor: Actor, idOrSlug: string, body: AskInput): Promise<Question> {
@@ -172,7 +176,7 @@ export class QuestionsService {
     return this.d.tx.write(async (q, out) => {
       const row = await this.insert(q, out, a, actor, 'announcement', body);
       out.emit(event('announcementPublished', { activityId: a.id, question: toQuestion({ ...row, is_read: false }, false) }, members(a.id)));
-      return this.view(row, actor.userId);
+      return this.view(q, row, actor.userId);
     });
   }
 
@@ -180,7 +184,7 @@ export class QuestionsService {
     return this.d.tx.write(async (tq, out) => {
       const { q, a } = await this.staffQuestion(tq, actor, id, () => 'question:answer');
       if (q.kind === 'announcement') throw ApiError.of('question.isAnnouncement', 'An announcement is not answered');
-      if (body.publish) this.d.permissions.now.require(actor, 'question:publish', a.id);
+      if (body.publish) await this.d.permissions.require(actor, 'question:publish', a.id, tq);
       const published = body.publish ? true : q.is_published;
       await tq
         .update(questions)
@@ -195,14 +199,14 @@ export class QuestionsService {
         out.emit(event('questionAnswered', { activityId: a.id, question: toQuestion(forAsker, true) }, { kind: 'users', userIds: [after.author_user_id] }));
       }
       if (published && !q.is_published) out.emit(event('questionPublished', { activityId: a.id, question: toQuestion({ ...after, is_read: false }, false) }, readers(a.id, after.author_user_id)));
-      return this.view(after, actor.userId);
+      return this.view(tq, after, actor.userId);
     });
   }
 
   async setPublished(actor: Actor, id: string, published: boolean): Promise<Question> {
     // an announcement is published by whoever may make one, unless they may publish questions too
-    const key = (row: QuestionRow): Permission =>
-      row.kind === 'announcement' && !this.has(actor.userId, 'question:publish', row.activity_id) ? 'announcement:create' : 'question:publish';
+    const key = async (row: QuestionRow, q: Q): Promise<Permission> =>
+      row.kind === 'announcement' && !(await this.has(actor.userId, 'question:publish', row.activity_id, q)) ? 'announcement:create' : 'question:publish';
     return this.d.tx.write(async (tq, out) => {
       const { q, a } = await this.staffQuestion(tq, actor, id, key);
       if (published && q.kind === 'question' && !q.answered_at) throw ApiError.of('question.unanswered', 'Answer the question before publishing it');
@@ -212,7 +216,7 @@ export class QuestionsService {
       const audience = readers(a.id, after.author_user_id);
       if (published) out.emit(event('questionPublished', { activityId: a.id, question: toQuestion({ ...after, is_read: false }, false) }, audience));
       else if (q.is_published) out.emit(event('questionPublished', { activityId: a.id, withdrawnId: id }, audience));
-      return this.view(after, actor.userId);
+      return this.view(tq, after, actor.userId);
     });
   }
 
@@ -230,7 +234,7 @@ export class QuestionsService {
     const a = await this.participantActivity(actor, idOrSlug, 'question:read:own');
     await this.d.tx.write(async (tq) => {
       const q = await questionRow(tq, id, actor.userId);
-      const readable = q && q.activity_id === a.id && (q.is_published || q.author_user_id === actor.userId || this.has(actor.userId, 'question:read:all', a.id));
+      const readable = q && q.activity_id === a.id && (q.is_published || q.author_user_id === actor.userId || (await this.has(actor.userId, 'question:read:all', a.id, tq)));
       if (!readable) throw notFound('question');
       await tq.insert(questionReads).values({ questionId: id, userId: actor.userId, readAt: iso(this.d.clock.now()) }).onConflictDoNothing();
     });
@@ -242,7 +246,7 @@ export class QuestionsService {
   }
 
   async setCannedAnswers(actor: Actor, body: CannedAnswers): Promise<CannedAnswers> {
-    this.d.permissions.now.require(actor, 'instance:update');
+    await this.d.permissions.require(actor, 'instance:update');
     const row = { id: CANNED_ROW, answers: body.answers, updatedAt: iso(this.d.clock.now()) };
     await this.d.tx.write((q) => q.insert(cannedAnswers).values(row).onConflictDoUpdate({ target: cannedAnswers.id, set: { answers: row.answers, updatedAt: row.updatedAt } }));
     return this.cannedAnswers();

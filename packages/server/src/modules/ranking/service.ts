@@ -108,8 +108,9 @@ export class RankingService {
     view: RankingView,
   ): Promise<{ type: RankingType; problems: Ranking['problems']; ranked: Ranked; rows: RankingRow[] }> {
     const a = await visibleActivity(this.d, actor, idOrSlug);
-    const may = (key: Permission) => view === 'own' && this.d.permissions.now.has(actor.userId, key, a.id);
-    this.d.permissions.now.require(actor, 'ranking:read', a.id);
+    const held = await this.d.permissions.of(actor.userId);
+    const may = (key: Permission) => view === 'own' && held.has(key, a.id);
+    held.require('ranking:read', a.id);
     const model = this.model(a.id);
     const { all, assigned, participants } = await this.d.tx.read(async (q) => ({
       all: await this.q.seriesOf(q, a.id),
@@ -250,16 +251,20 @@ export class RankingService {
    */
   async resultEventsIn(q: Q, submissionId: string): Promise<DomainEvent[]> {
     const [r] = await resultRow(q, submissionId);
-    return r && (await this.q.isParticipant(q, r.activityId, r.userId)) ? this.eventsFor(r) : [];
+    if (!r || !(await this.q.isParticipant(q, r.activityId, r.userId))) return [];
+    // only a participantOnly activity asks what its author holds (eventsFor's `author`)
+    const author = r.scoreVisibility === 'participantOnly' && r.publishedAt ? await this.d.permissions.of(r.userId, q) : undefined;
+    return this.eventsFor(r, (k) => author?.has(k, r.activityId) ?? false);
   }
 
   /** resultEventsIn for the judging flow's synchronous transactions (see sync-bridge.ts). */
   resultEvents(submissionId: string): DomainEvent[] {
     const r = this.bridge.row(submissionId);
-    return r && this.bridge.isParticipant(r.activityId, r.userId) ? this.eventsFor(r) : [];
+    return r && this.bridge.isParticipant(r.activityId, r.userId) ? this.eventsFor(r, (k) => this.d.permissions.now.has(r.userId, k, r.activityId)) : [];
   }
 
-  private eventsFor(r: ResultRow): DomainEvent[] {
+  /** `authorMay`: whether the submission's author holds a key in its activity. */
+  private eventsFor(r: ResultRow, authorMay: (key: Permission) => boolean): DomainEvent[] {
     const now = iso(this.d.clock.now());
     const freeze = activeFreeze(r, now);
     const frozen = freeze !== null && r.submittedAt >= freeze;
@@ -269,8 +274,7 @@ export class RankingService {
     if (r.scoreVisibility !== 'everyone') narrow.push('result:read:all');
     const author = (unless?: Permission) => {
       if (r.scoreVisibility !== 'participantOnly' || !r.publishedAt) return undefined;
-      const may = (k: Permission) => this.d.permissions.now.has(r.userId, k, r.activityId);
-      return may('ranking:read') && !(unless && may(unless)) ? [r.userId] : undefined;
+      return authorMay('ranking:read') && !(unless && authorMay(unless)) ? [r.userId] : undefined;
     };
     const audience = (extra: Partial<Extract<Audience, { kind: 'permission' }>>): Audience =>
       compact({ kind: 'permission' as const, key: 'ranking:read' as const, activityId: r.activityId, alsoRequires: narrow, ...extra }) as Audience;

@@ -181,8 +181,8 @@ export class SeriesService {
   private async seriesFor(q: Q, actor: Actor, seriesId: string, key: Permission): Promise<{ s: SeriesRow; a: ActivityRow }> {
     const [s] = await q.select().from(series).where(eq(series.id, seriesId)).limit(1);
     const a = s && (await this.activityOf(q, s.activityId));
-    if (!s || !a || !canSeeActivity(this.d, actor.userId, a)) throw notFound('series');
-    this.d.permissions.now.require(actor, key, a.id);
+    if (!s || !a || !(await canSeeActivity(this.d, actor.userId, a, q))) throw notFound('series');
+    await this.d.permissions.require(actor, key, a.id, q);
     requireNotArchived(a);
     return { s, a };
   }
@@ -285,8 +285,8 @@ export class SeriesService {
   async listManaged(actor: Actor, idOrSlug: string): Promise<Series[]> {
     return this.d.tx.read(async (q) => {
       const a = await findActivity(q, idOrSlug);
-      if (!a || !canManage(this.d, actor.userId, a.id)) throw notFound('activity');
-      return toSeriesList(this.d, q, await this.seriesRowsOf(q, a.id));
+      if (!a || !(await canManage(this.d, actor.userId, a.id, q))) throw notFound('activity');
+      return toSeriesList(q, await this.seriesRowsOf(q, a.id));
     });
   }
 
@@ -303,7 +303,7 @@ export class SeriesService {
         .values({ ...set, id: newId(), activityId: a.id, slug: input.slug, slugKey: slugKey(input.slug), name: input.name, order: (last?.n ?? 0) + 1, createdAt: iso(this.d.clock.now()) })
         .returning();
       const moved = await this.follow(q, a, { startDate: null, endDate: null }, row!, out);
-      return toSeries(this.d, q, await this.settle(q, moved, row!, null, out));
+      return toSeries(q, await this.settle(q, moved, row!, null, out));
     });
   }
 
@@ -333,7 +333,7 @@ export class SeriesService {
   private async rescheduled(q: Q, a: ActivityRow, before: SeriesRow, row: SeriesRow, out: Outbox): Promise<Series> {
     const rescheduled = PARTICIPANT_DATES.some((k) => row[k] !== before[k]);
     const activity = await this.follow(q, a, before, row, out);
-    return toSeries(this.d, q, await this.settle(q, activity, row, rescheduled ? 'rescheduled' : null, out));
+    return toSeries(q, await this.settle(q, activity, row, rescheduled ? 'rescheduled' : null, out));
   }
 
   async pause(actor: Actor, seriesId: string, hideProblems: boolean): Promise<Series> {
@@ -343,7 +343,7 @@ export class SeriesService {
       const row = await this.saved(q, s.id, { pausedAt: iso(this.d.clock.now()), hideProblemsWhilePaused: hideProblems, isOpen: false });
       await announceSeries(q, a, row, 'paused', out);
       this.tellManagers(a.id, row.id, out);
-      return toSeries(this.d, q, row);
+      return toSeries(q, row);
     });
   }
 
@@ -365,7 +365,7 @@ export class SeriesService {
       const { row: settled, change } = await reconcile(q, activity, row, this.d.clock.now());
       await announceSeries(q, activity, settled, change === 'opened' && !s.openedAt ? 'opened' : 'resumed', out);
       this.tellManagers(a.id, settled.id, out);
-      return toSeries(this.d, q, settled);
+      return toSeries(q, settled);
     });
   }
 
@@ -388,7 +388,7 @@ export class SeriesService {
         await q.update(series).set({ order }).where(eq(series.id, id));
         this.tellManagers(a.id, id, out);
       }
-      return toSeriesList(this.d, q, await this.seriesRowsOf(q, a.id));
+      return toSeriesList(q, await this.seriesRowsOf(q, a.id));
     });
   }
 
@@ -418,7 +418,7 @@ export class SeriesService {
           createdAt: iso(this.d.clock.now()),
         });
       this.tellManagers(a.id, s.id, out);
-      return toSeries(this.d, q, s);
+      return toSeries(q, s);
     });
   }
 
@@ -428,7 +428,7 @@ export class SeriesService {
       const changed = arrange(await this.assignmentRowsOf(q, s.id), orderedIds, 'problem of this series');
       for (const [id, order] of changed) await q.update(seriesProblems).set({ order }).where(eq(seriesProblems.id, id));
       if (changed.size) this.tellManagers(a.id, s.id, out);
-      return toSeries(this.d, q, s);
+      return toSeries(q, s);
     });
   }
 
@@ -443,7 +443,7 @@ export class SeriesService {
       if (input.pinnedProblemVersionId !== undefined) set.pinnedVersionId = input.pinnedProblemVersionId;
       await q.update(seriesProblems).set(set).where(eq(seriesProblems.id, sp.id));
       this.tellManagers(a.id, s.id, out);
-      return toSeries(this.d, q, s);
+      return toSeries(q, s);
     });
   }
 
@@ -454,7 +454,7 @@ export class SeriesService {
       if (await this.hasSubmissions(q, submissions.seriesProblemId, sp.id)) throw ApiError.of('assignment.hasSubmissions', 'The problem has submissions in this series and cannot be detached');
       await q.delete(seriesProblems).where(eq(seriesProblems.id, sp.id));
       this.tellManagers(a.id, s.id, out);
-      return toSeries(this.d, q, s);
+      return toSeries(q, s);
     });
   }
 }

@@ -2,8 +2,7 @@ import type { Series, SeriesProblem } from '@judge/contract';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Q } from '../../db/storage.js';
 import { activities, problemVersionFiles, problemVersions, problems, seriesProblems, submissions } from '../../db/schema.js';
-import { matchingRunners, requiredTags } from '../runners/index.js';
-import type { Deps } from '../../services.js';
+import { readMatchingRunners, requiredTags } from '../runners/index.js';
 import { compact } from '../../util.js';
 import type { SeriesRow } from './schedule.js';
 
@@ -106,11 +105,18 @@ async function assignmentsOf(q: Q, seriesIds: string[]): Promise<Map<string, Ser
  * `matchingRunners` counts approved runners with the tags the series requires (its own, else its activity's).
  * `q` reads inside the caller's read or write.
  */
-export async function toSeriesList(d: Deps, q: Q, rows: SeriesRow[]): Promise<Series[]> {
+export async function toSeriesList(q: Q, rows: SeriesRow[]): Promise<Series[]> {
   const assigned = await assignmentsOf(q, rows.map((s) => s.id));
   const activityIds = [...new Set(rows.map((s) => s.activityId))];
   const tagRows = activityIds.length ? await q.select({ id: activities.id, tags: activities.runnerTags }).from(activities).where(inArray(activities.id, activityIds)) : [];
   const activityTags = new Map(tagRows.map((r) => [r.id, r.tags]));
+  const required = new Map(rows.map((s) => [s.id, requiredTags(s.runnerTags, activityTags.get(s.activityId) ?? [])]));
+  // one count per distinct set of tags: the series of an activity mostly require the same
+  const matching = new Map<string, number>();
+  for (const tags of required.values()) {
+    const key = JSON.stringify(tags);
+    if (!matching.has(key)) matching.set(key, await readMatchingRunners(q, tags));
+  }
   return rows.map(
     (s) =>
       compact({
@@ -134,14 +140,12 @@ export async function toSeriesList(d: Deps, q: Q, rows: SeriesRow[]): Promise<Se
         addressRules: s.addressRules,
         restrictionsEnabled: s.restrictionsEnabled,
         runnerTags: s.runnerTags,
-        // runners' matchingRunners still reads through the synchronous handle: on SQLite that is
-        // this same connection, inside the caller's read or write
-        matchingRunners: matchingRunners(d.db, requiredTags(s.runnerTags, activityTags.get(s.activityId) ?? [])),
+        matchingRunners: matching.get(JSON.stringify(required.get(s.id)))!,
         problems: assigned.get(s.id)!,
       }) as Series,
   );
 }
 
-export async function toSeries(d: Deps, q: Q, row: SeriesRow): Promise<Series> {
-  return (await toSeriesList(d, q, [row]))[0]!;
+export async function toSeries(q: Q, row: SeriesRow): Promise<Series> {
+  return (await toSeriesList(q, [row]))[0]!;
 }

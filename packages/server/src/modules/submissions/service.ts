@@ -135,7 +135,7 @@ export class SubmissionsService {
     const may = await this.d.permissions.of(actor.userId);
     if (!may.has('activity:read', a.id)) throw notFound('activity');
     if (a.archivedAt) throw ApiError.of('activity.archived', 'The activity is archived: it takes no submissions');
-    const manages = canManage(this.d, actor.userId, a.id);
+    const manages = await canManage(this.d, actor.userId, a.id);
     return this.d.tx.read(async (q) => {
       const found = await assignmentWhere(q, and(eq(seriesProblems.activityId, a.id), eq(seriesProblems.slugKey, problemSlug.toLowerCase())));
       const series = found ? (await q.select().from(seriesTable).where(eq(seriesTable.id, found.seriesId)).limit(1))[0] : undefined;
@@ -365,7 +365,7 @@ export class SubmissionsService {
     return this.d.tx.write(async (q, out) => {
       const assignment = await assignmentWhere(q, eq(seriesProblems.id, assignmentId));
       const a = assignment ? (await q.select().from(activities).where(eq(activities.id, assignment.activityId)).limit(1))[0] : undefined;
-      if (!assignment || !a || !canSeeActivity(this.d, actor.userId, a)) throw notFound('assignment');
+      if (!assignment || !a || !(await canSeeActivity(this.d, actor.userId, a, q))) throw notFound('assignment');
       await this.d.permissions.require(actor, 'submission:rejudge', a.id, q);
       const version = await effectiveVersion(q, assignment);
       if (!version) throw ApiError.of('problem.noVersion', 'The problem has no version to judge against');

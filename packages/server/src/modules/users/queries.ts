@@ -1,6 +1,5 @@
 import { count, eq, or } from 'drizzle-orm';
 import type { ManagedUser } from '@judge/contract';
-import type { Db } from '../../db/database.js';
 import type { Q } from '../../db/storage.js';
 import { grants, users } from '../../db/schema.js';
 import { compact } from '../../util.js';
@@ -13,14 +12,6 @@ export const emailKey = (e: string | null | undefined): string | null => (e ? e.
 /** Asked on most requests: one row by primary key. */
 export async function findUserById(q: Q, id: string): Promise<UserRow | undefined> {
   return (await q.select().from(users).where(eq(users.id, id)).limit(1))[0];
-}
-
-/**
- * The same, synchronously on the SQLite connection, for areas whose transactions are still
- * synchronous; goes when they await `findUserById`.
- */
-export function findUserByIdNow(db: Db, id: string): UserRow | undefined {
-  return db.select().from(users).where(eq(users.id, id)).get();
 }
 
 /** A login name or an email address, compared without regard to case (both keys are stored lowercased). */
