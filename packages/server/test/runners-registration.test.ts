@@ -48,11 +48,11 @@ describe('runners: registration and the handshake', () => {
       const r = new Runner(b.j.url, 'lab-2', ['standard-io@1'], ['gpu']);
       await r.register({ version: '0.1.0' });
       await b.admin.call(ops.approveRunner, { params: { id: r.id } });
-      const rows = b.j.count('runners');
+      const rows = (await b.j.count('runners'));
       const again = await r.register({ name: 'lab-2b', problemTypes: ['standard-io@1', 'output-only@1'], tags: ['cpu', 'big'], version: '0.2.0' });
       expect(again.status).toBe(200);
       expect(again.body).toEqual({ runnerId: r.id, fingerprint: r.fingerprint, state: 'approved' });
-      expect(b.j.count('runners')).toBe(rows);
+      expect((await b.j.count('runners'))).toBe(rows);
       expect(await b.view(r)).toMatchObject({
         id: r.id,
         name: 'lab-2b',
@@ -288,10 +288,10 @@ describe('runners: the handshake is rate limited per address', () => {
       const limited = await challenge();
       expect({ status: limited.status, code: limited.body.code }).toEqual({ status: 429, code: 'rate_limited' });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-      const before = b.j.count('runners');
+      const before = (await b.j.count('runners'));
       const r = new Runner(b.j.url, 'late', ['standard-io@1']);
       expect((await r.register()).status).toBe(429);
-      expect(b.j.count('runners')).toBe(before);
+      expect((await b.j.count('runners'))).toBe(before);
     } finally {
       await b.stop();
     }
