@@ -14,7 +14,7 @@ import { eventHooks } from './cluster/event-log.js';
 import { ClusterNode } from './cluster/node.js';
 import type { Config } from './config.js';
 import { isPostgresUrl, maskDatabaseUrl } from './db/database-url.js';
-import { holdsJudgeData, openStorage, sqliteOnlyStandIn, type StorageHandle } from './db/open-storage.js';
+import { holdsJudgeData, openStorage, type StorageHandle } from './db/open-storage.js';
 import type { Engine } from './db/storage.js';
 import { Transactor } from './db/transactor.js';
 import { dataPaths, ensureDataDirs, isInitialised, lockDataDir } from './datadir.js';
@@ -184,8 +184,8 @@ function createDeps(opts: AppOptions, dbh: StorageHandle, log: Logger, connectio
     settled: [(out) => void (out.permissionsChanged && permissions?.invalidate())],
     ...eventHooks(dbh.engine.name, bus, clock),
   }, dbh.engine);
-  // the synchronous view reads SQLite (see PermissionResolver); on PostgreSQL its first use refuses
-  permissions = new Permissions(tx, dbh.syncConnection ? readGrantsNow(dbh.db) : () => sqliteOnlyStandIn<{ grants: never }>('permissions.now').grants);
+  // the synchronous view reads SQLite (see PermissionResolver); on PostgreSQL its first use refuses (open-storage.ts)
+  permissions = new Permissions(tx, readGrantsNow(dbh.db));
   const sessions = new Sessions(tx, config.auth, dbh.db);
   const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKib, iterations: config.auth.argon2Iterations });
   return { config, dataDir, db: dbh.db, sqlite: dbh.sqlite, tx, clock, log, bus, permissions, sessions, hasher, connections, offloop: new BoundedPool(opts.offloop) };

@@ -150,7 +150,7 @@ describe('roles, grants and permissions', () => {
       const { u } = await account();
       const g = await grant({ userId: u.id, roleId: role.id, overrideSystem: true });
       expect(g.overrideSystem).toBe(false);
-      expect((j.app.deps.sqlite.prepare('SELECT override_system AS o FROM grants WHERE id = ?').get(g.id) as { o: number }).o).toBe(0);
+      expect((await j.rows('grants')).find((r) => r.id === g.id)?.overrideSystem).toBe(false);
     });
   });
 

@@ -10,19 +10,31 @@ import type { Engine } from './storage.js';
 /** A part of the server that still reads SQLite synchronously was reached on a PostgreSQL server. */
 export class SqliteOnly extends Error {}
 
+/** The calls that run a statement (better-sqlite3's and drizzle's): where a stand-in refuses. */
+const RUNS = new Set(['all', 'get', 'run', 'values', 'iterate', 'execute', 'exec', 'pragma', 'backup', 'transaction', 'serialize']);
+
 /**
- * What stands for the SQLite connection (`d.sqlite`, `d.db`) on PostgreSQL: any use throws
- * SqliteOnly, so a part not yet moved onto the asynchronous layer fails in words instead of
- * reading an empty file. Not a thenable, so that handing it on or awaiting a value that holds it
- * does not touch it.
+ * What stands for the SQLite connection (`d.sqlite`, `d.db`) on PostgreSQL. Building on it (a
+ * statement prepared in a constructor, a query built once) goes through; running anything throws
+ * SqliteOnly, so a part not yet moved onto the asynchronous layer fails in words when it runs,
+ * instead of reading an empty file, and the rest of the server works. Not a thenable, so that
+ * handing it on or awaiting a value that holds it does not touch it.
  */
 export function sqliteOnlyStandIn<T extends object>(what: string): T {
-  return new Proxy({} as T, {
-    get: (_t, key) => {
-      if (key === 'then' || typeof key === 'symbol') return undefined;
-      throw new SqliteOnly(`${what}.${key} needs the SQLite engine, and this server keeps its data in PostgreSQL`);
-    },
-  });
+  const refuse = (path: string): never => {
+    throw new SqliteOnly(`${path} needs the SQLite engine, and this server keeps its data in PostgreSQL`);
+  };
+  const chain = (path: string): unknown =>
+    new Proxy(function standIn() {}, {
+      get: (_t, key) => {
+        if (key === 'then' || typeof key === 'symbol') return undefined;
+        // a statement's columns describe it without running it: none here (util.ts' literalRows asks in a constructor)
+        if (key === 'columns') return () => [];
+        return RUNS.has(key) ? () => refuse(`${path}.${key}()`) : chain(`${path}.${key}`);
+      },
+      apply: () => chain(`${path}()`),
+    });
+  return chain(what) as T;
 }
 
 export interface StorageHandle {
