@@ -214,7 +214,7 @@ describe('lockout against guesses in flight', () => {
     // a lost update would let more than ten guesses through before the lock
     expect(details.filter((d) => d === 'Failed').length).toBe(10);
     expectProblem(await login(j, u.username, u.password), 401, 'unauthenticated', 'LockedOut');
-    expect(j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ?').get(u.id)).toEqual({ n: 0 });
+    expect((await j.rows('sessions')).filter((r) => r.userId === u.id)).toEqual([]);
   });
 });
 
