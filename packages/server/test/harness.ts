@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ops } from '@judge/contract';
 import { JudgeClient } from '@judge/sdk';
 import { initDataDir, loadConfig, startApp, type ConfigOverrides, type JudgeApp } from '@judge/server';
-import { count, getTableColumns, getTableName } from 'drizzle-orm';
+import { count, getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
 import { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import * as schema from '../src/db/schema.js';
 import type { PoolOptions } from '../src/offloop/pool.js';
@@ -135,6 +135,22 @@ export class TestJudge {
     const t = TABLES.get(table);
     if (!t) throw new Error(`no table ${table} in schema.ts`);
     return this.app.deps.tx.read((q) => q.select().from(t).orderBy(...Object.values(getTableColumns(t))));
+  }
+
+  /**
+   * Rows of a raw SQL statement with `?` placeholders, on either engine (the statement must be SQL
+   * both understand): for tests that look at or set up rows no service reads or writes.
+   */
+  async query<R = Record<string, unknown>>(statement: string, ...args: unknown[]): Promise<R[]> {
+    const parts = statement.split('?');
+    const built = sql.join(parts.flatMap((p, i) => (i === 0 ? [sql.raw(p)] : [sql`${args[i - 1]}`, sql.raw(p)])));
+    if (this.app.deps.tx.engineName === 'sqlite') {
+      // better-sqlite3 refuses to read rows from a statement that returns none
+      const returns = /^\s*(select|with)\b|\breturning\b/i.test(statement);
+      const q = (t: unknown) => t as { all(s: SQL): Promise<R[]>; run(s: SQL): Promise<unknown> };
+      return this.app.deps.tx.write(async (t) => (returns ? q(t).all(built) : (await q(t).run(built), [])));
+    }
+    return this.app.deps.tx.write(async (q) => (await (q as unknown as { execute(s: SQL): Promise<{ rows: R[] }> }).execute(built)).rows);
   }
 
   async stop(): Promise<void> {
