@@ -97,7 +97,7 @@ describe('failed sign-ins per address', () => {
     // an unknown name costs the same
     expectRetryAfter(await login(w.j, 'nobody-here', 'whatever-password'), /this address/);
     expect((await w.j.count('sessions'))).toBe(sessions);
-    expect(w.j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM users WHERE locked_until IS NOT NULL').get()).toEqual({ n: 0 });
+    expect((await w.j.query('SELECT count(*) AS n FROM users WHERE locked_until IS NOT NULL'))[0]).toEqual({ n: 0 });
 
     // nothing that is not a sign-in is held back: health, a signed-in caller, a token refresh
     expect((await req(w.j, 'GET', '/health')).status).toBe(200);
@@ -121,7 +121,7 @@ describe('failed sign-ins per account, from many addresses', () => {
     expectRetryAfter(await from(w.j, '10.0.0.4', owner!.username.toUpperCase(), owner!.password), /this account/);
     expect((await w.j.count('sessions'))).toBe(sessions);
     // not locked: the budget, not the lockout, refused; other accounts at the same addresses sign in
-    expect(w.j.app.deps.sqlite.prepare('SELECT locked_until FROM users WHERE id = ?').get(owner!.id)).toEqual({ locked_until: null });
+    expect((await w.j.query('SELECT locked_until FROM users WHERE id = ?', owner!.id))[0]).toEqual({ locked_until: null });
     expect((await from(w.j, '10.0.0.3', bystander!.username, bystander!.password)).status).toBe(200);
     // an address that never failed is heard: the owner signs in; a new guesser gets one guess
     expect((await from(w.j, '10.0.2.1', owner!.username, owner!.password)).status).toBe(200);

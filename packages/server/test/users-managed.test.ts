@@ -36,7 +36,7 @@ describe('GET /users/managed', () => {
     const all = await admin.call(ops.listManagedUsers, {});
     expect(all.page).toBe(1);
     expect(all.pageSize).toBe(20);
-    expect(all.total).toBe((await j.count('users')) - (j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM users WHERE blocked_at IS NOT NULL').get() as { n: number }).n);
+    expect(all.total).toBe((await j.count('users')) - ((await j.query('SELECT count(*) AS n FROM users WHERE blocked_at IS NOT NULL'))[0] as { n: number }).n);
     expect(all.items.length).toBe(Math.min(20, all.total));
 
     const big = await admin.call(ops.listManagedUsers, { query: { pageSize: 500 } });
