@@ -307,12 +307,12 @@ describe('the judging loop', () => {
     const job = (await runner.claim())!;
     expect(job.submissionId).toBe(s.id);
     expect(runner.token).not.toBe(firstToken);
-    expect(j.count('runner_tokens')).toBe(1);
+    expect((await j.count('runner_tokens'))).toBe(1);
 
     // concurrent calls that all meet the 401 share one handshake
     j.app.deps.sqlite.prepare('DELETE FROM runner_tokens').run();
     await Promise.all([runner.heartbeat(), runner.renew(job), runner.progress(job, 1, 2), runner.heartbeat()]);
-    expect(j.count('runner_tokens')).toBe(1);
+    expect((await j.count('runner_tokens'))).toBe(1);
     expect(await runner.report(job, { verdict: 'AC', score: 1, maxScore: 1 })).toMatchObject({ duplicate: false });
 
     // an unapproved runner is told so (403), and the client does not retry that

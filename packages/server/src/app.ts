@@ -15,8 +15,9 @@ import { applyCacheNotes } from './cluster/cache-notes.js';
 import { eventHooks } from './cluster/event-log.js';
 import { ClusterNode } from './cluster/node.js';
 import type { Config } from './config.js';
-import { memoryLimits } from './http/limits.js';
-import { openDatabase } from './db/database.js';
+import { memoryLimits, postgresLimits, type LimitStore } from './http/limits.js';
+import { isPostgresUrl, maskDatabaseUrl } from './db/database-url.js';
+import { holdsJudgeData, openStorage, type StorageHandle } from './db/open-storage.js';
 import type { Engine } from './db/storage.js';
 import { Transactor } from './db/transactor.js';
 import { dataPaths, ensureDataDirs, isInitialised, lockDataDir } from './datadir.js';
@@ -85,6 +86,8 @@ export interface JudgeApp extends Workers {
    */
   localUrl: string;
   port: number;
+  /** On PostgreSQL the database's URL with its password masked; empty on the data directory's SQLite file. */
+  database: string;
   deps: Deps;
   hub: EventHub;
   /** Ids of the contract operations this server serves. */
@@ -147,17 +150,26 @@ export function packageVersion(): string {
 
 type DataPaths = ReturnType<typeof dataPaths>;
 
-/** The data directory, locked, with its log and database open; the lock is let go if the database will not open. */
-function openDataDir(opts: AppOptions) {
+/**
+ * The data directory, locked, with its log and database open (the SQLite file, or the PostgreSQL
+ * database the `database` setting names); the lock is let go if the database will not open.
+ */
+async function openDataDir(opts: AppOptions) {
   const { dataDir, config } = opts;
-  if (!isInitialised(dataDir)) throw new NotInitialised(`${dataDir} holds no judge database; run \`judge init --data-dir ${dataDir}\` first`);
+  const onPostgres = isPostgresUrl(config.database);
+  const notInitialised = () => new NotInitialised(`${onPostgres ? `the database ${maskDatabaseUrl(config.database)}` : dataDir} holds no judge database; run \`judge init --data-dir ${dataDir}\`${onPostgres ? ' with the same database setting' : ''} first`);
+  if (!onPostgres && !isInitialised(dataDir)) throw notInitialised();
   ensureDataDirs(dataDir);
   const lock = lockDataDir(dataDir);
   const paths = dataPaths(dataDir);
   const { log, closeLog } = opts.logger ? { log: opts.logger, closeLog: async () => {} } : openLogFile(config, join(paths.logs, 'judge.log'), opts.logToStdout);
+  let dbh: StorageHandle | undefined;
   try {
-    return { lock, paths, log, closeLog, dbh: openDatabase(paths.db) };
+    dbh = await openStorage(config.database, paths.db, (e) => log.warn({ err: e }, 'an idle database connection failed; the pool opens another'));
+    if (!(await holdsJudgeData(dbh.engine))) throw notInitialised();
+    return { lock, paths, log, closeLog, dbh };
   } catch (e) {
+    await dbh?.close();
     lock.release();
     void closeLog();
     throw e;
@@ -165,7 +177,7 @@ function openDataDir(opts: AppOptions) {
 }
 
 /** The dependencies every service shares. Permissions are read again after any write that touched them; events leave after commit. */
-function createDeps(opts: AppOptions, dbh: ReturnType<typeof openDatabase>, log: Logger, connections: Deps['connections']): Deps {
+function createDeps(opts: AppOptions, dbh: StorageHandle, log: Logger, limits: LimitStore, connections: Deps['connections']): Deps {
   const { config, dataDir } = opts;
   const bus = new EventBus();
   // the resolver reads through the transactor, which invalidates it: made in that order, tied by this reference
@@ -173,14 +185,15 @@ function createDeps(opts: AppOptions, dbh: ReturnType<typeof openDatabase>, log:
   const clock = opts.clock ?? systemClock;
   // names this server's notes in a cluster's event log (cluster/cache-notes.ts)
   const serverId = randomUUID();
-  const tx = new Transactor(dbh.sqlite, {
+  const tx = new Transactor(dbh.syncConnection, {
     settled: [(out) => void (out.permissionsChanged && permissions?.invalidate())],
     ...eventHooks(dbh.engine.name, bus, clock, serverId),
   }, dbh.engine);
+  // the synchronous view reads SQLite (see PermissionResolver); on PostgreSQL its first use refuses (open-storage.ts)
   permissions = new Permissions(tx, readGrantsNow(dbh.db));
   const sessions = new Sessions(tx, config.auth, dbh.db);
   const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKib, iterations: config.auth.argon2Iterations });
-  return { config, dataDir, db: dbh.db, sqlite: dbh.sqlite, tx, clock, log, bus, permissions, sessions, hasher, limits: memoryLimits, serverId, connections, offloop: new BoundedPool(opts.offloop) };
+  return { config, dataDir, db: dbh.db, sqlite: dbh.sqlite, tx, clock, log, bus, permissions, sessions, hasher, limits, serverId, connections, offloop: new BoundedPool(opts.offloop) };
 }
 
 /** Binds every area's routes to the contract's operations. */
@@ -287,7 +300,7 @@ async function shutdown(parts: {
   server: Server;
   /** With built-in TLS, the plain listener on 127.0.0.1 for the local runner. */
   loopback?: Server;
-  dbh: { close(): void };
+  dbh: { close(): Promise<void> };
   lock: { release(): void };
   control?: { close(): Promise<void> };
   log: Logger;
@@ -311,7 +324,7 @@ async function shutdown(parts: {
       setTimeout(() => server.closeAllConnections(), 5000).unref();
     });
   await Promise.all([close(parts.server), ...(parts.loopback ? [close(parts.loopback)] : [])]);
-  parts.dbh.close();
+  await parts.dbh.close();
   parts.lock.release();
   parts.log.info('judge stopped');
   parts.log.flush?.();
@@ -330,13 +343,15 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   const { dataDir, config } = opts;
   // a certificate that cannot serve is refused before the data directory is touched
   const tls = loadTls(config);
-  const { lock, paths, log, closeLog, dbh } = openDataDir(opts);
+  const { lock, paths, log, closeLog, dbh } = await openDataDir(opts);
   let hub: EventHub | undefined;
-  const deps = createDeps(opts, dbh, log, (id) => hub?.connections(id) ?? 0);
+  // several servers on one PostgreSQL count limits and sign-in budgets together (http/limits.ts)
+  const limits = dbh.engine.name === 'postgres' ? await postgresLimits(dbh.engine.pool) : memoryLimits;
+  const deps = createDeps(opts, dbh, log, limits, (id) => hub?.connections(id) ?? 0);
   const services = createServices(deps, new BlobStore(paths.files, paths.uploads));
   // the stored maintenance level holds from the first request on
-  await services.instance.maintenance.load().catch((e: unknown) => {
-    dbh.close();
+  await services.instance.maintenance.load().catch(async (e: unknown) => {
+    await dbh.close();
     lock.release();
     void closeLog();
     throw e;
@@ -378,7 +393,7 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   });
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  log.info({ port, host: config.host, dataDir, https: !!tls }, 'judge listening');
+  log.info({ port, host: config.host, dataDir, database: dbh.shown, https: !!tls }, 'judge listening');
   let closing: Promise<void> | undefined;
   const url = `${tls ? 'https' : 'http'}://${host}:${port}`;
   return {
@@ -387,6 +402,7 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
     url,
     localUrl: parts.loopback ? `http://127.0.0.1:${(parts.loopback.address() as AddressInfo).port}` : url,
     port,
+    database: dbh.syncConnection ? '' : dbh.shown,
     deps,
     hub,
     operations: api.boundIds,

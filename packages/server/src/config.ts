@@ -17,6 +17,12 @@ export const ConfigSchema = z.strictObject({
   /** Believe X-Forwarded-For / X-Forwarded-Proto from a reverse proxy. */
   trustProxy: z.boolean(),
   /**
+   * Where the data lives: empty for the embedded SQLite file DATA_DIR/judge.db, or a PostgreSQL URL
+   * (postgres://user:password@host/database) that several servers may share (docs/storage.md). The
+   * URL's password is a secret: it is only ever shown masked (db/database-url.ts).
+   */
+  database: z.union([z.literal(''), z.string().regex(/^postgres(ql)?:\/\/./, 'a postgres:// or postgresql:// URL, or empty for the SQLite file')]),
+  /**
    * Built-in HTTPS (src/tls.ts): a PEM certificate (chain) and its private key; both empty: plain
    * HTTP, e.g. behind a reverse proxy. Relative to the data directory unless absolute.
    */
@@ -176,6 +182,17 @@ function fromEnv(defaults: Record<string, unknown>, env: NodeJS.ProcessEnv): Rec
     cur[keys[keys.length - 1]!] = value;
   }
   return out;
+}
+
+/**
+ * The `database` setting alone, from `<dataDir>/judge.json` and JUDGE_DATABASE (the later wins), for
+ * the commands that never load the whole configuration (backup, restore, doctor, reset-password).
+ */
+export function databaseSetting(dataDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (env.JUDGE_DATABASE !== undefined) return env.JUDGE_DATABASE;
+  const file = join(dataDir, CONFIG_FILE_NAME);
+  const value = existsSync(file) ? readJson(file, 'configuration file').database : undefined;
+  return typeof value === 'string' ? value : '';
 }
 
 /**

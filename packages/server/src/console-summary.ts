@@ -4,7 +4,7 @@ import type { JudgeApp } from './app.js';
 import { and, desc, eq } from 'drizzle-orm';
 import { attemptFiles, attempts, files, submissionFiles } from './db/schema.js';
 import type { BusMessage } from './events/bus.js';
-import { runnerCensus } from './modules/runners/index.js';
+import { readRunnerCensus } from './modules/runners/index.js';
 import { NOT_STARTED_YET } from './runner-supervisor.js';
 
 /**
@@ -89,13 +89,13 @@ export function startConsoleSummary(o: ConsoleSummaryOptions): ConsoleSummary {
   let connected = new Set<string>();
   let lastLocal: string | undefined;
   let warnedNoRunner = false;
-  const census = () => runnerCensus(app.deps.sqlite, Date.now());
+  const census = () => app.deps.tx.read((q) => readRunnerCensus(q, Date.now()));
 
   const judged = async (m: BusMessage): Promise<void> => {
     if (m.kind !== 'event' || m.event.type !== 'submissionChanged') return;
     const { submission } = m.event.data as { submission: { id: string; state: string; attempts: number; userName: string; activitySlug: string; problemSlug: string; verdict?: string } };
     if (submission.state === 'queued' && submission.attempts === 1) {
-      if (!warnedNoRunner && census().connected === 0) {
+      if (!warnedNoRunner && (await census()).connected === 0) {
         warnedNoRunner = true;
         write(noRunnerWarning(app.url, 'disconnected'), 'warn');
       }
@@ -112,13 +112,13 @@ export function startConsoleSummary(o: ConsoleSummaryOptions): ConsoleSummary {
     write(`${clock()} judged ${submission.id} ${submission.userName} ${submission.activitySlug}/${submission.problemSlug} ${language} ${verdict} ${time}`);
   };
 
-  const look = () => {
+  const look = async () => {
     if (o.localRunner) {
       const line = localRunnerLine(o.localRunner());
       if (line && line !== lastLocal) write(`${clock()} ${line}`);
       lastLocal = line ?? lastLocal;
     }
-    const now = new Set(census().connectedNames);
+    const now = new Set((await census()).connectedNames);
     for (const name of now) if (!connected.has(name)) write(`${clock()} runner ${name} connected`);
     for (const name of connected) if (!now.has(name)) write(`${clock()} runner ${name} went away (not seen for two minutes)`);
     // the warning may be given again once a runner has come and all have gone
@@ -128,8 +128,17 @@ export function startConsoleSummary(o: ConsoleSummaryOptions): ConsoleSummary {
 
   // a line the summary cannot make is left out; the log and the API still have the submission
   const unsubscribe = app.deps.bus.subscribe((m) => void judged(m).catch((err: unknown) => app.deps.log.warn({ err }, 'console summary line failed')));
-  look();
-  const timer = setInterval(look, o.pollMs ?? 1000);
+  // one look at a time: a slow database read must not let two compare against one `connected`
+  let looking = false;
+  const lookOnce = () => {
+    if (looking) return;
+    looking = true;
+    void look()
+      .catch((err: unknown) => app.deps.log.warn({ err }, 'console summary: the runners could not be read'))
+      .finally(() => (looking = false));
+  };
+  lookOnce();
+  const timer = setInterval(lookOnce, o.pollMs ?? 1000);
   timer.unref();
   return {
     stop() {

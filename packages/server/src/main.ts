@@ -26,11 +26,27 @@ function serverCommand(parent: Command, name: string, description: string): Comm
     .option('--public-url <url>', 'the URL browsers use, e.g. https://judge.example.org')
     // built-in HTTPS: settings tls.certFile and tls.keyFile
     .option('--tls-cert <file>', 'serve HTTPS (and WSS) with this PEM certificate (chain); setting tls.certFile')
-    .option('--tls-key <file>', "the certificate's PEM private key; setting tls.keyFile");
+    .option('--tls-key <file>', "the certificate's PEM private key; setting tls.keyFile")
+    .option(...databaseOption);
 }
+
+/** `--database`: setting `database`, JUDGE_DATABASE. */
+const databaseOption = [
+  '--database <url>',
+  'keep the data in PostgreSQL (postgres://user:password@host/db, shared by several servers) instead of DATA_DIR/judge.db; setting database',
+] as const;
+
+const DATABASE_HELP = [
+  '',
+  'On PostgreSQL (--database postgres://…) the data directory keeps the stored files, keys and logs;',
+  '`judge backup`, `restore`, `doctor` and `reset-password` work on the SQLite file only and refuse',
+  'there (docs/storage.md). The URL\'s password is never logged or shown: prefer JUDGE_DATABASE or',
+  'judge.json to the command line, where other users of the machine can read it.',
+].join('\n');
 
 /** What the options of serverCommand set, over judge.json and the environment. */
 interface ServerFlags {
+  database?: string;
   port?: number;
   host?: string;
   publicUrl?: string;
@@ -41,7 +57,7 @@ interface ServerFlags {
 /** The settings the flags give; their files relative to where the command was typed (in judge.json they are relative to the data directory). */
 function flagOverrides(o: ServerFlags): ConfigOverrides {
   const tls = o.tlsCert || o.tlsKey ? { tls: { ...(o.tlsCert ? { certFile: resolve(o.tlsCert) } : {}), ...(o.tlsKey ? { keyFile: resolve(o.tlsKey) } : {}) } } : {};
-  return { port: o.port, host: o.host, publicUrl: o.publicUrl, ...tls };
+  return { database: o.database, port: o.port, host: o.host, publicUrl: o.publicUrl, ...tls };
 }
 
 function logFormatOption(): Option {
@@ -102,10 +118,11 @@ program
   .description('Create the data directory, its database and the admin account (never overwrites anything)')
   .option('--data-dir <dir>', 'data directory', process.env.JUDGE_DATA_DIR ?? './data')
   .option('--admin-password-file <file>', 'read the admin password from this file')
-  .addHelpText('after', configHelp())
-  .action(async (o: { dataDir: string; adminPasswordFile?: string }) => {
+  .option(...databaseOption)
+  .addHelpText('after', configHelp() + DATABASE_HELP)
+  .action(async (o: { dataDir: string; adminPasswordFile?: string; database?: string }) => {
     const dir = resolve(o.dataDir);
-    const config = loadConfig(dir);
+    const config = loadConfig(dir, { database: o.database });
     const { created, shown } = await initialise(dir, config, o.adminPasswordFile);
     if (!created) {
       console.log(`${dir} is already initialised; nothing was changed.`);
@@ -117,7 +134,7 @@ program
   });
 
 serverCommand(program, 'serve', 'Serve the API on an initialised data directory')
-  .addHelpText('after', configHelp())
+  .addHelpText('after', configHelp() + DATABASE_HELP)
   .addOption(logFormatOption())
   .action(async (o: ServerFlags & { dataDir: string; logFormat: LogFormat }) => {
     const dir = resolve(o.dataDir);
@@ -128,7 +145,7 @@ serverCommand(program, 'up', "A small school's one command: initialise the data 
   .option('--admin-password-file <file>', 'the admin password, when the data directory is new')
   .option('--no-runner', 'serve without starting a local runner')
   .option('--runner-uid-base <uid>', 'the first sandbox uid the local runner tries (default 60000); when another runner holds uids there, judge up takes the next free range and says which', uidBase)
-  .addHelpText('after', configHelp())
+  .addHelpText('after', configHelp() + DATABASE_HELP)
   .addOption(logFormatOption())
   .action(async (o: ServerFlags & { dataDir: string; adminPasswordFile?: string; runner: boolean; runnerUidBase?: number; logFormat: LogFormat }) => {
     const dir = resolve(o.dataDir);

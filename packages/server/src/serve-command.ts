@@ -4,7 +4,7 @@ import { browserHint } from './browser-urls.js';
 import type { Config } from './config.js';
 import { noRunnerWarning, startConsoleSummary } from './console-summary.js';
 import { startLocalRunner, type LocalRunner } from './local-runner.js';
-import { runnerCensus } from './modules/runners/index.js';
+import { readRunnerCensus } from './modules/runners/index.js';
 
 /**
  * `judge serve` and `judge up` once the data directory is ready: the server, its log in
@@ -61,12 +61,12 @@ export async function runServer(run: ServeRun): Promise<void> {
   const { dataDir, config } = run;
   const app = await startApp({ dataDir, config, logToStdout: run.logFormat === 'json' });
   const write = writer(app, run.logFormat);
-  write(`judge ${packageVersion()} serving ${app.url}/api/v1 from ${dataDir}`);
+  write(`judge ${packageVersion()} serving ${app.url}/api/v1 from ${dataDir}${app.database ? `, database ${app.database}` : ''}`);
   write(browserHint({ host: config.host, port: app.port, publicUrl: config.publicUrl, https: app.url.startsWith('https:') }));
   write(`Logs: ${dataDir}/logs/judge.log`);
   const local = run.localRunner ? startRunner(app, run, write) : undefined;
   if (local) app.services.instance.watchLocalRunner(local.state);
-  if (!local?.runner && runnerCensus(app.deps.sqlite, Date.now()).approved === 0) write(noRunnerWarning(app.url, 'none'), 'warn');
+  if (!local?.runner && (await app.deps.tx.read((q) => readRunnerCensus(q, Date.now()))).approved === 0) write(noRunnerWarning(app.url, 'none'), 'warn');
   const summary = startConsoleSummary({ app, write, ...(local?.runner ? { localRunner: local.state } : {}) });
   let stopping = false;
   const stop = (signal: string) => {

@@ -15,7 +15,7 @@ describe('roles, grants and permissions', () => {
 
   describe('POST /grants', () => {
     it('creates a system grant and an activity grant (201) and the keys arrive at once', async () => {
-      const a = j.insertActivity(uniq('grant-'), 'Grant Course');
+      const a = await j.insertActivity(uniq('grant-'), 'Grant Course');
       const role = await createRole({ name: uniq('Runner watcher '), permissions: ['runner:read'] });
       const { u, c } = await account('grantee');
       expect(await mine(c)).toEqual([]);
@@ -43,13 +43,13 @@ describe('roles, grants and permissions', () => {
     });
 
     it('granting again in the same activity replaces the role: still one membership', async () => {
-      const a = j.insertActivity(uniq('replace-'));
+      const a = await j.insertActivity(uniq('replace-'));
       const helper = await createRole({ name: uniq('Helper '), permissions: ['activity:read', 'question:read:all', 'question:answer'], activityId: a });
       const { u, c } = await account();
       const first = await grant({ userId: u.id, roleId: builtIn.participant.id, activityId: a });
-      const before = j.count('grants');
+      const before = (await j.count('grants'));
       const second = await grant({ userId: u.id, roleId: helper.id, activityId: a });
-      expect(j.count('grants')).toBe(before);
+      expect((await j.count('grants'))).toBe(before);
       expect(second).toMatchObject({ id: first.id, roleId: helper.id, activityId: a });
       const list = await grantsOf({ userId: u.id, activityId: a });
       expect(list.total).toBe(1);
@@ -58,7 +58,7 @@ describe('roles, grants and permissions', () => {
     });
 
     it('answers 404 for an unknown user, role or activity', async () => {
-      const a = j.insertActivity(uniq('unknowns-'));
+      const a = await j.insertActivity(uniq('unknowns-'));
       const { u } = await account();
       await refused(() => grant({ userId: UNKNOWN_UUID, roleId: builtIn.participant.id, activityId: a }), 404, 'not_found');
       await refused(() => grant({ userId: 'nobody-at-all', roleId: builtIn.participant.id, activityId: a }), 404, 'not_found');
@@ -67,8 +67,8 @@ describe('roles, grants and permissions', () => {
     });
 
     it("refuses an activity's role anywhere else (422 role.activity.mismatch)", async () => {
-      const a = j.insertActivity(uniq('mismatch-a-'));
-      const b = j.insertActivity(uniq('mismatch-b-'));
+      const a = await j.insertActivity(uniq('mismatch-a-'));
+      const b = await j.insertActivity(uniq('mismatch-b-'));
       const ra = await createRole({ name: uniq('Only A '), permissions: ['activity:read'], activityId: a });
       const { u } = await account();
       await refused(() => grant({ userId: u.id, roleId: ra.id, activityId: b }), 422, 'role.activity.mismatch');
@@ -77,7 +77,7 @@ describe('roles, grants and permissions', () => {
     });
 
     it('refuses malformed bodies (422) and changes nothing', async () => {
-      const a = j.insertActivity(uniq('malformed-'));
+      const a = await j.insertActivity(uniq('malformed-'));
       const { u } = await account();
       const cases: [unknown, string][] = [
         [{ userId: u.id, roleId: NOT_A_UUID, activityId: a }, 'roleId'],
@@ -93,8 +93,8 @@ describe('roles, grants and permissions', () => {
     });
 
     it('lets a manager grant only in their activity and only keys they hold', async () => {
-      const a = j.insertActivity(uniq('mgr-a-'));
-      const b = j.insertActivity(uniq('mgr-b-'));
+      const a = await j.insertActivity(uniq('mgr-a-'));
+      const b = await j.insertActivity(uniq('mgr-b-'));
       const { u: m, c: manager } = await account('manager');
       await grant({ userId: m.id, roleId: builtIn.manager.id, activityId: a });
       const { u: p, c: pc } = await account('participant');
@@ -133,7 +133,7 @@ describe('roles, grants and permissions', () => {
     });
 
     it('refuses overrideSystem on an administrator by someone else (403 grant.override.administrator)', async () => {
-      const a = j.insertActivity(uniq('override-'));
+      const a = await j.insertActivity(uniq('override-'));
       const { u: other } = await account('otheradmin');
       await grant({ userId: other.id, roleId: builtIn.administrator.id });
       const e = await refused(() => grant({ userId: other.id, roleId: builtIn.participant.id, activityId: a, overrideSystem: true }), 403, 'grant.override.administrator');
@@ -150,14 +150,14 @@ describe('roles, grants and permissions', () => {
       const { u } = await account();
       const g = await grant({ userId: u.id, roleId: role.id, overrideSystem: true });
       expect(g.overrideSystem).toBe(false);
-      expect((j.app.deps.sqlite.prepare('SELECT override_system AS o FROM grants WHERE id = ?').get(g.id) as { o: number }).o).toBe(0);
+      expect((await j.rows('grants')).find((r) => r.id === g.id)?.overrideSystem).toBe(false);
     });
   });
 
   describe('GET /grants', () => {
     it('filters by activity and by user, newest first, and pages', async () => {
-      const c = j.insertActivity(uniq('paging-'));
-      const d = j.insertActivity(uniq('paging-other-'));
+      const c = await j.insertActivity(uniq('paging-'));
+      const d = await j.insertActivity(uniq('paging-other-'));
       const users: TestUser[] = [];
       const made: Grant[] = [];
       for (let i = 0; i < 5; i++) {
@@ -200,8 +200,8 @@ describe('roles, grants and permissions', () => {
     });
 
     it('needs grant:read:all where it reads', async () => {
-      const a = j.insertActivity(uniq('gr-a-'));
-      const b = j.insertActivity(uniq('gr-b-'));
+      const a = await j.insertActivity(uniq('gr-a-'));
+      const b = await j.insertActivity(uniq('gr-b-'));
       const { u: p, c: plain } = await account('plain');
       await grant({ userId: p.id, roleId: builtIn.participant.id, activityId: a });
       const e = await problem(grantsOf({}, plain), 403, 'forbidden');
@@ -221,14 +221,14 @@ describe('roles, grants and permissions', () => {
 
   describe('DELETE /grants/{id}', () => {
     it('takes the membership away (204) and its keys with it', async () => {
-      const a = j.insertActivity(uniq('del-'));
+      const a = await j.insertActivity(uniq('del-'));
       const { u, c } = await account();
       const g = await grant({ userId: u.id, roleId: builtIn.participant.id, activityId: a });
       expect(await mine(c, a)).toEqual(inCatalogueOrder(PARTICIPANT_KEYS));
-      const before = j.count('grants');
+      const before = (await j.count('grants'));
       const res = await admin.send(ops.deleteGrant, { params: { id: g.id } });
       expect(res.status).toBe(204);
-      expect(j.count('grants')).toBe(before - 1);
+      expect((await j.count('grants'))).toBe(before - 1);
       expect(await mine(c, a)).toEqual([]);
       expect((await grantsOf({ userId: u.id, activityId: a })).total).toBe(0);
       await refused(() => admin.call(ops.deleteGrant, { params: { id: g.id } }), 404, 'not_found');
@@ -236,8 +236,8 @@ describe('roles, grants and permissions', () => {
     });
 
     it('lets a manager take away only what they could give, and only in their activity', async () => {
-      const a = j.insertActivity(uniq('mdel-a-'));
-      const b = j.insertActivity(uniq('mdel-b-'));
+      const a = await j.insertActivity(uniq('mdel-a-'));
+      const b = await j.insertActivity(uniq('mdel-b-'));
       const { u: m, c: manager } = await account('manager');
       await grant({ userId: m.id, roleId: builtIn.manager.id, activityId: a });
       const printer = await createRole({ name: uniq('Delete desk '), permissions: ['activity:read', 'activity:delete'], activityId: a });
@@ -274,10 +274,10 @@ describe('the last administrator grant', () => {
     expect(own).toHaveLength(1);
     const adminGrant = own[0]!;
 
-    const before = [j.count('grants'), JSON.stringify(j.app.deps.sqlite.prepare('SELECT * FROM grants ORDER BY id').all())];
+    const before = [await j.count('grants'), JSON.stringify(await j.rows('grants'))];
     const e = await problem(admin.call(ops.deleteGrant, { params: { id: adminGrant.id } }), 409, 'conflict');
     expect(e.detail.length).toBeGreaterThan(0);
-    expect([j.count('grants'), JSON.stringify(j.app.deps.sqlite.prepare('SELECT * FROM grants ORDER BY id').all())]).toEqual(before);
+    expect([await j.count('grants'), JSON.stringify(await j.rows('grants'))]).toEqual(before);
     expect(await admin.call(ops.myPermissions, { query: {} })).toEqual(PERMISSION_KEYS);
 
     // with a second administrator one of the two grants may go, then the other is the last again

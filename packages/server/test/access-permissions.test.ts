@@ -28,8 +28,8 @@ describe('roles, grants and permissions', () => {
     });
 
     it("tells each caller their effective keys: participant in their activity only, admin everywhere", async () => {
-      const a = j.insertActivity(uniq('mine-a-'));
-      const b = j.insertActivity(uniq('mine-b-'));
+      const a = await j.insertActivity(uniq('mine-a-'));
+      const b = await j.insertActivity(uniq('mine-b-'));
       const { u, c } = await account('participant');
       expect(await mine(c)).toEqual([]);
       expect(await mine(c, a)).toEqual([]);
@@ -46,8 +46,8 @@ describe('roles, grants and permissions', () => {
     });
 
     it('OverrideSystem: an administrator who stands down in A has exactly the participant keys there, and everything elsewhere', async () => {
-      const a = j.insertActivity(uniq('standdown-a-'));
-      const b = j.insertActivity(uniq('standdown-b-'));
+      const a = await j.insertActivity(uniq('standdown-a-'));
+      const b = await j.insertActivity(uniq('standdown-b-'));
       const { u: s, c: sc } = await account('admin');
       await grant({ userId: s.id, roleId: builtIn.administrator.id });
       expect(await mine(sc, a)).toEqual(PERMISSION_KEYS);
@@ -77,7 +77,7 @@ describe('roles, grants and permissions', () => {
     });
 
     it('OverrideSystem narrows a non-administrator too: system grants no longer reach that activity', async () => {
-      const a = j.insertActivity(uniq('standdown-user-'));
+      const a = await j.insertActivity(uniq('standdown-user-'));
       const watcher = await createRole({ name: uniq('Question watcher '), permissions: ['question:read:all', 'runner:read'] });
       const { u, c } = await account();
       await grant({ userId: u.id, roleId: watcher.id });

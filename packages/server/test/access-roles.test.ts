@@ -33,15 +33,15 @@ describe('roles, grants and permissions', () => {
       expect(builtIn.manager.permissions).toEqual(expect.arrayContaining([...PARTICIPANT_KEYS, 'grant:update', 'role:read', 'user:create:temporary']));
 
       // the count follows the grants
-      const a = j.insertActivity(uniq('count-'));
+      const a = await j.insertActivity(uniq('count-'));
       const { u } = await account();
       await grant({ userId: u.id, roleId: builtIn.participant.id, activityId: a });
       expect((await rolesNow()).find((r) => r.builtInKey === 'participant')!.grants).toBe(1);
     });
 
     it("with activityId also lists that activity's own roles, and only those", async () => {
-      const a = j.insertActivity(uniq('roles-a-'), 'Course A');
-      const b = j.insertActivity(uniq('roles-b-'), 'Course B');
+      const a = await j.insertActivity(uniq('roles-a-'), 'Course A');
+      const b = await j.insertActivity(uniq('roles-b-'), 'Course B');
       const ra = await createRole({ name: uniq('Tutor A'), permissions: ['activity:read'], activityId: a });
       const rb = await createRole({ name: uniq('Tutor B'), permissions: ['activity:read'], activityId: b });
       expect(ra).toMatchObject({ activityId: a, activityName: 'Course A', isBuiltIn: false, grants: 0, mappedBy: [] });
@@ -66,8 +66,8 @@ describe('roles, grants and permissions', () => {
     });
 
     it('needs role:read: a plain user is refused, a manager may list only within their activity', async () => {
-      const a = j.insertActivity(uniq('roles-perm-a-'));
-      const b = j.insertActivity(uniq('roles-perm-b-'));
+      const a = await j.insertActivity(uniq('roles-perm-a-'));
+      const b = await j.insertActivity(uniq('roles-perm-b-'));
       const { c: plain } = await account('plain');
       const e = await problem(plain.call(ops.listRoles, { query: {} }), 403, 'forbidden');
       expect(e.detail).toContain('role:read');
@@ -121,7 +121,7 @@ describe('roles, grants and permissions', () => {
       const e = await refused(() => createRole({ name: uniq('Mine'), permissions: [] }, plain), 403, 'forbidden');
       expect(e.detail).toContain('role:manage');
       // an activity manager does not hold role:manage either
-      const a = j.insertActivity(uniq('rm-'));
+      const a = await j.insertActivity(uniq('rm-'));
       const { u: m, c: manager } = await account('manager');
       await grant({ userId: m.id, roleId: builtIn.manager.id, activityId: a });
       await refused(() => createRole({ name: uniq('Mine'), permissions: ['activity:read'], activityId: a }, manager), 403, 'forbidden');
@@ -196,7 +196,7 @@ describe('roles, grants and permissions', () => {
     });
 
     it('edits built-in roles, and their holders follow', async () => {
-      const a = j.insertActivity(uniq('builtin-edit-'));
+      const a = await j.insertActivity(uniq('builtin-edit-'));
       const { u, c } = await account('participant');
       await grant({ userId: u.id, roleId: builtIn.participant.id, activityId: a });
       expect(await mine(c, a)).toEqual(inCatalogueOrder(PARTICIPANT_KEYS));
@@ -231,8 +231,8 @@ describe('roles, grants and permissions', () => {
     });
 
     it('refuses to move a role to another activity (422 role.activity.mismatch)', async () => {
-      const a = j.insertActivity(uniq('move-a-'));
-      const b = j.insertActivity(uniq('move-b-'));
+      const a = await j.insertActivity(uniq('move-a-'));
+      const b = await j.insertActivity(uniq('move-b-'));
       const ra = await createRole({ name: uniq('Helper '), permissions: ['activity:read'], activityId: a });
       await refused(() => admin.call(ops.updateRole, { params: { id: ra.id }, body: { name: ra.name, permissions: ['activity:read'], activityId: b } }), 422, 'role.activity.mismatch');
       const sys = await createRole({ name: uniq('Sys '), permissions: [] });
@@ -259,11 +259,11 @@ describe('roles, grants and permissions', () => {
   describe('DELETE /roles/{id}', () => {
     it('deletes an unused role (204); it is gone afterwards', async () => {
       const role = await createRole({ name: uniq('Temp '), permissions: ['role:read'] });
-      const before = j.count('roles');
+      const before = (await j.count('roles'));
       const res = await admin.send(ops.deleteRole, { params: { id: role.id } });
       expect(res.status).toBe(204);
       expect(await res.text()).toBe('');
-      expect(j.count('roles')).toBe(before - 1);
+      expect((await j.count('roles'))).toBe(before - 1);
       expect((await rolesNow()).map((r) => r.id)).not.toContain(role.id);
       await refused(() => admin.call(ops.deleteRole, { params: { id: role.id } }), 404, 'not_found');
       // the name is free again
@@ -297,7 +297,7 @@ describe('roles, grants and permissions', () => {
 
   it('refuses a body that is not JSON (400) and a non-JSON media type (415), changing nothing', async () => {
     const token = admin.accessToken!;
-    const before = snapshot();
+    const before = await snapshot();
     const bad = await raw(`${j.url}/api/v1/roles`, { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: '{"name": "x", ' });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ code: 'request.malformed' });
@@ -306,6 +306,6 @@ describe('roles, grants and permissions', () => {
     expect(media.status).toBe(415);
     const arr = await raw(`${j.url}/api/v1/roles`, { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: '[]' });
     expect(arr.status).toBe(422);
-    expect(snapshot()).toBe(before);
+    expect(await snapshot()).toBe(before);
   });
 });

@@ -67,11 +67,11 @@ function harness(j: TestJudge) {
     incoming,
     /** Runs a refused request and proves it stored nothing: no record, no blob, no incoming leftover. */
     async refusedLeavesNothing(run: () => Promise<RawResponse>): Promise<RawResponse> {
-      const records = j.count('files');
+      const records = (await j.count('files'));
       const blobsBefore = blobs().sort();
       const incomingBefore = incoming().sort();
       const r = await run();
-      expect(j.count('files')).toBe(records);
+      expect((await j.count('files'))).toBe(records);
       expect(blobs().sort()).toEqual(blobsBefore);
       expect(
         incoming().filter((n) => !incomingBefore.includes(n)),
@@ -106,7 +106,7 @@ describe('files', () => {
     it('answers 201 with Location and the FileMeta, and stores the blob under files/ab/cd/<sha256>', async () => {
       const content = 'hello, judge\n';
       const sha = sha256(content);
-      const before = j.count('files');
+      const before = (await j.count('files'));
       const r = await h.post(form({ file: content, name: 'hello.txt', type: 'text/plain', sha256: sha }), aliceToken);
       expect(r.status, r.text).toBe(201);
       expect(r.headers.get('content-type')).toMatch(/^application\/json/);
@@ -114,7 +114,7 @@ describe('files', () => {
       expect(Object.keys(meta).sort()).toEqual(['createdAt', 'id', 'mimeType', 'name', 'sha256', 'sizeBytes']);
       expect(meta).toEqual({ id: expect.stringMatching(UUID_V7), name: 'hello.txt', mimeType: 'text/plain', sizeBytes: bytesOf(content).length, sha256: sha, createdAt: expect.stringMatching(INSTANT) });
       expect(Math.abs(Date.parse(meta.createdAt) - Date.now())).toBeLessThan(60_000);
-      expect(j.count('files')).toBe(before + 1);
+      expect((await j.count('files'))).toBe(before + 1);
 
       // Location names the new record and answers
       const location = r.headers.get('location');
@@ -138,7 +138,7 @@ describe('files', () => {
     it('keeps two records but one blob for the same bytes uploaded twice', async () => {
       const content = `twice ${randomUUID()}`;
       const sha = sha256(content);
-      const records = j.count('files');
+      const records = (await j.count('files'));
       const first = await h.post(form({ file: content, name: 'one.txt', sha256: sha }), aliceToken);
       const second = await h.post(form({ file: content, name: 'two.txt', sha256: sha }), bob.accessToken!);
       expect(first.status, first.text).toBe(201);
@@ -147,7 +147,7 @@ describe('files', () => {
       expect(first.body.sha256).toBe(sha);
       expect(second.body.sha256).toBe(sha);
       expect(second.body.name).toBe('two.txt');
-      expect(j.count('files')).toBe(records + 2);
+      expect((await j.count('files'))).toBe(records + 2);
       expect(h.blobs().filter((p) => p.endsWith(sha))).toEqual([`${sha.slice(0, 2)}/${sha.slice(2, 4)}/${sha}`]);
       expect(h.incoming()).toEqual([]);
       // each record is its uploader's; the shared blob does not make one readable by the other
@@ -397,7 +397,7 @@ describe('files', () => {
       const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
       utimesSync(stale, twoHoursAgo, twoHoursAgo);
       const blobs = h.blobs().sort();
-      const records = j.count('files');
+      const records = (await j.count('files'));
 
       const result = await j.app.retention.tick(new Date());
       expect(result.uploads).toBe(1);
@@ -405,7 +405,7 @@ describe('files', () => {
       expect(existsSync(fresh)).toBe(true);
       // stored blobs and records are not leftovers
       expect(h.blobs().sort()).toEqual(blobs);
-      expect(j.count('files')).toBe(records);
+      expect((await j.count('files'))).toBe(records);
 
       // an hour on, the fresh one is stale too
       const later = await j.app.retention.tick(new Date(Date.now() + 2 * 3_600_000));

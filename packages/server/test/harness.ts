@@ -1,10 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ops } from '@judge/contract';
 import { JudgeClient } from '@judge/sdk';
 import { initDataDir, loadConfig, startApp, type ConfigOverrides, type JudgeApp } from '@judge/server';
+import { count, getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
+import { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import * as schema from '../src/db/schema.js';
 import type { PoolOptions } from '../src/offloop/pool.js';
+import { freshDatabase, testAppsOnPostgres, type TestDatabase } from './pg-cluster.js';
 import type { Clock } from '../src/util.js';
 
 export const ADMIN_PASSWORD = 'admin-password-for-tests';
@@ -34,20 +38,43 @@ export interface TestUser {
 /** A user and a client signed in as them. */
 export type Party = { u: TestUser; c: JudgeClient };
 
-/** A real server on an ephemeral port over a real SQLite file in a fresh temp directory. */
+/** The tables of schema.ts by their SQL names, for `count`. */
+const TABLES = new Map<string, SQLiteTable>(Object.values(schema).flatMap((v) => (v instanceof SQLiteTable ? [[getTableName(v), v] as const] : [])));
+
+/**
+ * On PostgreSQL (JUDGE_TEST_DATABASE, pg-cluster.ts) the database of a data directory: a fresh one
+ * the first time, named in the directory's judge.json, so that a server started again on the same
+ * directory (a restart test, a CLI child) finds the same data, as it would find judge.db.
+ */
+async function postgresFor(dataDir: string): Promise<TestDatabase | undefined> {
+  const file = join(dataDir, 'judge.json');
+  const settings = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  if (typeof settings.database === 'string' && settings.database) return undefined;
+  const db = await freshDatabase();
+  writeFileSync(file, JSON.stringify({ ...settings, database: db.url }, null, 2));
+  return db;
+}
+
+/**
+ * A real server on an ephemeral port over a real SQLite file in a fresh temp directory, or with
+ * JUDGE_TEST_DATABASE=postgres over a fresh PostgreSQL database of its own (dropped with the
+ * directory when the server stops).
+ */
 export class TestJudge {
   private constructor(
     readonly app: JudgeApp,
     readonly dataDir: string,
     private readonly keepDir: boolean,
+    private readonly database?: TestDatabase,
   ) {}
 
   static async start(opts: { config?: ConfigOverrides; clock?: Clock; dataDir?: string; offloop?: PoolOptions } = {}): Promise<TestJudge> {
     const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'judge-test-'));
+    const database = testAppsOnPostgres() ? await postgresFor(dataDir) : undefined;
     const config = loadConfig(dataDir, merge(TEST_CONFIG as Record<string, unknown>, (opts.config ?? {}) as Record<string, unknown>) as ConfigOverrides, {});
     await initDataDir(dataDir, config, async () => ADMIN_PASSWORD);
     const app = await startApp({ dataDir, config, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.offloop ? { offloop: opts.offloop } : {}) });
-    return new TestJudge(app, dataDir, !!opts.dataDir);
+    return new TestJudge(app, dataDir, !!opts.dataDir, database);
   }
 
   get url(): string {
@@ -89,22 +116,50 @@ export class TestJudge {
   }
 
   /** An activity row with defaults, for tests of grants and roles that need only an activity scope. */
-  insertActivity(slug: string, name = slug): string {
+  async insertActivity(slug: string, name = slug): Promise<string> {
     const id = crypto.randomUUID();
-    this.app.deps.sqlite
-      .prepare('INSERT INTO activities (id, slug, slug_key, name, created_at, published_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(id, slug, slug.toLowerCase(), name, new Date().toISOString(), new Date().toISOString());
+    const now = new Date().toISOString();
+    await this.app.deps.tx.write((q) => q.insert(schema.activities).values({ id, slug, slugKey: slug.toLowerCase(), name, createdAt: now, publishedAt: now }));
     return id;
   }
 
-  /** Counts rows of a table, to prove a refused request changed nothing. */
-  count(table: string): number {
-    return (this.app.deps.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  /** Counts rows of a table (by its SQL name), to prove a refused request changed nothing. */
+  async count(table: string): Promise<number> {
+    const t = TABLES.get(table);
+    if (!t) throw new Error(`no table ${table} in schema.ts`);
+    return (await this.app.deps.tx.read((q) => q.select({ n: count() }).from(t)))[0]!.n;
+  }
+
+  /** Every row of a table (by its SQL name) as the services read it, in the order of its columns' values: the same on both engines. */
+  async rows(table: string): Promise<Record<string, unknown>[]> {
+    const t = TABLES.get(table);
+    if (!t) throw new Error(`no table ${table} in schema.ts`);
+    return this.app.deps.tx.read((q) => q.select().from(t).orderBy(...Object.values(getTableColumns(t))));
+  }
+
+  /**
+   * Rows of a raw SQL statement with `?` placeholders, on either engine (the statement must be SQL
+   * both understand): for tests that look at or set up rows no service reads or writes.
+   */
+  async query<R = Record<string, unknown>>(statement: string, ...args: unknown[]): Promise<R[]> {
+    const parts = statement.split('?');
+    const built = sql.join(parts.flatMap((p, i) => (i === 0 ? [sql.raw(p)] : [sql`${args[i - 1]}`, sql.raw(p)])));
+    if (this.app.deps.tx.engineName === 'sqlite') {
+      // better-sqlite3 refuses to read rows from a statement that returns none
+      const returns = /^\s*(select|with)\b|\breturning\b/i.test(statement);
+      const q = (t: unknown) => t as { all(s: SQL): Promise<R[]>; run(s: SQL): Promise<unknown> };
+      return this.app.deps.tx.write(async (t) => (returns ? q(t).all(built) : (await q(t).run(built), [])));
+    }
+    return this.app.deps.tx.write(async (q) => (await (q as unknown as { execute(s: SQL): Promise<{ rows: R[] }> }).execute(built)).rows);
   }
 
   async stop(): Promise<void> {
     await this.app.close();
-    if (!this.keepDir) rmSync(this.dataDir, { recursive: true, force: true });
+    if (!this.keepDir) {
+      rmSync(this.dataDir, { recursive: true, force: true });
+      // a kept directory keeps its database too: a test may start a server on it again
+      await this.database?.drop();
+    }
   }
 }
 

@@ -72,9 +72,9 @@ describe('maintenance', () => {
     await refusedWith(submit(alice.c, 'none', codeForm('int main(){}')), 503, 'server.maintenance');
     expect((await raw(`${j.url}/api/v1/runner/jobs/claim`, { method: 'POST', token: 'x'.repeat(43) })).status).toBe(503);
     // sign-in: administrators only, and a refused one opens no session
-    const sessions = j.count('sessions');
+    const sessions = (await j.count('sessions'));
     await refusedWith(j.anonymous().login(alice.u.username, alice.u.password), 503, 'server.maintenance');
-    expect(j.count('sessions')).toBe(sessions);
+    expect((await j.count('sessions'))).toBe(sessions);
     const fresh = await j.admin();
     expect(await fresh.call(ops.getMaintenance)).toMatchObject({ level: 'closed', reason: 'upgrading the judge' });
     expect(await fresh.call(ops.getAccount)).toMatchObject({ username: 'admin' });

@@ -146,12 +146,12 @@ describe('the statements of a package', () => {
       }),
       'application/zip',
     );
-    const files = j.count('files');
+    const files = (await j.count('files'));
     const pb = await refusedWith(admin.call(ops.createProblemVersion, { params: { problemId: problem.id }, body: { package: { fileId: file.id } } }), 422, 'version.statement.latex');
     expect(pb.detail).toContain('problem_statement/problem.en.tex');
     expect(await admin.call(ops.listProblemVersions, { params: { problemId: problem.id } })).toEqual([]);
     // neither the other statement, nor its image, nor the samples
-    expect(j.count('files')).toBe(files);
+    expect((await j.count('files'))).toBe(files);
   });
 
   it("lets the request's statements win over the package's for their language", async () => {

@@ -40,7 +40,7 @@ describe('maintenance gates on the operation, not the spelling', () => {
     const queued = await submit(alice.c, t.slug, codeForm('int main(){}'));
     await setLevel(admin, 'draining');
     try {
-      const before = j.count('submissions');
+      const before = (await j.count('submissions'));
       const submitPath = `/api/v1/activities/${act.slug}/problems/${t.slug}/submissions`;
       const rejudgePath = `/api/v1/submissions/${queued.id}/rejudge`;
       const answers = [];
@@ -52,7 +52,7 @@ describe('maintenance gates on the operation, not the spelling', () => {
       for (const path of [`${submitPath}/`, submitPath.toUpperCase(), `${rejudgePath}/`]) {
         expect(answers.find((a) => a.path === path)).toEqual({ path, status: 503, code: 'server.draining' });
       }
-      expect(j.count('submissions')).toBe(before);
+      expect((await j.count('submissions'))).toBe(before);
     } finally {
       await setLevel(admin, 'open');
     }

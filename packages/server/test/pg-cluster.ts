@@ -4,13 +4,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { isPostgresUrl } from '../src/db/database-url.js';
 import { ADVISORY_NAMESPACE, openPostgres } from '../src/db/postgres-engine.js';
 
 /**
- * PostgreSQL databases for tests. The server is the one `JUDGE_TEST_DATABASE` names (a
- * postgres://… URL, e.g. what `scripts/pg-test-cluster.sh start` printed), or else a throw-away
- * cluster this process starts with that script on first use and stops when it exits. Each test file
- * takes a fresh database of its own, cloned from a template that already holds the migrations.
+ * PostgreSQL databases for tests. The server is the one `JUDGE_TEST_DATABASE` names when it is a
+ * postgres://… URL (e.g. what `scripts/pg-test-cluster.sh start` printed), or else a throw-away
+ * cluster this process (one vitest worker) starts with that script on first use and stops when it
+ * exits. Each test file, or each test app (harness.ts), takes a fresh database of its own, cloned
+ * from a template that already holds the migrations.
  */
 
 const SCRIPT = fileURLToPath(new URL('../../../scripts/pg-test-cluster.sh', import.meta.url));
@@ -42,10 +44,22 @@ async function startCluster(): Promise<string> {
   return url;
 }
 
+/**
+ * Which engine the test apps of harness.ts run on: JUDGE_TEST_DATABASE `postgres` (a cluster of
+ * this worker's own) or a postgres://… URL (that server) for PostgreSQL; unset or `sqlite` for the
+ * data directory's SQLite file.
+ */
+export function testAppsOnPostgres(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = env.JUDGE_TEST_DATABASE ?? '';
+  if (v === '' || v === 'sqlite') return false;
+  if (v === 'postgres' || isPostgresUrl(v)) return true;
+  throw new Error(`JUDGE_TEST_DATABASE is "${v}": sqlite, postgres or a postgres:// URL`);
+}
+
 /** The server's URL: the given one, or a cluster of this process's own. */
 export function testServer(): Promise<string> {
   const given = process.env.JUDGE_TEST_DATABASE;
-  if (given) return Promise.resolve(given);
+  if (given && isPostgresUrl(given)) return Promise.resolve(given);
   return (server ??= startCluster());
 }
 

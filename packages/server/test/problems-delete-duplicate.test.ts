@@ -22,7 +22,7 @@ describe('problems', () => {
      * area's.
      */
     async function attach(problemId: string): Promise<string> {
-      const activityId = j.insertActivity(uniq('act-'));
+      const activityId = await j.insertActivity(uniq('act-'));
       const seriesId = crypto.randomUUID();
       const now = clock.now().toISOString();
       const id = crypto.randomUUID();
@@ -39,7 +39,7 @@ describe('problems', () => {
       await statementVersion(remover.c, p.id);
       await statementVersion(remover.c, p.id, '# v2');
       await share(admin, p.id, 'shared', [colleague.u.id]);
-      const files = j.count('files');
+      const files = (await j.count('files'));
       const res = await send('DELETE', `/problems/${p.id}`, remover.c);
       expect(res.status).toBe(204);
       expect(res.text).toBe('');
@@ -54,7 +54,7 @@ describe('problems', () => {
       expect(left.versions).toBe(0);
       expect(left.shares).toBe(0);
       expect(left.fileRows).toBe(left.ofVersions);
-      expect(j.count('files')).toBe(files);
+      expect((await j.count('files'))).toBe(files);
       // the slug is free again
       expect((await create(remover.c, { slug: p.slug })).slug).toBe(p.slug);
     });
@@ -101,7 +101,7 @@ describe('problems', () => {
         body: { note: 'second', props: { archiveNo: 7 }, files: [{ fileId: extra.id, name: 'notes.txt', scope: 'manager' }], package: { fileId: pkg.id } },
       });
       await share(author.c, p.id, 'instance');
-      const files = j.count('files');
+      const files = (await j.count('files'));
 
       clock.advance(5);
       const res = await send('POST', `/problems/${p.id}/duplicate`, colleague.c);
@@ -125,7 +125,7 @@ describe('problems', () => {
       expect(rest).toEqual([]);
       expect(v1).toMatchObject({ version: 1, note: `Copied from ${slug} v2`, props: { archiveNo: 7 }, hasPackage: true, package: newest.package });
       expect(v1!.files).toEqual(newest.files);
-      expect(j.count('files')).toBe(files);
+      expect((await j.count('files'))).toBe(files);
       // the copy's owner reads its package through the copied rows
       const bytes = await colleague.c.call(ops.downloadFile, { params: { id: pkg.id } });
       expect(Buffer.from(bytes as ArrayBuffer).length).toBe(pkg.sizeBytes);

@@ -90,10 +90,10 @@ describe('limits on an instance with the default maxima (60 s, 2048 MiB, 64 MiB)
   it('a bad timelimit in domjudge-problem.ini refuses the package, naming it', async () => {
     const problem = await w.admin.call(ops.createProblem, { body: { slug: 'badini', name: 'Bad', type: 'standard-io@1' } });
     const pkg = await w.admin.upload('package.zip', await zipOf({ 'problem.yaml': 'name: Bad\n', 'domjudge-problem.ini': 'timelimit = soon\n', ...DATA }), 'application/zip');
-    const before = w.j.count('problem_versions');
+    const before = (await w.j.count('problem_versions'));
     const e = await refusedWith(w.admin.call(ops.createProblemVersion, { params: { problemId: problem.id }, body: { package: { fileId: pkg.id } } }), 422, 'package.invalid');
     expect(e.detail).toMatch(/timelimit in domjudge-problem\.ini must be a positive number of seconds/);
-    expect(w.j.count('problem_versions')).toBe(before);
+    expect((await w.j.count('problem_versions'))).toBe(before);
   });
 
   it('a job on this instance carries no maxima: a runner applies the same defaults without', async () => {

@@ -78,10 +78,10 @@ describe('runners: enrolment codes', () => {
     expect(again.body).toEqual({ runnerId: approved.id, fingerprint: approved.fingerprint, state: 'approved' });
     expect((await b.admin.call(ops.listRunnerEnrolmentCodes, {})).items.find((c) => c.id === spare.id)?.used).toBe(0);
     // the enrolment command run again on an enrolled machine: its spent code is not held against it
-    const rows = b.j.count('runners');
+    const rows = (await b.j.count('runners'));
     expect((await waiting.register({ enrolmentCode: made.code })).body).toEqual({ runnerId: waiting.id, fingerprint: waiting.fingerprint, state: 'approved' });
     expect((await approved.register({ enrolmentCode: 'AAAAA-BBBBB-CCCCC-DDDDD' })).status).toBe(200);
-    expect(b.j.count('runners')).toBe(rows);
+    expect((await b.j.count('runners'))).toBe(rows);
   });
 
   it('refuses an unknown, an expired and a withdrawn code, and registers nothing', async () => {

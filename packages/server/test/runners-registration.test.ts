@@ -48,11 +48,11 @@ describe('runners: registration and the handshake', () => {
       const r = new Runner(b.j.url, 'lab-2', ['standard-io@1'], ['gpu']);
       await r.register({ version: '0.1.0' });
       await b.admin.call(ops.approveRunner, { params: { id: r.id } });
-      const rows = b.j.count('runners');
+      const rows = (await b.j.count('runners'));
       const again = await r.register({ name: 'lab-2b', problemTypes: ['standard-io@1', 'output-only@1'], tags: ['cpu', 'big'], version: '0.2.0' });
       expect(again.status).toBe(200);
       expect(again.body).toEqual({ runnerId: r.id, fingerprint: r.fingerprint, state: 'approved' });
-      expect(b.j.count('runners')).toBe(rows);
+      expect((await b.j.count('runners'))).toBe(rows);
       expect(await b.view(r)).toMatchObject({
         id: r.id,
         name: 'lab-2b',
@@ -136,7 +136,7 @@ describe('runners: registration and the handshake', () => {
       const res = await r.exchange(nonce, r.sign(nonce));
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ token: expect.stringMatching(/^[A-Za-z0-9_-]{16,128}$/), expiresAt: plus(b.clock.now(), 12 * HOUR) });
-      const hashes = (b.j.app.deps.sqlite.prepare('SELECT hash FROM runner_tokens WHERE runner_id = ?').all(r.id) as { hash: string }[]).map((h) => h.hash);
+      const hashes = ((await b.j.query('SELECT hash FROM runner_tokens WHERE runner_id = ?', r.id)) as { hash: string }[]).map((h) => h.hash);
       expect(hashes).toContain(sha256(res.body.token));
       expect(hashes).not.toContain(res.body.token);
       expect((await r.post('/runner/heartbeat', undefined, res.body.token)).status).toBe(204);
@@ -242,7 +242,7 @@ describe('runners: registration and the handshake', () => {
     it('a revoked runner: its token dies (401) and no new one is issued (403 runner.notApproved)', async () => {
       const r = await b.runner(['standard-io@1']);
       await b.admin.call(ops.revokeRunner, { params: { id: r.id }, body: { reason: 'retired' } });
-      expect(b.j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM runner_tokens WHERE runner_id = ?').get(r.id)).toEqual({ n: 0 });
+      expect((await b.j.query('SELECT count(*) AS n FROM runner_tokens WHERE runner_id = ?', r.id))[0]).toEqual({ n: 0 });
       await b.refused(() => r.post('/runner/heartbeat'), 401, 'unauthenticated');
       const { nonce } = await r.challenge();
       await b.refused(() => r.exchange(nonce, r.sign(nonce)), 403, 'runner.notApproved');
@@ -288,10 +288,10 @@ describe('runners: the handshake is rate limited per address', () => {
       const limited = await challenge();
       expect({ status: limited.status, code: limited.body.code }).toEqual({ status: 429, code: 'rate_limited' });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-      const before = b.j.count('runners');
+      const before = (await b.j.count('runners'));
       const r = new Runner(b.j.url, 'late', ['standard-io@1']);
       expect((await r.register()).status).toBe(429);
-      expect(b.j.count('runners')).toBe(before);
+      expect((await b.j.count('runners'))).toBe(before);
     } finally {
       await b.stop();
     }

@@ -27,7 +27,7 @@ describe('socket audience equals REST visibility', () => {
   beforeAll(async () => {
     j = await TestJudge.start();
     admin = await j.admin();
-    A = j.insertActivity('closed-course', 'Closed course'); // published, closed to joining
+    A = await j.insertActivity('closed-course', 'Closed course'); // published, closed to joining
     for (const who of WHO.slice(1)) users[who] = await j.user(`aud-${who}`);
     await j.grant(users.manager.id, 'manager', A);
     memberGrant = (await j.grant(users.member.id, 'participant', A)).id;

@@ -26,7 +26,7 @@ describe('the order of dispatch', () => {
   beforeAll(async () => {
     j = await TestJudge.start();
     admin = await j.admin();
-    A = j.insertActivity('ordered', 'Ordered'); // published, closed to joining
+    A = await j.insertActivity('ordered', 'Ordered'); // published, closed to joining
     const participant = await j.user('order-member');
     manager = await j.user('order-manager');
     await j.grant(participant.id, 'participant', A);

@@ -94,8 +94,8 @@ describe('the event socket', () => {
     };
 
     beforeAll(async () => {
-      A = j.insertActivity('course-a', 'Course A');
-      B = j.insertActivity('course-b', 'Course B');
+      A = await j.insertActivity('course-a', 'Course A');
+      B = await j.insertActivity('course-b', 'Course B');
       [m, mb, p1, p2] = await Promise.all([j.user('manager-a'), j.user('manager-b'), j.user('part-1'), j.user('part-2')]);
       await j.grant(m.id, 'manager', A);
       await j.grant(mb.id, 'manager', B);

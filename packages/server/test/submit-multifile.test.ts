@@ -24,7 +24,7 @@ const incoming = () => readdirSync(join(b.j.dataDir, 'files', '.incoming'));
 async function stage(max: number): Promise<Stage> {
   const s = await b.stage();
   const p = await b.pupil.c.call(ops.getActivityProblem, { params: { idOrSlug: s.activity.slug, problemSlug: s.slug } });
-  const { problemId } = b.j.app.deps.sqlite.prepare('SELECT problem_id AS problemId FROM series_problems WHERE id = ?').get(p.id) as { problemId: string };
+  const { problemId } = (await b.j.query('SELECT problem_id AS "problemId" FROM series_problems WHERE id = ?', p.id))[0] as { problemId: string };
   await b.admin.call(ops.updateAssignment, { params: { assignmentId: p.id }, body: { problemId, slug: s.slug, maxAttachments: max } });
   return s;
 }

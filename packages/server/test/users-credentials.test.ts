@@ -57,9 +57,9 @@ describe('POST /users/{id}/blocked', () => {
   });
 
   it('refuses blocking yourself with 409 user.self, changing nothing', async () => {
-    const before = userRow(adminId);
+    const before = (await userRow(adminId));
     await refused(admin.call(ops.setUserBlocked, { params: { id: adminId }, body: { blocked: true } }), 409, 'user.self');
-    expect(userRow(adminId)).toEqual(before);
+    expect((await userRow(adminId))).toEqual(before);
     expect(await tokenStatus(admin)).toBe(200);
   });
 
@@ -68,9 +68,9 @@ describe('POST /users/{id}/blocked', () => {
     const plain = await j.user(fresh('bl-plain'));
     expect(await blocker.call(ops.setUserBlocked, { params: { id: plain.id }, body: { blocked: true } })).toMatchObject({ blockedAt: expect.any(String) });
 
-    const adminBefore = userRow(adminId);
+    const adminBefore = (await userRow(adminId));
     await refused(blocker.call(ops.setUserBlocked, { params: { id: adminId }, body: { blocked: true } }), 403, 'forbidden');
-    expect(userRow(adminId)).toEqual(adminBefore);
+    expect((await userRow(adminId))).toEqual(adminBefore);
     expect(await tokenStatus(admin)).toBe(200);
     expect(await loginResult('admin', ADMIN_PASSWORD)).toBe('ok');
   });
@@ -83,7 +83,7 @@ describe('POST /users/{id}/blocked', () => {
     await refused(j.anonymous().call(ops.setUserBlocked, { params: { id: target.id }, body: { blocked: true } }), 401, 'unauthenticated');
     await refused(admin.call(ops.setUserBlocked, { params: { id: NO_SUCH_ID }, body: { blocked: true } }), 404, 'not_found');
     await refused(admin.call(ops.setUserBlocked, { params: { id: 'nobody' }, body: { blocked: true } }), 404, 'not_found');
-    expect(userRow(target.id).blocked_at).toBeNull();
+    expect((await userRow(target.id)).blocked_at).toBeNull();
   });
 
   it.each([
@@ -94,12 +94,12 @@ describe('POST /users/{id}/blocked', () => {
   ])('refuses %s with 422, changing nothing and ending no session', async (_what, body, field) => {
     const u = await j.user(fresh('bl-invalid'));
     const c = await j.signIn(u);
-    const before = userRow(u.id);
+    const before = (await userRow(u.id));
     const res = await send('POST', `/users/${u.id}/blocked`, admin.accessToken, body);
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('validation_failed');
     expect(Object.keys(res.body.errors)).toEqual([field]);
-    expect(userRow(u.id)).toEqual(before);
+    expect((await userRow(u.id))).toEqual(before);
     expect(await tokenStatus(c)).toBe(200);
   });
 });
@@ -126,7 +126,7 @@ describe('POST /users/{id}/password', () => {
     const u = await j.user(fresh('pw-locked'));
     // locked by guesses from this address, which the lock then refuses even the right password
     for (let i = 0; i < 10; i++) expect(await loginResult(u.username, `guess-${i}`)).toBe('Failed');
-    expect(userRow(u.id).locked_until).not.toBeNull();
+    expect((await userRow(u.id)).locked_until).not.toBeNull();
     expect(await loginResult(u.username, u.password)).toBe('LockedOut');
     const issued = await admin.call(ops.resetUserPassword, { params: { id: u.id } });
     expect(await loginResult(u.username, issued.password)).toBe('ok');
@@ -137,23 +137,23 @@ describe('POST /users/{id}/password', () => {
     const session = await j.signIn(u);
     const plainUser = await j.user(fresh('pw-plain'));
     const plain = await j.signIn(plainUser);
-    const before = userRow(u.id);
+    const before = (await userRow(u.id));
     const pb = await refused(plain.call(ops.resetUserPassword, { params: { id: u.id } }), 403, 'forbidden');
     expect(pb.detail).toContain('user:update');
     await refused(plain.call(ops.resetUserPassword, { params: { id: plainUser.id } }), 403, 'forbidden');
     await refused(j.anonymous().call(ops.resetUserPassword, { params: { id: u.id } }), 401, 'unauthenticated');
     await refused(admin.call(ops.resetUserPassword, { params: { id: NO_SUCH_ID } }), 404, 'not_found');
     await refused(admin.call(ops.resetUserPassword, { params: { id: 'x' } }), 404, 'not_found');
-    expect(userRow(u.id)).toEqual(before);
+    expect((await userRow(u.id))).toEqual(before);
     expect(await tokenStatus(session)).toBe(200);
     expect(await loginResult(u.username, u.password)).toBe('ok');
   });
 
   it('refuses a holder of user:update resetting an administrator (403)', async () => {
     const { client: editor } = await holderOf('resetter', ['user:update']);
-    const before = userRow(adminId);
+    const before = (await userRow(adminId));
     await refused(editor.call(ops.resetUserPassword, { params: { id: adminId } }), 403, 'forbidden');
-    expect(userRow(adminId)).toEqual(before);
+    expect((await userRow(adminId))).toEqual(before);
     expect(await tokenStatus(admin)).toBe(200);
     expect(await loginResult('admin', ADMIN_PASSWORD)).toBe('ok');
   });

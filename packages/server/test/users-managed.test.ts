@@ -36,7 +36,7 @@ describe('GET /users/managed', () => {
     const all = await admin.call(ops.listManagedUsers, {});
     expect(all.page).toBe(1);
     expect(all.pageSize).toBe(20);
-    expect(all.total).toBe(j.count('users') - (j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM users WHERE blocked_at IS NOT NULL').get() as { n: number }).n);
+    expect(all.total).toBe((await j.count('users')) - ((await j.query('SELECT count(*) AS n FROM users WHERE blocked_at IS NOT NULL'))[0] as { n: number }).n);
     expect(all.items.length).toBe(Math.min(20, all.total));
 
     const big = await admin.call(ops.listManagedUsers, { query: { pageSize: 500 } });
@@ -97,7 +97,7 @@ describe('GET /users/managed', () => {
     expect((await managed(u.id)).grantCount).toBe(0);
     await j.grant(u.id, 'participant');
     expect((await managed(u.id)).grantCount).toBe(1);
-    const activityId = j.insertActivity(fresh('ms-act'));
+    const activityId = await j.insertActivity(fresh('ms-act'));
     await j.grant(u.id, 'manager', activityId);
     expect((await managed(u.id)).grantCount).toBe(2);
     expect((await managed(adminId)).grantCount).toBe(1);
@@ -120,7 +120,7 @@ describe('GET /users/managed', () => {
     const temp = await j.user('ms-tmp-one');
     const perm = await j.user('ms-tmp-two');
     // POST /users/temporary is not built yet: mark the account in the real database file
-    sql('UPDATE users SET is_temporary = 1 WHERE id = ?', temp.id);
+    await sql('UPDATE users SET is_temporary = 1 WHERE id = ?', temp.id);
     const only = await admin.call(ops.listManagedUsers, { query: { search: 'ms-tmp-', temporaryOnly: 'true' } });
     expect(only.items.map((u) => u.id)).toEqual([temp.id]);
     expect(only.items[0]!.isTemporary).toBe(true);
@@ -162,7 +162,7 @@ describe('PUT /users/{id}', () => {
       expiresAt: '2030-01-02T01:04:05.000Z',
     });
     expect(await managed(u.id)).toEqual(res.body);
-    expect(userRow(u.id)).toMatchObject({ first_name: 'Ada', last_name: 'Byron', note: 'front row', email: 'ada@example.org', expires_at: '2030-01-02T01:04:05.000Z' });
+    expect((await userRow(u.id))).toMatchObject({ first_name: 'Ada', last_name: 'Byron', note: 'front row', email: 'ada@example.org', expires_at: '2030-01-02T01:04:05.000Z' });
     expect(await loginResult('ada@example.org', u.password)).toBe('ok');
   });
 
@@ -175,35 +175,35 @@ describe('PUT /users/{id}', () => {
     expect(res.text).not.toContain('null');
     for (const k of ['firstName', 'note', 'expiresAt', 'email']) expect(Object.keys(res.body)).not.toContain(k);
     expect(res.body).toMatchObject({ lastName: 'L', tags: [] });
-    expect(userRow(u.id)).toMatchObject({ first_name: null, note: null, expires_at: null, email: null, email_key: null });
+    expect((await userRow(u.id))).toMatchObject({ first_name: null, note: null, expires_at: null, email: null, email_key: null });
   });
 
   it('an empty body changes nothing', async () => {
     const u = await j.user(fresh('ed-empty'), { firstName: 'Keep' });
-    const before = userRow(u.id);
+    const before = (await userRow(u.id));
     const res = await send('PUT', `/users/${u.id}`, admin.accessToken, {});
     expect(res.status).toBe(200);
     expect(res.body.firstName).toBe('Keep');
-    expect(userRow(u.id)).toEqual(before);
+    expect((await userRow(u.id))).toEqual(before);
   });
 
   it('an address change clears emailConfirmed; the same address in another case does not', async () => {
     const u = await j.user(fresh('ed-confirm'), { email: `${fresh('conf')}@example.org` });
-    sql('UPDATE users SET email_confirmed = 1 WHERE id = ?', u.id);
-    const sameAddress = (userRow(u.id).email as string).toUpperCase();
+    await sql('UPDATE users SET email_confirmed = 1 WHERE id = ?', u.id);
+    const sameAddress = ((await userRow(u.id)).email as string).toUpperCase();
     const same = await admin.call(ops.updateUser, { params: { id: u.id }, body: { email: sameAddress } });
     expect(same.emailConfirmed).toBe(true);
     const changed = await admin.call(ops.updateUser, { params: { id: u.id }, body: { email: `${fresh('new')}@example.org` } });
     expect(changed.emailConfirmed).toBe(false);
-    expect(userRow(u.id).email_confirmed).toBe(0);
+    expect((await userRow(u.id)).email_confirmed).toBe(0);
   });
 
   it('refuses an address another account has with 409 user.email.taken, changing nothing', async () => {
     await j.user(fresh('ed-holder'), { email: 'Holder@Example.org' });
     const u = await j.user(fresh('ed-wants'), { email: 'wants@example.org' });
-    const before = userRow(u.id);
+    const before = (await userRow(u.id));
     await refused(admin.call(ops.updateUser, { params: { id: u.id }, body: { email: 'holder@example.ORG', firstName: 'Changed' } }), 409, 'user.email.taken');
-    expect(userRow(u.id)).toEqual(before);
+    expect((await userRow(u.id))).toEqual(before);
   });
 
   it('answers 404 for an unknown or malformed id', async () => {
@@ -220,34 +220,34 @@ describe('PUT /users/{id}', () => {
     ['a note over 2000 characters', { note: 'x'.repeat(2001) }, 'note'],
   ])('refuses %s with 422, changing nothing', async (_what, body, field) => {
     const u = await j.user(fresh('ed-invalid'), { firstName: 'Same' });
-    const before = userRow(u.id);
+    const before = (await userRow(u.id));
     const res = await send('PUT', `/users/${u.id}`, admin.accessToken, { lastName: 'Changed', ...body });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('validation_failed');
     expect(res.body.errors).toHaveProperty([field]);
-    expect(userRow(u.id)).toEqual(before);
+    expect((await userRow(u.id))).toEqual(before);
   });
 
   it('refuses malformed JSON with 400, changing nothing', async () => {
     const u = await j.user(fresh('ed-malformed'));
-    const before = userRow(u.id);
+    const before = (await userRow(u.id));
     const res = await send('PUT', `/users/${u.id}`, admin.accessToken, '{"firstName":');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('request.malformed');
-    expect(userRow(u.id)).toEqual(before);
+    expect((await userRow(u.id))).toEqual(before);
   });
 
   it('refuses a plain user (403 naming user:update) and anonymous callers (401), changing nothing', async () => {
     const target = await j.user(fresh('ed-victim'));
     const plainUser = await j.user(fresh('ed-plain'));
     const plain = await j.signIn(plainUser);
-    const before = userRow(target.id);
+    const before = (await userRow(target.id));
     const pb = await refused(plain.call(ops.updateUser, { params: { id: target.id }, body: { note: 'hacked' } }), 403, 'forbidden');
     expect(pb.detail).toContain('user:update');
     // not even their own record: editing accounts is an administrative power
     await refused(plain.call(ops.updateUser, { params: { id: plainUser.id }, body: { note: 'self' } }), 403, 'forbidden');
     await refused(j.anonymous().call(ops.updateUser, { params: { id: target.id }, body: { note: 'anon' } }), 401, 'unauthenticated');
-    expect(userRow(target.id)).toEqual(before);
+    expect((await userRow(target.id))).toEqual(before);
   });
 
   it('lets a holder of user:update edit a plain account but not an administrator', async () => {
@@ -255,8 +255,8 @@ describe('PUT /users/{id}', () => {
     const target = await j.user(fresh('ed-plain-target'));
     expect(await editor.call(ops.updateUser, { params: { id: target.id }, body: { note: 'by editor' } })).toMatchObject({ note: 'by editor' });
 
-    const adminBefore = userRow(adminId);
+    const adminBefore = (await userRow(adminId));
     await refused(editor.call(ops.updateUser, { params: { id: adminId }, body: { note: 'owned', email: 'evil@example.org' } }), 403, 'forbidden');
-    expect(userRow(adminId)).toEqual(adminBefore);
+    expect((await userRow(adminId))).toEqual(adminBefore);
   });
 });

@@ -83,7 +83,7 @@ describe('DELETE /users/{userId}/sessions', () => {
     expect(await admin.call(ops.listUserSessions, { params: { userId: u.id } })).toEqual([]);
     // somebody else's session is not touched, and the account is not blocked
     expect(await tokenStatus(bystander)).toBe(200);
-    expect(userRow(u.id).blocked_at).toBeNull();
+    expect((await userRow(u.id)).blocked_at).toBeNull();
     expect(await tokenStatus(await signIn(u.username, u.password, 'bearer'))).toBe(200);
     // nothing left to end is no error
     await admin.call(ops.endUserSessions, { params: { userId: other.id } });

@@ -247,7 +247,7 @@ describe('free-form JSON in a multipart form', () => {
     form.set('props', `{"x":${nestedArrays(20_000)}}`);
     const e = await refusedWith(alice.c.call(ops.submit, { params: { idOrSlug: act.slug, problemSlug: taskSlug }, form }), 422, 'validation_failed');
     expect(Object.keys(e.errors ?? {})).toEqual(['props']);
-    expect(j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM submissions').get()).toEqual({ n: 0 });
+    expect((await j.query('SELECT count(*) AS n FROM submissions'))[0]).toEqual({ n: 0 });
     expect(readdirSync(join(j.dataDir, 'files', '.incoming'))).toEqual([]);
   });
 });

@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
 
-/** The errors a full file system or an exhausted quota raise: Node's, and SQLite's. */
-const FULL = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
+/**
+ * The errors a full file system or an exhausted quota raise: Node's, SQLite's, and PostgreSQL's
+ * SQLSTATE 53100 (disk_full: the database server's disk, which node-postgres reports as the code).
+ */
+const FULL = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL', '53100']);
 
 /** Whether an error, or any error it was caused by, says the disk is full. */
 export function isStorageFull(err: unknown): boolean {

@@ -8,6 +8,7 @@ import { dataPaths } from '../datadir.js';
 import { CONFIG_FILE_NAME } from '../config.js';
 import { DB_ENTRY, HashTap, MANIFEST, tableCounts, type Manifest } from './archive.js';
 import { OpsError } from './errors.js';
+import { refuseOnPostgres } from './engine-guard.js';
 import { takeSnapshot } from './snapshot.js';
 
 export interface BackupProgress {
@@ -97,6 +98,7 @@ function fsyncFile(path: string): void {
  * FILE. It holds password hashes and the local runner's secret key, so it is made mode 0600.
  */
 export async function backup(dir: string, file: string, o: { judgeVersion: string; progress?: (p: BackupProgress) => void }): Promise<BackupSummary> {
+  refuseOnPostgres(dir, 'backup');
   const started = Date.now();
   if (existsSync(file)) throw new OpsError(`${file} exists already; a backup never overwrites a file, so give another name`);
   const partial = `${file}.partial`;

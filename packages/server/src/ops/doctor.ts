@@ -4,6 +4,7 @@ import { dataPaths, isInitialised } from '../datadir.js';
 import { checkDatabase, checkReferenced, checkStore, type Finding } from './doctor-checks.js';
 import { askServer } from './control.js';
 import { OpsError } from './errors.js';
+import { refuseOnPostgres } from './engine-guard.js';
 import { openOfflineDb } from './offline-db.js';
 import { takeSnapshot, type Snapshot } from './snapshot.js';
 
@@ -54,6 +55,7 @@ function repairFindings(findings: Finding[]): void {
  * names but the store lacks, files in the store nobody names, and upload leftovers.
  */
 export async function doctor(dir: string, o: { repair: boolean }): Promise<DoctorReport> {
+  refuseOnPostgres(dir, 'doctor');
   if (!isInitialised(dir)) throw new OpsError(`${dir} holds no judge database`);
   const paths = dataPaths(dir);
   const started = Date.now();

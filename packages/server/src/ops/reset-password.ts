@@ -9,6 +9,7 @@ import { Transactor } from '../db/transactor.js';
 import { generatePassword, systemClock } from '../util.js';
 import { askServer, unwrap } from './control.js';
 import { OpsError } from './errors.js';
+import { refuseOnPostgres } from './engine-guard.js';
 import { openOfflineDb } from './offline-db.js';
 import { setPassword } from './password.js';
 
@@ -36,6 +37,7 @@ function newPassword(file: string | undefined): { value: string; generated: bool
  * cached sessions end too), otherwise straight on the database.
  */
 export async function resetPassword(dir: string, username: string, passwordFile?: string): Promise<ResetPasswordResult> {
+  refuseOnPostgres(dir, 'reset-password');
   const pw = newPassword(passwordFile);
   const shown = pw.generated ? { password: pw.value } : {};
   const reply = await askServer(dir, { op: 'resetPassword', username, password: pw.value });

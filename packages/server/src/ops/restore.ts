@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, stat
 import { dirname, join } from 'node:path';
 import { DB_ENTRY } from './archive.js';
 import { OpsError } from './errors.js';
+import { refuseOnPostgres } from './engine-guard.js';
 import { openArchive } from './restore-archive.js';
 import { checkArchive } from './restore-check.js';
 import { decideSettings, type HeldSetting } from './restore-settings.js';
@@ -80,6 +81,7 @@ const freeBytes = (dir: string) => {
  * working folder beside `dir`, which is renamed into place once the database in it is sound.
  */
 export async function restore(file: string, dir: string, o: RestoreOptions = {}): Promise<RestoreSummary> {
+  refuseOnPostgres(dir, 'restore');
   const archive = openArchive(file);
   try {
     if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0)) {

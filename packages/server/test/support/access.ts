@@ -24,21 +24,17 @@ export let admin: JudgeClient;
 export let builtIn: Record<'participant' | 'manager' | 'administrator', Role>;
 
 /** Every row of roles and grants, so a refusal is shown to change nothing at all. */
-export const snapshot = () =>
-  JSON.stringify([
-    j.app.deps.sqlite.prepare('SELECT * FROM roles ORDER BY id').all(),
-    j.app.deps.sqlite.prepare('SELECT * FROM grants ORDER BY id').all(),
-  ]);
+export const snapshot = async () => JSON.stringify([await j.rows('roles'), await j.rows('grants')]);
 
 /**
  * The call must fail with this status and code, and leave roles and grants exactly as they were.
  */
 export async function refused(call: () => Promise<unknown>, status: number, code: string): Promise<ApiProblem> {
-  const before = snapshot();
-  const counts = [j.count('roles'), j.count('grants')];
+  const before = await snapshot();
+  const counts = [(await j.count('roles')), (await j.count('grants'))];
   const e = await problem(call(), status, code);
-  expect([j.count('roles'), j.count('grants')]).toEqual(counts);
-  expect(snapshot()).toBe(before);
+  expect([(await j.count('roles')), (await j.count('grants'))]).toEqual(counts);
+  expect(await snapshot()).toBe(before);
   return e;
 }
 

@@ -29,17 +29,12 @@ export const HOUR = 3600;
  * Everything a refusal could touch, read the same way before and after. A runner's lastSeenAt and
  * address are left out: an authenticated call notes them before its refusal, which is bookkeeping.
  */
-const SNAPSHOT = [
-  `SELECT id, name, public_key, fingerprint, state, problem_types, tags, version, registered_at, approved_at, revoked_at, revoked_reason, completed_jobs
-   FROM runners ORDER BY rowid`,
-  'SELECT * FROM runner_tokens ORDER BY rowid',
-  'SELECT * FROM runner_files ORDER BY rowid',
-  'SELECT * FROM submissions ORDER BY rowid',
-  'SELECT * FROM attempts ORDER BY rowid',
-  'SELECT * FROM attempt_files ORDER BY rowid',
-  'SELECT * FROM trials ORDER BY rowid',
-  'SELECT * FROM files ORDER BY rowid',
-];
+/**
+ * What a refused runner call must leave unchanged: the runners' stable columns (not when they were
+ * last seen, from where) and every row of the judging tables, read on either engine.
+ */
+const RUNNER_FIELDS = ['id', 'name', 'publicKey', 'fingerprint', 'state', 'problemTypes', 'tags', 'version', 'registeredAt', 'approvedAt', 'revokedAt', 'revokedReason', 'completedJobs'];
+const SNAPSHOT = ['runner_tokens', 'runner_files', 'submissions', 'attempts', 'attempt_files', 'trials', 'files'];
 
 /** A judging machine: an Ed25519 key pair, and the protocol spoken over raw HTTP. */
 export class Runner {
@@ -287,32 +282,33 @@ export class Bench {
     return row as AttemptRow;
   }
 
-  snapshot(): string {
-    return JSON.stringify(SNAPSHOT.map((sql) => this.j.app.deps.sqlite.prepare(sql).all()));
+  async snapshot(): Promise<string> {
+    const runners = (await this.j.rows('runners')).map((r) => RUNNER_FIELDS.map((f) => r[f]));
+    return JSON.stringify([runners, ...(await Promise.all(SNAPSHOT.map((t) => this.j.rows(t))))]);
   }
 
   /** A raw call that must be refused with this status and code and change nothing. */
   async refused(send: () => Promise<{ status: number; body: any; text: string }>, status: number, code: string) {
-    const before = this.snapshot();
+    const before = await this.snapshot();
     const res = await send();
     expect({ status: res.status, code: res.body?.code }, res.text).toEqual({ status, code });
-    expect(this.snapshot()).toBe(before);
+    expect(await this.snapshot()).toBe(before);
     return res;
   }
 
   /** A typed call that must be refused with this status and code and change nothing. */
   async refusedCall(call: () => Promise<unknown>, status: number, code: string) {
-    const before = this.snapshot();
+    const before = await this.snapshot();
     const p = await refusedWith(call(), status, code);
-    expect(this.snapshot()).toBe(before);
+    expect(await this.snapshot()).toBe(before);
     return p;
   }
 
   /** A call that succeeds without changing anything (a duplicate, an idempotent repeat). */
   async unchanged<T>(send: () => Promise<T>): Promise<T> {
-    const before = this.snapshot();
+    const before = await this.snapshot();
     const out = await send();
-    expect(this.snapshot()).toBe(before);
+    expect(await this.snapshot()).toBe(before);
     return out;
   }
 }

@@ -26,12 +26,12 @@ export const refused = refusedWith;
 export const send = (method: string, path: string, token: string | undefined, body?: unknown) => sendJson(j.url, method, path, token, body);
 
 /** The stored record, to prove a refused request changed nothing. */
-export function userRow(id: string): Record<string, unknown> {
-  return j.app.deps.sqlite.prepare('SELECT * FROM users WHERE id = ?').get(id) as Record<string, unknown>;
+export async function userRow(id: string): Promise<Record<string, unknown>> {
+  return (await j.query('SELECT * FROM users WHERE id = ?', id))[0]!;
 }
 
-export function sql(statement: string, ...args: unknown[]): void {
-  j.app.deps.sqlite.prepare(statement).run(...args);
+export async function sql(statement: string, ...args: unknown[]): Promise<void> {
+  await j.query(statement, ...args);
 }
 
 /** What a sign-in answers: 200, or the 401 detail (Failed, LockedOut, ...). */
@@ -64,7 +64,7 @@ export async function holderOf(stem: string, permissions: string[]): Promise<{ u
 }
 
 export async function managed(id: string): Promise<ManagedUser> {
-  const username = userRow(id).username as string;
+  const username = (await userRow(id)).username as string;
   const page = await admin.call(ops.listManagedUsers, { query: { search: username, includeBlocked: 'true', pageSize: 200 } });
   const found = page.items.find((u) => u.id === id);
   if (!found) throw new Error(`user ${id} not listed`);

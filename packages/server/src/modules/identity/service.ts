@@ -92,8 +92,9 @@ export class IdentityService {
     if (late && (await this.marks.others(account, address, now.getTime(), 1)) > 0) throw late;
     const current = found ? await this.d.tx.read((q) => findUserById(q, found.id)) : undefined;
     if (!current || !verified || current.passwordHash !== found?.passwordHash) {
-      if (current) await this.recordFailure(current.id);
-      else await this.marks.nameFailed(account, now.getTime());
+      // a lock another guess set after the check above refuses this one too, as it would have there
+      if (current && (await this.recordFailure(current.id, now, async () => (await this.marks.others(account, address, now.getTime(), 1)) > 0)) === 'locked') throw new LoginRefused('LockedOut');
+      if (!current) await this.marks.nameFailed(account, now.getTime());
       await this.budget.failed(address, account);
       throw new LoginRefused('Failed');
     }
@@ -122,12 +123,17 @@ export class IdentityService {
   /**
    * Counts a failure on the stored count (read and written in one transaction) and locks at the
    * threshold. PostgreSQL: SERIALIZABLE (retried) keeps parallel failures from counting as one.
+   * A failure that finds the account locked by now and `refusedWhileLocked` is not counted
+   * ('locked'): on SQLite the check just before (`guarded`) and this write run without another
+   * request in between, on PostgreSQL every statement is a round trip in which other guesses in
+   * flight may lock the account, and their failures must meet the lock there as they do on SQLite.
    */
-  private async recordFailure(userId: string): Promise<void> {
+  private async recordFailure(userId: string, now: Date, refusedWhileLocked: () => Promise<boolean>): Promise<'counted' | 'locked'> {
     const { lockoutFailures, lockoutMinutes } = this.d.config.auth;
     const locked = await this.d.tx.write(async (q) => {
       const row = await findUserById(q, userId);
       if (!row) return false;
+      if (row.lockedUntil && row.lockedUntil > iso(now) && (await refusedWhileLocked())) return 'refused' as const;
       const failures = row.failedLogins + 1;
       const lock = failures >= lockoutFailures;
       await q
@@ -136,7 +142,9 @@ export class IdentityService {
         .where(eq(users.id, userId));
       return lock;
     });
+    if (locked === 'refused') return 'locked';
     if (locked) this.d.log.warn({ userId }, 'account locked after repeated failed sign-ins');
+    return 'counted';
   }
 
   tokenResponse(s: { accessToken?: string | undefined; refreshToken?: string | undefined }): TokenResponse {
