@@ -9,7 +9,7 @@ import { loadTls } from './tls.js';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { PasswordHasher } from './auth/passwords.js';
-import { Permissions, readGrantsNow } from './auth/permissions.js';
+import { Permissions } from './auth/permissions.js';
 import { Sessions } from './auth/sessions.js';
 import { applyCacheNotes } from './cluster/cache-notes.js';
 import { eventHooks } from './cluster/event-log.js';
@@ -189,9 +189,8 @@ function createDeps(opts: AppOptions, dbh: StorageHandle, log: Logger, limits: L
     settled: [(out) => void (out.permissionsChanged && permissions?.invalidate())],
     ...eventHooks(dbh.engine.name, bus, clock, serverId),
   }, dbh.engine);
-  // the synchronous view reads SQLite (see PermissionResolver); on PostgreSQL its first use refuses (open-storage.ts)
-  permissions = new Permissions(tx, readGrantsNow(dbh.db));
-  const sessions = new Sessions(tx, config.auth, dbh.db);
+  permissions = new Permissions(tx);
+  const sessions = new Sessions(tx, config.auth);
   const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKib, iterations: config.auth.argon2Iterations });
   return { config, dataDir, db: dbh.db, sqlite: dbh.sqlite, tx, clock, log, bus, permissions, sessions, hasher, limits, serverId, connections, offloop: new BoundedPool(opts.offloop) };
 }

@@ -133,6 +133,37 @@ describe('the server imports point one way', () => {
   });
 });
 
+/**
+ * What would tie a service to the embedded engine: SQLite's synchronous handles and the synchronous
+ * transaction form. Only the data layer (db/), the commands that work on a SQLite file (ops/), the data
+ * directory's own check (datadir.ts) and the declaration of `Deps` (services.ts, whose SQLite handles
+ * tests and ops still read) may name them; everything else runs on either engine through
+ * `d.tx.read`/`write` (docs/storage.md).
+ */
+export function sqliteOnlyUses(file: string, text: string): string[] {
+  if (/^(db|ops)\/|^(datadir|services)\.ts$/.test(file)) return [];
+  const found: string[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (/\b(d|deps|this\.d)\.(db|sqlite)\b|\btx\.run\(|from 'better-sqlite3'|from 'drizzle-orm\/better-sqlite3'/.test(line)) found.push(`${file}:${i + 1}`);
+  });
+  return found;
+}
+
+describe('the services run on either engine', () => {
+  const sources = Object.fromEntries(sourceFiles().map((f) => [f, readFileSync(join(SRC, f), 'utf8')]));
+
+  it("nothing outside db/ and ops/ uses SQLite's synchronous handles or the synchronous transaction", () => {
+    expect(Object.entries(sources).flatMap(([f, t]) => sqliteOnlyUses(f, t))).toEqual([]);
+  });
+
+  it('the check sees each such use, and not the asynchronous form', () => {
+    expect(sqliteOnlyUses('modules/x/service.ts', 'const r = this.d.sqlite.prepare(s);\nawait this.d.tx.read((q) => q);\nthis.d.db.select()')).toEqual(['modules/x/service.ts:1', 'modules/x/service.ts:3']);
+    expect(sqliteOnlyUses('events/hub.ts', "import Database from 'better-sqlite3';")).toEqual(['events/hub.ts:1']);
+    expect(sqliteOnlyUses('modules/x/a.ts', 'd.tx.run((out) => 1)')).toEqual(['modules/x/a.ts:1']);
+    expect(sqliteOnlyUses('ops/backup.ts', 'deps.sqlite.backup(p)')).toEqual([]);
+  });
+});
+
 describe('the import checker', () => {
   const graphOf = (files: Record<string, string>) => check(importGraph(files));
 

@@ -1,6 +1,5 @@
 import { PERMISSIONS, PERMISSION_KEYS, forbidden, isPermission, type Permission } from '@judge/contract';
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/database.js';
 import { grants, roles } from '../db/schema.js';
 import { prepared, type Q } from '../db/storage.js';
 import type { Transactor } from '../db/transactor.js';
@@ -32,15 +31,6 @@ const GRANT_COLUMNS = { activityId: grants.activityId, overrideSystem: grants.ov
  */
 const grantsOf = prepared((q) => q.select(GRANT_COLUMNS).from(grants).innerJoin(roles, eq(roles.id, grants.roleId)).where(eq(grants.userId, sql.placeholder('userId'))).prepare());
 const readGrants = (q: Q, userId: string): Promise<GrantRow[]> => grantsOf(q, { userId });
-
-/**
- * The same read, synchronously, on the SQLite connection: only for `PermissionResolver`, the view
- * of callers that cannot await yet (see there). Goes when they do.
- */
-export function readGrantsNow(db: Db): (userId: string) => GrantRow[] {
-  const st = db.select(GRANT_COLUMNS).from(grants).innerJoin(roles, eq(roles.id, grants.roleId)).where(eq(grants.userId, sql.placeholder('userId'))).prepare();
-  return (userId) => st.all({ userId });
-}
 
 /**
  * Each held-grants list's effective keys by activity ('' system-wide), made once: the socket hub asks
@@ -110,23 +100,6 @@ function viewOf(userId: string, grantsHeld: HeldGrant[]): UserPermissions {
 }
 
 /**
- * The permission questions of callers that cannot await: the event hub, which decides each
- * socket's audience within one turn, and areas whose transactions are still synchronous. A user
- * not in the cache is read synchronously on the SQLite connection; on PostgreSQL these callers must
- * await `Permissions` instead.
- */
-export interface PermissionResolver {
-  effective(userId: string, activityId?: string | null): ReadonlySet<string>;
-  has(userId: string, key: Permission, activityId?: string | null): boolean;
-  require(actor: Actor, key: Permission, activityId?: string | null): void;
-  isAdministrator(userId: string): boolean;
-  holdsAnywhere(userId: string, key: Permission): boolean;
-  memberships(userId: string): string[];
-  /** Changes whenever what the resolver answers may have changed: answers kept elsewhere compare it. */
-  readonly generation: number;
-}
-
-/**
  * Effective permissions (decisions §5). REST checks and socket audiences both ask this resolver,
  * so what a session is told always matches what it could read. Each user's grants are cached until
  * a write touches grants, roles or accounts: a cached answer costs no query and no wait beyond the
@@ -137,34 +110,8 @@ export class Permissions {
   private readonly cache = new Map<string, HeldGrant[]>();
   /** Bumped by every invalidation, so that a read begun before it never fills the cache with what it replaced. */
   private invalidations = 0;
-  /** The synchronous view (see PermissionResolver), over the same cache. */
-  readonly now: PermissionResolver;
 
-  constructor(
-    private readonly tx: Transactor,
-    readNow: (userId: string) => GrantRow[],
-  ) {
-    const grantsNow = (userId: string): HeldGrant[] => {
-      let h = this.cache.get(userId);
-      if (!h) this.cache.set(userId, (h = held(readNow(userId))));
-      return h;
-    };
-    // the view's generation getter runs with the view as `this`
-    const resolver = this;
-    this.now = {
-      effective: (userId, activityId) => effectiveIn(grantsNow(userId), activityId),
-      has: (userId, key, activityId) => hasIn(grantsNow(userId), key, activityId),
-      require: (actor, key, activityId) => {
-        if (!hasIn(grantsNow(actor.userId), key, activityId)) throw forbidden(key);
-      },
-      isAdministrator: (userId) => effectiveIn(grantsNow(userId), null).has('system:administrator'),
-      holdsAnywhere: (userId, key) => holdsAnywhereIn(grantsNow(userId), key),
-      memberships: (userId) => membershipsIn(grantsNow(userId)),
-      get generation() {
-        return resolver.invalidations;
-      },
-    };
-  }
+  constructor(private readonly tx: Transactor) {}
 
   /** Changes whenever what the resolver answers may have changed: answers kept elsewhere compare it. */
   get generation(): number {

@@ -1,6 +1,5 @@
 import type { Session } from '@judge/contract';
 import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/database.js';
 import { sessionSecrets, sessions, users } from '../db/schema.js';
 import { prepared, type Q } from '../db/storage.js';
 import type { Outbox, Transactor } from '../db/transactor.js';
@@ -43,12 +42,6 @@ const AUTH_COLUMNS = {
 };
 type AuthRow = { sessionId: string; userId: string; secretExpires: string; sessionExpires: string; endedAt: string | null; blockedAt: string | null; userExpires: string | null };
 
-/** A session that is open, unexpired, of a user neither blocked nor expired, at `now`. */
-const liveAt = (id: string, now: string) =>
-  and(eq(sessions.id, id), isNull(sessions.endedAt), gt(sessions.expiresAt, now), isNull(users.blockedAt), or(isNull(users.expiresAt), gt(users.expiresAt, now)));
-
-const secretIs = (hash: string, kind: string) => and(eq(sessionSecrets.hash, hash), eq(sessionSecrets.kind, kind));
-
 /*
  * The two reads on every signed-in request whose secret is not cached, built once per `q` and run
  * with placeholders (storage.ts, prepared()): building them cost more than SQLite takes to run them.
@@ -76,16 +69,6 @@ const liveQuery = prepared((q) =>
 );
 
 /**
- * What the event hub asks of sessions, answered within one turn (it decides in one turn whether a
- * socket opens, and which sockets lapsed): a secret not in the cache is read synchronously on the
- * SQLite connection. On PostgreSQL the hub must await `Sessions` instead.
- */
-export interface SessionStore {
-  authenticate(secret: string, via: Actor['via'], now: Date): Actor | null;
-  isLive(sessionId: string, now: Date): boolean;
-}
-
-/**
  * Sessions and their secrets. Tokens and cookies are random 256-bit values of which only the
  * SHA-256 is stored, so a copy of the database signs nobody in, and they survive a restart.
  * Methods given a `q` run inside the caller's transaction.
@@ -100,35 +83,11 @@ export class Sessions {
   private readonly cacheKeysOfSession = new Map<string, string[]>();
   /** Bumped by every forgetting, so that a read begun before it never caches the row it replaced. */
   private generation = 0;
-  /** The synchronous view (see SessionStore), over the same cache. */
-  readonly now: SessionStore;
 
   constructor(
     private readonly tx: Transactor,
     private readonly life: SessionLifetimes,
-    db: Db,
-  ) {
-    this.now = {
-      authenticate: (secret, via, now) => {
-        const { kind, hash, key } = secretKey(secret, via);
-        let row = this.authCache.get(key);
-        if (!row) {
-          row = db
-            .select(AUTH_COLUMNS)
-            .from(sessionSecrets)
-            .innerJoin(sessions, eq(sessions.id, sessionSecrets.sessionId))
-            .innerJoin(users, eq(users.id, sessions.userId))
-            .where(secretIs(hash, kind))
-            .get();
-          if (!row) return null;
-          this.remember(key, row);
-        }
-        return actorOf(row, via, now);
-      },
-      isLive: (sessionId, now) =>
-        db.select({ id: sessions.id }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(liveAt(sessionId, iso(now))).get() !== undefined,
-    };
-  }
+  ) {}
 
   /** Opens a session for a user who just proved who they are. */
   async open(q: Q, userId: string, kind: SessionKind, client: ClientInfo, now: Date, out: Outbox): Promise<IssuedSession> {

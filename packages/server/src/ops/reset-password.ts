@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { PasswordHasher } from '../auth/passwords.js';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { Sessions } from '../auth/sessions.js';
 import { loadConfig } from '../config.js';
-import * as schema from '../db/schema.js';
 import { SqliteEngine } from '../db/sqlite-engine.js';
 import { Transactor } from '../db/transactor.js';
 import { generatePassword, systemClock } from '../util.js';
@@ -51,7 +49,7 @@ export async function resetPassword(dir: string, username: string, passwordFile?
     const tx = new Transactor(sqlite, {}, new SqliteEngine(sqlite));
     const parts = {
       tx,
-      sessions: new Sessions(tx, config.auth, drizzle(sqlite, { schema })),
+      sessions: new Sessions(tx, config.auth),
       hasher: new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKib, iterations: config.auth.argon2Iterations }),
       clock: systemClock,
     };

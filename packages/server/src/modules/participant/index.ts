@@ -2,4 +2,3 @@
 export { ParticipantService } from './service.js';
 export { participantRoutes } from './routes.js';
 export { standingOf, standingOnAssignment, standingsInActivity, type Standing } from './status.js';
-export { Standings } from './sync-bridge.js';

@@ -11,7 +11,6 @@ import { visibleActivity, type ActivityRow } from '../policy/index.js';
 import { rescaled } from '../submissions/index.js';
 import { ActivityModel, specOf, type Column, type Participant, type Ranked } from './model.js';
 import { RankingQueries, type RankedAssignment, type RankedSeries } from './queries.js';
-import { SyncResultReader } from './sync-bridge.js';
 import { activeFreeze, windowOpen } from './windows.js';
 
 /** Activities whose submissions stay in memory; the least recently ranked one is dropped first. */
@@ -71,12 +70,7 @@ export class RankingService {
   /** The newest read of each cell asked for (see submissionChanged). */
   private readonly latestRead = new Map<string, number>();
   private cellReads = 0;
-  /** What the judging flow's synchronous transactions still read through (see sync-bridge.ts). */
-  private readonly bridge: SyncResultReader;
-
-  constructor(private readonly d: Deps) {
-    this.bridge = new SyncResultReader(d.sqlite);
-  }
+  constructor(private readonly d: Deps) {}
 
   /** GET /activities/{idOrSlug}/ranking */
   async get(actor: Actor, idOrSlug: string, seriesId?: string, view: RankingView = 'own'): Promise<Ranking> {
@@ -255,12 +249,6 @@ export class RankingService {
     // only a participantOnly activity asks what its author holds (eventsFor's `author`)
     const author = r.scoreVisibility === 'participantOnly' && r.publishedAt ? await this.d.permissions.of(r.userId, q) : undefined;
     return this.eventsFor(r, (k) => author?.has(k, r.activityId) ?? false);
-  }
-
-  /** resultEventsIn for the judging flow's synchronous transactions (see sync-bridge.ts). */
-  resultEvents(submissionId: string): DomainEvent[] {
-    const r = this.bridge.row(submissionId);
-    return r && this.bridge.isParticipant(r.activityId, r.userId) ? this.eventsFor(r, (k) => this.d.permissions.now.has(r.userId, k, r.activityId)) : [];
   }
 
   /** `authorMay`: whether the submission's author holds a key in its activity. */

@@ -2,4 +2,3 @@
 export { RunnersService, type RunnerWork } from './service.js';
 export { runnerRoutes } from './routes.js';
 export { readJudgeableLanguages, readMatchingRunners, readRunnerCensus, requiredTags, tagsSatisfied, type RunnerCensus } from './queries.js';
-export { judgeableLanguages, matchingRunners, runnerCensus } from './sync-queries.js';
