@@ -135,6 +135,13 @@ describe('judge migrate --to', () => {
     }
   });
 
+  it('refuses a target that is not a PostgreSQL URL', async () => {
+    const r = await migrate('mysql://judge:pw@db/judge');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--to takes a PostgreSQL URL');
+    expect(r.stderr).not.toContain(':pw@');
+  });
+
   it('names an unreachable target without its password', async () => {
     const r = await migrate('postgres://judge:s3cret-pw@127.0.0.1:1/nowhere');
     expect(r.code).toBe(2);

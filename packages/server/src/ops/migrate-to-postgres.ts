@@ -4,6 +4,7 @@ import { drizzle as pgDrizzle, type NodePgDatabase } from 'drizzle-orm/node-post
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { dataPaths } from '../datadir.js';
+import { isPostgresUrl, maskDatabaseUrl } from '../db/database-url.js';
 import { openPostgres } from '../db/postgres-engine.js';
 import * as pgSchema from '../db/pg-schema.js';
 import * as sqliteSchema from '../db/schema.js';
@@ -29,17 +30,6 @@ export interface MigrateSummary {
 
 /** Rows per INSERT: far under PostgreSQL's 65,535 parameters for the widest table. */
 const BATCH = 500;
-
-/** A database URL as it may be printed: without its password. */
-export function maskedUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(a database URL that does not parse)';
-  }
-}
 
 type AnyPgTable = PgTable;
 
@@ -101,7 +91,7 @@ async function guardedCopy(url: string, copy: () => Promise<void>): Promise<void
     await copy();
   } catch (e) {
     const reason = ((e as { cause?: Error }).cause ?? (e as Error)).message;
-    throw new OpsError(`copying into ${maskedUrl(url)} failed and was rolled back, the target is as empty as before: ${reason}`);
+    throw new OpsError(`copying into ${maskDatabaseUrl(url)} failed and was rolled back, the target is as empty as before: ${reason}`);
   }
 }
 
@@ -113,6 +103,7 @@ async function guardedCopy(url: string, copy: () => Promise<void>): Promise<void
  */
 export async function migrateToPostgres(dir: string, url: string, progress?: (p: MigrateProgress) => void): Promise<MigrateSummary> {
   const started = Date.now();
+  if (!isPostgresUrl(url)) throw new OpsError(`--to takes a PostgreSQL URL (postgres://user:password@host/name), not ${maskDatabaseUrl(url)}`);
   const lite = openOfflineDb(dir);
   try {
     const source = sqliteDrizzle({ client: lite, schema: sqliteSchema });
@@ -122,7 +113,7 @@ export async function migrateToPostgres(dir: string, url: string, progress?: (p:
     const counts = tables.map((t) => ({ name: t.name, rows: Number(source.select({ n: count() }).from(t.sqlite).get()!.n) }));
     const total = counts.reduce((s, c) => s + c.rows, 0);
     const engine = await openPostgres(url, { poolSize: 2 }).catch((e: unknown) => {
-      throw new OpsError(`cannot open ${maskedUrl(url)}: ${(e as Error).message}`);
+      throw new OpsError(`cannot open ${maskDatabaseUrl(url)}: ${(e as Error).message}`);
     });
     try {
       const target = pgDrizzle({ client: engine.pool, schema: pgSchema });
@@ -151,7 +142,7 @@ export async function migrateToPostgres(dir: string, url: string, progress?: (p:
         const [{ n }] = (await target.select({ n: count() }).from(t.pg)) as [{ n: number }];
         if (Number(n) !== counts[i]!.rows) throw new OpsError(`${t.name}: ${counts[i]!.rows} rows in the data directory but ${n} in the target after copying`);
       }
-      return { target: maskedUrl(url), tables: counts, rows: total, files: fileRows.length, fileBytes, seconds: (Date.now() - started) / 1000 };
+      return { target: maskDatabaseUrl(url), tables: counts, rows: total, files: fileRows.length, fileBytes, seconds: (Date.now() - started) / 1000 };
     } finally {
       await engine.close();
     }
