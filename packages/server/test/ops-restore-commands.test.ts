@@ -105,6 +105,11 @@ describe('settings that run programs, in a restored judge.json', () => {
     expect(readFileSync(join(target, 'judge.json'))).toEqual(bytes);
   }, 240_000);
 
+  it('a database setting is held, and shown without its password', () => {
+    const { held } = heldSettings(Buffer.from(JSON.stringify({ database: 'postgres://judge:s3cret@db.example/judge', port: 9090 })));
+    expect(held).toEqual([{ key: 'database', value: 'postgres://judge:***@db.example/judge', why: COMMAND_SETTINGS.database }]);
+  });
+
   it('prototype keys are held like commands', () => {
     const { held } = heldSettings(Buffer.from('{"__proto__": {"printing": {"command": "lp"}}, "auth": {"constructor": 1}}'));
     expect(held.map((h) => h.key)).toEqual(['__proto__', 'auth.constructor']);

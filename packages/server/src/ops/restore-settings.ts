@@ -1,4 +1,5 @@
 import { settingsTable } from '../config.js';
+import { maskDatabaseUrl } from '../db/database-url.js';
 
 /**
  * The settings of `judge.json` (see config.ts) that make the judge run a program, or read or
@@ -13,6 +14,7 @@ export const COMMAND_SETTINGS: Record<string, string> = {
   'web.dir': 'a folder whose files the judge serves to everybody at /',
   'tls.certFile': 'a file the judge reads at start and sends to every client as its certificate',
   'tls.keyFile': 'a file the judge reads at start as its private key',
+  database: 'the database server the judge would keep all its data in, instead of the restored file',
 };
 
 /** String settings that start nothing and name no file. */
@@ -70,7 +72,9 @@ export function heldSettings(config: Buffer): { doc?: Doc; held: HeldSetting[] }
   const held: HeldSetting[] = [];
   for (const [key, why] of Object.entries(COMMAND_SETTINGS)) {
     const at = ownAt(doc, key.split('.'));
-    if (at.found && JSON.stringify(at.value) !== JSON.stringify(defaults.get(key))) held.push({ key, value: at.value, why });
+    // what is held is shown and listed (--json): a database URL without its password
+    const value = key === 'database' && typeof at.value === 'string' ? maskDatabaseUrl(at.value) : at.value;
+    if (at.found && JSON.stringify(at.value) !== JSON.stringify(defaults.get(key))) held.push({ key, value, why });
   }
   for (const path of prototypeKeys(doc)) held.push({ key: path.join('.'), value: ownAt(doc, path).value, why: 'not a setting: it would change how the settings are merged' });
   return { doc, held };
