@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useT } from '../../../i18n/I18n';
+import { AddressCheckbox } from '../AddressCheckbox';
 import type { LibraryFilters } from './queries';
 
 /** The library's filters: a search of slug and name, only the reader's own, archived ones too. */
@@ -20,14 +21,8 @@ export function LibraryFilterBar({ filters, set }: { filters: LibraryFilters; se
         {t('staff.problems.search')}
         <input type="search" value={text} onChange={(e) => setText(e.target.value)} />
       </label>
-      <label className="check">
-        <input type="checkbox" checked={filters.mine} onChange={(e) => change({ mine: e.target.checked })} />
-        {t('staff.problems.mineOnly')}
-      </label>
-      <label className="check">
-        <input type="checkbox" checked={filters.archived} onChange={(e) => change({ archived: e.target.checked })} />
-        {t('staff.problems.withArchived')}
-      </label>
+      <AddressCheckbox label={t('staff.problems.mineOnly')} value={filters.mine} onChange={(mine) => change({ mine })} />
+      <AddressCheckbox label={t('staff.problems.withArchived')} value={filters.archived} onChange={(archived) => change({ archived })} />
     </form>
   );
 }

@@ -2,6 +2,7 @@ import type { ParticipantActivity } from '@judge/contract';
 import { useEffect, useState } from 'react';
 import { useT } from '../../../i18n/I18n';
 import { ActivitySelect } from '../ActivitySelect';
+import { AddressCheckbox } from '../AddressCheckbox';
 import { useActivitySeries } from '../useActivitySeries';
 import type { QuestionFilters } from './filters';
 
@@ -38,10 +39,7 @@ export function FilterBar({ filters, activities, set }: Props) {
           <option value="announcement">{t('staff.q.kind.announcement')}</option>
         </select>
       </label>
-      <label className="check">
-        <input type="checkbox" checked={filters.unanswered} onChange={(e) => change({ unanswered: e.target.checked })} />
-        {t('staff.q.unansweredOnly')}
-      </label>
+      <AddressCheckbox label={t('staff.q.unansweredOnly')} value={filters.unanswered} onChange={(unanswered) => change({ unanswered })} />
       <SearchBox value={filters.search} onSearch={(search) => change({ search })} />
     </form>
   );
