@@ -1,6 +1,7 @@
 import { ops, type Problem } from '@judge/contract';
 import type { Command } from 'commander';
 import { api } from '../client.js';
+import { CliError } from '../errors.js';
 import { importProblem } from '../importer.js';
 import { emit, fields, plural, table, when, type JsonOption } from '../output.js';
 import { allPages } from '../resolve.js';
@@ -59,6 +60,8 @@ export function problemsCommands(program: Command): void {
     .option('--shared', 'only problems others shared with you (by name or with everyone)')
     .option('--archived', 'include archived problems')
     .action(async (o: JsonOption & { search?: string; mine?: boolean; shared?: boolean; archived?: boolean }) => {
+      // together they would match nothing: yours are never shared with you
+      if (o.mine && o.shared) throw new CliError('give at most one of --mine and --shared');
       const c = await api();
       const all = await allPages((page, pageSize) =>
         c.call(ops.listProblems, {
