@@ -1,5 +1,5 @@
 import { ops, type Problem } from '@judge/contract';
-import type { JudgeClient } from '@judge/sdk';
+import { JudgeClient } from '@judge/sdk';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +66,22 @@ describe('judgectl shares and archives problems', () => {
     expect(restored.stdout).toContain('Restored lent.');
     expect((await now()).archivedAt).toBeUndefined();
     expect((await admin.call(ops.listProblems, { query: { search: 'lent' } })).total).toBe(1);
+  }, 120_000);
+
+  it('lists only the problems others shared with the caller with --shared, and only their own with --mine', async () => {
+    // cal writes problems too, and gives one to all staff
+    const role = await admin.call(ops.createRole, { body: { name: 'Problem author', permissions: ['problem:create', 'problem:read:own'] } });
+    await admin.call(ops.createGrant, { body: { userId: cal.id, roleId: role.id } });
+    const calClient = new JudgeClient({ baseUrl: j.url });
+    await calClient.login('cal', cal.password);
+    const gift = await calClient.call(ops.createProblem, { body: { slug: 'gift', name: 'Gift', type: 'standard-io@1' } });
+    await calClient.call(ops.setProblemVisibility, { params: { id: gift.id }, body: { visibility: 'instance' } });
+    const slugs = async (...flags: string[]) => (await as.admin.json<Problem[]>('problems', 'list', ...flags)).map((p) => p.slug).sort();
+    expect(await slugs()).toEqual(['gift', 'lent']);
+    expect(await slugs('--shared')).toEqual(['gift']);
+    expect(await slugs('--mine')).toEqual(['lent']);
+    expect((await as.admin.ctl('problems', 'list', '--shared')).stdout).toContain('gift');
+    expect(await as.admin.refused('problems', 'list', '--mine', '--shared')).toContain('at most one of --mine and --shared');
   }, 120_000);
 
   it('refuses both to a user who may not read the problem, and the problem stays as it was', async () => {

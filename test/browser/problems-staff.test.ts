@@ -132,6 +132,34 @@ describe('the problem pages for staff', () => {
     await page.context().close();
   }, 120_000);
 
+  it('narrows the library to the problems a colleague shared, or to the reader\'s own, one or the other', async () => {
+    // a colleague who writes problems and shares one with all staff
+    const role = await admin.call(ops.createRole, { body: { name: 'Problem author', permissions: ['problem:create', 'problem:read:own'] } });
+    const bob = await participant(admin, judge.url, 'bob');
+    const bobId = (await admin.call(ops.lookupUsers, { query: { q: 'bob' } })).find((u) => u.username === 'bob')!.id;
+    await admin.call(ops.createGrant, { body: { userId: bobId, roleId: role.id } });
+    const given = await bob.client.call(ops.createProblem, { body: { slug: 'bobs-gift', name: "Bob's gift", type: 'standard-io@1' } });
+    await bob.client.call(ops.setProblemVisibility, { params: { id: given.id }, body: { visibility: 'instance' } });
+
+    const page = await adminOn('/staff/problems');
+    await page.locator('[data-problem="bobs-gift"]').waitFor();
+    await page.locator('[data-problem="sum"]').waitFor();
+    const shared = page.getByLabel('Shared with me');
+    const mine = page.getByLabel('Only my problems');
+    await shared.check();
+    await page.waitForURL(/shared=1/);
+    await page.locator('[data-problem="sum"]').waitFor({ state: 'detached' });
+    await page.locator('[data-problem="bobs-gift"]').waitFor();
+    // the other switch turns this one off: together they would match nothing
+    await mine.check();
+    await page.waitForURL((u) => u.searchParams.get('mine') === '1' && !u.searchParams.has('shared'));
+    expect(await shared.isChecked()).toBe(false);
+    await page.locator('[data-problem="bobs-gift"]').waitFor({ state: 'detached' });
+    await page.locator('[data-problem="sum"]').waitFor();
+    expect(scriptProblems(page)).toEqual([]);
+    await page.context().close();
+  }, 120_000);
+
   it("uploads a new version with a note, shows the statement as participants read it, and runs the package's examples with expected and actual side by side", async () => {
     const page = await adminOn(`/staff/problems/${problemId}`);
     await page.getByRole('heading', { name: 'Hello', level: 1 }).waitFor();

@@ -155,6 +155,11 @@ describe('problems', () => {
       expect(await ids(librarian.c)).toEqual(all);
       expect(await ids(admin)).toEqual(all);
       expect(await ids(admin, { mineOnly: 'true' })).toEqual([]);
+      // shared with me: others' problems given to me by name or to everyone, never my own or what only read:all shows
+      expect(await ids(colleague.c, { sharedOnly: 'true' })).toEqual([shared.id, everyone.id].sort());
+      expect(await ids(author.c, { sharedOnly: 'true' })).toEqual([]);
+      expect(await ids(librarian.c, { sharedOnly: 'true' })).toEqual([everyone.id]);
+      expect(await ids(colleague.c, { sharedOnly: 'true', mineOnly: 'true' })).toEqual([]);
       // a holder of problem:read:own with nothing of their own sees only what is instance-wide
       expect(await ids(remover.c)).toEqual([everyone.id]);
       expect((await list(colleague.c, { search: tag })).total).toBe(3);
@@ -178,7 +183,7 @@ describe('problems', () => {
     });
 
     it('refuses malformed query parameters with 422', async () => {
-      for (const q of ['mineOnly=maybe', 'includeArchived=yes', 'page=abc', 'pageSize=1.5', `search=${'x'.repeat(201)}`]) {
+      for (const q of ['mineOnly=maybe', 'sharedOnly=1', 'includeArchived=yes', 'page=abc', 'pageSize=1.5', `search=${'x'.repeat(201)}`]) {
         const res = await send('GET', `/problems?${q}`, author.c);
         expect(res.status, q).toBe(422);
         expect(res.body.code).toBe('validation_failed');

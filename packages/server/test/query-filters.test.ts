@@ -43,7 +43,7 @@ describe('empty query values', () => {
     expect((await get('/runners?state=sleeping')).status).toBe(422);
     await sameAsUnfiltered('/activities', 'state=', alice.c.accessToken!);
     expect((await get('/activities?state=someday', alice.c.accessToken!)).status).toBe(422);
-    await sameAsUnfiltered('/problems', 'mineOnly=&includeArchived=&search=');
+    await sameAsUnfiltered('/problems', 'mineOnly=&sharedOnly=&includeArchived=&search=');
     await sameAsUnfiltered('/users/managed', 'includeBlocked=&temporaryOnly=');
     // the last of repeated values decides, as before: an empty last one is no filter
     await sameAsUnfiltered('/runners', 'state=approved&state=');

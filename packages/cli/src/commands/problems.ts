@@ -1,6 +1,7 @@
 import { ops, type Problem } from '@judge/contract';
 import type { Command } from 'commander';
 import { api } from '../client.js';
+import { CliError } from '../errors.js';
 import { importProblem } from '../importer.js';
 import { emit, fields, plural, table, when, type JsonOption } from '../output.js';
 import { allPages } from '../resolve.js';
@@ -56,12 +57,15 @@ export function problemsCommands(program: Command): void {
   sub(problems, 'list', 'List the problems you may read')
     .option('--search <text>', 'part of the slug or name')
     .option('--mine', 'only problems you own')
+    .option('--shared', 'only problems others shared with you (by name or with everyone)')
     .option('--archived', 'include archived problems')
-    .action(async (o: JsonOption & { search?: string; mine?: boolean; archived?: boolean }) => {
+    .action(async (o: JsonOption & { search?: string; mine?: boolean; shared?: boolean; archived?: boolean }) => {
+      // together they would match nothing: yours are never shared with you
+      if (o.mine && o.shared) throw new CliError('give at most one of --mine and --shared');
       const c = await api();
       const all = await allPages((page, pageSize) =>
         c.call(ops.listProblems, {
-          query: { page, pageSize, ...(o.search ? { search: o.search } : {}), ...(o.mine ? { mineOnly: 'true' as const } : {}), ...(o.archived ? { includeArchived: 'true' as const } : {}) },
+          query: { page, pageSize, ...(o.search ? { search: o.search } : {}), ...(o.mine ? { mineOnly: 'true' as const } : {}), ...(o.shared ? { sharedOnly: 'true' as const } : {}), ...(o.archived ? { includeArchived: 'true' as const } : {}) },
         }),
       );
       emit(o, all, () => `${problemsTable(all)}\n${plural(all.length, 'problem')}`);

@@ -54,6 +54,8 @@ export const ProblemsQuery = z.object({
   pageSize: z.coerce.number().int().optional(),
   search: z.string().max(200).optional(),
   mineOnly: QueryBoolean.optional(),
+  /** Only problems others own that are shared with the caller, by name or with the whole instance. */
+  sharedOnly: QueryBoolean.optional(),
   includeArchived: QueryBoolean.optional(),
 });
 

@@ -7,7 +7,7 @@ import type {
   UpdateProblemRequest,
   VisibilityRequest,
 } from '@judge/contract';
-import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/permissions.js';
 import type { Q } from '../../db/storage.js';
@@ -51,6 +51,7 @@ export interface ProblemsListQuery {
   pageSize: number;
   search?: string | undefined;
   mineOnly?: boolean | undefined;
+  sharedOnly?: boolean | undefined;
   includeArchived?: boolean | undefined;
 }
 
@@ -93,6 +94,8 @@ export class ProblemsService {
     const where: SQL[] = [];
     if (!query.includeArchived) where.push(isNull(problems.archivedAt));
     if (query.mineOnly) where.push(eq(problems.ownerUserId, me));
+    // shared with the caller: what a colleague gave them, whatever problem:read:all would add
+    if (query.sharedOnly) where.push(ne(problems.ownerUserId, me), this.sharedWith(me));
     if (!readsAll) where.push(this.readableBy(me));
     const term = query.search?.trim();
     if (term) {
@@ -114,10 +117,15 @@ export class ProblemsService {
   }
 
   /** The readability rule of canReadProblem as SQL, for a caller who holds problem:read:own. */
-  private readableBy(userId: string): SQL {
+  /** Problems shared with the user: with the whole instance, or with them by name. */
+  private sharedWith(userId: string): SQL {
     // qualified by hand: drizzle renders the outer table's columns unqualified inside the subquery
-    const sharedWithMe = sql`EXISTS (SELECT 1 FROM ${problemShares} AS s WHERE s.problem_id = ${problems}.id AND s.user_id = ${userId})`;
-    return or(eq(problems.ownerUserId, userId), eq(problems.visibility, 'instance'), and(eq(problems.visibility, 'shared'), sharedWithMe))!;
+    const byName = sql`EXISTS (SELECT 1 FROM ${problemShares} AS s WHERE s.problem_id = ${problems}.id AND s.user_id = ${userId})`;
+    return or(eq(problems.visibility, 'instance'), and(eq(problems.visibility, 'shared'), byName))!;
+  }
+
+  private readableBy(userId: string): SQL {
+    return or(eq(problems.ownerUserId, userId), this.sharedWith(userId))!;
   }
 
   async create(actor: Actor, input: CreateInput): Promise<Problem> {

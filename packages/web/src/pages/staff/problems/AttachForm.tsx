@@ -22,7 +22,7 @@ export function AttachForm({ series, count }: { series: Series; count: number })
   const [problemId, setProblemId] = useState('');
   const [draft, setDraft] = useState(() => emptyDraft(count));
   useEffect(() => setDraft((d) => ({ ...d, letter: Math.min(d.letter, count) })), [count]);
-  const library = useLibrary(libraryQuery({ search: search.trim(), mine: false, archived: false, page: 1 }, PICK_SIZE));
+  const library = useLibrary(libraryQuery({ search: search.trim(), mine: false, shared: false, archived: false, page: 1 }, PICK_SIZE));
   const options = library.data?.items ?? [];
   const chosen = options.find((p) => p.id === problemId);
   const send = useFormSend();

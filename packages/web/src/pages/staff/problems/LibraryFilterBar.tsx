@@ -21,7 +21,9 @@ export function LibraryFilterBar({ filters, set }: { filters: LibraryFilters; se
         {t('staff.problems.search')}
         <input type="search" value={text} onChange={(e) => setText(e.target.value)} />
       </label>
-      <AddressCheckbox label={t('staff.problems.mineOnly')} value={filters.mine} onChange={(mine) => change({ mine })} />
+      {/* one or the other: together they would match nothing */}
+      <AddressCheckbox label={t('staff.problems.mineOnly')} value={filters.mine} onChange={(mine) => change({ mine, shared: mine ? false : filters.shared })} />
+      <AddressCheckbox label={t('staff.problems.sharedOnly')} value={filters.shared} onChange={(shared) => change({ shared, mine: shared ? false : filters.mine })} />
       <AddressCheckbox label={t('staff.problems.withArchived')} value={filters.archived} onChange={(archived) => change({ archived })} />
     </form>
   );

@@ -47,7 +47,7 @@ export default function LibraryPage() {
         </ul>
       )}
       {list.data && <Pager page={filters.page} pages={Math.ceil(list.data.total / PAGE_SIZE)} go={(page) => set({ ...filters, page })} previous={t('staff.previous')} next={t('staff.next')} />}
-      <JudgectlHint command="judgectl problems list [--search TEXT] [--mine] [--archived]" />
+      <JudgectlHint command="judgectl problems list [--search TEXT] [--mine | --shared] [--archived]" />
     </section>
   );
 }

@@ -8,12 +8,15 @@ import { keys } from '../../../api/keys';
 export interface LibraryFilters {
   search: string;
   mine: boolean;
+  /** Only what others shared with the reader; exclusive with `mine`. */
+  shared: boolean;
   archived: boolean;
   page: number;
 }
 
 export function readLibraryFilters(p: URLSearchParams): LibraryFilters {
-  return { search: p.get('q') ?? '', mine: p.get('mine') === '1', archived: p.get('archived') === '1', page: Math.max(1, Number(p.get('page')) || 1) };
+  const mine = p.get('mine') === '1';
+  return { search: p.get('q') ?? '', mine, shared: !mine && p.get('shared') === '1', archived: p.get('archived') === '1', page: Math.max(1, Number(p.get('page')) || 1) };
 }
 
 /** The address of the filters: empty ones left out, so the plain library is /staff/problems. */
@@ -21,6 +24,7 @@ export function writeLibraryFilters(f: LibraryFilters): Record<string, string> {
   return {
     ...(f.search ? { q: f.search } : {}),
     ...(f.mine ? { mine: '1' } : {}),
+    ...(f.shared ? { shared: '1' } : {}),
     ...(f.archived ? { archived: '1' } : {}),
     ...(f.page > 1 ? { page: String(f.page) } : {}),
   };
@@ -33,6 +37,7 @@ export function libraryQuery(f: LibraryFilters, pageSize: number) {
     pageSize,
     ...(f.search ? { search: f.search } : {}),
     ...(f.mine ? { mineOnly: 'true' as const } : {}),
+    ...(f.shared ? { sharedOnly: 'true' as const } : {}),
     ...(f.archived ? { includeArchived: 'true' as const } : {}),
   };
 }
