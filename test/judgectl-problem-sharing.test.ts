@@ -70,7 +70,7 @@ describe('judgectl shares and archives problems', () => {
 
   it('lists only the problems others shared with the caller with --shared, and only their own with --mine', async () => {
     // cal writes problems too, and gives one to all staff
-    const role = await admin.call(ops.createRole, { body: { name: 'Problem author', permissions: ['problem:create', 'problem:read:own'] } });
+    const role = await admin.call(ops.createRole, { body: { name: 'Problem author', permissions: ['problem:create', 'problem:read:own', 'problem:share'] } });
     await admin.call(ops.createGrant, { body: { userId: cal.id, roleId: role.id } });
     const calClient = new JudgeClient({ baseUrl: j.url });
     await calClient.login('cal', cal.password);

@@ -134,7 +134,7 @@ describe('the problem pages for staff', () => {
 
   it('narrows the library to the problems a colleague shared, or to the reader\'s own, one or the other', async () => {
     // a colleague who writes problems and shares one with all staff
-    const role = await admin.call(ops.createRole, { body: { name: 'Problem author', permissions: ['problem:create', 'problem:read:own'] } });
+    const role = await admin.call(ops.createRole, { body: { name: 'Problem author', permissions: ['problem:create', 'problem:read:own', 'problem:share'] } });
     const bob = await participant(admin, judge.url, 'bob');
     const bobId = (await admin.call(ops.lookupUsers, { query: { q: 'bob' } })).find((u) => u.username === 'bob')!.id;
     await admin.call(ops.createGrant, { body: { userId: bobId, roleId: role.id } });

@@ -56,7 +56,7 @@ export async function cookieAccount(prefix: string, role?: string) {
 export const create = (c: JudgeClient, body: { slug?: string; name?: string; type?: string; external?: boolean } = {}) =>
   c.call(ops.createProblem, { body: { slug: body.slug ?? uniq('prob-'), name: body.name ?? 'A problem', type: body.type ?? 'standard-io@1', ...(body.external !== undefined ? { external: body.external } : {}) } });
 export const get = (c: JudgeClient, id: string) => c.call(ops.getProblem, { params: { id } });
-export const list = (c: JudgeClient, query: { page?: number; pageSize?: number; search?: string; mineOnly?: 'true' | 'false'; includeArchived?: 'true' | 'false' }) =>
+export const list = (c: JudgeClient, query: { page?: number; pageSize?: number; search?: string; mineOnly?: 'true' | 'false'; sharedOnly?: 'true' | 'false'; includeArchived?: 'true' | 'false' }) =>
   c.call(ops.listProblems, { query: query as never });
 export const share = (c: JudgeClient, id: string, visibility: 'private' | 'shared' | 'instance', sharedWith?: string[]) =>
   c.call(ops.setProblemVisibility, { params: { id }, body: { visibility, ...(sharedWith ? { sharedWith } : {}) } });
