@@ -19,6 +19,12 @@ export default defineConfig({
     isolate: false,
     maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 30_000,
+    // expect.poll's own default is 1 s: a page on a machine running both engines' suites took longer
+    // to show what it then showed (the staff tabs); a poll that ends sooner passes as soon as it holds
+    expect: { poll: { timeout: 10_000 } },
+    // the transactor refuses a read or write begun inside an open one without its scope (src/db/scope-check.ts);
+    // never set in production, where following the scope would slow every await of the process
+    env: { JUDGE_TX_SCOPE_CHECK: '1' },
     hookTimeout: 30_000,
   },
 });

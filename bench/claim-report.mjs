@@ -12,11 +12,12 @@
 //   env: BENCH_JOBS (measured, default 20000), BENCH_WARMUP (jobs before measuring, default 2000), BENCH_RUNNERS (default 8),
 //        BENCH_PARTICIPANTS (default 1000: about 20 submissions each),
 //        BENCH_PROFILE (a directory: the judge process writes a V8 CPU profile there on exit),
-//        BENCH_LISTEN=1 (the administrator keeps one event socket open: every job's events are then built and sent)
+//        BENCH_LISTEN=1 (the administrator keeps one event socket open: every job's events are then built and sent),
+//        BENCH_DATABASE (a PostgreSQL cluster's URL: the judge keeps its data in a new database there; SQLite when unset),
+//        BENCH_RESULT=1 (a last line `BENCH_RESULT {json}` of the figures, for engines.mjs), BENCH_LOG=1 (the judge's log on standard output)
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { ADMIN_PASSWORD, fmt, goalLine, loadAverage, pool, serverRequire, startBenchApp, startChild } from './lib.mjs';
+import { ADMIN_PASSWORD, benchEngine, fmt, goalLine, loadAverage, pool, serverRequire, startBenchApp, startChild } from './lib.mjs';
 import { PROBLEM_TYPE, makeContest, participants, percentile } from './contest.mjs';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 20_000);
@@ -33,19 +34,21 @@ else await main();
 // ---------------------------------------------------------------- the judge process
 
 async function child() {
-  const { app, dataDir } = await startBenchApp();
-  const sqlite = app.deps.sqlite;
+  const { app, cleanup } = await startBenchApp();
+  const data = await import('./engine-data.mjs');
+  const { attempts, submissions } = data.schema;
 
   process.on('message', async (m) => {
     if (m.cmd === 'queue') {
-      process.send({ id: m.id, queued: queue(sqlite, m) });
+      process.send({ id: m.id, queued: await queue(app, data, m) });
     } else if (m.cmd === 'counts') {
-      const attempts = Object.fromEntries(sqlite.prepare('SELECT state, count(*) AS n FROM attempts GROUP BY state').all().map((r) => [r.state, r.n]));
-      const submissions = Object.fromEntries(sqlite.prepare('SELECT state, count(*) AS n FROM submissions GROUP BY state').all().map((r) => [r.state, r.n]));
-      const most = sqlite.prepare('SELECT max(deliveries) AS d FROM attempts').get().d;
-      process.send({ id: m.id, attempts, submissions, maxDeliveries: most });
+      const { sql } = data.drizzle;
+      const most = await app.deps.tx.read((q) => q.select({ d: sql`max(${attempts.deliveries})`.mapWith(Number) }).from(attempts));
+      process.send({ id: m.id, attempts: await data.countByState(app, attempts), submissions: await data.countByState(app, submissions), maxDeliveries: most[0].d });
     } else if (m.cmd === 'plan') {
-      const plan = sqlite
+      // SQLite's plan of the claim's candidate query; PostgreSQL's depends on its statistics, and is not shown
+      if (app.deps.tx.engineName !== 'sqlite') return process.send({ id: m.id, plan: [`(${app.deps.tx.engineName}: not shown)`] });
+      const plan = app.deps.sqlite
         .prepare(
           `EXPLAIN QUERY PLAN SELECT a.id, se.runner_tags AS seriesTags, ac.runner_tags AS activityTags
            FROM attempts a JOIN submissions sb ON sb.id = a.submission_id JOIN series se ON se.id = sb.series_id JOIN activities ac ON ac.id = sb.activity_id
@@ -58,7 +61,7 @@ async function child() {
       process.send({ id: m.id, cpu: process.cpuUsage() });
     } else if (m.cmd === 'stop') {
       await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await cleanup();
       process.exit(0);
     }
   });
@@ -66,26 +69,25 @@ async function child() {
 }
 
 /** Writes what a submit writes, `n` times in one transaction: the submission, its source file, attempt 1 queued. */
-function queue(sqlite, { n, contest, users }) {
-  const submission = sqlite.prepare(
-    `INSERT INTO submissions (id, activity_id, series_id, series_problem_id, problem_version_id, user_id, submitted_at, props, state, attempts, ip_address)
-     VALUES (?, ?, ?, ?, ?, ?, ?, '{"language":"python3"}', 'queued', 1, '127.0.0.1')`,
-  );
-  const file = sqlite.prepare(`INSERT INTO submission_files (submission_id, name, file_name, language, file_id) VALUES (?, 'source', 'sum.py', 'python3', ?)`);
-  const attempt = sqlite.prepare(
-    `INSERT INTO attempts (id, submission_id, attempt, state, priority, problem_version_id, problem_type, created_at) VALUES (?, ?, 1, 'queued', 0, ?, ?, ?)`,
-  );
+async function queue(app, { schema }, { n, contest, users }) {
   const start = Date.now() - n;
-  sqlite.transaction(() => {
-    for (let i = 0; i < n; i++) {
-      const u = users[i % users.length];
-      const id = randomUUID();
-      const at = new Date(start + i).toISOString();
-      submission.run(id, contest.activityId, contest.seriesId, contest.assignmentId, contest.versionId, u.id, at);
-      file.run(id, u.fileId);
-      attempt.run(randomUUID(), id, contest.versionId, PROBLEM_TYPE, at);
-    }
-  })();
+  const rows = { submissions: [], files: [], attempts: [] };
+  for (let i = 0; i < n; i++) {
+    const u = users[i % users.length];
+    const id = randomUUID();
+    const at = new Date(start + i).toISOString();
+    rows.submissions.push({
+      id, activityId: contest.activityId, seriesId: contest.seriesId, seriesProblemId: contest.assignmentId, problemVersionId: contest.versionId,
+      userId: u.id, submittedAt: at, props: { language: 'python3' }, state: 'queued', attempts: 1, ipAddress: '127.0.0.1',
+    });
+    rows.files.push({ submissionId: id, name: 'source', fileName: 'sum.py', language: 'python3', fileId: u.fileId });
+    rows.attempts.push({ id: randomUUID(), submissionId: id, attempt: 1, state: 'queued', priority: 0, problemVersionId: contest.versionId, problemType: PROBLEM_TYPE, createdAt: at });
+  }
+  await (await import('./engine-data.mjs')).insertAll(app, [
+    [schema.submissions, rows.submissions],
+    [schema.submissionFiles, rows.files],
+    [schema.attempts, rows.attempts],
+  ]);
   return n;
 }
 
@@ -104,14 +106,15 @@ async function main() {
   const { plan } = await judge.request('plan');
   console.log(
     `claim → report: ${fmt(queued)} queued submissions (${fmt(PARTICIPANTS)} participants, one problem with a package), ${RUNNERS} runner clients, ` +
-      `the first ${fmt(WARMUP)} jobs are warm-up, Node ${process.version}`,
+      `the first ${fmt(WARMUP)} jobs are warm-up, ${benchEngine()}, Node ${process.version}`,
   );
   console.log(`  claim query plan: ${plan.join(' | ')}`);
   console.log(`  set-up ${fmt((Date.now() - started) / 1000, 1)} s`);
 
   const listener = process.env.BENCH_LISTEN === '1' ? await listen(base) : undefined;
   console.log(`  event sockets open: ${listener ? "1 (the administrator's, told of every submission)" : 'none (the events are not built)'}`);
-  console.log(`  at the start: ${await loadAverage()}`);
+  const loadStart = await loadAverage();
+  console.log(`  at the start: ${loadStart}`);
   const run = await drain(runners, judge);
   if (listener) {
     console.log(`  event frames received by the socket: ${fmt(listener.frames())}`);
@@ -120,8 +123,10 @@ async function main() {
   const loadEnd = await loadAverage();
   const counts = await judge.request('counts');
   await judge.stop();
-  summarise(run, counts);
+  const figures = summarise(run, counts);
   console.log(`  at the end: ${loadEnd}`);
+  // for engines.mjs, which runs this script on each engine and prints them side by side
+  if (process.env.BENCH_RESULT === '1') console.log(`BENCH_RESULT ${JSON.stringify({ ...figures, loadStart, loadEnd })}`);
 }
 
 /** The administrator's event socket (a cookie session), counting the frames it is sent. */
@@ -231,4 +236,5 @@ function summarise({ claimMs, reportMs, marks, seen, duplicates, done, from, t0,
   console.log(goalLine('judge CPU per job', cpuUs, TARGET_CPU_US, 'µs', true));
   console.log(`  one core serves ${fmt(1e6 / cpuUs)} jobs/s at the measured judge CPU per job (the runners elsewhere, as in a lab)`);
   if (!ok) process.exitCode = 1;
+  return { jobsPerSecond: rate, cpuUsPerJob: cpuUs, claimP50: percentile(claimMs, 50), claimP99: percentile(claimMs, 99), reportP50: percentile(reportMs, 50), reportP99: percentile(reportMs, 99), ok };
 }

@@ -1,14 +1,25 @@
 // The judge, built (packages/server/dist), in a process of its own so that what is measured is
-// the server alone. argv[2]: JSON config overrides. Answers IPC: mem (after GC), stop.
-import { rmSync } from 'node:fs';
+// the server alone. argv[2]: JSON config overrides (e.g. `database`: several children on one
+// PostgreSQL database); argv[3]: a directory the data directory's `files` links to (servers sharing
+// one database share their files). Answers IPC: mem (after GC), cpu, stop.
 import { startBenchApp } from './lib.mjs';
 
 const extra = JSON.parse(process.argv[2] ?? '{}');
-const { app, dataDir } = await startBenchApp(extra);
+const filesDir = process.argv[3] || undefined;
+const { app, cleanup } = await startBenchApp(extra, {}, { filesDir });
 
 function settle() {
   for (let i = 0; i < 3; i++) globalThis.gc?.();
 }
+
+// a driver that died leaves no judge, data directory or database behind
+let stopping;
+const stop = () => (stopping ??= (async () => {
+  await app.close();
+  await cleanup();
+  process.exit(0);
+})());
+process.on('disconnect', () => void stop());
 
 process.on('message', async (m) => {
   if (m.cmd === 'mem') {
@@ -19,9 +30,7 @@ process.on('message', async (m) => {
   } else if (m.cmd === 'cpu') {
     process.send({ id: m.id, cpu: process.cpuUsage() });
   } else if (m.cmd === 'stop') {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    process.exit(0);
+    await stop();
   }
 });
 process.send({ ready: true, url: app.url });

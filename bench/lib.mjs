@@ -115,12 +115,57 @@ export async function pool(items, n, fn) {
 export const fmt = (n, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 /**
- * The built judge on a fresh temporary data directory, with the benchmarks' settings: cheap
- * password hashing (they measure requests and sockets, not Argon2), no request limit, warn logs.
- * `extra` overrides settings; `appOptions` go to startApp (a clock, say).
+ * A throw-away PostgreSQL cluster (scripts/pg-test-cluster.sh: the system's PostgreSQL, a unix
+ * socket in a temporary directory, stopped when this process ends however it ends). Answers its URL
+ * and a stop function.
  */
-export async function startBenchApp(extra = {}, appOptions = {}) {
-  const { mkdtempSync } = await import('node:fs');
+export function startPgCluster() {
+  const script = fileURLToPath(new URL('../scripts/pg-test-cluster.sh', import.meta.url));
+  const r = spawnSync('sh', [script, 'start', '--watch', String(process.pid)], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`starting a PostgreSQL cluster failed: ${r.stderr}`);
+  const url = r.stdout.trim().split('\n').at(-1);
+  return { url, stop: () => spawnSync('sh', [script, 'stop', url]) };
+}
+
+/**
+ * A new, empty database in the cluster of `clusterUrl` (UTF-8, C locale, as the judge asks), so that
+ * every measurement starts from nothing. Answers its URL and a function that drops it.
+ */
+export async function freshDatabase(clusterUrl) {
+  const { randomBytes } = await import('node:crypto');
+  const pg = serverRequire('pg');
+  const name = `bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: clusterUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
+  await admin.end();
+  const u = new URL(clusterUrl);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: clusterUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** Which engine the benchmarks' judges use: `BENCH_DATABASE`, a PostgreSQL cluster's URL, or SQLite when unset. */
+export const benchEngine = () => (process.env.BENCH_DATABASE ? 'postgres' : 'sqlite');
+
+/**
+ * The built judge on a fresh temporary data directory, with the benchmarks' settings: cheap
+ * password hashing (they measure requests and sockets, not Argon2), no request limit, warn logs;
+ * BENCH_POOL_SIZE sets each judge's PostgreSQL pool (databasePoolSize).
+ * `extra` overrides settings; `appOptions` go to startApp (a clock, say). With `BENCH_DATABASE` (a
+ * PostgreSQL cluster's URL) and no `database` in `extra`, the judge keeps its data in a new database
+ * of that cluster. `filesDir`: the data directory's `files` is a link to it (servers sharing one
+ * database share their files). `cleanup()` removes the data directory and the database it made.
+ */
+export async function startBenchApp(extra = {}, appOptions = {}, { filesDir } = {}) {
+  const { mkdtempSync, rmSync, symlinkSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
   const { initDataDir, loadConfig, settingsTable, startApp } = await import('../packages/server/dist/index.js');
@@ -130,15 +175,25 @@ export async function startBenchApp(extra = {}, appOptions = {}) {
     host: '127.0.0.1',
     port: 0,
     logLevel: 'warn',
+    // BENCH_POOL_SIZE: the connections each judge keeps to PostgreSQL (setting databasePoolSize)
+    ...(process.env.BENCH_POOL_SIZE ? { databasePoolSize: Number(process.env.BENCH_POOL_SIZE) } : {}),
     ...extra,
     limits: { requestsPerMinute: 0, ...extra.limits },
     auth: { [memKey]: 1024, argon2Iterations: 1, loginAttemptsPerMinute: 1_000_000, ...extra.auth },
   };
+  const fresh = extra.database === undefined && process.env.BENCH_DATABASE ? await freshDatabase(process.env.BENCH_DATABASE) : undefined;
+  if (fresh) overrides.database = fresh.url;
   const dataDir = mkdtempSync(join(tmpdir(), 'judge-bench-'));
+  if (filesDir) symlinkSync(filesDir, join(dataDir, 'files'));
   const config = loadConfig(dataDir, overrides, {});
   await initDataDir(dataDir, config, async () => ADMIN_PASSWORD);
-  const app = await startApp({ dataDir, config, ...appOptions });
-  return { app, dataDir, config };
+  // BENCH_LOG=1: the judge's log lines (warnings and errors) on standard output, where a 500's cause shows
+  const app = await startApp({ dataDir, config, logToStdout: process.env.BENCH_LOG === '1', ...appOptions });
+  const cleanup = async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    await fresh?.drop();
+  };
+  return { app, dataDir, config, cleanup };
 }
 
 /** The 1, 5 and 15 minute load averages, as `uptime` shows them: the figures depend on what else runs. */

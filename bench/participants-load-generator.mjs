@@ -3,7 +3,7 @@
 // cookie session each) and plays each one as a browser tab would: the event socket open all the
 // time, the own submissions polled every `pollSeconds`, a problem opened every `openSeconds`, a
 // submission every `submitSeconds`; each one's first action at a random moment of its period, so
-// the load is even. IPC: `open` (opens the sockets), `run` (warm-up, then the measured window;
+// the load is even. Each participant carries the server it talks to (`base`). IPC: `open` (opens the sockets), `run` (warm-up, then the measured window;
 // answers the figures), `stop`.
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -13,7 +13,6 @@ const WebSocket = serverRequire('ws');
 const sha256 = (s) => createHash('sha256').update(s).digest('hex');
 
 let cfg;
-let origin;
 const sockets = [];
 /** Figures of the measured window; `on` is false during the warm-up. */
 const m = { on: false, ms: { poll: [], open: [], submit: [] }, status: {}, errors: {}, frames: {}, verdictMs: [], socketCloses: 0, socketErrors: 0 };
@@ -40,7 +39,7 @@ function onFrame(raw) {
 
 function openSocket(p) {
   return new Promise((resolve) => {
-    const ws = new WebSocket(`${cfg.base.replace(/^http/, 'ws')}/api/v1/ws`, { headers: { cookie: p.cookie, origin }, perMessageDeflate: false });
+    const ws = new WebSocket(`${p.base.replace(/^http/, 'ws')}/api/v1/ws`, { headers: { cookie: p.cookie, origin: p.origin }, perMessageDeflate: false });
     let opened = false;
     ws.once('open', () => {
       opened = true;
@@ -67,7 +66,7 @@ function openSocket(p) {
 async function request(kind, p, path, init = {}) {
   const t0 = performance.now();
   try {
-    const res = await fetch(`${cfg.base}/api/v1${path}`, { ...init, headers: { cookie: p.cookie, origin, ...init.headers } });
+    const res = await fetch(`${p.base}/api/v1${path}`, { ...init, headers: { cookie: p.cookie, origin: p.origin, ...init.headers } });
     const text = await res.text();
     const ms = performance.now() - t0;
     if (m.on) {
@@ -120,7 +119,8 @@ let stopping = false;
 process.on('message', async (msg) => {
   if (msg.cmd === 'open') {
     cfg = msg;
-    origin = new URL(cfg.base).origin;
+    // each participant talks to its own server (several servers on one database share the sessions)
+    for (const p of cfg.people) p.origin = new URL(p.base).origin;
     const t0 = performance.now();
     const ok = await pool(cfg.people, 50, openSocket);
     process.send({ id: msg.id, opened: ok.filter(Boolean).length, failed: ok.filter((x) => !x).length, ms: performance.now() - t0, errors: m.errors });
@@ -145,4 +145,6 @@ process.on('message', async (msg) => {
     process.exit(0);
   }
 });
+// a driver that died leaves no generator behind
+process.on('disconnect', () => process.exit(0));
 process.send({ ready: true, url: '' });

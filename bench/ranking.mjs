@@ -10,11 +10,12 @@
 //
 //   cd /work/main && pnpm build && node bench/ranking.mjs
 //   env: BENCH_CONTESTANTS (1000), BENCH_PROBLEMS (12), BENCH_SUBMISSIONS (50000), BENCH_TYPE (icpc | points),
-//        BENCH_ROUNDS (repetitions of each warm measurement, 30)
+//        BENCH_ROUNDS (repetitions of each warm measurement, 30),
+//        BENCH_DATABASE (a PostgreSQL cluster's URL: the judge keeps its data in a new database there; SQLite when unset),
+//        BENCH_RESULT=1 (a last line `BENCH_RESULT {json}` of the figures, for engines.mjs), BENCH_LOG=1 (the judge's log on standard output)
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { adminToken, fmt, goalLine, json, loadAverage, startBenchApp, startChild } from './lib.mjs';
+import { adminToken, benchEngine, fmt, goalLine, json, loadAverage, startBenchApp, startChild } from './lib.mjs';
 
 const CONTESTANTS = Number(process.env.BENCH_CONTESTANTS ?? 1000);
 const PROBLEMS = Number(process.env.BENCH_PROBLEMS ?? 12);
@@ -56,22 +57,26 @@ function prng(seed) {
 async function child() {
   // the clock stands still half an hour before the end, inside the freeze: contestants and managers see different standings
   const now = new Date(START + (HOURS - 0.5) * 3_600_000);
-  const { app, dataDir } = await startBenchApp({}, { clock: { now: () => new Date(now) } });
-  const sqlite = app.deps.sqlite;
+  const { app, cleanup } = await startBenchApp({}, { clock: { now: () => new Date(now) } });
+  const data = await import('./engine-data.mjs');
   const ranking = app.services.ranking;
   let contest;
+  const { submissions } = data.schema;
+  const { eq } = data.drizzle;
+  /** One result, as the judging flow writes it: the submission completed with AC. */
+  const judgeOne = (id) => app.deps.tx.write((q) => q.update(submissions).set({ state: 'completed', verdict: 'AC', score: 1, maxScore: 1 }).where(eq(submissions.id, id)));
 
   process.on('message', async (m) => {
     if (m.cmd === 'seed') {
-      contest = seed(sqlite, m.watcherId);
+      contest = await seed(app, data, m.watcherId);
       process.send({ id: m.id, slug: contest.slug, submissions: contest.rows.length });
     } else if (m.cmd === 'measure') {
-      process.send({ id: m.id, ...(await measure(ranking, sqlite, contest)) });
+      process.send({ id: m.id, ...(await measure(ranking, app, judgeOne, contest)) });
     } else if (m.cmd === 'update') {
       // one new result, reported as the judging flow reports it
       const r = contest.pending.pop();
-      sqlite.prepare(`UPDATE submissions SET state = 'completed', verdict = 'AC', score = 1, max_score = 1 WHERE id = ?`).run(r.id);
-      await ranking.submissionChanged(contest.activityId, r.userId, r.assignmentId);
+      await judgeOne(r.id);
+      await ranking.submissionChanged(contest.activityId, r.userId, r.seriesProblemId);
       process.send({ id: m.id });
     } else if (m.cmd === 'stop') {
       await stop();
@@ -81,89 +86,77 @@ async function child() {
   process.on('disconnect', () => void stop());
   async function stop() {
     await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanup();
     process.exit(0);
   }
   process.send({ ready: true, url: app.url });
 }
 
-/** Writes the contest in one transaction: accounts, their grants, one series of PROBLEMS problems, the submissions. */
-function seed(sqlite, watcherId) {
+/** Writes the contest in one write: accounts, their grants, one series of PROBLEMS problems, the submissions. */
+async function seed(app, { schema, drizzle }, watcherId) {
   const rnd = prng(42);
   const created = new Date(START - 86_400_000).toISOString();
   const ids = { activityId: randomUUID(), seriesId: randomUUID() };
   const slug = 'bench-contest';
-  let users;
-  let rows;
-  sqlite.transaction(() => {
-    seedContest(sqlite, ids, slug, created);
-    users = seedContestants(sqlite, ids.activityId, watcherId, created);
-    const assignments = seedProblems(sqlite, ids, created);
-    rows = submissionRows(rnd, ids, users, assignments);
-    const insert = sqlite.prepare(
-      `INSERT INTO submissions (id, activity_id, series_id, series_problem_id, problem_version_id, user_id, submitted_at, state, verdict, score, max_score, excluded)
-       VALUES (@id, @activityId, @seriesId, @assignmentId, @versionId, @userId, @submittedAt, @state, @verdict, @score, @maxScore, @excluded)`,
-    );
-    for (const row of rows) insert.run(row);
-  })();
+  const participantRole = (await app.deps.tx.read((q) => q.select({ id: schema.roles.id }).from(schema.roles).where(drizzle.eq(schema.roles.builtInKey, 'participant'))))[0].id;
+  const { users, userRows, grantRows } = contestants(ids.activityId, watcherId, participantRole, created);
+  const { assignments, problemRows, versionRows, assignmentRows } = problemsOf(ids, created);
+  const rows = submissionRows(rnd, ids, users, assignments);
+  await (await import('./engine-data.mjs')).insertAll(app, [
+    [schema.activities, [contestRow(ids, slug, created)]],
+    [schema.series, [seriesRow(ids, created)]],
+    [schema.users, userRows],
+    [schema.grants, grantRows],
+    [schema.problems, problemRows],
+    [schema.problemVersions, versionRows],
+    [schema.seriesProblems, assignmentRows],
+    [schema.submissions, rows],
+  ]);
   const pending = rows.filter((r) => r.state === 'queued' && !r.excluded);
   return { activityId: ids.activityId, slug, rows, pending, users };
 }
 
-/** The activity and its one series: five hours from START, frozen for the last hour. */
-function seedContest(sqlite, { activityId, seriesId }, slug, created) {
-  sqlite
-    .prepare(`INSERT INTO activities (id, slug, slug_key, name, created_at, ranking_type, start_date, end_date, published_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-    .run(activityId, slug, slug, 'Bench contest', created, TYPE, new Date(START).toISOString(), new Date(START + HOURS * 3_600_000).toISOString(), created);
-  sqlite
-    .prepare(
-      `INSERT INTO series (id, activity_id, slug, slug_key, name, "order", start_date, end_date, is_open, opened_at, ranking_freeze_at, ranking_reveal_at, created_at)
-       VALUES (?, ?, 'finals', 'finals', 'Finals', 1, ?, ?, 0, ?, ?, ?, ?)`,
-    )
-    .run(
-      seriesId,
-      activityId,
-      new Date(START).toISOString(),
-      new Date(START + HOURS * 3_600_000).toISOString(),
-      new Date(START).toISOString(),
-      new Date(START + (HOURS - 1) * 3_600_000).toISOString(),
-      new Date(START + (HOURS + 2) * 3_600_000).toISOString(),
-      created,
-    );
+/** The activity: five hours from START. */
+function contestRow({ activityId }, slug, created) {
+  return { id: activityId, slug, slugKey: slug, name: 'Bench contest', createdAt: created, rankingType: TYPE, startDate: new Date(START).toISOString(), endDate: new Date(START + HOURS * 3_600_000).toISOString(), publishedAt: created };
+}
+
+/** Its one series, frozen for the last hour. */
+function seriesRow({ activityId, seriesId }, created) {
+  return {
+    id: seriesId, activityId, slug: 'finals', slugKey: 'finals', name: 'Finals', order: 1,
+    startDate: new Date(START).toISOString(), endDate: new Date(START + HOURS * 3_600_000).toISOString(), isOpen: false, openedAt: new Date(START).toISOString(),
+    rankingFreezeAt: new Date(START + (HOURS - 1) * 3_600_000).toISOString(), rankingRevealAt: new Date(START + (HOURS + 2) * 3_600_000).toISOString(), createdAt: created,
+  };
 }
 
 /** The watcher and CONTESTANTS - 1 more accounts, all participants of the activity. */
-function seedContestants(sqlite, activityId, watcherId, created) {
-  const participantRole = sqlite.prepare(`SELECT id FROM roles WHERE built_in_key = 'participant'`).get().id;
+function contestants(activityId, watcherId, participantRole, created) {
   const users = [watcherId];
-  const user = sqlite.prepare(`INSERT INTO users (id, username, username_key, first_name, last_name, created_at) VALUES (?, ?, ?, ?, ?, ?)`);
+  const userRows = [];
   for (let i = 1; i < CONTESTANTS; i++) {
     const id = randomUUID();
-    user.run(id, `contestant-${i}`, `contestant-${i}`, `First${i % 97}`, `Last${i}`, created);
+    userRows.push({ id, username: `contestant-${i}`, usernameKey: `contestant-${i}`, firstName: `First${i % 97}`, lastName: `Last${i}`, createdAt: created });
     users.push(id);
   }
-  const grant = sqlite.prepare(`INSERT INTO grants (id, user_id, role_id, activity_id, created_at) VALUES (?, ?, ?, ?, ?)`);
-  for (const id of users) grant.run(randomUUID(), id, participantRole, activityId, created);
-  return users;
+  const grantRows = users.map((userId) => ({ id: randomUUID(), userId, roleId: participantRole, activityId, createdAt: created }));
+  return { users, userRows, grantRows };
 }
 
 /** PROBLEMS problems, one version each, assigned to the series as a, b, c, ... */
-function seedProblems(sqlite, { activityId, seriesId }, created) {
-  const assignments = [];
-  const problem = sqlite.prepare(`INSERT INTO problems (id, slug, slug_key, name, type, created_at) VALUES (?, ?, ?, ?, 'standard-io@1', ?)`);
-  const version = sqlite.prepare(`INSERT INTO problem_versions (id, problem_id, version, created_at) VALUES (?, ?, 1, ?)`);
-  const assign = sqlite.prepare(`INSERT INTO series_problems (id, series_id, activity_id, problem_id, slug, slug_key, "order", max_points, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+function problemsOf({ activityId, seriesId }, created) {
+  const out = { assignments: [], problemRows: [], versionRows: [], assignmentRows: [] };
   for (let p = 0; p < PROBLEMS; p++) {
     const problemId = randomUUID();
     const versionId = randomUUID();
     const assignmentId = randomUUID();
     const letter = String.fromCharCode(97 + (p % 26)) + (p >= 26 ? p : '');
-    problem.run(problemId, `bench-${letter}`, `bench-${letter}`, `Problem ${letter.toUpperCase()}`, created);
-    version.run(versionId, problemId, created);
-    assign.run(assignmentId, seriesId, activityId, problemId, letter, letter, p + 1, TYPE === 'points' ? 100 : null, created);
-    assignments.push({ assignmentId, versionId });
+    out.problemRows.push({ id: problemId, slug: `bench-${letter}`, slugKey: `bench-${letter}`, name: `Problem ${letter.toUpperCase()}`, type: 'standard-io@1', createdAt: created });
+    out.versionRows.push({ id: versionId, problemId, version: 1, createdAt: created });
+    out.assignmentRows.push({ id: assignmentId, seriesId, activityId, problemId, slug: letter, slugKey: letter, order: p + 1, maxPoints: TYPE === 'points' ? 100 : null, createdAt: created });
+    out.assignments.push({ assignmentId, versionId });
   }
-  return assignments;
+  return out;
 }
 
 /**
@@ -186,15 +179,15 @@ function submissionRows(rnd, { activityId, seriesId }, users, assignments) {
       id: randomUUID(),
       activityId,
       seriesId,
-      assignmentId: a.assignmentId,
-      versionId: a.versionId,
+      seriesProblemId: a.assignmentId,
+      problemVersionId: a.versionId,
       userId: users[u],
       submittedAt: new Date(t).toISOString(),
       state: pending ? 'queued' : 'completed',
       verdict: pending ? null : accepted ? 'AC' : verdicts[Math.floor(rnd() * verdicts.length)],
       score,
       maxScore: pending ? null : 1,
-      excluded: rnd() < 0.002 ? 1 : 0,
+      excluded: rnd() < 0.002,
     });
   }
   rows.sort((x, y) => (x.submittedAt < y.submittedAt ? -1 : x.submittedAt > y.submittedAt ? 1 : 0));
@@ -202,8 +195,9 @@ function submissionRows(rnd, { activityId, seriesId }, users, assignments) {
 }
 
 /** Times the service in process: the first standings (loading the submissions), warm ones, and updates. */
-async function measure(ranking, sqlite, contest) {
-  const admin = sqlite.prepare(`SELECT id FROM users WHERE username = 'admin'`).get().id;
+async function measure(ranking, app, judgeOne, contest) {
+  const { schema, drizzle } = await import('./engine-data.mjs');
+  const admin = (await app.deps.tx.read((q) => q.select({ id: schema.users.id }).from(schema.users).where(drizzle.eq(schema.users.username, 'admin'))))[0].id;
   const manager = { userId: admin, sessionId: 'bench', via: 'bearer' };
   const contestant = { userId: contest.users[0], sessionId: 'bench', via: 'bearer' };
   const time = async (fn) => {
@@ -229,7 +223,7 @@ async function measure(ranking, sqlite, contest) {
     views.push((await time(() => ranking.get(manager, contest.slug))).ms);
   }
   // the answer, checked against a plain recount: every contestant ranked, every problem listed, solved cells as in the data
-  const solvedCells = new Set(contest.rows.filter((x) => x.state === 'completed' && x.verdict === 'AC' && !x.excluded).map((x) => `${x.userId}|${x.assignmentId}`));
+  const solvedCells = new Set(contest.rows.filter((x) => x.state === 'completed' && x.verdict === 'AC' && !x.excluded).map((x) => `${x.userId}|${x.seriesProblemId}`));
   const solvedInRanking = r.rows.reduce((n, row) => n + row.solved, 0);
   if (r.rows.length !== CONTESTANTS || r.problems.length !== PROBLEMS) throw new Error(`expected ${CONTESTANTS} rows of ${PROBLEMS} problems, got ${r.rows.length} and ${r.problems.length}`);
   if (TYPE === 'icpc' && solvedInRanking !== solvedCells.size) throw new Error(`the ranking counts ${solvedInRanking} solved cells, the data has ${solvedCells.size}`);
@@ -245,14 +239,13 @@ async function measure(ranking, sqlite, contest) {
   // the update: one queued submission becomes AC; its cell is re-read and the standings asked again
   const update = [];
   const updateFrozen = [];
-  const judge = sqlite.prepare(`UPDATE submissions SET state = 'completed', verdict = 'AC', score = 1, max_score = 1 WHERE id = ?`);
   for (let i = 0; i < ROUNDS && contest.pending.length; i++) {
     const s = contest.pending.pop();
-    judge.run(s.id);
+    await judgeOne(s.id);
     update.push(
       (
         await time(async () => {
-          await ranking.submissionChanged(contest.activityId, s.userId, s.assignmentId);
+          await ranking.submissionChanged(contest.activityId, s.userId, s.seriesProblemId);
           return ranking.get(manager, contest.slug);
         })
       ).ms,
@@ -300,10 +293,11 @@ async function main() {
   const seeded = await judge.request('seed', { watcherId: issued.userId });
   console.log(
     `GET /api/v1/activities/{slug}/ranking: ${TYPE}, ${fmt(CONTESTANTS)} contestants × ${PROBLEMS} problems, ${fmt(seeded.submissions)} submissions ` +
-      `(written in ${fmt((Date.now() - started) / 1000, 1)} s); Node ${process.version}`,
+      `(written in ${fmt((Date.now() - started) / 1000, 1)} s); ${benchEngine()}, Node ${process.version}`,
   );
 
-  console.log(`  at the start: ${await loadAverage()}`);
+  const loadStart = await loadAverage();
+  console.log(`  at the start: ${loadStart}`);
   const m = await judge.request('measure');
   console.log(`  answer checked: ${fmt(CONTESTANTS)} rows, ${fmt(m.solved)} solved cells; the contestants' view hides ${fmt(m.frozenCells)} submissions behind the freeze`);
   const line = (label, text) => console.log(`    ${label.padEnd(58)} ${text}`);
@@ -346,9 +340,17 @@ async function main() {
   line('right after one new result', `median ${ms(hu.median)}, p95 ${ms(hu.p95)}`);
   console.log(goalLine('standings cold load (median)', m.colds.median, TARGET_FULL_MS, 'ms', true, 1));
   console.log(goalLine('standings update after one result (p95)', m.update.p95, TARGET_UPDATE_MS, 'ms', true, 2));
-  console.log(`  at the end: ${await loadAverage()}`);
+  const loadEnd = await loadAverage();
+  console.log(`  at the end: ${loadEnd}`);
+  if (process.env.BENCH_RESULT === '1') result(m, hm, hu, loadStart, loadEnd);
   await judge.stop();
   process.exit(0);
+}
+
+/** The figures as one line of JSON, for engines.mjs, which runs this script on each engine and prints them side by side. */
+function result(m, hm, hu, loadStart, loadEnd) {
+  const figures = { coldMedian: m.colds.median, coldMax: m.colds.max, updateMedian: m.update.median, updateP95: m.update.p95, warmMedian: m.warm.median, httpWarmMedian: hm.median, httpUpdateMedian: hu.median };
+  console.log(`BENCH_RESULT ${JSON.stringify({ ...figures, loadStart, loadEnd })}`);
 }
 
 // last, so that every constant above is initialised before either side runs

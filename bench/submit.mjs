@@ -8,9 +8,10 @@
 //
 //   cd /work/main && pnpm build && node bench/submit.mjs
 //   env: BENCH_SECONDS (default 10), BENCH_CLIENTS (default 20), BENCH_BYTES (source size, default 300),
-//        BENCH_PROFILE (a directory: the judge process writes a V8 CPU profile there on exit)
+//        BENCH_PROFILE (a directory: the judge process writes a V8 CPU profile there on exit),
+//        BENCH_DATABASE (a PostgreSQL cluster's URL: the judge keeps its data in a new database there; SQLite when unset)
 import { performance } from 'node:perf_hooks';
-import { fmt, startChild } from './lib.mjs';
+import { benchEngine, fmt, loadAverage, startChild } from './lib.mjs';
 import { makeContest, participants, percentile, sha256 } from './contest.mjs';
 
 const { ops } = await import('../packages/sdk/dist/index.js');
@@ -66,7 +67,9 @@ async function load(seconds) {
   return { ms, failures };
 }
 
-console.log(`POST /activities/{slug}/problems/{problemSlug}/submissions: ${CLIENTS} participants submitting ${BYTES}-byte files back to back, Node ${process.version}`);
+console.log(`POST /activities/{slug}/problems/{problemSlug}/submissions: ${CLIENTS} participants submitting ${BYTES}-byte files back to back, ${benchEngine()}, Node ${process.version}`);
+const loadStart = await loadAverage();
+console.log(`  at the start: ${loadStart}`);
 await load(WARMUP_SECONDS);
 const before = (await judge.request('cpu')).cpu;
 const t0 = performance.now();
@@ -85,4 +88,8 @@ console.log(`  latency p50 ${fmt(percentile(ms, 50), 1)} ms, p99 ${fmt(percentil
 console.log(`  judge CPU ${fmt(cpuUs)} µs per submission, i.e. at most ${fmt(1e6 / cpuUs)} submissions/s on one core`);
 console.log(`  check: the activity holds ${fmt(total.total)} submissions, ${fmt(queued.total)} of them queued`);
 console.log(`target ≥ ${fmt(TARGET)} submissions/s: ${rate >= TARGET ? 'met' : 'NOT met'} (${fmt(rate)})`);
+const loadEnd = await loadAverage();
+console.log(`  at the end: ${loadEnd}`);
+// for engines.mjs, which runs this script on each engine and prints them side by side
+if (process.env.BENCH_RESULT === '1') console.log(`BENCH_RESULT ${JSON.stringify({ perSecond: rate, p50: percentile(ms, 50), p99: percentile(ms, 99), cpuUs, failures, loadStart, loadEnd })}`);
 if (Object.keys(failures).length) process.exitCode = 1;

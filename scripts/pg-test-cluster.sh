@@ -35,9 +35,11 @@ start() {
   as_owner "$bin/initdb" -D "$dir/data" -U judge --auth=trust --encoding=UTF8 --locale=C --no-sync >"$dir/initdb.log" 2>&1 ||
     { cat "$dir/initdb.log" >&2; rm -rf "$dir"; exit 1; }
   # durability is worth nothing in a throw-away cluster; a short deadlock timeout keeps tests that
-  # provoke deadlocks quick
+  # provoke deadlocks quick; a whole test run's databases share one predicate-lock table, sized by
+  # max_pred_locks_per_transaction (the default 64 ran out with every worker's writes at once); a
+  # test server's pool may open up to databasePoolSize (40) connections in a burst
   as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -s \
-    -o "-c listen_addresses= -c unix_socket_directories=$dir -p 5432 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c deadlock_timeout=100ms -c max_connections=200" \
+    -o "-c listen_addresses= -c unix_socket_directories=$dir -p 5432 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c deadlock_timeout=100ms -c max_connections=400 -c max_pred_locks_per_transaction=512" \
     start >/dev/null || { cat "$dir/server.log" >&2; rm -rf "$dir"; exit 1; }
   if [ -n "$watch" ]; then
     # detached from this shell and its output, so that the caller's pipes close when start returns

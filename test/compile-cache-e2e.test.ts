@@ -5,6 +5,7 @@ import { ops, type SubmissionSummary } from '@judge/contract';
 import { until } from '../packages/server/test/support/wait.js';
 import { useJudgedContest } from './judged-contest.js';
 import { SUM_PACKAGE } from './one-problem-contest.js';
+import { uidBaseOfRun } from './runner-process.js';
 
 /**
  * Compiles paid once, end to end: 100 submissions of one C++ source through the participant API,
@@ -15,7 +16,7 @@ import { SUM_PACKAGE } from './one-problem-contest.js';
  */
 
 /** A uid range of this file's own, apart from the other end-to-end files' sandboxes. */
-const UID_BASE = 61520;
+const UID_BASE = uidBaseOfRun(61520);
 const describe = suite.skipIf(process.geteuid?.() !== 0);
 const COUNT = 100;
 

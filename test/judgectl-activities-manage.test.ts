@@ -23,7 +23,7 @@ describe('judgectl activities update and delete', { timeout: 120_000 }, () => {
   let asTeacher: CtlSession;
   let work: string;
   const stored = (slug: string) => admin.call(ops.getManagedActivity, { params: { idOrSlug: slug } });
-  const tables = () => JSON.stringify(['activities', 'grants', 'series'].map((t) => j.app.deps.sqlite.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
+  const tables = async () => JSON.stringify(await Promise.all(['activities', 'grants', 'series'].map((t) => j.rows(t))));
   const make = (slug: string, extra: Record<string, unknown> = {}) =>
     admin.call(ops.createActivity, { body: { slug, name: slug, type: 'contest@1', rankingType: 'icpc', timeZone: 'UTC', ...extra } });
 
@@ -133,7 +133,7 @@ describe('judgectl activities update and delete', { timeout: 120_000 }, () => {
   });
 
   it('refuses an unknown activity, nothing to change, bad values and what the server refuses, changing nothing', async () => {
-    const before = tables();
+    const before = await tables();
     expect(await ctl.refused('activities', 'update', 'nope', '--name', 'X')).toMatch(/no activity nope that you manage/);
     expect(await ctl.refused('activities', 'update', 'fall')).toMatch(/nothing to change/);
     expect(await ctl.refused('activities', 'update', 'fall', '--max-submissions', '0')).toMatch(/--max-submissions.*must be at least 1/);
@@ -144,7 +144,7 @@ describe('judgectl activities update and delete', { timeout: 120_000 }, () => {
     // the password policy needs a password to be left
     expect(await ctl.refused('activities', 'update', 'fall', '--no-join-password')).toMatch(/joinPassword: is required with the password join policy/);
     expect(await ctl.refused('activities', 'update', 'fall', '--start', '2026-11-25T00:00Z')).toMatch(/endDate: must not be before startDate/);
-    expect(tables()).toBe(before);
+    expect(await tables()).toBe(before);
   });
 
   it('duplicates an activity with its series, every date shifted so the first start lands on --start, unpublished; refuses a taken slug and a participant', async () => {
@@ -161,35 +161,35 @@ describe('judgectl activities update and delete', { timeout: 120_000 }, () => {
     ]);
     const shown = await ctl.run('activities', 'duplicate', 'spring', 'spring-2029', '--start', '2029-03-05T10:00');
     expect(shown.stdout).toMatch(/Copied spring as spring-2029 \(unpublished/);
-    const before = tables();
+    const before = await tables();
     expect(await ctl.refused('activities', 'duplicate', 'spring', 'spring-2028', '--start', '2028-03-06T10:00')).toMatch(/activity\.slug\.taken/);
     expect(await asPupil.refused('activities', 'duplicate', 'fall', 'pia-copy', '--start', '2028-03-06T10:00')).toMatch(/no activity fall that you manage/);
-    expect(tables()).toBe(before);
+    expect(await tables()).toBe(before);
   });
 
   it('refuses a participant, who manages nothing', async () => {
-    const before = tables();
+    const before = await tables();
     expect(await asPupil.refused('activities', 'update', 'fall', '--name', 'Mine now')).toMatch(/no activity fall that you manage/);
     expect(await asPupil.refused('activities', 'delete', 'fall', '--yes')).toMatch(/no activity fall that you manage/);
-    expect(tables()).toBe(before);
+    expect(await tables()).toBe(before);
   });
 
   it('lets a co-manager update, but only an administrator delete', async () => {
     expect((await asTeacher.ok<Activity>('activities', 'update', 'fall', '--show-group-members')).showGroupMembers).toBe(true);
-    const before = tables();
+    const before = await tables();
     expect(await asTeacher.refused('activities', 'delete', 'fall', '--yes')).toMatch(/\(403 forbidden\)/);
-    expect(tables()).toBe(before);
+    expect(await tables()).toBe(before);
   });
 
   it('deletes an activity only with --yes when there is no terminal to ask on', async () => {
     const a = await make('scratch');
     await admin.call(ops.createSeries, { params: { idOrSlug: a.slug }, body: { slug: 'one', name: 'One' } });
-    const before = tables();
+    const before = await tables();
     expect(await ctl.refused('activities', 'delete', 'scratch')).toMatch(/not deleting scratch without --yes/);
-    expect(tables()).toBe(before);
+    expect(await tables()).toBe(before);
     expect(await ctl.ok('activities', 'delete', 'scratch', '--yes')).toEqual({ deleted: { id: a.id, slug: 'scratch' } });
     expect(await ctl.refused('activities', 'show', 'scratch')).toMatch(/no activity scratch that you manage/);
-    expect(j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM series WHERE activity_id = ?').get(a.id)).toEqual({ n: 0 });
+    expect(await j.query('SELECT count(*) AS n FROM series WHERE activity_id = ?', a.id)).toEqual([{ n: 0 }]);
     const text = await ctl.run('activities', 'delete', (await make('scratch2')).slug, '--yes');
     expect(text.stdout).toBe('Deleted scratch2.\n');
   });
@@ -232,8 +232,8 @@ describe('judgectl activities update and delete', { timeout: 120_000 }, () => {
     await j.grant(pupil.id, 'participant', (await stored('held')).id);
     const c = await j.signIn(pupil);
     await c.call(ops.submit, { params: { idOrSlug: 'held', problemSlug: 'sum' }, form: codeForm('print(1)\n', 'a.py') });
-    const before = tables();
+    const before = await tables();
     expect(await ctl.refused('activities', 'delete', 'held', '--yes')).toMatch(/The activity holds submissions; archive it instead \(409 activity\.hasSubmissions\)/);
-    expect(tables()).toBe(before);
+    expect(await tables()).toBe(before);
   });
 });

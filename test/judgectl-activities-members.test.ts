@@ -25,7 +25,7 @@ describe('judgectl activity members and managers', { timeout: 120_000 }, () => {
     const byId = new Map(Object.values(users).map((u) => [u.id, u.username]));
     return grants.map((g) => `${byId.get(g.userId) ?? g.userName}:${g.roleName}`).sort();
   };
-  const grantsNow = () => JSON.stringify(j.app.deps.sqlite.prepare('SELECT * FROM grants ORDER BY rowid').all());
+  const grantsNow = async () => JSON.stringify(await j.rows('grants'));
   const as = async (name: string) => {
     const s = await judgectlAs(j.url, users[name]!.username, users[name]!.password);
     sessions.push(s);
@@ -74,13 +74,13 @@ describe('judgectl activity members and managers', { timeout: 120_000 }, () => {
   });
 
   it('refuses the whole list when one user is unknown, before anything changes', async () => {
-    const before = grantsNow();
+    const before = await grantsNow();
     expect(await ctl.refused('activities', 'enrol', 'fall', 'dan', 'nobody', 'ghost')).toMatch(/no account nobody, ghost; nothing changed/);
     expect(await ctl.refused('activities', 'enrol', 'nope', 'dan')).toMatch(/no activity nope that you manage/);
     expect(await ctl.refused('activities', 'enrol', 'fall')).toMatch(/name at least one user, or give --from-csv FILE/);
     expect(await ctl.refused('activities', 'remove', 'fall', 'ann', 'nobody')).toMatch(/no account nobody; nothing changed/);
     expect(await ctl.refused('activities', 'grant-manager', 'fall', 'nobody')).toMatch(/no account nobody; nothing changed/);
-    expect(grantsNow()).toBe(before);
+    expect(await grantsNow()).toBe(before);
   });
 
   it('enrols the usernames of a users CSV, and refuses a faulty one', async () => {
@@ -91,9 +91,9 @@ describe('judgectl activity members and managers', { timeout: 120_000 }, () => {
     expect(await roster()).toEqual(expect.arrayContaining(['dan:Participant', 'eve:Participant']));
     const bad = join(work, 'bad.csv');
     writeFileSync(bad, 'login\nann\n');
-    const before = grantsNow();
+    const before = await grantsNow();
     expect(await ctl.refused('activities', 'enrol', 'fall', '--from-csv', bad)).toMatch(/unknown column "login"/);
-    expect(grantsNow()).toBe(before);
+    expect(await grantsNow()).toBe(before);
   });
 
   it('lists the members with their roles, as a table and as JSON', async () => {
@@ -146,7 +146,7 @@ describe('judgectl activity members and managers', { timeout: 120_000 }, () => {
 
   it('refuses a participant every membership command, changing nothing', async () => {
     const cid = await as('cid');
-    const before = grantsNow();
+    const before = await grantsNow();
     for (const args of [
       ['members', 'fall'],
       ['managers', 'fall'],
@@ -157,6 +157,6 @@ describe('judgectl activity members and managers', { timeout: 120_000 }, () => {
     ]) {
       expect(await cid.refused('activities', ...args)).toMatch(/no activity fall that you manage/);
     }
-    expect(grantsNow()).toBe(before);
+    expect(await grantsNow()).toBe(before);
   });
 });

@@ -73,7 +73,7 @@ describe('judgectl and the times of a contest', { timeout: 120_000 }, () => {
     await admin.call(ops.pauseSeries, { params: { seriesId: planned.id }, body: { hideProblems: true } });
     // paused half an hour ago, ten minutes before its start: the clock of this test cannot go back
     const pausedAt = new Date(Date.parse(start) - 10 * MINUTE).toISOString();
-    j.app.deps.sqlite.prepare('UPDATE series SET paused_at = ?, opened_at = NULL WHERE id = ?').run(pausedAt, planned.id);
+    await j.query('UPDATE series SET paused_at = ?, opened_at = NULL WHERE id = ?', pausedAt, planned.id);
     const s = await ctl.ok<Series>('series', 'open', 'late', 'main');
     expect([s.isOpen, s.pausedAt]).toEqual([true, undefined]);
     expect(Date.parse(s.startDate!)).toBeGreaterThan(Date.parse(start));

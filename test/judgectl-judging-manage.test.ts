@@ -8,6 +8,7 @@ import { until } from '../packages/server/test/support/wait.js';
 import { judgectlIn } from './cli-child.js';
 import { useJudgedContest } from './judged-contest.js';
 import { SUM_PACKAGE, settled } from './one-problem-contest.js';
+import { uidBaseOfRun } from './runner-process.js';
 
 /**
  * Judging management with judgectl, end to end: a real server, `bin/judge-runner` as a child
@@ -16,7 +17,7 @@ import { SUM_PACKAGE, settled } from './one-problem-contest.js';
  */
 
 /** Sandbox slot uids of this file's runner: a range no other test file uses. */
-const UID_BASE = 61000;
+const UID_BASE = uidBaseOfRun(61000);
 const describe = suite.skipIf(process.geteuid?.() !== 0);
 
 const SUM_PY = 'a, b = map(int, input().split())\nprint(a + b)\n';

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,11 +9,11 @@ import type { JudgeClient } from '@judge/sdk';
 import { ADMIN_PASSWORD, TestJudge, type TestUser } from '../packages/server/test/harness.js';
 import { barrier, open as openStream } from '../packages/server/test/support/socket.js';
 
-// `judgectl maintenance` and `judgectl broadcast` with the built launcher (`pnpm build` first),
+// `judgectl maintenance`, `judgectl broadcast` and `judgectl mail test` with the built launcher (`pnpm build` first),
 // each call a child process as typed in a terminal, against a real server.
 const CTL = fileURLToPath(new URL('../bin/judgectl', import.meta.url));
 
-describe('judgectl maintenance and broadcast', () => {
+describe('judgectl maintenance, broadcast and mail test', () => {
   let j: TestJudge;
   let admin: JudgeClient;
   let home: string;
@@ -110,5 +110,27 @@ describe('judgectl maintenance and broadcast', () => {
       { type: 'info', message: 'Lunch' },
     ]);
     stream.close();
+  });
+
+  it('mail test: writes to the outbox with no SMTP server set and says where; refuses a bad address and a non-administrator', async () => {
+    await signIn('admin', ADMIN_PASSWORD);
+    const sent = await ctl('mail', 'test', 'teacher@school.example');
+    expect(sent.status, sent.stderr).toBe(0);
+    expect(sent.stdout).toMatch(/^No SMTP server is set \(mail\.smtpUrl\): the message to teacher@school\.example from judge@\S+ was written to outbox\/[\w-]+\.eml in the data directory/);
+    const json = await ctl('mail', 'test', 'head@school.example', '--json');
+    expect(json.status, json.stderr).toBe(0);
+    const r = JSON.parse(json.stdout) as { transport: string; file: string };
+    expect(r).toMatchObject({ transport: 'outbox', file: expect.stringMatching(/\.eml$/) });
+    expect(readdirSync(join(j.dataDir, 'outbox'))).toHaveLength(2);
+    expect(readdirSync(join(j.dataDir, 'outbox'))).toContain(r.file);
+
+    const bad = await ctl('mail', 'test', 'not-an-address');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/422/);
+    await signIn(pupil.username, pupil.password);
+    const refused = await ctl('mail', 'test', 'teacher@school.example');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/403 forbidden/);
+    expect(readdirSync(join(j.dataDir, 'outbox'))).toHaveLength(2);
   });
 });

@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, TestJudge } from '../packages/server/test/harness.js';
 import { until } from '../packages/server/test/support/wait.js';
 import { BIN, JUDGE_RUNNER, judgectlIn, runChild } from './cli-child.js';
+import { uidBaseOfRun } from './runner-process.js';
 
 /** This file's sandbox uids (a runner is started once). */
-const UID_BASE = 62800;
+const UID_BASE = uidBaseOfRun(62800);
 
 // Every step is a child process, each a second or more on a busy machine: hence the long timeout.
 // Lab machines becoming runners, each step a child process exactly as typed in a terminal: the
@@ -28,7 +29,7 @@ describe('runners in a lab: enrolment codes and the approve line', { timeout: 12
   };
   const runner = (...args: string[]) => runChild(JUDGE_RUNNER, args);
   const runnerCount = async () => (await admin.call(ops.listRunners, { query: {} })).total;
-  const codeCount = () => (j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM runner_enrolment_codes').get() as { n: number }).n;
+  const codeCount = () => j.count('runner_enrolment_codes');
 
   beforeAll(async () => {
     j = await TestJudge.start();
@@ -133,7 +134,7 @@ describe('runners in a lab: enrolment codes and the approve line', { timeout: 12
   });
 
   it('refuses a bad --expires or --uses before asking the server, and a user without runner:approve', async () => {
-    const codes = codeCount();
+    const codes = await codeCount();
     for (const args of [['--expires', '8d'], ['--expires', '30s'], ['--expires', 'soon'], ['--uses', '0']]) {
       const r = await ctl('runners', 'add', ...args);
       expect(r.status, args.join(' ')).toBe(1);
@@ -157,7 +158,7 @@ describe('runners in a lab: enrolment codes and the approve line', { timeout: 12
     } finally {
       rmSync(pupilHome, { recursive: true, force: true });
     }
-    expect(codeCount()).toBe(codes);
+    expect(await codeCount()).toBe(codes);
   });
 
   it('register without a code prints the approve line; pasting it into a shell approves the runner', async () => {

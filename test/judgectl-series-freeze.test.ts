@@ -24,7 +24,7 @@ describe('judgectl series freeze, unfreeze and reveal', { timeout: 120_000 }, ()
   let work: string;
   const series = async (): Promise<Series> => (await admin.call(ops.listManagedSeries, { params: { idOrSlug: 'final' } })).find((s) => s.slug === 'main')!;
   const seen = () => pupil.call(ops.getRanking, { params: { idOrSlug: 'final' }, query: {} });
-  const seriesNow = () => JSON.stringify(j.app.deps.sqlite.prepare('SELECT * FROM series ORDER BY rowid').all());
+  const seriesNow = async () => JSON.stringify(await j.rows('series'));
 
   beforeAll(async () => {
     j = await TestJudge.start();
@@ -113,21 +113,21 @@ describe('judgectl series freeze, unfreeze and reveal', { timeout: 120_000 }, ()
   });
 
   it('refuses a reveal with no freeze in force, an unknown series or activity, and bad dates, changing nothing', async () => {
-    const before = seriesNow();
+    const before = await seriesNow();
     expect(await ctl.refused('series', 'reveal', 'final', 'main')).toMatch(/main freezes only at 2099-01-01 05:30:00\+05:30: `judgectl series unfreeze` drops a freeze to come/);
     expect(await ctl.refused('series', 'freeze', 'final', 'nope')).toMatch(/activity final has no series nope \(it has: main\)/);
     expect(await ctl.refused('series', 'unfreeze', 'nope', 'main')).toMatch(/no activity nope that you manage/);
     expect(await ctl.refused('series', 'freeze', 'final', 'main', '--at', 'soon')).toMatch(/not a date and time/);
-    expect(seriesNow()).toBe(before);
+    expect(await seriesNow()).toBe(before);
     await ctl.ok('series', 'unfreeze', 'final', 'main');
-    const cleared = seriesNow();
+    const cleared = await seriesNow();
     expect(await ctl.refused('series', 'reveal', 'final', 'main')).toMatch(/main is not frozen: its standings are already shown in full/);
-    expect(seriesNow()).toBe(cleared);
+    expect(await seriesNow()).toBe(cleared);
   });
 
   it('refuses a participant', async () => {
-    const before = seriesNow();
+    const before = await seriesNow();
     for (const verb of ['freeze', 'unfreeze', 'reveal']) expect(await asPupil.refused('series', verb, 'final', 'main')).toMatch(/no activity final that you manage/);
-    expect(seriesNow()).toBe(before);
+    expect(await seriesNow()).toBe(before);
   });
 });

@@ -10,6 +10,7 @@ import { Sandbox } from '@judge/runner';
 import { ADMIN_PASSWORD, TestJudge } from '../packages/server/test/harness.js';
 import { until } from '../packages/server/test/support/wait.js';
 import { zipOf } from '../packages/server/test/zips.js';
+import { uidBaseOfRun } from './runner-process.js';
 
 /**
  * `judgectl problems verify` end to end: a real server, `bin/judge-runner` as a child process in the
@@ -20,7 +21,7 @@ import { zipOf } from '../packages/server/test/zips.js';
 const CTL = fileURLToPath(new URL('../bin/judgectl', import.meta.url));
 const RUNNER = fileURLToPath(new URL('../bin/judge-runner', import.meta.url));
 /** Sandbox slot uids of this file's runner: a range no other test file uses. */
-const UID_BASE = 60900;
+const UID_BASE = uidBaseOfRun(60900);
 
 const describe = suite.skipIf(Sandbox.findBwrap() === null);
 

@@ -1,6 +1,7 @@
 import { describe as suite, expect, it } from 'vitest';
 import { ops } from '@judge/contract';
 import { useJudgedContest } from './judged-contest.js';
+import { uidBaseOfRun } from './runner-process.js';
 
 /**
  * The instance's maxima end to end: a server whose administrator set low maxima, `bin/judge-runner`
@@ -10,7 +11,7 @@ import { useJudgedContest } from './judged-contest.js';
  */
 
 /** A uid range of this file's own, apart from the other end-to-end files' sandboxes. */
-const UID_BASE = 60200;
+const UID_BASE = uidBaseOfRun(60200);
 const root = process.geteuid?.() === 0;
 const describe = suite.skipIf(!root);
 const MiB = 1024 * 1024;

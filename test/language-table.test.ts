@@ -10,6 +10,7 @@ import { Sandbox, defaultLanguagesPath, judgeSubmission, loadLanguages, loadProb
 import { TestJudge } from '../packages/server/test/harness.js';
 import { zipOf } from '../packages/server/test/zips.js';
 import { settled } from './one-problem-contest.js';
+import { uidBaseOfRun } from './runner-process.js';
 
 /**
  * Adding a language is one entry in the language table and nothing else: a table made of the
@@ -19,7 +20,7 @@ import { settled } from './one-problem-contest.js';
 
 const RUNNER = fileURLToPath(new URL('../bin/judge-runner', import.meta.url));
 /** Sandbox slot uids of this file's runner: a range of its own. */
-const UID_BASE = 60300;
+const UID_BASE = uidBaseOfRun(60300);
 const sha = (b: string | Buffer) => createHash('sha256').update(b).digest('hex');
 
 const C99 = {

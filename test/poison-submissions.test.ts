@@ -8,7 +8,7 @@ import { TestJudge } from '../packages/server/test/harness.js';
 import { codeForm } from '../packages/server/test/support/forms.js';
 import { zipOf } from '../packages/server/test/zips.js';
 import { oneProblemContest, settled, SUM_PACKAGE, type OneProblemContest } from './one-problem-contest.js';
-import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-process.js';
+import { runnerDir, startRunnerProcess, type RunnerProcess, uidBaseOfRun } from './runner-process.js';
 
 /**
  * Poison submissions: a program that ptraces its sandbox's pid 1 once made
@@ -18,7 +18,7 @@ import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-proc
  * (two per slot) is judged next. Build first (`pnpm build`): the launcher runs the built runner.
  */
 
-const UID_BASE = 61900;
+const UID_BASE = uidBaseOfRun(61900);
 
 const PTRACE_PID1 = `#include <stdio.h>
 #include <sys/ptrace.h>
@@ -46,12 +46,11 @@ describe('poison submissions', () => {
   const submit = (fileName: string, code: string): Promise<SubmissionSummary> =>
     world.pupil.call(ops.submit, { params: { idOrSlug: world.act.slug, problemSlug: 'sum' }, form: codeForm(code, fileName) });
   const verdictOf = (s: SubmissionSummary) => settled(world.pupil, world.act.slug, s.id, { ms: 180_000, stepMs: 200 });
-  const attemptRow = (submissionId: string) =>
-    j.app.deps.sqlite.prepare('SELECT deliveries, claimed_at AS claimedAt, finished_at AS finishedAt FROM attempts WHERE submission_id = ?').get(submissionId) as {
-      deliveries: number;
-      claimedAt: string;
-      finishedAt: string;
-    };
+  const attemptRow = async (submissionId: string) =>
+    (await j.query<{ deliveries: number; claimedAt: string; finishedAt: string }>(
+      'SELECT deliveries, claimed_at AS "claimedAt", finished_at AS "finishedAt" FROM attempts WHERE submission_id = ?',
+      submissionId,
+    ))[0]!;
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'judge-poison-'));
@@ -72,7 +71,7 @@ describe('poison submissions', () => {
     const poison = await verdictOf(await submit('ptrace.c', PTRACE_PID1));
     expect(poison.state, runner.logs.join('')).toBe('completed');
     expect(poison.verdict).toMatch(/^(AC|WA|RTE)$/);
-    expect(attemptRow(poison.id).deliveries).toBe(1);
+    expect((await attemptRow(poison.id)).deliveries).toBe(1);
     const innocent = await verdictOf(await submit('sum.py', INNOCENT));
     expect(innocent).toMatchObject({ state: 'completed', verdict: 'AC' });
     expect(runner.child.exitCode).toBeNull();
@@ -86,9 +85,9 @@ describe('poison submissions', () => {
     for (const v of verdicts.slice(0, 2)) expect(v.state, runner.logs.join('')).toBe('completed');
     expect(verdicts[2]).toMatchObject({ state: 'completed', verdict: 'AC' });
     // each poison was judged once, and the innocent one was claimed as soon as the second was done
-    for (const p of burst) expect(attemptRow(p.id).deliveries).toBe(1);
-    expect(attemptRow(innocent.id).deliveries).toBe(1);
-    expect(attemptRow(innocent.id).claimedAt >= attemptRow(burst[1]!.id).finishedAt).toBe(true);
+    for (const p of burst) expect((await attemptRow(p.id)).deliveries).toBe(1);
+    expect((await attemptRow(innocent.id)).deliveries).toBe(1);
+    expect((await attemptRow(innocent.id)).claimedAt >= (await attemptRow(burst[1]!.id)).finishedAt).toBe(true);
     expect(runner.child.exitCode).toBeNull();
     expect(runner.logs.join('')).not.toContain('BUG:');
   });

@@ -13,6 +13,7 @@ import { packagedProblem } from '../packages/server/test/support/packaged-proble
 import { until } from '../packages/server/test/support/wait.js';
 import { zipOf } from '../packages/server/test/zips.js';
 import { settled } from './one-problem-contest.js';
+import { uidBaseOfRun } from './runner-process.js';
 
 /**
  * The judge with its runner, end to end: a real server, `bin/judge-runner` as a child process
@@ -27,7 +28,7 @@ const RUNNER = fileURLToPath(new URL('../bin/judge-runner', import.meta.url));
  * Uids the runners of this file give their sandbox slots: a range of their own, so that sandboxes
  * of other test files running at the same time are not taken for leftovers of these.
  */
-const UID_BASE = 60100;
+const UID_BASE = uidBaseOfRun(60100);
 const SLOT_UIDS = [UID_BASE, UID_BASE + 1, UID_BASE + 2, UID_BASE + 3];
 
 /** Processes running as a sandbox slot's uid: after every run there must be none. */

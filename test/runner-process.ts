@@ -3,9 +3,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ops } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
+import { testAppsOnPostgres } from '../packages/server/test/pg-cluster.js';
 import { until } from '../packages/server/test/support/wait.js';
 
 export const RUNNER = fileURLToPath(new URL('../bin/judge-runner', import.meta.url));
+
+/**
+ * A test file's first sandbox uid in this run. `pnpm test` runs the end-to-end files on both engines
+ * at once (scripts/run-tests.mjs), and a runner refuses a uid range another runner of the host holds:
+ * the same file's runner in the other run would stop at start. The PostgreSQL run's runners take the
+ * range 25 above (the files' ranges are at least 50 apart, and a file uses at most four slots).
+ */
+export function uidBaseOfRun(base: number): number {
+  return testAppsOnPostgres() ? base + 25 : base;
+}
 
 /** A real `bin/judge-runner` child process, registered with a test server and approved. */
 export interface RunnerProcess {
@@ -42,7 +53,16 @@ export async function startRunnerProcess(o: RunnerProcessOptions): Promise<Runne
   const logs: string[] = [];
   child.stdout!.on('data', (d: Buffer) => logs.push(d.toString()));
   child.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
-  if (o.waitJudging ?? true) await until('the runner judging', () => (logs.some((l) => l.includes('judging for')) ? true : undefined), 30_000, 100);
+  // the runner probes its languages before it judges: on a loaded machine (CI runs both engines' suites at once) that took over 30 s
+  if (o.waitJudging ?? true) {
+    try {
+      await until('the runner judging', () => (logs.some((l) => l.includes('judging for')) || child.exitCode !== null ? true : undefined), 90_000, 100);
+      if (child.exitCode !== null) throw new Error(`it exited (${child.exitCode})`);
+    } catch (e) {
+      child.kill('SIGKILL');
+      throw new Error(`the runner ${o.name} did not start judging: ${(e as Error).message}; it printed:\n${logs.join('')}`);
+    }
+  }
   return { child, logs, stop: (signal = 'SIGTERM') => void (child.exitCode === null && child.signalCode === null && child.kill(signal)) };
 }
 

@@ -11,7 +11,7 @@ import { zipOf } from '../packages/server/test/zips.js';
 import { writeFileSync } from 'node:fs';
 import { judgectlAs } from './judgectl-child.js';
 import { oneProblemContest, settled } from './one-problem-contest.js';
-import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-process.js';
+import { runnerDir, startRunnerProcess, type RunnerProcess, uidBaseOfRun } from './runner-process.js';
 
 /**
  * Sample runs with a real server, a real runner process and the real sandbox: a burst of them
@@ -20,7 +20,7 @@ import { runnerDir, startRunnerProcess, type RunnerProcess } from './runner-proc
  * output, for correct, wrong and non-compiling code; the secret test is never run.
  */
 
-const UID_BASE = 63300;
+const UID_BASE = uidBaseOfRun(63300);
 const PACKAGE = {
   'problem.yaml': 'name: Sum\n',
   'data/sample/1.in': '1 2\n',
@@ -84,7 +84,7 @@ describe('sample runs judged by a real runner', () => {
     expect(judged.map((s) => s.verdict)).toEqual(['WA', 'WA', 'WA']);
     const runs = await Promise.all(others.map((o) => finished(o.c, o.run.id)));
     expect(runs.map((r) => r.verdict)).toEqual(Array(BURST).fill('AC'));
-    const lastSubmissionDone = Math.max(...(j.app.deps.sqlite.prepare('SELECT finished_at AS t FROM attempts').all() as { t: string }[]).map((a) => Date.parse(a.t)));
+    const lastSubmissionDone = Math.max(...(await j.query<{ t: string }>('SELECT finished_at AS t FROM attempts')).map((a) => Date.parse(a.t)));
     const firstRunStarted = Math.min(...runs.map((r) => Date.parse(r.startedAt!)));
     expect(firstRunStarted).toBeGreaterThanOrEqual(lastSubmissionDone);
   }, 240_000);

@@ -60,7 +60,7 @@ afterAll(async () => {
 });
 
 const submit = (fileName: string) => pupil.call(ops.submit, { params: { idOrSlug: act.slug, problemSlug: 'sum' }, form: codeForm('x\n', fileName) });
-const submissions = () => (j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM submissions').get() as { n: number }).n;
+const submissions = () => j.count('submissions');
 const allowed = async () => (await pupil.call(ops.getActivityProblem, { params: { idOrSlug: act.slug, problemSlug: 'sum' } })).allowedLanguages.map((l) => l.id);
 
 /** A registered and approved runner driven by the SDK's client. */
@@ -88,11 +88,11 @@ describe('the languages a runner reports decide what is taken at submit', () => 
     expect((await admin.call(ops.getRunner, { params: { id: client.runnerId! } })).languages).toEqual([...installed].sort());
     expect(await allowed()).toEqual(installed);
 
-    const before = submissions();
+    const before = await submissions();
     const e = await refusedWith(submit('late.ghost'), 422, 'submission.language');
     expect(e.errors?.language).toEqual([expect.stringMatching(/^No runner that judges this problem can judge Ghost \(ghost\)$/)]);
     expect(e.errors?.allowed).toEqual(installed);
-    expect(submissions()).toBe(before);
+    expect(await submissions()).toBe(before);
     expect(readdirSync(join(j.dataDir, 'files', '.incoming'))).toEqual([]);
     if (installed.includes('cpp')) expect((await submit('a.cpp')).state).toBe('queued');
   });

@@ -3,6 +3,7 @@ import { describe as suite, expect, it } from 'vitest';
 import { ops, type SubmissionSummary } from '@judge/contract';
 import { useJudgedContest } from './judged-contest.js';
 import { settled, SUM_PACKAGE } from './one-problem-contest.js';
+import { uidBaseOfRun } from './runner-process.js';
 
 /**
  * Several files from submit to verdict: the SDK's submit sends repeated file parts with their
@@ -11,7 +12,7 @@ import { settled, SUM_PACKAGE } from './one-problem-contest.js';
  */
 
 /** A uid range of this file's own, apart from the other end-to-end files' sandboxes. */
-const UID_BASE = 61100;
+const UID_BASE = uidBaseOfRun(61100);
 const describe = suite.skipIf(process.geteuid?.() !== 0);
 
 describe('multi-file submissions end to end (server, runner process, sandbox)', () => {

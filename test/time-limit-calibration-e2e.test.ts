@@ -2,6 +2,7 @@ import { describe as suite, expect, it } from 'vitest';
 import { ops } from '@judge/contract';
 import { until } from '../packages/server/test/support/wait.js';
 import { useJudgedContest } from './judged-contest.js';
+import { uidBaseOfRun } from './runner-process.js';
 
 /**
  * Time-limit calibration end to end: a package naming no time limit, with an accepted example in C;
@@ -12,7 +13,7 @@ import { useJudgedContest } from './judged-contest.js';
  */
 
 /** A uid range of this file's own, apart from the other end-to-end files' sandboxes. */
-const UID_BASE = 61300;
+const UID_BASE = uidBaseOfRun(61300);
 const root = process.geteuid?.() === 0;
 const describe = suite.skipIf(!root);
 

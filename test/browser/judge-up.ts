@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JudgeClient } from '@judge/sdk';
+import { freshDatabase, testAppsOnPostgres, type TestDatabase } from '../../packages/server/test/pg-cluster.js';
 
 const JUDGE = fileURLToPath(new URL('../../bin/judge', import.meta.url));
 
@@ -71,8 +72,9 @@ interface Launch {
   url: string;
 }
 
-function launch(dataDir: string, port: number, opts: JudgeUpOptions, log: { text: string }): Promise<Launch> {
+function launch(dataDir: string, port: number, opts: JudgeUpOptions, log: { text: string }, database?: TestDatabase): Promise<Launch> {
   const args = ['up', '--data-dir', dataDir, '--port', String(port), '--host', '127.0.0.1'];
+  if (database) args.push('--database', database.url);
   if (opts.runner === false) args.push('--no-runner');
   else args.push('--runner-uid-base', String(opts.runnerUidBase ?? BROWSER_RUNNER_UID_BASE));
   const env: Record<string, string> = { ...(process.env as Record<string, string>), ...TEST_ENV, ...opts.env, JUDGE_ADMIN_PASSWORD: ADMIN_PASSWORD };
@@ -126,12 +128,15 @@ function terminate(child: ChildProcess): Promise<void> {
 
 /**
  * A real `judge up` (bin/judge, so `pnpm build` first) on a fresh data directory and a free port,
- * with its local runner judging in the real sandbox, as a school starts it.
+ * with its local runner judging in the real sandbox, as a school starts it. In the PostgreSQL run
+ * (JUDGE_TEST_DATABASE, scripts/run-tests.mjs) it keeps its data in a fresh database of the test
+ * cluster (`--database`), dropped by dispose().
  */
 export async function startJudgeUp(opts: JudgeUpOptions = {}): Promise<RunningJudge> {
   const dataDir = join(mkdtempSync(join(tmpdir(), 'judge-browser-')), 'data');
   const log = { text: '' };
-  let current = await launch(dataDir, 0, opts, log);
+  const database = testAppsOnPostgres() ? await freshDatabase() : undefined;
+  let current = await launch(dataDir, 0, opts, log, database);
   const url = current.url;
   const port = Number(new URL(url).port);
   const stop = () => terminate(current.child);
@@ -150,10 +155,11 @@ export async function startJudgeUp(opts: JudgeUpOptions = {}): Promise<RunningJu
     stop,
     async restart() {
       await stop();
-      current = await launch(dataDir, port, opts, log);
+      current = await launch(dataDir, port, opts, log, database);
     },
     async dispose() {
       await stop();
+      await database?.drop();
       rmSync(join(dataDir, '..'), { recursive: true, force: true });
     },
   };

@@ -7,6 +7,7 @@ import { assignmentsCommands } from './commands/assignments.js';
 import { contestCommands } from './commands/contest.js';
 import { printoutsCommands } from './commands/printouts.js';
 import { broadcastCommand, maintenanceCommand } from './commands/maintenance.js';
+import { mailCommands } from './commands/mail.js';
 import { problemsCommands } from './commands/problems.js';
 import { questionsCommands } from './commands/questions.js';
 import { rankingCommand } from './commands/ranking.js';
@@ -48,6 +49,7 @@ questionsCommands(program);
 printoutsCommands(program);
 maintenanceCommand(program);
 broadcastCommand(program);
+mailCommands(program);
 
 applyConventions(program);
 

@@ -99,6 +99,7 @@ export const ERROR_CODES = {
   'server.maintenance': 503,
   'server.draining': 503,
   internal: 500,
+  'mail.failed': 502,
   'storage.full': 507,
 } as const satisfies Record<string, number>;
 
@@ -121,6 +122,7 @@ const TITLES: Record<number, string> = {
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
   507: 'Insufficient Storage',
 };

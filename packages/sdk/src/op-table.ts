@@ -144,5 +144,6 @@ export const ops = {
   runSamples: { id: 'runSamples', method: 'POST', path: '/activities/{idOrSlug}/problems/{problemSlug}/sample-runs', status: 201 },
   getMaintenance: { id: 'getMaintenance', method: 'GET', path: '/admin/maintenance', status: 200 },
   sendSystemMessage: { id: 'sendSystemMessage', method: 'POST', path: '/admin/system-message', status: 204 },
+  sendTestMail: { id: 'sendTestMail', method: 'POST', path: '/admin/mail/test', status: 200 },
   setMaintenance: { id: 'setMaintenance', method: 'PUT', path: '/admin/maintenance', status: 200 },
 } as unknown as typeof ContractOps;

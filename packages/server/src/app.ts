@@ -18,6 +18,7 @@ import type { Config } from './config.js';
 import { memoryLimits, postgresLimits, type LimitStore } from './http/limits.js';
 import { isPostgresUrl, maskDatabaseUrl } from './db/database-url.js';
 import { holdsJudgeData, openStorage, type StorageHandle } from './db/open-storage.js';
+import { describeStuck } from './db/rw-lock.js';
 import type { Engine } from './db/storage.js';
 import { Transactor } from './db/transactor.js';
 import { dataPaths, ensureDataDirs, isInitialised, lockDataDir } from './datadir.js';
@@ -38,7 +39,7 @@ import { InstanceService, instanceRoutes, maintenanceGate } from './modules/inst
 import { Judging, judgingRoutes } from './modules/judging/index.js';
 import { ParticipantService, participantRoutes } from './modules/participant/index.js';
 import { activityViewers } from './modules/policy/index.js';
-import { PrintoutsService, printoutPdfDir, printoutsRoutes, pruneDisposed } from './modules/printouts/index.js';
+import { PrintoutsService, printoutsRoutes, pruneDisposed } from './modules/printouts/index.js';
 import { ProblemsService, problemsRoutes } from './modules/problems/index.js';
 import { QuestionsService, questionsRoutes } from './modules/questions/index.js';
 import { RankingService, rankingRoutes } from './modules/ranking/index.js';
@@ -49,7 +50,8 @@ import { SubmissionsService, submissionsRoutes } from './modules/submissions/ind
 import { UsersService, usersRoutes } from './modules/users/index.js';
 import { startControlSocket } from './ops/control.js';
 import { BoundedPool, type PoolOptions } from './offloop/pool.js';
-import type { Deps } from './services.js';
+import { openMailer } from './mail/mailer.js';
+import type { AppDeps, Deps } from './services.js';
 import { systemClock, type Clock } from './util.js';
 import { LeaseReaper } from './workers/lease-reaper.js';
 import { RankingAnnouncer } from './workers/ranking-announcer.js';
@@ -88,7 +90,7 @@ export interface JudgeApp extends Workers {
   port: number;
   /** On PostgreSQL the database's URL with its password masked; empty on the data directory's SQLite file. */
   database: string;
-  deps: Deps;
+  deps: AppDeps;
   hub: EventHub;
   /** Ids of the contract operations this server serves. */
   operations: ReadonlySet<string>;
@@ -159,13 +161,14 @@ async function openDataDir(opts: AppOptions) {
   const onPostgres = isPostgresUrl(config.database);
   const notInitialised = () => new NotInitialised(`${onPostgres ? `the database ${maskDatabaseUrl(config.database)}` : dataDir} holds no judge database; run \`judge init --data-dir ${dataDir}\`${onPostgres ? ' with the same database setting' : ''} first`);
   if (!onPostgres && !isInitialised(dataDir)) throw notInitialised();
-  ensureDataDirs(dataDir);
+  ensureDataDirs(dataDir, config.filesDir);
   const lock = lockDataDir(dataDir);
-  const paths = dataPaths(dataDir);
+  const paths = dataPaths(dataDir, config.filesDir);
   const { log, closeLog } = opts.logger ? { log: opts.logger, closeLog: async () => {} } : openLogFile(config, join(paths.logs, 'judge.log'), opts.logToStdout);
   let dbh: StorageHandle | undefined;
   try {
-    dbh = await openStorage(config.database, paths.db, (e) => log.warn({ err: e }, 'an idle database connection failed; the pool opens another'));
+    dbh = await openStorage(config.database, paths.db, (e) => log.warn({ err: e }, 'an idle database connection failed; the pool opens another'), config.databasePoolSize);
+    if (dbh.engine.name === 'sqlite') dbh.engine.reportStuckTo((s) => log.warn({ lock: s }, describeStuck(s)));
     if (!(await holdsJudgeData(dbh.engine))) throw notInitialised();
     return { lock, paths, log, closeLog, dbh };
   } catch (e) {
@@ -177,7 +180,7 @@ async function openDataDir(opts: AppOptions) {
 }
 
 /** The dependencies every service shares. Permissions are read again after any write that touched them; events leave after commit. */
-function createDeps(opts: AppOptions, dbh: StorageHandle, log: Logger, limits: LimitStore, connections: Deps['connections']): Deps {
+function createDeps(opts: AppOptions, dbh: StorageHandle, log: Logger, limits: LimitStore, connections: Deps['connections']): AppDeps {
   const { config, dataDir } = opts;
   const bus = new EventBus();
   // the resolver reads through the transactor, which invalidates it: made in that order, tied by this reference
@@ -185,14 +188,15 @@ function createDeps(opts: AppOptions, dbh: StorageHandle, log: Logger, limits: L
   const clock = opts.clock ?? systemClock;
   // names this server's notes in a cluster's event log (cluster/cache-notes.ts)
   const serverId = randomUUID();
-  const tx = new Transactor(dbh.syncConnection, {
+  const tx = new Transactor(dbh.engine, {
     settled: [(out) => void (out.permissionsChanged && permissions?.invalidate())],
     ...eventHooks(dbh.engine.name, bus, clock, serverId),
-  }, dbh.engine);
+  });
   permissions = new Permissions(tx);
   const sessions = new Sessions(tx, config.auth);
   const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKib, iterations: config.auth.argon2Iterations });
-  return { config, dataDir, db: dbh.db, sqlite: dbh.sqlite, tx, clock, log, bus, permissions, sessions, hasher, limits, serverId, connections, offloop: new BoundedPool(opts.offloop) };
+  const mail = openMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, publicUrl: config.publicUrl, dataDir, log });
+  return { config, dataDir, db: dbh.db, sqlite: dbh.sqlite, tx, clock, log, bus, permissions, sessions, hasher, limits, serverId, connections, offloop: new BoundedPool(opts.offloop), mail };
 }
 
 /** Binds every area's routes to the contract's operations. */
@@ -254,7 +258,7 @@ function createHandler(deps: Deps, api: Api, services: Services): RequestListene
  */
 async function startWorkers(deps: Deps, services: Services, paths: DataPaths, engine: Engine): Promise<{ workers: Workers; cluster: ClusterNode }> {
   const workers: Workers = {
-    retention: new RetentionWorker(deps.tx, paths.uploads, deps.clock, deps.log, { dir: printoutPdfDir(deps.dataDir), prune: (dir) => pruneDisposed(dir, deps.tx) }),
+    retention: new RetentionWorker(deps.tx, paths.uploads, deps.clock, deps.log, { dir: paths.printouts, prune: (dir) => pruneDisposed(dir, deps.tx) }),
     scheduler: new SeriesScheduler(deps, services.series),
     rankingAnnouncer: new RankingAnnouncer(deps),
     reaper: new LeaseReaper(deps, services.judging),
@@ -266,9 +270,11 @@ async function startWorkers(deps: Deps, services: Services, paths: DataPaths, en
     clock: deps.clock,
     log: deps.log,
     version: packageVersion(),
+    serverId: deps.serverId,
     workers: { start: () => Object.values(workers).forEach((w) => w.start()), stop: () => Object.values(workers).forEach((w) => w.stop()) },
     onWork: (kind) => (kind === 'trials' ? services.trials : services.jobs).signal.notify(),
   });
+  services.instance.watchCluster(() => cluster.report());
   // on SQLite nothing is noted for other servers, and a listener would only make every write build its events
   if (engine.name === 'postgres') {
     applyCacheNotes(deps.bus, deps.serverId, {
@@ -313,6 +319,7 @@ async function shutdown(parts: {
   // a printout being printed finishes and is recorded before the database closes
   await Promise.all(parts.services.printouts.printing);
   await parts.deps.offloop.close();
+  parts.deps.mail.close();
   await parts.hub.close();
   await parts.control?.close();
   const close = (server: Server) =>
@@ -392,7 +399,7 @@ export async function startApp(opts: AppOptions): Promise<JudgeApp> {
   });
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  log.info({ port, host: config.host, dataDir, database: dbh.shown, https: !!tls }, 'judge listening');
+  log.info({ port, host: config.host, dataDir, filesDir: paths.files, database: dbh.shown, https: !!tls }, 'judge listening');
   let closing: Promise<void> | undefined;
   const url = `${tls ? 'https' : 'http'}://${host}:${port}`;
   return {

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_MAXIMA, type LimitFigures } from '@judge/problem-package';
 import { z } from 'zod';
@@ -22,6 +22,17 @@ export const ConfigSchema = z.strictObject({
    * URL's password is a secret: it is only ever shown masked (db/database-url.ts).
    */
   database: z.union([z.literal(''), z.string().regex(/^postgres(ql)?:\/\/./, 'a postgres:// or postgresql:// URL, or empty for the SQLite file')]),
+  /**
+   * Connections each server keeps to PostgreSQL (unused with SQLite). Every read and write of a
+   * request takes one for its statements, so a server whose requests wait on the pool rather than
+   * on the database answers late with CPU to spare (docs/storage.md, "The connection pool").
+   */
+  databasePoolSize: z.number().int().min(1).max(500),
+  /**
+   * Where the stored files (uploads, packages, printouts' PDFs) live: empty for DATA_DIR/files, or an
+   * absolute path to a directory every server of a cluster mounts (docs/storage.md, "Files").
+   */
+  filesDir: z.union([z.literal(''), z.string().regex(/^\//, 'an absolute path (e.g. /srv/judge-files), or empty for DATA_DIR/files')]),
   /**
    * Built-in HTTPS (src/tls.ts): a PEM certificate (chain) and its private key; both empty: plain
    * HTTP, e.g. behind a reverse proxy. Relative to the data directory unless absolute.
@@ -88,6 +99,16 @@ export const ConfigSchema = z.strictObject({
    */
   printing: z.strictObject({
     command: z.string(),
+  }),
+  /**
+   * Mail (confirmations, password resets): `smtpUrl` smtp://user:password@host:587 (STARTTLS when
+   * the server offers it) or smtps://…:465; empty: each message is written to DATA_DIR/outbox/ and
+   * logged (src/mail/mailer.ts). Its password is a secret, only ever shown masked. `from`: the
+   * sender; empty: judge@ the host of `publicUrl`, else of this machine.
+   */
+  mail: z.strictObject({
+    smtpUrl: z.union([z.literal(''), z.string().regex(/^smtps?:\/\/[^/]/, 'an smtp:// or smtps:// URL, or empty for the outbox')]),
+    from: z.union([z.literal(''), z.string().max(320).regex(/^[^\r\n]*@[^\r\n]*$/, 'an address (judge@school.example, or "Judge <judge@school.example>"), or empty')]),
   }),
   /** The built web app served at `/`; relative to the installation folder unless absolute. */
   web: z.strictObject({
@@ -196,6 +217,33 @@ export function databaseSetting(dataDir: string, env: NodeJS.ProcessEnv = proces
 }
 
 /**
+ * The `filesDir` setting alone, resolved: `override` (a command's --files-dir), else JUDGE_FILES_DIR,
+ * else `<dataDir>/judge.json`; empty means DATA_DIR/files. For the commands that never load the whole
+ * configuration; refused as loadConfig refuses it.
+ */
+export function filesSetting(dataDir: string, override?: string, env: NodeJS.ProcessEnv = process.env): string {
+  let value: unknown = override ?? env.JUDGE_FILES_DIR;
+  if (value === undefined) {
+    const file = join(dataDir, CONFIG_FILE_NAME);
+    value = existsSync(file) ? readJson(file, 'configuration file').filesDir : undefined;
+  }
+  const parsed = ConfigSchema.shape.filesDir.safeParse(value ?? '');
+  if (!parsed.success) throw new ConfigError(`invalid configuration: filesDir: ${parsed.error.issues[0]!.message}`);
+  return checkedFilesDir(dataDir, parsed.data);
+}
+
+/** The files directory may not hold the data directory nor be it: its checks would take the database for stray files. */
+function checkedFilesDir(dataDir: string, filesDir: string): string {
+  if (!filesDir) return '';
+  const f = resolve(filesDir);
+  const d = resolve(dataDir);
+  if (d === f || d.startsWith(f.endsWith(sep) ? f : f + sep)) {
+    throw new ConfigError(`invalid configuration: filesDir: ${f} holds the data directory ${d}; give a directory of its own (e.g. /srv/judge-files), or empty for DATA_DIR/files`);
+  }
+  return f;
+}
+
+/**
  * Configuration, later sources winning: config/server.json, `<dataDir>/judge.json`, JUDGE_* variables,
  * then the overrides given (command-line flags, tests).
  */
@@ -214,6 +262,7 @@ export function loadConfig(dataDir: string, overrides: ConfigOverrides = {}, env
   }
   const config = {
     ...parsed.data,
+    filesDir: checkedFilesDir(dataDir, parsed.data.filesDir),
     languages: resolve(installationDir(), parsed.data.languages),
     web: { ...parsed.data.web, dir: resolve(installationDir(), parsed.data.web.dir) },
     tls: {

@@ -1,17 +1,26 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { filesLayout } from './modules/files/index.js';
 
 export const DB_FILE = 'judge.db';
 const LOCK_FILE = 'serve.lock';
 const LOCK_OWNER = 'serve.lock.owner';
 
-export const dataPaths = (dir: string) => ({
-  db: join(dir, DB_FILE),
-  files: join(dir, 'files'),
-  uploads: join(dir, 'files', '.incoming'),
-  logs: join(dir, 'logs'),
-});
+/**
+ * What a data directory's server reads and writes. `filesDir` is the setting of that name: empty for
+ * DATA_DIR/files, else a directory several servers may share (modules/files/store.ts `filesLayout`).
+ */
+export const dataPaths = (dir: string, filesDir = '') => {
+  const files = filesLayout(filesDir || join(dir, 'files'));
+  return {
+    db: join(dir, DB_FILE),
+    files: files.root,
+    uploads: files.incoming,
+    printouts: files.printouts,
+    logs: join(dir, 'logs'),
+  };
+};
 
 /** A data directory the server cannot write to; the message is one line an operator can act on. */
 export class DataDirUnwritable extends Error {}
@@ -35,8 +44,8 @@ function unwritable(path: string, e: unknown): DataDirUnwritable {
  * Makes the directories and proves each can be written, so that a read-only mount or a missing
  * permission is one plain sentence at start rather than a stack from deep inside the first write.
  */
-export function ensureDataDirs(dir: string): void {
-  for (const p of [dir, ...Object.values(dataPaths(dir))]) {
+export function ensureDataDirs(dir: string, filesDir = ''): void {
+  for (const p of [dir, ...Object.values(dataPaths(dir, filesDir))]) {
     if (p.endsWith('.db')) continue;
     try {
       mkdirSync(p, { recursive: true, mode: 0o750 });

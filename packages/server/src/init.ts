@@ -51,7 +51,7 @@ async function createAdmin(engine: Engine, config: Config, password: string, now
 
 /** The PostgreSQL form: the data directory holds the files and logs, the database everything else. */
 async function initPostgres(dir: string, config: Config, adminPassword: AdminPassword, now: Date): Promise<InitResult> {
-  ensureDataDirs(dir);
+  ensureDataDirs(dir, config.filesDir);
   const engine = await openPostgres(config.database);
   try {
     const existing = await adminOf(engine);
@@ -83,7 +83,7 @@ export async function initDataDir(dir: string, config: Config, adminPassword: Ad
   }
   // the password is settled before anything is written, so a refused one leaves no trace
   const password = await adminPassword();
-  ensureDataDirs(dir);
+  ensureDataDirs(dir, config.filesDir);
   const { engine, close } = openDatabase(dataPaths(dir).db);
   try {
     // one process initialises a directory it holds the lock of

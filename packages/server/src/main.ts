@@ -27,8 +27,15 @@ function serverCommand(parent: Command, name: string, description: string): Comm
     // built-in HTTPS: settings tls.certFile and tls.keyFile
     .option('--tls-cert <file>', 'serve HTTPS (and WSS) with this PEM certificate (chain); setting tls.certFile')
     .option('--tls-key <file>', "the certificate's PEM private key; setting tls.keyFile")
-    .option(...databaseOption);
+    .option(...databaseOption)
+    .option(...filesDirOption);
 }
+
+/** `--files-dir`: setting `filesDir`, JUDGE_FILES_DIR. */
+const filesDirOption = [
+  '--files-dir <dir>',
+  'keep the stored files there instead of DATA_DIR/files (a directory every server of a cluster mounts); setting filesDir',
+] as const;
 
 /** `--database`: setting `database`, JUDGE_DATABASE. */
 const databaseOption = [
@@ -38,15 +45,17 @@ const databaseOption = [
 
 const DATABASE_HELP = [
   '',
-  'On PostgreSQL (--database postgres://…) the data directory keeps the stored files, keys and logs;',
-  '`judge backup`, `restore`, `doctor` and `reset-password` work on the SQLite file only and refuse',
-  'there (docs/storage.md). The URL\'s password is never logged or shown: prefer JUDGE_DATABASE or',
-  'judge.json to the command line, where other users of the machine can read it.',
+  'On PostgreSQL (--database postgres://…) the data directory keeps keys and logs, and the stored files',
+  'unless --files-dir names a directory every server shares (docs/storage.md, "Files"). `judge backup`',
+  'and `restore` take a pg_dump snapshot with the files it references; `doctor` and `reset-password`',
+  'work on the SQLite file only. The URL\'s password is never logged or shown: prefer JUDGE_DATABASE',
+  'or judge.json to the command line, where other users of the machine can read it.',
 ].join('\n');
 
 /** What the options of serverCommand set, over judge.json and the environment. */
 interface ServerFlags {
   database?: string;
+  filesDir?: string;
   port?: number;
   host?: string;
   publicUrl?: string;
@@ -57,7 +66,7 @@ interface ServerFlags {
 /** The settings the flags give; their files relative to where the command was typed (in judge.json they are relative to the data directory). */
 function flagOverrides(o: ServerFlags): ConfigOverrides {
   const tls = o.tlsCert || o.tlsKey ? { tls: { ...(o.tlsCert ? { certFile: resolve(o.tlsCert) } : {}), ...(o.tlsKey ? { keyFile: resolve(o.tlsKey) } : {}) } } : {};
-  return { database: o.database, port: o.port, host: o.host, publicUrl: o.publicUrl, ...tls };
+  return { database: o.database, filesDir: o.filesDir === undefined ? undefined : o.filesDir && resolve(o.filesDir), port: o.port, host: o.host, publicUrl: o.publicUrl, ...tls };
 }
 
 function logFormatOption(): Option {
@@ -119,10 +128,11 @@ program
   .option('--data-dir <dir>', 'data directory', process.env.JUDGE_DATA_DIR ?? './data')
   .option('--admin-password-file <file>', 'read the admin password from this file')
   .option(...databaseOption)
+  .option(...filesDirOption)
   .addHelpText('after', configHelp() + DATABASE_HELP)
-  .action(async (o: { dataDir: string; adminPasswordFile?: string; database?: string }) => {
+  .action(async (o: { dataDir: string; adminPasswordFile?: string; database?: string; filesDir?: string }) => {
     const dir = resolve(o.dataDir);
-    const config = loadConfig(dir, { database: o.database });
+    const config = loadConfig(dir, flagOverrides({ database: o.database, filesDir: o.filesDir }));
     const { created, shown } = await initialise(dir, config, o.adminPasswordFile);
     if (!created) {
       console.log(`${dir} is already initialised; nothing was changed.`);

@@ -57,6 +57,15 @@ function startRunner(app: JudgeApp, run: ServeRun, write: ReturnType<typeof writ
   return { runner, state: () => runner.supervisor.status() };
 }
 
+/**
+ * On PostgreSQL, files kept in the data directory are this server's alone. One server on PostgreSQL
+ * is a legitimate install, so it is said, not refused (docs/storage.md, "Files").
+ */
+export function localFilesNotice(database: string, filesDir: string, dataDir: string): string | undefined {
+  if (!database || filesDir) return undefined;
+  return `the stored files are in ${dataDir}/files, which only this server sees: another server on this database cannot read what is uploaded here. Set filesDir (--files-dir, JUDGE_FILES_DIR) to a directory every server mounts (docs/storage.md, "Files").`;
+}
+
 export async function runServer(run: ServeRun): Promise<void> {
   const { dataDir, config } = run;
   const app = await startApp({ dataDir, config, logToStdout: run.logFormat === 'json' });
@@ -64,6 +73,8 @@ export async function runServer(run: ServeRun): Promise<void> {
   write(`judge ${packageVersion()} serving ${app.url}/api/v1 from ${dataDir}${app.database ? `, database ${app.database}` : ''}`);
   write(browserHint({ host: config.host, port: app.port, publicUrl: config.publicUrl, https: app.url.startsWith('https:') }));
   write(`Logs: ${dataDir}/logs/judge.log`);
+  const unshared = localFilesNotice(app.database, config.filesDir, dataDir);
+  if (unshared) write(unshared, 'warn');
   const local = run.localRunner ? startRunner(app, run, write) : undefined;
   if (local) app.services.instance.watchLocalRunner(local.state);
   if (!local?.runner && (await app.deps.tx.read((q) => readRunnerCensus(q, Date.now()))).approved === 0) write(noRunnerWarning(app.url, 'none'), 'warn');

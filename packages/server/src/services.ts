@@ -9,14 +9,13 @@ import type { Transactor } from './db/transactor.js';
 import type { LimitStore } from './http/limits.js';
 import type { EventBus } from './events/bus.js';
 import type { BoundedPool } from './offloop/pool.js';
+import type { Mailer } from './mail/mailer.js';
 import type { Clock } from './util.js';
 
 /** What every service is built from; app.ts makes one of these per server. */
 export interface Deps {
   config: Config;
   dataDir: string;
-  db: Db;
-  sqlite: Database.Database;
   tx: Transactor;
   clock: Clock;
   log: Logger;
@@ -32,4 +31,16 @@ export interface Deps {
   offloop: BoundedPool;
   /** Live socket count of a session, answered by the event hub. */
   connections(sessionId: string): number;
+  /** Sends the judge's mail: over SMTP (`mail.smtpUrl`), or into DATA_DIR/outbox/ (mail/mailer.ts). */
+  mail: Mailer;
+}
+
+/**
+ * The server's `Deps` with SQLite's synchronous handles, which no service sees: for what works on
+ * the SQLite file itself (the control socket's snapshot), and for tests and benchmarks that look
+ * at it. On PostgreSQL they are stand-ins that refuse every use (db/open-storage.ts).
+ */
+export interface AppDeps extends Deps {
+  db: Db;
+  sqlite: Database.Database;
 }

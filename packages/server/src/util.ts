@@ -135,3 +135,20 @@ export function literalRows<P extends unknown[], R>(st: import('better-sqlite3')
     all: (...params) => raw.all(...params).map(make),
   };
 }
+
+/**
+ * A URL setting (a database's, a mail server's) with its password replaced by `***`, also one given
+ * as a query parameter whose name `queryKey` matches; what cannot be parsed as a URL is shown as its
+ * scheme only. What is logged or shown of such a setting is this, never the setting.
+ */
+export function maskUrlPassword(setting: string, queryKey: RegExp = /^password$/i): string {
+  let u: URL;
+  try {
+    u = new URL(setting);
+  } catch {
+    return `${setting.split(':')[0]}://…`;
+  }
+  if (u.password) u.password = '***';
+  for (const key of [...u.searchParams.keys()]) if (queryKey.test(key)) u.searchParams.set(key, '***');
+  return u.toString();
+}

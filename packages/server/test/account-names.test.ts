@@ -15,7 +15,7 @@ let j: TestJudge;
 let admin: JudgeClient;
 let seq = 0;
 const fresh = (stem: string) => `${stem}-${++seq}`;
-const row = (id: string) => j.app.deps.sqlite.prepare('SELECT username, first_name, last_name, email, origin FROM users WHERE id = ?').get(id) as Record<string, unknown>;
+const row = async (id: string) => (await j.query('SELECT username, first_name, last_name, email, origin FROM users WHERE id = ?', id))[0]!;
 const switches = (body: { allowRenameStaffAccounts?: boolean; allowRenameSelfRegistered?: boolean }) => admin.call(ops.updateInstance, { body });
 
 beforeAll(async () => {
@@ -44,7 +44,7 @@ describe('an account staff created', () => {
   it('keeps its login and name: 403 account.nameFixed saying why, nothing changed', async () => {
     const s = await student();
     expect(await s.c.call(ops.getAccount)).toMatchObject({ origin: 'staff', mayChangeUsername: false, mayChangeName: false });
-    const before = row(s.id);
+    const before = await row(s.id);
     const login = await refusedWith(s.c.call(ops.updateAccount, { body: { username: 'admin2' } }), 403, 'account.nameFixed');
     expect(login.detail).toMatch(/made by the organisers/);
     expect(login.errors).toHaveProperty('username');
@@ -52,7 +52,7 @@ describe('an account staff created', () => {
     await refusedWith(s.c.call(ops.updateAccount, { body: { lastName: null } }), 403, 'account.nameFixed');
     // a refused name takes the address sent with it down too: one request, one outcome
     await refusedWith(s.c.call(ops.updateAccount, { body: { firstName: 'Der Lehrer', email: 'new@school.example' } }), 403, 'account.nameFixed');
-    expect(row(s.id)).toEqual(before);
+    expect(await row(s.id)).toEqual(before);
   });
 
   it('still changes its own address and password, with the unchanged names sent along (as the page sends them)', async () => {
@@ -87,7 +87,7 @@ describe('an account staff created', () => {
 describe('a self-registered account', () => {
   it('is marked self and keeps its name until allowRenameSelfRegistered is on; the staff switch is not its switch', async () => {
     const s = await registered();
-    expect(row(s.id).origin).toBe('self');
+    expect((await row(s.id)).origin).toBe('self');
     expect(await s.c.call(ops.getAccount)).toMatchObject({ origin: 'self', mayChangeName: false });
     await switches({ allowRenameStaffAccounts: true });
     try {
@@ -98,7 +98,7 @@ describe('a self-registered account', () => {
     } finally {
       await switches({ allowRenameStaffAccounts: false, allowRenameSelfRegistered: false });
     }
-    expect(row(s.id).first_name).toBe('Dana');
+    expect((await row(s.id)).first_name).toBe('Dana');
   });
 });
 

@@ -32,12 +32,12 @@ const url = (path: string) => `${j.url}/api/v1${path}`;
 const refused = refusedWith;
 const send = (method: string, path: string, token: string | undefined, body?: unknown) => sendJson(j.url, method, path, token, body);
 
-function userRow(id: string): Record<string, unknown> {
-  return j.app.deps.sqlite.prepare('SELECT * FROM users WHERE id = ?').get(id) as Record<string, unknown>;
+async function userRow(id: string): Promise<Record<string, unknown>> {
+  return (await j.query('SELECT * FROM users WHERE id = ?', id))[0]!;
 }
 
-function liveSessions(userId: string): number {
-  return (j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ? AND ended_at IS NULL').get(userId) as { n: number }).n;
+async function liveSessions(userId: string): Promise<number> {
+  return (await j.query<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE user_id = ? AND ended_at IS NULL', userId))[0]!.n;
 }
 
 async function loginResult(login: string, password: string): Promise<string> {
@@ -65,7 +65,7 @@ async function signInAs(u: { username: string; password: string }, userAgent: st
 describe('anonymous callers', () => {
   it('get 401 unauthenticated from every account endpoint, and so do bad credentials', async () => {
     const someone = await j.user(fresh('anon-target'));
-    const before = userRow(someone.id);
+    const before = await userRow(someone.id);
     const calls: [string, string, unknown?][] = [
       ['GET', '/account'],
       ['PUT', '/account', { firstName: 'x' }],
@@ -82,7 +82,7 @@ describe('anonymous callers', () => {
       const cookie = await raw(url(path), { method, headers: { cookie: 'judge_session=forged', origin: j.url, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
       expect(cookie.status, `${method} ${path} forged cookie`).toBe(401);
     }
-    expect(userRow(someone.id)).toEqual(before);
+    expect(await userRow(someone.id)).toEqual(before);
   });
 });
 
@@ -123,7 +123,7 @@ describe('PUT /account', () => {
     const c = await j.signIn(u);
     const set = await c.call(ops.updateAccount, { body: { firstName: 'Ada', lastName: 'Lovelace' } });
     expect(set).toMatchObject({ userId: u.id, firstName: 'Ada', lastName: 'Lovelace' });
-    expect(userRow(u.id)).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace' });
+    expect(await userRow(u.id)).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace' });
     expect(await c.call(ops.getAccount)).toEqual(set);
 
     const res = await send('PUT', '/account', c.accessToken, { firstName: null });
@@ -131,7 +131,7 @@ describe('PUT /account', () => {
     expect(res.text).not.toContain('null');
     expect(Object.keys(res.body)).not.toContain('firstName');
     expect(res.body.lastName).toBe('Lovelace');
-    expect(userRow(u.id).first_name).toBeNull();
+    expect((await userRow(u.id)).first_name).toBeNull();
   });
 
   it('changes the login: the new one signs in, the old one no longer does', async () => {
@@ -140,7 +140,7 @@ describe('PUT /account', () => {
     const newName = fresh('Acc-Renamed');
     const acc = await c.call(ops.updateAccount, { body: { username: newName } });
     expect(acc.username).toBe(newName);
-    expect(userRow(u.id)).toMatchObject({ username: newName, username_key: newName.toLowerCase() });
+    expect(await userRow(u.id)).toMatchObject({ username: newName, username_key: newName.toLowerCase() });
     expect(await loginResult(newName.toLowerCase(), u.password)).toBe('ok');
     expect(await loginResult(u.username, u.password)).toBe('Failed');
     // the session survives the rename
@@ -158,10 +158,10 @@ describe('PUT /account', () => {
     const holder = await j.user(fresh('acc-holder'));
     const u = await j.user(fresh('acc-wants'));
     const c = await j.signIn(u);
-    const before = userRow(u.id);
+    const before = await userRow(u.id);
     await refused(c.call(ops.updateAccount, { body: { username: holder.username.toUpperCase(), firstName: 'Changed' } }), 409, 'user.username.taken');
     await refused(c.call(ops.updateAccount, { body: { username: 'ADMIN' } }), 409, 'user.username.taken');
-    expect(userRow(u.id)).toEqual(before);
+    expect(await userRow(u.id)).toEqual(before);
     expect(await loginResult(u.username, u.password)).toBe('ok');
   });
 
@@ -171,28 +171,28 @@ describe('PUT /account', () => {
     await j.app.deps.tx.write(async (q) => {
       await q.update(users).set({ emailConfirmed: true }).where(eq(users.id, u.id));
     });
-    const same = await c.call(ops.updateAccount, { body: { email: (userRow(u.id).email as string).toUpperCase() } });
+    const same = await c.call(ops.updateAccount, { body: { email: ((await userRow(u.id)).email as string).toUpperCase() } });
     expect(same.emailConfirmed).toBe(true);
 
     const address = `${fresh('new')}@example.org`;
     const acc = await c.call(ops.updateAccount, { body: { email: address } });
     expect(acc).toMatchObject({ email: address, emailConfirmed: false });
-    expect(userRow(u.id)).toMatchObject({ email: address, email_key: address, email_confirmed: 0 });
+    expect(await userRow(u.id)).toMatchObject({ email: address, email_key: address, email_confirmed: 0 });
     expect(await loginResult(address, u.password)).toBe('ok');
 
     const cleared = await send('PUT', '/account', c.accessToken, { email: null });
     expect(cleared.status).toBe(200);
     expect(Object.keys(cleared.body)).not.toContain('email');
-    expect(userRow(u.id)).toMatchObject({ email: null, email_key: null });
+    expect(await userRow(u.id)).toMatchObject({ email: null, email_key: null });
   });
 
   it('refuses an address another account has with 409 user.email.taken, changing nothing', async () => {
     await j.user(fresh('acc-mailholder'), { email: 'Taken.Address@Example.org' });
     const u = await j.user(fresh('acc-mailwants'));
     const c = await j.signIn(u);
-    const before = userRow(u.id);
+    const before = await userRow(u.id);
     await refused(c.call(ops.updateAccount, { body: { email: 'taken.address@example.ORG', lastName: 'Changed' } }), 409, 'user.email.taken');
-    expect(userRow(u.id)).toEqual(before);
+    expect(await userRow(u.id)).toEqual(before);
   });
 
   it.each([
@@ -206,28 +206,28 @@ describe('PUT /account', () => {
   ])('refuses %s with 422, changing nothing', async (_what, body, field) => {
     const u = await j.user(fresh('acc-invalid'), { firstName: 'Before' });
     const c = await j.signIn(u);
-    const before = userRow(u.id);
+    const before = await userRow(u.id);
     const res = await send('PUT', '/account', c.accessToken, { lastName: 'Changed', ...body });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('validation_failed');
     expect(res.body.errors).toHaveProperty([field]);
-    expect(userRow(u.id)).toEqual(before);
+    expect(await userRow(u.id)).toEqual(before);
   });
 
   it('refuses malformed JSON with 400, changing nothing', async () => {
     const u = await j.user(fresh('acc-malformed'));
     const c = await j.signIn(u);
-    const before = userRow(u.id);
+    const before = await userRow(u.id);
     const res = await send('PUT', '/account', c.accessToken, '{"firstName": "x",');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('request.malformed');
-    expect(userRow(u.id)).toEqual(before);
+    expect(await userRow(u.id)).toEqual(before);
   });
 
   it('refuses a cookie-authenticated change from a foreign origin (403 csrf.origin), changing nothing', async () => {
     const u = await j.user(fresh('acc-csrf'));
     const c = await j.signIn(u, 'cookie');
-    const before = userRow(u.id);
+    const before = await userRow(u.id);
     const res = await raw(url('/account'), {
       method: 'PUT',
       headers: { cookie: `judge_session=${c.cookie}`, origin: 'https://evil.example', 'content-type': 'application/json' },
@@ -235,7 +235,7 @@ describe('PUT /account', () => {
     });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('csrf.origin');
-    expect(userRow(u.id)).toEqual(before);
+    expect(await userRow(u.id)).toEqual(before);
     expect(await c.call(ops.updateAccount, { body: { firstName: 'Own' } })).toMatchObject({ firstName: 'Own' });
   });
 });
@@ -246,7 +246,7 @@ describe('POST /account/password', () => {
     const other = await j.signIn(u);
     const otherCookie = await j.signIn(u, 'cookie');
     const me = await j.signIn(u);
-    expect(liveSessions(u.id)).toBe(3);
+    expect(await liveSessions(u.id)).toBe(3);
     const res = await send('POST', '/account/password', me.accessToken, { currentPassword: u.password, newPassword: 'a-brand-new-password' });
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
@@ -254,7 +254,7 @@ describe('POST /account/password', () => {
     expect(await authStatus(other)).toBe(401);
     expect(await authStatus(otherCookie)).toBe(401);
     expect(await authStatus(me)).toBe(200);
-    expect(liveSessions(u.id)).toBe(1);
+    expect(await liveSessions(u.id)).toBe(1);
     const mine = await me.call(ops.listAccountSessions);
     expect(mine).toHaveLength(1);
     expect(mine[0]!.isCurrent).toBe(true);
@@ -277,10 +277,10 @@ describe('POST /account/password', () => {
     const u = await j.user(fresh('pw-wrong'));
     const other = await j.signIn(u);
     const me = await j.signIn(u);
-    const before = userRow(u.id);
+    const before = await userRow(u.id);
     const pb = await refused(me.call(ops.changePassword, { body: { currentPassword: `${u.password}-nope`, newPassword: 'would-be-new-password' } }), 422, 'account.password.wrong');
     expect(pb.errors).toHaveProperty(['currentPassword']);
-    expect(userRow(u.id)).toEqual(before);
+    expect(await userRow(u.id)).toEqual(before);
     expect(await authStatus(other)).toBe(200);
     expect(await authStatus(me)).toBe(200);
     expect(await loginResult(u.username, u.password)).toBe('ok');
@@ -298,12 +298,12 @@ describe('POST /account/password', () => {
     const u = await j.user(fresh('pw-invalid'));
     const other = await j.signIn(u);
     const me = await j.signIn(u);
-    const before = userRow(u.id);
+    const before = await userRow(u.id);
     const res = await send('POST', '/account/password', me.accessToken, body(u.password));
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('validation_failed');
     expect(res.body.errors).toHaveProperty([field]);
-    expect(userRow(u.id)).toEqual(before);
+    expect(await userRow(u.id)).toEqual(before);
     expect(await authStatus(other)).toBe(200);
     expect(await loginResult(u.username, u.password)).toBe('ok');
   });
@@ -318,11 +318,11 @@ describe('POST /account/password', () => {
   it('refuses malformed JSON with 400, changing nothing', async () => {
     const u = await j.user(fresh('pw-malformed'));
     const me = await j.signIn(u);
-    const before = userRow(u.id);
+    const before = await userRow(u.id);
     const res = await send('POST', '/account/password', me.accessToken, '{"currentPassword":');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('request.malformed');
-    expect(userRow(u.id)).toEqual(before);
+    expect(await userRow(u.id)).toEqual(before);
   });
 });
 
@@ -385,7 +385,7 @@ describe('DELETE /account/sessions/{id}', () => {
     expect(current!.isCurrent).toBe(true);
     await me.call(ops.endAccountSession, { params: { id: current!.id } });
     expect(await authStatus(me)).toBe(401);
-    expect(liveSessions(u.id)).toBe(0);
+    expect(await liveSessions(u.id)).toBe(0);
   });
 
   it('answers 404 for another user\'s session, an unknown id or a non-UUID id, ending nothing', async () => {
@@ -403,7 +403,7 @@ describe('DELETE /account/sessions/{id}', () => {
       expect(res.body.code).toBe('not_found');
     }
     expect(await authStatus(ownerClient)).toBe(200);
-    expect(liveSessions(owner.id)).toBe(1);
+    expect(await liveSessions(owner.id)).toBe(1);
     expect(await authStatus(me)).toBe(200);
   });
 });

@@ -136,8 +136,8 @@ describe('the server imports point one way', () => {
 /**
  * What would tie a service to the embedded engine: SQLite's synchronous handles and the synchronous
  * transaction form. Only the data layer (db/), the commands that work on a SQLite file (ops/), the data
- * directory's own check (datadir.ts) and the declaration of `Deps` (services.ts, whose SQLite handles
- * tests and ops still read) may name them; everything else runs on either engine through
+ * directory's own check (datadir.ts) and services.ts, which declares `Deps` without them and `AppDeps`
+ * (the server's, with them, for ops and tests) may name them; everything else runs on either engine through
  * `d.tx.read`/`write` (docs/storage.md).
  */
 export function sqliteOnlyUses(file: string, text: string): string[] {
@@ -154,6 +154,13 @@ describe('the services run on either engine', () => {
 
   it("nothing outside db/ and ops/ uses SQLite's synchronous handles or the synchronous transaction", () => {
     expect(Object.entries(sources).flatMap(([f, t]) => sqliteOnlyUses(f, t))).toEqual([]);
+  });
+
+  it("the Deps services are built from hold no SQLite handle (only the server's AppDeps do)", () => {
+    const text = sources['services.ts']!;
+    const deps = text.slice(text.indexOf('export interface Deps {'), text.indexOf('\n}\n', text.indexOf('export interface Deps {')));
+    expect(deps).toContain('tx: Transactor;');
+    expect(deps.match(/^\s+(db|sqlite)\??:/gm)).toBeNull();
   });
 
   it('the check sees each such use, and not the asynchronous form', () => {

@@ -238,8 +238,8 @@ describe('the managers view of an assignment', () => {
     const pinned = await update(M.c, assignment.id, { problemId: problem.id, slug: assignment.slug, pinnedProblemVersionId: v1.id });
     expect(pinned.problems[0]).toMatchObject({ pinnedProblemVersionId: v1.id, pinnedVersion: 1, currentVersion: 2, hasPackage: false });
 
-    w.submit({ activityId: A.id, seriesId: s.id, assignmentId: assignment.id, versionId: v1.id, userId: P.u.id });
-    w.submit({ activityId: A.id, seriesId: s.id, assignmentId: assignment.id, versionId: v2.id, userId: P.u.id });
+    await w.submit({ activityId: A.id, seriesId: s.id, assignmentId: assignment.id, versionId: v1.id, userId: P.u.id });
+    await w.submit({ activityId: A.id, seriesId: s.id, assignmentId: assignment.id, versionId: v2.id, userId: P.u.id });
     view = (await listed(M.c, A.id, s.id)).problems[0]!;
     expect(view.submissionCount).toBe(2);
     // the problem's own slug and name show through, the assignment's name wins
@@ -336,7 +336,7 @@ describe('DELETE /series-problems/{assignmentId}', () => {
     await w.refused(detach(MB.c, assignment.id), 404, 'not_found');
     await w.refused(detach(M2.c, assignment.id), 404, 'not_found');
     await w.refusedRaw(M.c, 'DELETE', '/series-problems/nope', undefined, 404, 'not_found');
-    w.submit({ activityId: A.id, seriesId: s.id, assignmentId: assignment.id, versionId: version.id, userId: P.u.id });
+    await w.submit({ activityId: A.id, seriesId: s.id, assignmentId: assignment.id, versionId: version.id, userId: P.u.id });
     await w.refused(detach(M.c, assignment.id), 409, 'assignment.hasSubmissions');
 
     const gone = await w.activity();

@@ -60,7 +60,7 @@ async function server(name: string, extra: TransactionHooks['beforeCommit'] = []
   const engine = await openPostgres(db.url, { poolSize: 4 });
   const bus = new EventBus();
   const hooks = eventHooks('postgres', bus, clock, name);
-  const tx = new Transactor(null, { ...hooks, beforeCommit: [...(hooks.beforeCommit ?? []), ...extra] }, engine);
+  const tx = new Transactor(engine, { ...hooks, beforeCommit: [...(hooks.beforeCommit ?? []), ...extra] });
   const s = { name, engine, tx, bus, got: [] as string[], workers: [] as string[], woken: [] as WorkKind[] } as unknown as Server;
   s.signals = { jobs: new WorkSignal(), trials: new WorkSignal() };
   bus.subscribe((m) => {
@@ -290,7 +290,7 @@ describe('the leader', () => {
     const bus = new EventBus();
     const got: string[] = [];
     bus.subscribe((m) => m.kind === 'event' && got.push((m.event.data as { note: string }).note));
-    const tx = new Transactor(h.sqlite, eventHooks('sqlite', bus, clock, 'local'), h.engine);
+    const tx = new Transactor(h.engine, eventHooks('sqlite', bus, clock, 'local'));
     const ran: string[] = [];
     const node = await ClusterNode.start({ engine: h.engine, tx, bus, clock, log, version: '1', workers: { start: () => ran.push('start'), stop: () => ran.push('stop') } });
     try {

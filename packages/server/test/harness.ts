@@ -1,6 +1,6 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ops } from '@judge/contract';
 import { JudgeClient } from '@judge/sdk';
 import { initDataDir, loadConfig, startApp, type ConfigOverrides, type JudgeApp } from '@judge/server';
@@ -12,6 +12,12 @@ import { freshDatabase, testAppsOnPostgres, type TestDatabase } from './pg-clust
 import type { Clock } from '../src/util.js';
 
 export const ADMIN_PASSWORD = 'admin-password-for-tests';
+
+/**
+ * Whether this run's test apps keep their data in PostgreSQL (JUDGE_TEST_DATABASE, pg-cluster.ts),
+ * for the few tests about what only one engine does (docs/storage.md lists them).
+ */
+export const onPostgres = testAppsOnPostgres();
 
 /** Settings every test server shares: cheap hashing, and limits high enough for a test's own traffic. */
 export const TEST_CONFIG: ConfigOverrides = {
@@ -53,6 +59,19 @@ async function postgresFor(dataDir: string): Promise<TestDatabase | undefined> {
   const db = await freshDatabase();
   writeFileSync(file, JSON.stringify({ ...settings, database: db.url }, null, 2));
   return db;
+}
+
+/**
+ * With JUDGE_TEST_LOGS=DIR, a stopping test server's log is copied into DIR (named by process and
+ * data directory): what an answer's traceId points at when a test saw a 500, which goes with the
+ * data directory otherwise.
+ */
+function keepLog(dataDir: string): void {
+  const dir = process.env.JUDGE_TEST_LOGS;
+  const log = join(dataDir, 'logs', 'judge.log');
+  if (!dir || !existsSync(log)) return;
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(log, join(dir, `${process.pid}-${basename(dataDir)}.log`));
 }
 
 /**
@@ -153,8 +172,32 @@ export class TestJudge {
     return this.app.deps.tx.write(async (q) => (await (q as unknown as { execute(s: SQL): Promise<{ rows: R[] }> }).execute(built)).rows);
   }
 
+  /**
+   * Waits until every event committed so far has reached this server's bus, and so its socket hub.
+   * SQLite publishes a write's events at its commit; PostgreSQL through the event log, which the
+   * server reads a moment later (cluster/event-log.ts): there a note for a user no one is is written
+   * after them, and seen on the bus once everything before it was.
+   */
+  async delivered(): Promise<void> {
+    if (this.app.deps.tx.engineName === 'sqlite') return;
+    const userId = `delivered-${crypto.randomUUID()}`;
+    let off = () => {};
+    const seen = new Promise<void>((resolve) => {
+      off = this.app.deps.bus.subscribe((m) => {
+        if (m.kind === 'cache' && m.note.what === 'user' && m.note.userId === userId) resolve();
+      });
+    });
+    try {
+      await this.app.deps.tx.write(async (_q, out) => out.note({ what: 'user', userId }));
+      await seen;
+    } finally {
+      off();
+    }
+  }
+
   async stop(): Promise<void> {
     await this.app.close();
+    keepLog(this.dataDir);
     if (!this.keepDir) {
       rmSync(this.dataDir, { recursive: true, force: true });
       // a kept directory keeps its database too: a test may start a server on it again

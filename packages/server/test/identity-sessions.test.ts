@@ -143,7 +143,7 @@ describe('across a restart', () => {
       const u = await first.user('restart-user');
       const pair = (await login(first, u.username, u.password)).body;
       const cookie = sessionCookie(await login(first, u.username, u.password, '?useCookies=true')).value;
-      const stored = first.app.deps.sqlite.prepare('SELECT hash FROM session_secrets').all() as { hash: string }[];
+      const stored = await first.query<{ hash: string }>('SELECT hash FROM session_secrets');
       for (const s of stored) expect(s.hash).toMatch(/^[0-9a-f]{64}$/);
       for (const secret of [pair.accessToken, pair.refreshToken, cookie]) expect(stored.map((s) => s.hash)).not.toContain(secret);
       await first.stop();

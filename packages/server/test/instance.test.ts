@@ -27,7 +27,7 @@ const problem = refusedWith;
 describe('instance settings', () => {
   let j: TestJudge;
   let admin: JudgeClient;
-  const stored = () => JSON.stringify(j.app.deps.sqlite.prepare('SELECT * FROM instance_settings ORDER BY id').all());
+  const stored = async () => JSON.stringify(await j.rows('instance_settings'));
   const read = () => j.anonymous().call(ops.getInstance, {});
 
   beforeAll(async () => {
@@ -77,30 +77,30 @@ describe('instance settings', () => {
 
   it('the switch takes effect: self-registration opens and closes with localRegistrationEnabled', async () => {
     await admin.call(ops.updateInstance, { body: { localRegistrationEnabled: false } });
-    const users = () => (j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
-    const count = users();
+    const users = () => j.count('users');
+    const count = await users();
     await problem(j.anonymous().call(ops.register, { body: { email: 'closed@example.test', password: 'a-long-enough-password' } }), 403, 'registration.closed');
-    expect(users()).toBe(count);
+    expect(await users()).toBe(count);
     await admin.call(ops.updateInstance, { body: { localRegistrationEnabled: true } });
     const open = await j.anonymous().send(ops.register, { body: { email: 'open@example.test', password: 'a-long-enough-password' } });
     expect(open.status).toBe(204);
-    expect(users()).toBe(count + 1);
+    expect(await users()).toBe(count + 1);
     await admin.call(ops.updateInstance, { body: { localRegistrationEnabled: false } });
   });
 
   it('PUT /instance needs instance:update: a plain user gets 403, a stranger 401, nothing changes', async () => {
     const u = await j.user('plain');
     const c = await j.signIn(u);
-    const before = stored();
+    const before = await stored();
     const e = await problem(c.call(ops.updateInstance, { body: { localRegistrationEnabled: true } }), 403, 'forbidden');
     expect(e.detail).toContain('instance:update');
     await problem(j.anonymous().call(ops.updateInstance, { body: { name: 'Hijacked' } }), 401, 'unauthenticated');
-    expect(stored()).toBe(before);
+    expect(await stored()).toBe(before);
     expect((await read()).name).not.toBe('Hijacked');
   });
 
   it('refuses members of the wrong type with 422 and changes nothing, not even the valid members beside them', async () => {
-    const before = stored();
+    const before = await stored();
     const view = await read();
     const cases: [unknown, string][] = [
       [{ localRegistrationEnabled: 'yes' }, 'localRegistrationEnabled'],
@@ -121,7 +121,7 @@ describe('instance settings', () => {
     const malformed = await raw(`${j.url}/api/v1/instance`, { method: 'PUT', token: admin.accessToken!, headers: { 'content-type': 'application/json' }, body: '{"name":' });
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ code: 'request.malformed' });
-    expect(stored()).toBe(before);
+    expect(await stored()).toBe(before);
     expect(await read()).toEqual(view);
   });
 });

@@ -90,7 +90,7 @@ describe('RetentionWorker', () => {
     const sqlite = new Database(join(dir, 'empty.db'));
     stoppers.push(() => sqlite.close());
     const { log, lines } = capturingLog();
-    const w = new RetentionWorker(new Transactor(sqlite, {}, new SqliteEngine(sqlite)), join(dir, 'incoming'), systemClock, log);
+    const w = new RetentionWorker(new Transactor(new SqliteEngine(sqlite)), join(dir, 'incoming'), systemClock, log);
     expect(w).toBeInstanceOf(IntervalWorker);
     stoppers.push(() => w.stop());
     w.start(5);

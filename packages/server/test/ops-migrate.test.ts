@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops } from '@judge/contract';
 import { codeForm } from './support/forms.js';
-import { ADMIN_PASSWORD, JUDGE, Scratch, initDataDir, judgeEnv, query, signIn, startJudge, tableCounts } from './support/judge-process.js';
+import { ADMIN_PASSWORD, JUDGE, Scratch, fileHashes, initDataDir, judgeEnv, query, signIn, startJudge, tableCounts } from './support/judge-process.js';
 import { packagedProblem } from './support/packaged-problem.js';
 import { legacyPackage, zipOf } from './zips.js';
 import { freshDatabase, type TestDatabase } from './pg-cluster.js';
@@ -23,9 +23,9 @@ const s = new Scratch();
 const targets: TestDatabase[] = [];
 let data: string;
 
-async function migrate(url: string, dir = data): Promise<{ code: number; stdout: string; stderr: string }> {
+async function migrate(url: string, dir = data, extra: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(JUDGE, ['migrate', '--to', url, '--data-dir', dir, '--json'], { env: judgeEnv() });
+    const r = await run(JUDGE, ['migrate', '--to', url, '--data-dir', dir, '--json', ...extra], { env: judgeEnv() });
     return { code: 0, ...r };
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string };
@@ -93,6 +93,21 @@ describe('judge migrate --to', () => {
     expect(settings).toEqual(query<{ settings: string }>(join(data, 'judge.db'), 'SELECT settings FROM instance_settings')[0]);
     const files = await pgRows<{ sha256: string }>(target.url, 'SELECT sha256 FROM files ORDER BY sha256');
     expect(files.map((f) => f.sha256)).toEqual(query<{ sha256: string }>(join(data, 'judge.db'), 'SELECT sha256 FROM files ORDER BY sha256').map((f) => f.sha256));
+  }, 120_000); // fills and copies every table; past 30 s when CI runs both engines' suites on two cores
+
+  it('with --files-dir copies every stored file into that directory, whole, under its hash', async () => {
+    const target = await freshDatabase();
+    targets.push(target);
+    const shared = join(s.dir(), 'shared-files');
+    const r = await migrate(target.url, data, ['--files-dir', shared]);
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { filesDir: string }).filesDir).toBe(shared);
+    const shas = query<{ sha256: string }>(join(data, 'judge.db'), 'SELECT DISTINCT sha256 FROM files ORDER BY sha256').map((f) => f.sha256);
+    const copied = fileHashes(shared);
+    expect(Object.keys(copied).sort()).toEqual(shas.map((h) => `${h.slice(0, 2)}/${h.slice(2, 4)}/${h}`));
+    for (const [rel, hash] of Object.entries(copied)) expect(rel.endsWith(hash)).toBe(true);
+    // the one box keeps its own copy
+    expect(Object.keys(fileHashes(join(data, 'files'))).filter((p) => !p.startsWith('.'))).toHaveLength(shas.length);
   });
 
   it('refuses a target that already holds data, and changes nothing in it', async () => {

@@ -110,6 +110,11 @@ describe('settings that run programs, in a restored judge.json', () => {
     expect(held).toEqual([{ key: 'database', value: 'postgres://judge:***@db.example/judge', why: COMMAND_SETTINGS.database }]);
   });
 
+  it('a mail server setting is held (it would receive every reset link), and shown without its password; the sender is not', () => {
+    const { held } = heldSettings(Buffer.from(JSON.stringify({ mail: { smtpUrl: 'smtp://judge:m4il-secret@mail.example:587', from: 'judge@school.example' } })));
+    expect(held).toEqual([{ key: 'mail.smtpUrl', value: 'smtp://judge:***@mail.example:587', why: COMMAND_SETTINGS['mail.smtpUrl'] }]);
+  });
+
   it('prototype keys are held like commands', () => {
     const { held } = heldSettings(Buffer.from('{"__proto__": {"printing": {"command": "lp"}}, "auth": {"constructor": 1}}'));
     expect(held.map((h) => h.key)).toEqual(['__proto__', 'auth.constructor']);

@@ -11,6 +11,9 @@ import { NESTED_BRACES, NESTED_ITEMIZE, versionWithStatement } from './support/h
  * overflowed the server's stack or answered 500 end as a version or a 422, and the server goes on.
  */
 
+/** A valid statement just under the 128 KiB allowed: 1,600 paragraphs, some 4 s of conversion. */
+const LONG_STATEMENT = `\\problemname{Long}\n${'A paragraph with \\textbf{bold} and \\emph{emphasised} words, and $x_i$ in it.\n\n'.repeat(1_600)}`;
+
 describe('a statement whose conversion runs out of its time', { timeout: 120_000 }, () => {
   let j: TestJudge;
   let admin: JudgeClient;
@@ -23,7 +26,9 @@ describe('a statement whose conversion runs out of its time', { timeout: 120_000
   it('is refused, 422 version.statement.latex with the reason, and nothing is stored', async () => {
     const files = async () => (await j.app.deps.tx.read((q) => q.select({ id: problemVersions.id }).from(problemVersions))).length;
     const before = await files();
-    const e = await refusedWith(versionWithStatement(admin, NESTED_ITEMIZE, 'slow-statement'), 422, 'version.statement.latex');
+    // long to convert (seconds of work), so that its 1 ms runs out whatever a loaded machine does to
+    // the timer: a quick refusal (NESTED_ITEMIZE's depth check) answered first in CI at load 8-11
+    const e = await refusedWith(versionWithStatement(admin, LONG_STATEMENT, 'slow-statement'), 422, 'version.statement.latex');
     expect(e.detail).toMatch(/problem_statement\/problem\.en\.tex cannot be converted: it took longer than allowed/);
     expect(await files()).toEqual(before);
     expect((await fetch(`${j.url}/api/v1/health`)).status).toBe(200);

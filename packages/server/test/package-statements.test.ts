@@ -102,7 +102,7 @@ describe('the statements of a package', () => {
     const png = await download(pupil, image.fileId);
     expect({ status: png.status, type: png.type }).toEqual({ status: 200, type: 'image/png' });
     expect(png.bytes.equals(PNG)).toBe(true);
-  });
+  }, 90_000); // the file's first conversion starts the app's converter thread, which under the tests loads its sources through tsx: 2 s alone, over 30 s in CI running both engines' suites on two cores
 
   it('a participant of another activity, or a stranger, cannot load the image', async () => {
     const { v, problemId } = await problemWith(await pkgWith({ 'problem_statement/problem.tex': String.raw`\includegraphics{mountain}`, 'problem_statement/mountain.png': PNG }));

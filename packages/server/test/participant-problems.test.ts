@@ -102,13 +102,13 @@ describe('participant: series and problems', () => {
       expect(await problemOf(pupil.c, a, 'overrides')).toMatchObject({ maxUploadBytes: 500, maxAttachments: 5, maxSubmissions: 5, submissionsLeft: 5, canSubmit: true });
 
       // excluded or not, judged or not, every submission is used up
-      submitted(pupil.u, a, s, inherits, p.versionId, { score: 0, maxScore: 1 });
-      submitted(pupil.u, a, s, inherits, p.versionId, { excluded: true, score: 1, maxScore: 1 });
+      await submitted(pupil.u, a, s, inherits, p.versionId, { score: 0, maxScore: 1 });
+      await submitted(pupil.u, a, s, inherits, p.versionId, { excluded: true, score: 1, maxScore: 1 });
       expect(await problemOf(pupil.c, a, 'inherits')).toMatchObject({ submissionsLeft: 1, attempts: 2, canSubmit: true });
-      submitted(pupil.u, a, s, inherits, p.versionId);
+      await submitted(pupil.u, a, s, inherits, p.versionId);
       expect(await problemOf(pupil.c, a, 'inherits')).toMatchObject({ maxSubmissions: 3, submissionsLeft: 0, attempts: 3, canSubmit: false });
       // one more (a manager may have let it through) never goes below zero
-      submitted(pupil.u, a, s, inherits, p.versionId);
+      await submitted(pupil.u, a, s, inherits, p.versionId);
       expect(await problemOf(pupil.c, a, 'inherits')).toMatchObject({ submissionsLeft: 0, attempts: 4, canSubmit: false });
       // the other assignment is counted apart
       expect(await problemOf(pupil.c, a, 'overrides')).toMatchObject({ submissionsLeft: 5, attempts: 0 });

@@ -64,21 +64,21 @@ describe('participant: series and problems', () => {
       const other = await participantOf(a, 'other');
       const sub = (slug: string, outcome: Parameters<typeof submitted>[5] = {}, who = pupil.u) => submitted(who, a, s, ids[slug]!, versions[slug]!, outcome);
 
-      sub('solved', { score: 0, maxScore: 100, verdict: 'WA' });
-      sub('solved', { score: 100, maxScore: 100, verdict: 'AC' });
-      sub('partial', { score: 30, maxScore: 100 });
-      sub('partial', { score: 50, maxScore: 100 });
-      sub('partial', { score: 40, maxScore: 100 });
-      sub('scaled', { score: 1, maxScore: 3 }); // round(1 / 3 × 20) = 7
-      sub('queued'); // not judged yet: attempted, no score
-      sub('zero', { score: 0, maxScore: 10 });
+      await sub('solved', { score: 0, maxScore: 100, verdict: 'WA' });
+      await sub('solved', { score: 100, maxScore: 100, verdict: 'AC' });
+      await sub('partial', { score: 30, maxScore: 100 });
+      await sub('partial', { score: 50, maxScore: 100 });
+      await sub('partial', { score: 40, maxScore: 100 });
+      await sub('scaled', { score: 1, maxScore: 3 }); // round(1 / 3 × 20) = 7
+      await sub('queued'); // not judged yet: attempted, no score
+      await sub('zero', { score: 0, maxScore: 10 });
       // an excluded submission is an attempt, but its score does not count
-      sub('excluded', { score: 10, maxScore: 10, excluded: true });
-      sub('excluded', { score: 2, maxScore: 10 });
-      sub('noscale', { score: 5 }); // a score without a scale cannot be judged against full marks
+      await sub('excluded', { score: 10, maxScore: 10, excluded: true });
+      await sub('excluded', { score: 2, maxScore: 10 });
+      await sub('noscale', { score: 5 }); // a score without a scale cannot be judged against full marks
       // another participant's submissions are theirs alone
-      sub('untouched', { score: 1, maxScore: 1 }, other.u);
-      sub('queued', { score: 1, maxScore: 1 }, other.u);
+      await sub('untouched', { score: 1, maxScore: 1 }, other.u);
+      await sub('queued', { score: 1, maxScore: 1 }, other.u);
 
       const problems = seriesIn(await listOf(pupil.c, a), s).problems!;
       const bySlug = Object.fromEntries(problems.map(({ slug, status, bestScore, maxScore, attempts }) => [slug, { status, bestScore, maxScore, attempts }]));

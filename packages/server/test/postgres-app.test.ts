@@ -2,17 +2,16 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops } from '@judge/contract';
 import { JudgeClient } from '@judge/sdk';
 import { initDataDir, loadConfig, NotInitialised, startApp, type JudgeApp } from '@judge/server';
 import { isPostgresUrl, maskDatabaseUrl } from '../src/db/database-url.js';
-import { backup } from '../src/ops/backup.js';
 import { doctor } from '../src/ops/doctor.js';
 import { OpsError } from '../src/ops/errors.js';
 import { resetPassword } from '../src/ops/reset-password.js';
-import { restore } from '../src/ops/restore.js';
 import { isStorageFull } from '../src/http/storage-full.js';
 import { ADMIN_PASSWORD, TEST_CONFIG } from './harness.js';
 import { freshDatabase, type TestDatabase } from './pg-cluster.js';
@@ -65,6 +64,17 @@ describe('the database setting', () => {
     }
   });
 
+  it('keeps 40 connections a server unless databasePoolSize (JUDGE_DATABASE_POOL_SIZE) says otherwise, and refuses a pool of none', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judge-dbsetting-'));
+    try {
+      expect(loadConfig(dir, {}, {}).databasePoolSize).toBe(40);
+      expect(loadConfig(dir, {}, { JUDGE_DATABASE_POOL_SIZE: '12' }).databasePoolSize).toBe(12);
+      expect(() => loadConfig(dir, {}, { JUDGE_DATABASE_POOL_SIZE: '0' })).toThrow(/^invalid configuration: databasePoolSize: /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("counts PostgreSQL's disk_full (53100) as storage full, also wrapped by drizzle", () => {
     expect(isStorageFull({ code: '53100' })).toBe(true);
     expect(isStorageFull(new Error('failed query', { cause: { code: '53100' } }))).toBe(true);
@@ -73,6 +83,8 @@ describe('the database setting', () => {
 });
 
 describe('a judge on PostgreSQL', () => {
+  /** A pool small enough that a burst of requests fills it. */
+  const POOL = 3;
   let db: TestDatabase;
   let dir: string;
   let app: JudgeApp;
@@ -81,7 +93,7 @@ describe('a judge on PostgreSQL', () => {
   beforeAll(async () => {
     db = await freshDatabase();
     dir = mkdtempSync(join(tmpdir(), 'judge-pg-app-'));
-    const config = loadConfig(dir, { ...TEST_CONFIG, database: withPassword(db.url) }, {});
+    const config = loadConfig(dir, { ...TEST_CONFIG, database: withPassword(db.url), databasePoolSize: POOL }, {});
     const first = await initDataDir(dir, config, async () => ADMIN_PASSWORD);
     expect(first.created).toBe(true);
     // a second init finds the admin and asks no password
@@ -109,6 +121,23 @@ describe('a judge on PostgreSQL', () => {
     expect(log).not.toContain(SECRET);
   });
 
+  it('answers a burst of requests on no more connections than databasePoolSize, and two of its own', async () => {
+    const c = new JudgeClient({ baseUrl: app.url });
+    await c.login('admin', ADMIN_PASSWORD);
+    const answers = await Promise.all(Array.from({ length: 30 }, () => c.call(ops.listManagedUsers, { query: {} })));
+    expect(answers.every((a) => a.items.length > 0)).toBe(true);
+    const check = new pg.Client({ connectionString: db.url });
+    await check.connect();
+    try {
+      const { rows } = await check.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
+      // the pool's connections stay open while idle (for 10 s), the event reader's and the leadership's always
+      expect(rows[0]!.n).toBeGreaterThanOrEqual(POOL);
+      expect(rows[0]!.n).toBeLessThanOrEqual(POOL + 2);
+    } finally {
+      await check.end();
+    }
+  });
+
   it('never returns the URL from the API', async () => {
     const c = new JudgeClient({ baseUrl: app.url });
     await c.login('admin', ADMIN_PASSWORD);
@@ -117,9 +146,8 @@ describe('a judge on PostgreSQL', () => {
     expect(answers).not.toContain(db.url.split('?')[0]);
   });
 
-  it('refuses the SQLite-file commands, naming the database masked', async () => {
+  it('refuses the SQLite-file commands (doctor, reset-password), naming the database masked', async () => {
     const refusals: [string, () => Promise<unknown>][] = [
-      ['backup', () => backup(dir, join(dir, 'b.tar'), { judgeVersion: 'test' })],
       ['doctor', () => doctor(dir, { repair: false })],
       ['reset-password', () => resetPassword(dir, 'admin')],
     ];
@@ -134,15 +162,6 @@ describe('a judge on PostgreSQL', () => {
       expect((e as Error).message).toContain(`judge ${command} works on the SQLite file`);
       expect((e as Error).message).toContain(':***@');
       expect((e as Error).message).not.toContain(SECRET);
-    }
-    const target = join(tmpdir(), `judge-pg-restore-${process.pid}`);
-    const previous = process.env.JUDGE_DATABASE;
-    process.env.JUDGE_DATABASE = withPassword(db.url);
-    try {
-      await expect(restore(join(dir, 'none.tar'), target)).rejects.toThrow(/judge restore works on the SQLite file/);
-    } finally {
-      if (previous === undefined) delete process.env.JUDGE_DATABASE;
-      else process.env.JUDGE_DATABASE = previous;
     }
   });
 

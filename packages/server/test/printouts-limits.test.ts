@@ -21,7 +21,7 @@ let act: Activity;
 let alice: Party;
 let staff: Party;
 const rows = async () => JSON.stringify(await j.app.deps.tx.read((q) => q.select().from(printouts).orderBy(printouts.id)));
-const pdfDir = () => join(j.dataDir, 'printouts');
+const pdfDir = () => join(j.dataDir, 'files', '.printouts');
 const fetchPdf = (id: string) => staff.c.call(ops.getPrintoutPdf, { params: { id } }) as Promise<ArrayBuffer>;
 
 beforeAll(async () => {
@@ -129,7 +129,7 @@ describe('a PDF whose making runs out of its time', { timeout: 120_000 }, () => 
     const p = await askToPrint(w.alice, w.act, 'line.cpp', ONE_LONG_LINE);
     const e = await refusedWith(w.staff.c.call(ops.getPrintoutPdf, { params: { id: p.id } }), 422, 'printout.render');
     expect(e.detail).toMatch(/longer than allowed/);
-    expect(existsSync(join(tight.dataDir, 'printouts')) ? readdirSync(join(tight.dataDir, 'printouts')) : []).toEqual([]);
+    expect(existsSync(join(tight.dataDir, 'files', '.printouts')) ? readdirSync(join(tight.dataDir, 'files', '.printouts')) : []).toEqual([]);
     expect((await fetch(`${tight.url}/api/v1/health`)).status).toBe(200);
   });
 });

@@ -21,6 +21,7 @@ describe('rankingChanged events', () => {
 
   async function heard(): Promise<Heard> {
     // results wait to be coalesced (ranking-signals.test.ts); here each is sent before the barrier
+    await f.j.delivered();
     f.j.app.hub.flushRankingSignals();
     const got = await f.w.barrier(PARTIES.map((k) => streams[k]));
     return Object.fromEntries(PARTIES.map((k, i) => [k, only(got[i]!, 'rankingChanged')])) as Heard;

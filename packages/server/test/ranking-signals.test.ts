@@ -57,12 +57,14 @@ describe('coalesced rankingChanged signals', () => {
     let got = await heard();
     for (const k of PARTIES) expect(got[k]).toEqual([]);
 
+    await f.j.delivered();
     f.j.app.hub.flushRankingSignals();
     got = await heard();
     for (const k of ['M', 'P', 'Q'] as const) expect(got[k]).toEqual([{ activityId: a.id, change: 'result', seriesId: s.id }]);
     for (const k of ['PB', 'U'] as const) expect(got[k]).toEqual([]);
 
     // nothing is held any more: a second flush sends nothing
+    await f.j.delivered();
     f.j.app.hub.flushRankingSignals();
     got = await heard();
     for (const k of PARTIES) expect(got[k]).toEqual([]);
@@ -70,6 +72,7 @@ describe('coalesced rankingChanged signals', () => {
     // one result in an interval goes as it always did, its result included
     const last = await f.submit(a, B, P, { minutes: 16, verdict: 'AC' });
     await announce(last);
+    await f.j.delivered();
     f.j.app.hub.flushRankingSignals();
     got = await heard();
     for (const k of ['M', 'P', 'Q'] as const) {
@@ -89,6 +92,7 @@ describe('coalesced rankingChanged signals', () => {
     await announce(f.submit(a, A, Q, { minutes: 15, verdict: 'WA' }));
     await announce(f.submit(a, B, P, { minutes: 15, verdict: 'AC' }));
     await announce(f.submit(a, B, Q, { minutes: 15, verdict: 'AC' }));
+    await f.j.delivered();
     f.j.app.hub.flushRankingSignals();
     let got = await heard();
     const bare = (seriesId: string) => ({ activityId: a.id, change: 'result', seriesId });
@@ -104,6 +108,7 @@ describe('coalesced rankingChanged signals', () => {
     await announce(f.submit(mine, D, P, { minutes: 16, verdict: 'AC' }));
     const fromQ = await f.submit(mine, D, Q, { minutes: 16, verdict: 'AC' });
     await announce(fromQ);
+    await f.j.delivered();
     f.j.app.hub.flushRankingSignals();
     got = await heard();
     expect(got.P).toEqual([{ activityId: mine.id, change: 'result', seriesId: D.seriesId }]);

@@ -1,13 +1,12 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ADMIN_PASSWORD, TestJudge } from './harness.js';
+import { freePort, https } from './support/https-request.js';
 import { until } from './support/wait.js';
 
 /**
@@ -26,27 +25,6 @@ function recipe(): string {
   const block = /```nginx\n([\s\S]*?)```/.exec(text);
   if (!block) throw new Error('docs/operations.md has no nginx block');
   return block[1]!;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function https(url: string, ca: Buffer, init: { method?: string; body?: unknown; cookie?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: init.method ?? 'GET', ca, headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.cookie ? { cookie: init.cookie } : {}) } }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end(init.body ? JSON.stringify(init.body) : undefined);
-  });
 }
 
 describe.skipIf(!NGINX)('the reverse-proxy recipe with nginx', () => {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { ReadWriteLock } from '../src/db/rw-lock.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ReadWriteLock, describeStuck, type StuckWaiter } from '../src/db/rw-lock.js';
 
 /** The fair readers-writer lock SQLite's engine puts around its one connection (src/db/rw-lock.ts). */
 
@@ -111,5 +111,64 @@ describe('the readers-writer lock', () => {
     expect(lock.writerInside).toBe(false);
     expect(await lock.write(async () => 'next writer')).toBe('next writer');
     expect(await Promise.all([lock.read(async () => 1), lock.read(async () => 2)])).toEqual([1, 2]);
+  });
+});
+
+describe('the lock reports a request stuck waiting, and refuses nothing', () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** A lock whose watch reports after 10 s into `reports`, on a clock the test moves. */
+  function watched() {
+    vi.useFakeTimers();
+    const reports: StuckWaiter[] = [];
+    return { lock: new ReadWriteLock({ afterMs: 10_000, report: (s) => reports.push(s) }), reports };
+  }
+
+  it('a write waiting inside the write it waits for (a nested write without its scope) is reported once, in words', async () => {
+    const { lock, reports } = watched();
+    let inner: Promise<number> | undefined;
+    const outer = lock.write(async () => {
+      inner = lock.write(async () => 1);
+      await new Promise(() => undefined);
+    });
+    void outer;
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(reports).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(reports).toEqual([{ wants: 'write', waitedMs: 10_000, heldBy: 'write', readers: 0, waiting: 1 }]);
+    const later = lock.read(async () => 2);
+    await vi.advanceTimersByTimeAsync(60_000);
+    // the same stuck waiter is not reported again; the read behind it is not the one stuck
+    expect(reports).toHaveLength(1);
+    expect(describeStuck(reports[0]!)).toMatch(/^a write has waited 10 s for the database, held by a write, with 1 request\(s\) waiting: a read or write begun inside an open one without being handed its scope/);
+    expect(inner).toBeDefined();
+    void later;
+  });
+
+  it('a read queued behind a writer that waits for the read holding the lock is reported with the readers that hold it', async () => {
+    const { lock, reports } = watched();
+    let release!: () => void;
+    const r1 = lock.read(() => new Promise<void>((go) => (release = go)));
+    const w = lock.write(async () => 'w');
+    const r2 = lock.read(async () => 'r2');
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(reports).toEqual([{ wants: 'write', waitedMs: 10_000, heldBy: 'read', readers: 1, waiting: 2 }]);
+    release();
+    expect(await Promise.all([r1, w, r2])).toEqual([undefined, 'w', 'r2']);
+  });
+
+  it('waits that end in time are never reported, however many follow each other', async () => {
+    const { lock, reports } = watched();
+    for (let i = 0; i < 5; i++) {
+      let leave!: () => void;
+      const held = lock.write(() => new Promise<void>((go) => (leave = go)));
+      const waiter = lock.write(async () => i);
+      await vi.advanceTimersByTimeAsync(9_000);
+      leave();
+      expect(await waiter).toBe(i);
+      await held;
+    }
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(reports).toEqual([]);
   });
 });

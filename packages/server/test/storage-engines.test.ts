@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { openPostgres, PostgresEngine } from '../src/db/postgres-engine.js';
 import { files, runnerEnrolmentCodes, users } from '../src/db/schema.js';
-import type { Engine, EngineName, Q } from '../src/db/storage.js';
+import { lockedRows, skipLockedRows, type Engine, type EngineName, type Q } from '../src/db/storage.js';
 import { Transactor } from '../src/db/transactor.js';
 import { freshDatabase } from './pg-cluster.js';
 
@@ -31,7 +31,7 @@ async function openEngine(name: EngineName): Promise<Opened> {
     const h = openDatabase(join(dir, 'judge.db'));
     return {
       engine: h.engine,
-      tx: new Transactor(h.sqlite, hooks, h.engine),
+      tx: new Transactor(h.engine, hooks),
       released,
       close: async () => {
         await h.engine.close();
@@ -43,7 +43,7 @@ async function openEngine(name: EngineName): Promise<Opened> {
   const engine = await openPostgres(db.url);
   return {
     engine,
-    tx: new Transactor(null, hooks, engine),
+    tx: new Transactor(engine, hooks),
     released,
     close: async () => {
       await engine.close();
@@ -65,6 +65,11 @@ function gate(): { opened: Promise<void>; open: () => void } {
   return { opened, open };
 }
 const sleep = (ms: number) => new Promise<void>((go) => setTimeout(go, ms));
+/** PostgreSQL's isolation level of the transaction `q` runs in (its builder is node-postgres' at run time). */
+const isolationOf = async (q: Q): Promise<string> => {
+  const pg = q as unknown as { execute(s: ReturnType<typeof sql>): Promise<{ rows: { transaction_isolation: string }[] }> };
+  return (await pg.execute(sql`show transaction_isolation`)).rows[0]!.transaction_isolation;
+};
 
 describe.each(['sqlite', 'postgres'] as const)('the %s engine', (name) => {
   let e: Opened;
@@ -146,6 +151,30 @@ describe.each(['sqlite', 'postgres'] as const)('the %s engine', (name) => {
     expect(await e.tx.read((q) => countNote(q, 'limited'))).toBe(limit);
   });
 
+  /**
+   * Runs `take` in a transaction held open once it has taken, and again in a second one beside it;
+   * `whileFirstOpen`: the second ended before the first was let go. SQLite's second waits for the
+   * first to commit, so there the wait is only a pause.
+   */
+  async function besideAnOpenOne<R>(run: <T>(fn: (q: Q) => Promise<T>) => Promise<T>, take: (q: Q) => Promise<R>) {
+    const held = gate();
+    const taken = gate();
+    const first = run(async (q) => {
+      const r = await take(q);
+      taken.open();
+      await held.opened;
+      return r;
+    });
+    await taken.opened;
+    let firstLetGo = false;
+    const second = run(async (q) => ({ r: await take(q), whileFirstOpen: !firstLetGo }));
+    await Promise.race([second, sleep(name === 'postgres' ? 5_000 : 50)]);
+    firstLetGo = true;
+    held.open();
+    const [a, b] = [await first, await second];
+    return { first: a, second: b.r, whileFirstOpen: b.whileFirstOpen };
+  }
+
   it('hands concurrent claims different rows, PostgreSQL without making one wait for the other', async () => {
     const codes = ['c1', 'c2'].map((id) => ({ id: `${id}-${name}`, codeHash: `${id}-${name}`, uses: 1, createdAt: NOW, expiresAt: NOW }));
     await e.tx.write((q) => q.insert(runnerEnrolmentCodes).values(codes));
@@ -158,24 +187,58 @@ describe.each(['sqlite', 'postgres'] as const)('the %s engine', (name) => {
         .where(eq(runnerEnrolmentCodes.id, sql`(${pick} ${e.tx.lockSkipLocked()})`))
         .returning({ id: runnerEnrolmentCodes.id });
     };
-    const held = gate();
-    const claimed = gate();
-    const first = e.tx.write(async (q) => {
-      const rows = await claim(q);
-      claimed.open();
-      await held.opened;
-      return rows;
-    });
-    await claimed.opened;
-    let firstLetGo = false;
-    const second = e.tx.write(async (q) => ({ rows: await claim(q), whileFirstOpen: !firstLetGo }));
-    // SQLite's second claim waits for the first to commit, so there the wait is only a pause
-    await Promise.race([second, sleep(name === 'postgres' ? 5_000 : 50)]);
-    firstLetGo = true;
-    held.open();
-    const [a, b] = [await first, await second];
-    expect([...a, ...b.rows].map((r) => r.id).sort()).toEqual(codes.map((c) => c.id).sort());
-    if (name === 'postgres') expect(b.whileFirstOpen).toBe(true);
+    const { first: a, second: b, whileFirstOpen } = await besideAnOpenOne((fn) => e.tx.write(fn), claim);
+    expect([...a, ...b].map((r) => r.id).sort()).toEqual(codes.map((c) => c.id).sort());
+    if (name === 'postgres') expect(whileFirstOpen).toBe(true);
+  });
+
+  it('runs claims (tx.claim) with skipLockedRows: concurrent claims read different rows of a queue at once, each taken once', async () => {
+    const codes = ['q1', 'q2', 'q3'].map((id) => ({ id: `${id}-${name}`, codeHash: `${id}-${name}`, uses: 1, createdAt: NOW, expiresAt: NOW }));
+    await e.tx.write((q) => q.insert(runnerEnrolmentCodes).values(codes));
+    const ours = sql`${runnerEnrolmentCodes.id} in (${sql.join(codes.map((c) => sql`${c.id}`), sql`, `)})`;
+    const pickAndTake = async (q: Q) => {
+      const [row] = await skipLockedRows(
+        q.select({ id: runnerEnrolmentCodes.id }).from(runnerEnrolmentCodes).where(and(eq(runnerEnrolmentCodes.used, 0), ours)).orderBy(runnerEnrolmentCodes.id).limit(1),
+        runnerEnrolmentCodes,
+      );
+      if (!row) return undefined;
+      const taken = await q.update(runnerEnrolmentCodes).set({ used: 1 }).where(and(eq(runnerEnrolmentCodes.id, row.id), eq(runnerEnrolmentCodes.used, 0))).returning({ id: runnerEnrolmentCodes.id });
+      return { id: taken[0]?.id, isolation: name === 'postgres' ? await isolationOf(q) : 'the single writer' };
+    };
+    const { first: a, second: b, whileFirstOpen } = await besideAnOpenOne((fn) => e.tx.claim(fn), pickAndTake);
+    const third = await e.tx.claim(pickAndTake);
+    // the first row to the first claim, the next to the one beside it, the last to the third: none twice
+    expect([a?.id, b?.id, third?.id]).toEqual(codes.map((c) => c.id));
+    expect(await e.tx.claim(pickAndTake)).toBeUndefined();
+    if (name === 'postgres') {
+      expect(whileFirstOpen).toBe(true);
+      expect(a?.isolation).toBe('read committed');
+      // every other write stays SERIALIZABLE
+      expect(await e.tx.write(isolationOf)).toBe('serializable');
+    }
+  });
+
+  it('runs a check-then-write under its owner\'s row lock (tx.writeLocking, lockedRows): the second waits for the first and its check sees the first\'s row', async () => {
+    const owner = aUser(`owner-${name}`);
+    await e.tx.write((q) => q.insert(users).values(owner));
+    // the check counts the rows under a note: below the limit one more may be added
+    const checkThenAdd = (note: string, limit: number) => async (q: Q) => {
+      await lockedRows(q.select({ id: users.id }).from(users).where(eq(users.id, owner.id)), users);
+      const n = await countNote(q, note);
+      await sleep(1);
+      const isolation = name === 'postgres' ? await isolationOf(q) : 'the single writer';
+      if (n >= limit) return { added: false, isolation };
+      await q.insert(users).values(aUser(note));
+      return { added: true, isolation };
+    };
+    const { first: a, second: b, whileFirstOpen } = await besideAnOpenOne((fn) => e.tx.writeLocking(fn), checkThenAdd(`one-${name}`, 1));
+    expect([a.added, b.added]).toEqual([true, false]);
+    expect(whileFirstOpen).toBe(false);
+    if (name === 'postgres') expect(a.isolation).toBe('read committed');
+    // eight at once for three places: three added, whatever the interleaving
+    const more = await Promise.all(Array.from({ length: 8 }, () => e.tx.writeLocking(checkThenAdd(`three-${name}`, 3))));
+    expect(more.filter((r) => r.added)).toHaveLength(3);
+    expect(await e.tx.read((q) => countNote(q, `three-${name}`))).toBe(3);
   });
 
   it('round-trips booleans, JSON, timestamps and integers past 2^31 identically', async () => {
@@ -225,7 +288,7 @@ describe('the postgres engine runs a write that lost a race again', () => {
 
   it('after a serialization failure, with a fresh outbox: only the committed attempts take effect and release theirs', async () => {
     const settled: string[] = [];
-    const tx = new Transactor(null, { settled: [(out) => settled.push(`${out.afterCommit.length}`)], committed: [() => undefined] }, e.engine);
+    const tx = new Transactor(e.engine, { settled: [(out) => settled.push(`${out.afterCommit.length}`)], committed: [() => undefined] });
     const bothRead = barrier(2);
     const calls: string[] = [];
     const attempt = (who: string) => {
@@ -272,6 +335,18 @@ describe('the postgres engine runs a write that lost a race again', () => {
       { id: 'dl-a', n: 2 },
       { id: 'dl-b', n: 2 },
     ]);
+  });
+
+  it('after the predicate-lock table ran out ("out of shared memory"), once the table has room', async () => {
+    let calls = 0;
+    // what PostgreSQL throws (drizzle wraps it as the cause) when max_pred_locks_per_transaction is used up
+    const full = Object.assign(new Error('out of shared memory'), { code: '53200', hint: 'You might need to increase max_pred_locks_per_transaction.' });
+    await e.tx.write(async (q) => {
+      if (++calls === 1) throw Object.assign(new Error('Failed query: select …'), { cause: full });
+      await q.insert(users).values(aUser('pred-full'));
+    });
+    expect(calls).toBe(2);
+    expect(await e.tx.read((q) => countNote(q, 'pred-full'))).toBe(1);
   });
 
   it('gives up after a bounded number of attempts, throwing the failure', async () => {

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ConfigError, loadConfig, startApp } from '@judge/server';
 import { ADMIN_PASSWORD, TestJudge } from './harness.js';
+import { https } from './support/https-request.js';
 
 /**
  * Built-in HTTPS (settings tls.certFile and tls.keyFile): a self-signed certificate for 127.0.0.1
@@ -18,25 +18,6 @@ function selfSigned(dir: string, name: string, cn = '127.0.0.1'): { cert: string
   const key = join(dir, `${name}.key`);
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', `/CN=${cn}`, '-addext', `subjectAltName=IP:${cn}`, '-keyout', key, '-out', cert], { stdio: 'ignore' });
   return { cert, key };
-}
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** One HTTPS request that trusts the test's certificate alone. */
-function https(url: string, ca: Buffer, init: { method?: string; body?: unknown; cookie?: string } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: init.method ?? 'GET', ca, headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.cookie ? { cookie: init.cookie } : {}) } }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end(init.body ? JSON.stringify(init.body) : undefined);
-  });
 }
 
 describe('built-in HTTPS', () => {

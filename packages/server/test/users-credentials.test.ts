@@ -28,8 +28,8 @@ describe('POST /users/{id}/blocked', () => {
 
     expect(await tokenStatus(bearer)).toBe(401);
     expect(await tokenStatus(cookie)).toBe(401);
-    const live = j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ? AND ended_at IS NULL').get(u.id) as { n: number };
-    expect(live.n).toBe(0);
+    const [live] = await j.query<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE user_id = ? AND ended_at IS NULL', u.id);
+    expect(live!.n).toBe(0);
     expect(await admin.call(ops.listUserSessions, { params: { userId: u.id } })).toEqual([]);
     // the refresh token died with the session
     await refused(bearer.refresh(), 401, 'unauthenticated');
@@ -261,8 +261,8 @@ describe('GET and DELETE /users/{userId}/sessions', () => {
     const other = await j.user(fresh('ss-other'));
     const c = await signInAs(owner, 'owned');
     const [s] = await sessionsOf(owner.id);
-    const live = () => (j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM sessions WHERE ended_at IS NULL').get() as { n: number }).n;
-    const before = live();
+    const live = async () => (await j.query<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE ended_at IS NULL'))[0]!.n;
+    const before = await live();
     await refused(admin.call(ops.endUserSession, { params: { userId: other.id, id: s!.id } }), 404, 'not_found');
     await refused(admin.call(ops.endUserSession, { params: { userId: owner.id, id: NO_SUCH_ID } }), 404, 'not_found');
     const notUuid = await send('DELETE', `/users/${owner.id}/sessions/not-a-uuid`, admin.accessToken);
@@ -270,7 +270,7 @@ describe('GET and DELETE /users/{userId}/sessions', () => {
     expect(notUuid.body.code).toBe('not_found');
     const upper = await send('DELETE', `/users/${owner.id}/sessions/${s!.id.toUpperCase()}`, admin.accessToken);
     expect(upper.status).toBe(404);
-    expect(live()).toBe(before);
+    expect(await live()).toBe(before);
     expect(await tokenStatus(c)).toBe(200);
   });
 

@@ -12,8 +12,8 @@ import { INSTANT, j, admin, adminId, fresh, refused, send, userRow, tokenStatus,
 
 useUsersServer();
 
-const liveSessions = (userId: string) =>
-  (j.app.deps.sqlite.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ? AND ended_at IS NULL').get(userId) as { n: number }).n;
+const liveSessions = async (userId: string) =>
+  (await j.query<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE user_id = ? AND ended_at IS NULL', userId))[0]!.n;
 
 describe('GET /users/managed/{id}', () => {
   it('answers the account exactly as the list shows it, blocked ones included', async () => {
@@ -79,7 +79,7 @@ describe('DELETE /users/{userId}/sessions', () => {
     expect(res.text).toBe('');
     expect(await tokenStatus(a)).toBe(401);
     expect(await tokenStatus(b)).toBe(401);
-    expect(liveSessions(u.id)).toBe(0);
+    expect(await liveSessions(u.id)).toBe(0);
     expect(await admin.call(ops.listUserSessions, { params: { userId: u.id } })).toEqual([]);
     // somebody else's session is not touched, and the account is not blocked
     expect(await tokenStatus(bystander)).toBe(200);
@@ -96,7 +96,7 @@ describe('DELETE /users/{userId}/sessions', () => {
     await client.call(ops.endUserSessions, { params: { userId: user.id } });
     expect(await tokenStatus(client)).toBe(200);
     expect(await tokenStatus(elsewhere)).toBe(401);
-    expect(liveSessions(user.id)).toBe(1);
+    expect(await liveSessions(user.id)).toBe(1);
   });
 
   it('refuses a plain user (403 naming user:update), anonymous callers (401), and a user:update holder on an administrator (403), ending nothing', async () => {
@@ -109,9 +109,9 @@ describe('DELETE /users/{userId}/sessions', () => {
     expect(await tokenStatus(c)).toBe(200);
 
     const { client: editor } = await holderOf('all-editor', ['user:update']);
-    const adminLive = liveSessions(adminId);
+    const adminLive = await liveSessions(adminId);
     await refused(editor.call(ops.endUserSessions, { params: { userId: adminId } }), 403, 'forbidden');
-    expect(liveSessions(adminId)).toBe(adminLive);
+    expect(await liveSessions(adminId)).toBe(adminLive);
     expect(await tokenStatus(admin)).toBe(200);
     // a plain account it may sign out
     await editor.call(ops.endUserSessions, { params: { userId: u.id } });

@@ -1,5 +1,5 @@
 import { defineOperation } from '../operation.js';
-import { MaintenanceState, SetMaintenanceRequest, SystemMessageRequest } from '../schemas/instance.js';
+import { MaintenanceState, SetMaintenanceRequest, SystemMessageRequest, TestMailRequest, TestMailResult } from '../schemas/instance.js';
 
 export const getMaintenance = defineOperation({
   id: 'getMaintenance',
@@ -44,6 +44,25 @@ export const sendSystemMessage = defineOperation({
   body: SystemMessageRequest,
   status: 204,
   errors: ['forbidden', 'validation_failed'],
+  permission: 'system:administrator',
+  extension: true,
+});
+
+export const sendTestMail = defineOperation({
+  id: 'sendTestMail',
+  method: 'POST',
+  path: '/admin/mail/test',
+  tag: 'Administration',
+  summary: 'Send a test message, to check the mail settings',
+  description:
+    'Sends a short message with the instance name to `to`, at once, the way confirmations and password resets go: over SMTP when `mail.smtpUrl` is set, ' +
+    "otherwise written to the answering server's DATA_DIR/outbox/. 502 `mail.failed` when the SMTP server cannot be reached or refuses it, with its answer in `detail` " +
+    '(the URL shown with its password masked).',
+  auth: 'user',
+  body: TestMailRequest,
+  response: TestMailResult,
+  status: 200,
+  errors: ['forbidden', 'validation_failed', 'mail.failed'],
   permission: 'system:administrator',
   extension: true,
 });

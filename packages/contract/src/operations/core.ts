@@ -8,6 +8,9 @@ export const health = defineOperation({
   path: '/health',
   tag: 'Core',
   summary: 'Liveness and maintenance level',
+  description:
+    'Needs no sign-in. Besides liveness it tells which server answered (whether it leads, its hub\'s lag) and the servers alive on the same database; ' +
+    'their host names, process ids and start times only to an administrator, since they map the installation for an attacker and a load balancer needs none of them.',
   auth: 'anonymous',
   response: Health,
   status: 200,

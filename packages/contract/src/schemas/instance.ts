@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from '../wire.js';
+import { Email, Timestamp } from '../wire.js';
 import { FileRef } from './files.js';
 
 /** The runner `judge up` starts and supervises beside the server (absent under `judge serve`). */
@@ -64,6 +64,42 @@ export const QueueCounts = z
   })
   .meta({ description: 'The judging queue (extension)' });
 
+/** This server of a cluster (extension): which one answered, whether it leads, how far behind its hub is. */
+export const ThisServerHealth = z
+  .object({
+    id: z.string().meta({ description: "This server's id in the cluster view; a new one each time the server starts" }),
+    leader: z.boolean().meta({ description: 'Whether this server runs the workers (series scheduler, lease reaper, ranking announcer, retention)' }),
+    lag: z.number().int().min(0).optional().meta({ description: "Events committed that this server's socket hub has not read yet; absent on SQLite, where there is no event log" }),
+  })
+  .meta({ description: 'The server that answered (extension)' });
+export type ThisServerHealth = z.infer<typeof ThisServerHealth>;
+
+/** One server of the cluster view; host, pid and startedAt only for administrators. */
+export const ClusterServerHealth = z
+  .object({
+    id: z.string(),
+    version: z.string(),
+    leader: z.boolean(),
+    lag: z.number().int().min(0).optional().meta({ description: 'Events its hub had not read at its last heartbeat; absent on SQLite' }),
+    heartbeatAgeMs: z.number().int().min(0).meta({ description: 'Milliseconds since its last heartbeat (every 5 s; a server silent for 15 s is no longer listed)' }),
+    host: z.string().optional().meta({ description: 'Its host name (administrators only)' }),
+    pid: z.number().int().optional().meta({ description: 'Its process id (administrators only)' }),
+    startedAt: Timestamp.optional().meta({ description: 'When it started (administrators only)' }),
+  })
+  .meta({ description: 'A server alive in the cluster (extension)' });
+export type ClusterServerHealth = z.infer<typeof ClusterServerHealth>;
+
+/** The servers alive on one database (extension): on SQLite, this one server. */
+export const ClusterHealth = z
+  .object({
+    engine: z.enum(['sqlite', 'postgres']),
+    leader: z.string().optional().meta({ description: 'The id of the server that runs the workers; absent while none does (a failover takes seconds)' }),
+    newestEventId: z.number().int().min(0).optional().meta({ description: 'The newest event log id, which each lag counts from; absent on SQLite' }),
+    servers: z.array(ClusterServerHealth).meta({ description: 'Servers whose heartbeat is recent, oldest first' }),
+  })
+  .meta({ description: 'The cluster of servers sharing the database (extension)' });
+export type ClusterHealth = z.infer<typeof ClusterHealth>;
+
 export const Health = z.object({
   status: z.literal('ok'),
   version: z.string(),
@@ -71,6 +107,8 @@ export const Health = z.object({
   localRunner: LocalRunnerHealth.optional(),
   runners: RunnerCounts,
   queue: QueueCounts,
+  server: ThisServerHealth,
+  cluster: ClusterHealth,
   serverTime: Timestamp.meta({
     description: "The server's clock when it answered, with milliseconds: clients measure their own clock's offset from it (contest clocks must not trust the browser's) (extension)",
   }),
@@ -125,3 +163,20 @@ export const UpdateInstanceRequest = z.object({
   allowRenameSelfRegistered: z.boolean().optional(),
   keepSignedInByDefault: z.boolean().optional(),
 });
+
+/** Where to send the administrator's test message (extension). */
+export const TestMailRequest = z.object({
+  to: Email.meta({ description: 'The address the test message goes to' }),
+});
+
+/** Where the test message went (extension). */
+export const TestMailResult = z
+  .object({
+    transport: z.enum(['smtp', 'outbox']).meta({ description: 'smtp: handed to the server `mail.smtpUrl` names; outbox: no SMTP server is set, the message was written to DATA_DIR/outbox/' }),
+    from: z.string().meta({ description: 'The sender every message of the judge has (setting mail.from)' }),
+    messageId: z.string(),
+    file: z.string().optional().meta({ description: 'outbox: the file under DATA_DIR/outbox/ of the server that answered' }),
+    response: z.string().optional().meta({ description: "smtp: the SMTP server's answer to the message" }),
+  })
+  .meta({ description: 'Where the test message went (extension)' });
+export type TestMailResult = z.infer<typeof TestMailResult>;

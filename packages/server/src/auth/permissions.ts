@@ -130,7 +130,7 @@ export class Permissions {
 
   private async load(userId: string, q?: Q): Promise<HeldGrant[]> {
     const generation = this.invalidations;
-    const h = held(await (q ? readGrants(q, userId) : this.tx.read((r) => readGrants(r, userId))));
+    const h = held(await this.tx.read((r) => readGrants(r, userId), q));
     if (generation === this.invalidations) this.cache.set(userId, h);
     return h;
   }

@@ -246,7 +246,7 @@ export class Sessions {
 
   async isLive(sessionId: string, now: Date, q?: Q): Promise<boolean> {
     const read = (r: Q) => liveQuery(r, { id: sessionId, now: iso(now) });
-    return (await (q ? read(q) : this.tx.read(read))).length > 0;
+    return (await this.tx.read(read, q)).length > 0;
   }
 
   /**

@@ -8,7 +8,7 @@ import { iso, type Clock } from '../util.js';
 import { IntervalWorker } from '../workers/interval.js';
 import { EventLogReader, pruneEventLog, type WorkKind } from './event-log.js';
 import { Leadership } from './leader.js';
-import { clusterView, pruneServers, ServerPresence, type ClusterView } from './servers.js';
+import { clusterView, pruneServers, ServerPresence, withSelf, type ClusterView } from './servers.js';
 
 /** Event log rows are kept this long by default: past it no hub is that far behind. */
 export const DEFAULT_EVENT_RETENTION_HOURS = 24;
@@ -20,6 +20,8 @@ export interface ClusterNodeOptions {
   clock: Clock;
   log: Logger;
   version: string;
+  /** This server's id in the `servers` table and the cluster view (deps.serverId); a new one when absent. */
+  serverId?: string;
   /** What only the leader runs: started when this server leads, stopped at once when it stops. */
   workers: { start(): void; stop(): void };
   /** Work was queued on any server of the cluster: wake this server's long polls. */
@@ -57,6 +59,7 @@ export class ClusterRetention extends IntervalWorker<Promise<{ events: number; s
  */
 export class ClusterNode {
   readonly startedAt: string;
+  readonly id: string;
   private constructor(
     private readonly o: ClusterNodeOptions,
     readonly leadership: Leadership,
@@ -64,6 +67,7 @@ export class ClusterNode {
     readonly presence: ServerPresence | undefined,
   ) {
     this.startedAt = iso(o.clock.now());
+    this.id = presence?.id ?? o.serverId ?? 'local';
   }
 
   static async start(o: ClusterNodeOptions): Promise<ClusterNode> {
@@ -95,7 +99,7 @@ export class ClusterNode {
       log: o.log,
       retryMs: o.leaderRetryMs,
     });
-    presence = new ServerPresence(o.tx, o.clock, o.version, () => ({ leader: leadership.isLeader, eventCursor: reader.cursor }), o.log);
+    presence = new ServerPresence(o.tx, o.clock, o.version, () => ({ leader: leadership.isLeader, eventCursor: reader.cursor }), o.log, o.serverId);
     await presence.start();
     await leadership.start();
     return new ClusterNode(o, leadership, reader, presence);
@@ -105,8 +109,18 @@ export class ClusterNode {
   async view(): Promise<ClusterView> {
     if (this.presence) return clusterView(this.o.tx, this.o.clock.now());
     const now = iso(this.o.clock.now());
-    const self = { id: 'local', host: hostname(), pid: process.pid, version: this.o.version, startedAt: this.startedAt, heartbeatAt: now, leader: true, lag: null };
+    const self = { id: this.id, host: hostname(), pid: process.pid, version: this.o.version, startedAt: this.startedAt, heartbeatAt: now, leader: true, lag: null };
     return { servers: [self], leader: self.id, newestEventId: 0 };
+  }
+
+  /**
+   * What /health tells of the cluster: this server (whether it leads, its hub's lag now: the newest
+   * event id − its reader's cursor; null on SQLite) and the view, this server's row made current.
+   */
+  async report(): Promise<{ self: { id: string; leader: boolean; lag: number | null }; view: ClusterView }> {
+    const view = await this.view();
+    const self = { id: this.id, leader: this.leadership.isLeader, lag: this.reader ? Math.max(0, view.newestEventId - this.reader.cursor) : null };
+    return { self, view: withSelf(view, self) };
   }
 
   /** Stops leading (workers stop, the lock goes to another server), then reading and the heartbeat. */

@@ -30,7 +30,6 @@ export interface ServerState {
  * deletes it later.
  */
 export class ServerPresence {
-  readonly id = randomUUID();
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
 
@@ -40,6 +39,8 @@ export class ServerPresence {
     private readonly version: string,
     private readonly state: () => ServerState,
     private readonly log: Logger,
+    /** Its row's id: the server's own (deps.serverId), which also names its cache notes. */
+    readonly id: string = randomUUID(),
   ) {}
 
   async start(intervalMs = HEARTBEAT_MS): Promise<void> {
@@ -105,4 +106,15 @@ export async function clusterView(tx: Pick<Tx, 'read'>, now: Date): Promise<Clus
 export async function pruneServers(tx: Pick<Tx, 'write'>, now: Date): Promise<number> {
   const cutoff = iso(new Date(now.getTime() - 24 * 3_600_000));
   return tx.write(async (q) => (await q.delete(servers).where(lt(servers.heartbeatAt, cutoff)).returning({ id: servers.id })).length);
+}
+
+/**
+ * The view as one member sees it: its own row carries what it knows now (whether it leads, its
+ * reader's cursor) rather than what its last heartbeat said up to 5 s ago, and the leader is picked
+ * again with that.
+ */
+export function withSelf(view: ClusterView, self: { id: string; leader: boolean; lag: number | null }): ClusterView {
+  const servers = view.servers.map((s) => (s.id === self.id ? { ...s, leader: self.leader, lag: self.lag } : s));
+  const others = servers.filter((s) => s.leader && s.id !== self.id).sort((a, b) => b.heartbeatAt.localeCompare(a.heartbeatAt));
+  return { ...view, servers, leader: self.leader ? self.id : (others[0]?.id ?? null) };
 }

@@ -1,3 +1,5 @@
+import { maskUrlPassword } from '../util.js';
+
 /**
  * The `database` setting: empty for the embedded SQLite file, or a PostgreSQL URL. The URL may hold
  * a password, a secret: what is logged or shown is `maskDatabaseUrl`'s form, never the setting.
@@ -13,14 +15,5 @@ export function isPostgresUrl(setting: string): boolean {
  * parameter (node-postgres reads both); what cannot be parsed as a URL is shown as its scheme only.
  */
 export function maskDatabaseUrl(setting: string): string {
-  if (!setting) return 'SQLite (DATA_DIR/judge.db)';
-  let u: URL;
-  try {
-    u = new URL(setting);
-  } catch {
-    return `${setting.split(':')[0]}://…`;
-  }
-  if (u.password) u.password = '***';
-  for (const key of [...u.searchParams.keys()]) if (key.toLowerCase() === 'password') u.searchParams.set(key, '***');
-  return u.toString();
+  return setting ? maskUrlPassword(setting) : 'SQLite (DATA_DIR/judge.db)';
 }

@@ -42,7 +42,7 @@ export interface StorageHandle {
   /** SQLite's synchronous handles; on PostgreSQL stand-ins that refuse every use (sqliteOnlyStandIn). */
   db: Db;
   sqlite: Database.Database;
-  /** The connection of `Transactor`'s synchronous form: null on PostgreSQL, which has none. */
+  /** SQLite's connection itself: null on PostgreSQL. */
   syncConnection: Database.Database | null;
   /** The setting with its password masked, for the log and the terminal. */
   shown: string;
@@ -53,12 +53,12 @@ export interface StorageHandle {
  * Opens the database the `database` setting names and applies its pending migrations: the data
  * directory's SQLite file when the setting is empty, otherwise the PostgreSQL database of the URL.
  */
-export async function openStorage(database: string, sqliteFile: string, onIdleError?: (e: Error) => void): Promise<StorageHandle> {
+export async function openStorage(database: string, sqliteFile: string, onIdleError?: (e: Error) => void, poolSize?: number): Promise<StorageHandle> {
   if (!isPostgresUrl(database)) {
     const h = openDatabase(sqliteFile);
     return { engine: h.engine, db: h.db, sqlite: h.sqlite, syncConnection: h.sqlite, shown: maskDatabaseUrl(''), close: async () => h.close() };
   }
-  const engine = await openPostgres(database, onIdleError ? { onIdleError } : {});
+  const engine = await openPostgres(database, { ...(onIdleError ? { onIdleError } : {}), ...(poolSize ? { poolSize } : {}) });
   return {
     engine,
     db: sqliteOnlyStandIn<Db>('d.db'),

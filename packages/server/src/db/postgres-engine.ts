@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import * as schema from './schema.js';
-import type { Engine, Q } from './storage.js';
+import type { Engine, Isolation, Q } from './storage.js';
 
 const MIGRATIONS = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'drizzle-pg');
 
@@ -30,14 +30,29 @@ export const ADVISORY_KEYS = {
 export const DEFAULT_MAX_ATTEMPTS = 10;
 export const DEFAULT_EXCLUSIVE_AFTER = 4;
 
+/** Connections of a pool opened without a size: node-postgres' own default (a server takes `databasePoolSize`). */
+const DEFAULT_POOL_SIZE = 10;
+
 /** The writes lock's arguments, written into the statements that take it (both are constants). */
 const WRITES_LOCK = `${ADVISORY_NAMESPACE}, ${ADVISORY_KEYS.writes}`;
 
-/** SQLSTATEs of a transaction that lost a race and may simply run again: serialization failure, deadlock. */
-const RETRYABLE = new Set(['40001', '40P01']);
+/**
+ * SQLSTATEs of a transaction that may simply run again: a serialization failure or a deadlock (it
+ * lost a race), and "out of shared memory" (53200), which a SERIALIZABLE write meets when the
+ * cluster's predicate-lock table is full: its entries outlive their transactions until every
+ * overlapping transaction has ended, so the table empties again as the writes in progress end
+ * (docs/storage.md, "PostgreSQL": `max_pred_locks_per_transaction`).
+ */
+const RETRYABLE = new Set(['40001', '40P01', '53200']);
+
+/** What begins a write at each isolation (storage.ts, Isolation). */
+const BEGIN: Record<Isolation, string> = {
+  serializable: 'BEGIN ISOLATION LEVEL SERIALIZABLE',
+  rowLocks: 'BEGIN ISOLATION LEVEL READ COMMITTED',
+};
 
 export interface PostgresOptions {
-  /** Connections in the pool (node-postgres' default is 10). */
+  /** Connections in the pool (DEFAULT_POOL_SIZE; the server's setting `databasePoolSize`). */
   poolSize?: number;
   /** How many times a write is tried before its serialization failure is thrown (DEFAULT_MAX_ATTEMPTS). */
   maxAttempts?: number;
@@ -75,7 +90,8 @@ const backoff = (n: number) => new Promise<void>((go) => setTimeout(go, Math.ran
  * The engine of several judge servers sharing one PostgreSQL database (see Engine and
  * docs/storage.md, "PostgreSQL"). A write is one SERIALIZABLE transaction on a pooled client of its
  * own, run again from the start when it loses a serialization race or a deadlock: every
- * check-then-write is then as safe as on SQLite's single writer. Reads run on any pooled client and
+ * check-then-write is then as safe as on SQLite's single writer. Claims run at READ COMMITTED
+ * instead, safe by their row locks (storage.ts, Isolation). Reads run on any pooled client and
  * see only committed rows.
  */
 export class PostgresEngine implements Engine {
@@ -102,10 +118,10 @@ export class PostgresEngine implements Engine {
     return fn(this.q);
   }
 
-  async transaction<T>(fn: (q: Q) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (q: Q) => Promise<T>, isolation: Isolation = 'serializable'): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.once(fn, attempt > this.exclusiveAfter);
+        return await this.once(fn, isolation, attempt > this.exclusiveAfter);
       } catch (e) {
         if (attempt >= this.maxAttempts || !isRetryable(e)) throw e;
         await backoff(attempt);
@@ -123,7 +139,7 @@ export class PostgresEngine implements Engine {
    * BEGIN instead, so that it waits for the writes in progress, keeps new ones waiting, and its
    * snapshot (taken at its first statement) comes after them all.
    */
-  private async once<T>(fn: (q: Q) => Promise<T>, exclusive: boolean): Promise<T> {
+  private async once<T>(fn: (q: Q) => Promise<T>, isolation: Isolation, exclusive: boolean): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     const lost = (err: unknown) => {
@@ -132,7 +148,8 @@ export class PostgresEngine implements Engine {
     };
     try {
       if (exclusive) await client.query(`SELECT pg_advisory_lock(${WRITES_LOCK})`);
-      await client.query(exclusive ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : `BEGIN ISOLATION LEVEL SERIALIZABLE; SELECT pg_advisory_xact_lock_shared(${WRITES_LOCK})`);
+      const begin = BEGIN[isolation];
+      await client.query(exclusive ? begin : `${begin}; SELECT pg_advisory_xact_lock_shared(${WRITES_LOCK})`);
       const result = await fn(this.builderFor(client));
       const end = await client.query('COMMIT');
       // PostgreSQL answers COMMIT of a transaction that a failed statement aborted with ROLLBACK, not
@@ -204,7 +221,7 @@ async function migrateLocked(pool: pg.Pool): Promise<void> {
 /** Connects to `url` (postgres://…), checks the database, applies pending migrations. */
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<PostgresEngine> {
   parseNumbersAsSqliteDoes();
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? DEFAULT_POOL_SIZE });
   // an idle connection's failure must not end the process (an unhandled 'error' event would): the
   // pool drops that connection and the next query opens a new one
   pool.on('error', (e) => options.onIdleError?.(e));

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import * as schema from './schema.js';
-import { ReadWriteLock } from './rw-lock.js';
-import type { Engine, Q } from './storage.js';
+import { ReadWriteLock, type StuckWaiter } from './rw-lock.js';
+import type { Engine, Isolation, Q } from './storage.js';
 import { statements } from '../util.js';
 
 /**
@@ -44,16 +44,17 @@ export class SqliteEngine implements Engine {
     this.q = drizzle({ client: cachingClient(sqlite), schema }) as unknown as Q;
   }
 
-  /** Whether an asynchronous write is open on the connection now. */
-  get writing(): boolean {
-    return this.lock.writerInside;
+  /** Where a request found waiting for the connection for long is reported (rw-lock.ts): the server's log. */
+  reportStuckTo(report: (s: StuckWaiter) => void): void {
+    this.lock.reportStuckTo(report);
   }
 
   read<T>(fn: (q: Q) => Promise<T>): Promise<T> {
     return this.lock.read(() => fn(this.q));
   }
 
-  transaction<T>(fn: (q: Q) => Promise<T>): Promise<T> {
+  /** Every isolation is the single writer's: one write at a time, so nothing runs beside it. */
+  transaction<T>(fn: (q: Q) => Promise<T>, _isolation?: Isolation): Promise<T> {
     return this.lock.write(async () => {
       this.sqlite.exec('BEGIN IMMEDIATE');
       try {

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
+import type { AnySQLiteTable, BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
 import type * as schema from './schema.js';
 
 /**
@@ -33,9 +33,58 @@ export interface Engine {
   readonly name: EngineName;
   /** Reads that must not see another request's unfinished write. */
   read<T>(fn: (q: Q) => Promise<T>): Promise<T>;
-  /** One transaction: all of `fn`'s statements commit together or none does. */
-  transaction<T>(fn: (q: Q) => Promise<T>): Promise<T>;
+  /**
+   * One transaction: all of `fn`'s statements commit together or none does. `isolation` matters
+   * only where writes run side by side (PostgreSQL): see `Isolation`.
+   */
+  transaction<T>(fn: (q: Q) => Promise<T>, isolation?: Isolation): Promise<T>;
   close(): Promise<void>;
+}
+
+/**
+ * How a write is kept safe from the writes beside it on PostgreSQL (SQLite runs one at a time).
+ * `serializable`, every write's default: PostgreSQL aborts (and the engine runs again) one of two
+ * writes whose interleaving no serial order could give, so any check-then-write is safe.
+ * `rowLocks`: READ COMMITTED, for a write whose safety rests on row locks alone, either
+ * - a claim: it picks its rows with `skipLockedRows` or `lockSkipLocked`, changes them only under a
+ *   condition that re-checks their state, and writes nothing else that another write could be
+ *   deciding on at the same time. Claims by many runners at once all read the head of one queue: at
+ *   SERIALIZABLE they abort each other (3.6 attempts a claim with 8 runners, bench/README.md "claim →
+ *   report on PostgreSQL"); or
+ * - a check-then-write about one owner's rows (a user's submissions under a limit): it first locks
+ *   the owner's row with `lockedRows`, so that the writes deciding on the same rows run one after
+ *   another and each check (a statement after the lock, reading what committed before it) sees the
+ *   other's rows; everything else it writes is inserts and changes of its own new rows. At
+ *   SERIALIZABLE, submissions of different users aborted each other on the index pages their counts
+ *   read (2.3 attempts a submission, bench/README.md).
+ */
+export type Isolation = 'serializable' | 'rowLocks';
+
+/**
+ * A select of rows a claim picks from, locked as it reads them on PostgreSQL
+ * (`FOR UPDATE OF <of> SKIP LOCKED`): rows another claim holds are passed over, so concurrent
+ * claims take different rows at once. Nothing on SQLite, whose single writer makes the claim
+ * atomic. Call it last, just before `.prepare()` or the await; only `of`'s rows are locked.
+ */
+export function skipLockedRows<S>(select: S, of: AnySQLiteTable): S {
+  return forClause(select, 'update', { of, skipLocked: true });
+}
+
+/** The select with PostgreSQL's `FOR <strength>` clause; unchanged on SQLite, whose builder has no `for`. */
+function forClause<S>(select: S, strength: 'update' | 'no key update', config: { of: AnySQLiteTable; skipLocked?: true }): S {
+  // the builder is PostgreSQL's at run time on that engine (postgres-engine.ts), which has `for`
+  const pg = select as unknown as { for?: (strength: string, config: { of: AnySQLiteTable; skipLocked?: true }) => S };
+  return typeof pg.for === 'function' ? pg.for(strength, config) : select;
+}
+
+/**
+ * A select of the rows a `rowLocks` write decides on, locked until it ends on PostgreSQL
+ * (`FOR NO KEY UPDATE OF <of>`): another write locking them so waits for this one's commit, while
+ * writes that only refer to them (a foreign key's check) go on. Nothing on SQLite, whose single
+ * writer already runs such writes one after another. Call it last, as `skipLockedRows`.
+ */
+export function lockedRows<S>(select: S, of: AnySQLiteTable): S {
+  return forClause(select, 'no key update', { of });
 }
 
 /**

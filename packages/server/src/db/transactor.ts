@@ -1,8 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type Database from 'better-sqlite3';
 import type { SQL } from 'drizzle-orm';
 import type { BusMessage, CacheNote, DomainEvent } from '../events/bus.js';
-import { lockSkipLocked, type Engine, type EngineName, type Q } from './storage.js';
+import { ScopeCheck } from './scope-check.js';
+import { lockSkipLocked, type Engine, type EngineName, type Isolation, type Q } from './storage.js';
 
 /** What a write collects while it runs; released only after commit. */
 export class Outbox {
@@ -11,6 +10,8 @@ export class Outbox {
   /** For the other servers of a cluster (cluster/cache-notes.ts); this one updates its caches itself. */
   readonly notes: CacheNote[] = [];
   permissionsChanged = false;
+  /** Set once the write's function has returned or thrown: nothing may join it after that. */
+  ended = false;
 
   emit(e: DomainEvent): void {
     this.messages.push({ kind: 'event', event: e as DomainEvent });
@@ -50,38 +51,41 @@ export interface TransactionHooks {
   committed?: ((out: Outbox) => void)[];
 }
 
-interface OpenScope {
-  owner: Transactor;
-  q: Q;
-  /** Set in a write: what a joining write adds to. */
-  out?: Outbox;
-  ended: boolean;
+/**
+ * An open write, handed to a service called inside it so that the call joins it: its statements'
+ * builder and what it collects. A read inside a read or write is handed the `q` alone.
+ */
+export interface Within {
+  readonly q: Q;
+  readonly out: Outbox;
 }
-
-/** Which read or write the running code is inside, followed through its awaits. */
-const scope = new AsyncLocalStorage<OpenScope>();
 
 /**
  * Runs writes as transactions of the engine, and releases what they collected (events, cache
  * refreshes, wake-ups) only once they committed. `read` and `write` are the data layer every
- * service uses; `run` is the synchronous SQLite-only form that services are leaving.
+ * service uses.
+ *
+ * A read or write called from inside another one (a service calling another) is handed that one's
+ * scope (`within`) and runs in it: on SQLite a lock of its own would wait for the open write forever,
+ * and on PostgreSQL another connection would not see the open write. The scope is passed by hand
+ * rather than followed with AsyncLocalStorage, which would make every `await` in the process cost
+ * about twice as much (bench/README.md); with `JUDGE_TX_SCOPE_CHECK=1` (the tests) it is followed
+ * all the same, to refuse a nested call that was not handed its scope (scope-check.ts).
  */
 export class Transactor {
-  /** Made once: better-sqlite3 builds four wrapper functions for every transaction() call. */
-  private readonly inTransaction?: <T>(fn: (out: Outbox) => T, out: Outbox) => T;
+  private readonly check?: ScopeCheck;
 
-  /** `sqlite` is null on PostgreSQL, which has no synchronous form (`run`). */
   constructor(
-    sqlite: Database.Database | null,
+    private readonly engine: Engine,
     private readonly hooks: TransactionHooks = {},
-    private readonly engine?: Engine & { readonly writing?: boolean },
+    checkScopes = process.env.JUDGE_TX_SCOPE_CHECK === '1',
   ) {
-    if (sqlite) this.inTransaction = sqlite.transaction((fn: (out: Outbox) => unknown, out: Outbox) => fn(out)) as <T>(fn: (out: Outbox) => T, out: Outbox) => T;
+    if (checkScopes) this.check = new ScopeCheck();
   }
 
-  /** Which engine holds the data (the embedded one when only the synchronous form is set up). */
+  /** Which engine holds the data. */
   get engineName(): EngineName {
-    return this.engine?.name ?? 'sqlite';
+    return this.engine.name;
   }
 
   /** The row lock a claim's subquery ends with on this engine (see `lockSkipLocked` in storage.ts). */
@@ -90,84 +94,83 @@ export class Transactor {
   }
 
   /**
-   * Reads that must not see another request's unfinished write. Inside an open read or write of this
-   * transactor (a service calling another), it runs on that one's `q`: on SQLite a second lock would
-   * wait for the first forever, and on PostgreSQL another connection would not see the open write.
+   * Reads that must not see another request's unfinished write. `within`: the `q` of the open read
+   * or write the caller runs inside, if any; the read then runs on it.
    */
-  read<T>(fn: (q: Q) => Promise<T>): Promise<T> {
-    const open = this.openHere();
-    if (open) return fn(open.q);
-    return this.requireEngine().read((q) => this.within({ owner: this, q, ended: false }, () => fn(q)));
+  read<T>(fn: (q: Q) => Promise<T>, within?: Q): Promise<T> {
+    if (this.check) return this.checkedRead(this.check, fn, within);
+    return within ? fn(within) : this.engine.read(fn);
   }
 
   /**
-   * One transaction on the engine; its outbox is released after the commit, as with `run`. An engine
-   * may run `fn` again (PostgreSQL retries a lost serialization race): each attempt gets a fresh
-   * outbox, and only the committed attempt's is released.
+   * One transaction on the engine; its outbox is released after the commit. An engine may run `fn`
+   * again (PostgreSQL retries a lost serialization race): each attempt gets a fresh outbox, and only
+   * the committed attempt's is released. `within`: the open write the caller runs inside, if any;
+   * this one then joins it, as a nested transaction would (one commit, one rollback, one release).
    */
-  async write<T>(fn: (q: Q, out: Outbox) => Promise<T>): Promise<T> {
-    const open = this.openHere();
-    if (open) {
-      // a write called from within another joins it, as a nested transaction would
-      if (!open.out) throw new Error('a write began inside a read: write from the start instead');
-      return fn(open.q, open.out);
+  write<T>(fn: (q: Q, out: Outbox) => Promise<T>, within?: Within): Promise<T> {
+    return this.transaction(fn, within, 'serializable');
+  }
+
+  /**
+   * A write that claims rows it picked with `skipLockedRows` / `lockSkipLocked` (a job, a trial),
+   * safe by those row locks rather than by SERIALIZABLE: READ COMMITTED on PostgreSQL (storage.ts,
+   * Isolation, says what such a write may do), the same single writer on SQLite.
+   */
+  claim<T>(fn: (q: Q, out: Outbox) => Promise<T>): Promise<T> {
+    return this.transaction(fn, undefined, 'rowLocks');
+  }
+
+  /**
+   * A write whose check-then-write is about one owner's rows, safe by locking the owner's row first
+   * with `lockedRows` rather than by SERIALIZABLE: READ COMMITTED on PostgreSQL (storage.ts,
+   * Isolation), the same single writer on SQLite. `within` as for `write`.
+   */
+  writeLocking<T>(fn: (q: Q, out: Outbox) => Promise<T>, within?: Within): Promise<T> {
+    return this.transaction(fn, within, 'rowLocks');
+  }
+
+  private async transaction<T>(fn: (q: Q, out: Outbox) => Promise<T>, within: Within | undefined, isolation: Isolation): Promise<T> {
+    const check = this.check;
+    if (within) {
+      // its events would be collected after they were released, and never sent
+      if (within.out.ended) throw new Error('a write was given the scope of a write that has ended');
+      check?.given(this, 'write');
+      return fn(within.q, within.out);
     }
+    check?.unnested(this, 'write');
     const tried: Outbox[] = [];
     let result: T;
     try {
-      result = await this.requireEngine().transaction(async (q) => {
+      result = await this.engine.transaction(async (q) => {
         const out = new Outbox();
         tried.push(out);
-        const r = await this.within({ owner: this, q, out, ended: false }, () => fn(q, out));
+        let r: T;
+        try {
+          r = check ? await check.track(this, 'write', () => fn(q, out)) : await fn(q, out);
+        } finally {
+          out.ended = true;
+        }
         for (const hook of this.hooks.beforeCommit ?? []) await hook(q, out);
         return r;
-      });
+      }, isolation);
     } finally {
       // every attempt, not just the last: a rolled-back one may have cached what it read, and
       // what it touched (permissions) need not be what the next attempt touches
       for (const out of tried) for (const hook of this.hooks.settled ?? []) hook(out);
     }
-    return this.release(tried.at(-1)!, result);
-  }
-
-  /** The synchronous form (SQLite only). better-sqlite3 runs it within one turn, so it cannot interleave. */
-  run<T>(fn: (out: Outbox) => T): T {
-    // An open asynchronous write shares the connection: a nested BEGIN would join it.
-    if (this.engine?.writing) throw new Error('a synchronous transaction began while an asynchronous one was open');
-    if (!this.inTransaction) throw new Error('the synchronous form needs SQLite');
-    const out = new Outbox();
-    let result: T;
-    try {
-      result = this.inTransaction(fn, out);
-    } finally {
-      for (const hook of this.hooks.settled ?? []) hook(out);
-    }
-    return this.release(out, result);
-  }
-
-  private release<T>(out: Outbox, result: T): T {
+    const out = tried.at(-1)!;
     for (const then of out.afterCommit) then();
     for (const hook of this.hooks.committed ?? []) hook(out);
     return result;
   }
 
-  /** The read or write of this transactor that the calling code runs inside, if it is still open. */
-  private openHere(): OpenScope | undefined {
-    const open = scope.getStore();
-    return open && open.owner === this && !open.ended ? open : undefined;
-  }
-
-  /** Runs `fn` as inside `open`; work it left behind (a timer, a promise not awaited) no longer counts as inside once it ends. */
-  private async within<T>(open: OpenScope, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await scope.run(open, fn);
-    } finally {
-      open.ended = true;
+  private async checkedRead<T>(check: ScopeCheck, fn: (q: Q) => Promise<T>, within?: Q): Promise<T> {
+    if (within) {
+      check.given(this, 'read');
+      return fn(within);
     }
-  }
-
-  private requireEngine(): Engine {
-    if (!this.engine) throw new Error('this transactor has no engine');
-    return this.engine;
+    check.unnested(this, 'read');
+    return this.engine.read((q) => check.track(this, 'read', () => fn(q)));
   }
 }

@@ -7,6 +7,8 @@ export interface Manifest {
   formatVersion: 1;
   judgeVersion: string;
   createdAt: string;
+  /** Which database the backup holds: `judge.db` (SQLite; also when absent, as older backups) or `database.pgdump` (PostgreSQL). */
+  engine?: 'sqlite' | 'postgres';
   /** Rows of every table in the database snapshot, for a reader to compare with. */
   tables: Record<string, number>;
   entries: { path: string; size: number; sha256: string }[];
@@ -14,6 +16,8 @@ export interface Manifest {
 
 export const MANIFEST = 'manifest.json';
 export const DB_ENTRY = 'judge.db';
+/** A judge on PostgreSQL: pg_dump's custom format of the whole database. */
+export const PG_DUMP_ENTRY = 'database.pgdump';
 
 /** A pass-through that counts and hashes what flows by. */
 export class HashTap extends Transform {
@@ -38,7 +42,7 @@ export class HashTap extends Transform {
 
 /** Entries a backup may hold, and so the only paths a restore writes: no `..`, no absolute path. */
 export function isAllowedEntry(path: string): boolean {
-  if (path === DB_ENTRY || path === MANIFEST || path === 'judge.json') return true;
+  if (path === DB_ENTRY || path === PG_DUMP_ENTRY || path === MANIFEST || path === 'judge.json') return true;
   if (/^runner\/[A-Za-z0-9._-]+\.json$/.test(path)) return true;
   const m = /^files\/([0-9a-f]{2})\/([0-9a-f]{2})\/([0-9a-f]{64})$/.exec(path);
   return !!m && m[3]!.startsWith(m[1]! + m[2]!);

@@ -5,10 +5,12 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import tar from 'tar-stream';
 import { dataPaths } from '../datadir.js';
-import { CONFIG_FILE_NAME } from '../config.js';
-import { DB_ENTRY, HashTap, MANIFEST, tableCounts, type Manifest } from './archive.js';
+import { CONFIG_FILE_NAME, databaseSetting, filesSetting } from '../config.js';
+import { isPostgresUrl } from '../db/database-url.js';
+import { BlobStore } from '../modules/files/index.js';
+import { DB_ENTRY, HashTap, MANIFEST, PG_DUMP_ENTRY, tableCounts, type Manifest } from './archive.js';
 import { OpsError } from './errors.js';
-import { refuseOnPostgres } from './engine-guard.js';
+import { takePgSnapshot } from './pg-snapshot.js';
 import { takeSnapshot } from './snapshot.js';
 
 export interface BackupProgress {
@@ -22,6 +24,7 @@ export interface BackupSummary {
   file: string;
   createdAt: string;
   via: 'server' | 'database';
+  engine: 'sqlite' | 'postgres';
   entries: number;
   storedFiles: number;
   databaseBytes: number;
@@ -38,10 +41,30 @@ interface Source {
   sha256?: string;
 }
 
-/** What the snapshot needs beside itself: every stored file it references, the settings, the local runner's key. */
-function sourcesOf(dir: string, snapshot: string): { sources: Source[]; tables: Record<string, number> } {
+/** The settings and the local runner's key, which every backup holds beside the database. */
+function dataDirSources(dir: string): Source[] {
+  const sources: Source[] = [];
+  const config = join(dir, CONFIG_FILE_NAME);
+  if (existsSync(config)) sources.push({ name: CONFIG_FILE_NAME, path: config, size: statSync(config).size });
+  const runner = join(dir, 'runner');
+  const runnerFiles = existsSync(runner) ? readdirSync(runner, { withFileTypes: true }).filter((e) => e.isFile() && /^[A-Za-z0-9._-]+\.json$/.test(e.name)) : [];
+  for (const e of runnerFiles) sources.push({ name: `runner/${e.name}`, path: join(runner, e.name), size: statSync(join(runner, e.name)).size });
+  return sources;
+}
+
+/** Every stored file the database references, from the files directory (`filesDir` or DATA_DIR/files). */
+function blobSources(dir: string, filesDir: string, blobs: string[]): Source[] {
+  const store = new BlobStore(dataPaths(dir, filesDir).files);
+  return blobs.map((sha256) => {
+    const path = store.pathOf(sha256);
+    if (!existsSync(path)) throw new OpsError(`the stored file ${sha256} is missing from ${store.root}; run \`judge doctor --data-dir ${dir}\``);
+    return { name: `files/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`, path, size: statSync(path).size, sha256 };
+  });
+}
+
+/** What the SQLite snapshot needs beside itself: every stored file it references, the settings, the local runner's key. */
+function sourcesOf(dir: string, filesDir: string, snapshot: string): { sources: Source[]; tables: Record<string, number> } {
   const db = new Database(snapshot, { readonly: true, fileMustExist: true });
-  const paths = dataPaths(dir);
   let blobs: { sha256: string }[];
   let tables: Record<string, number>;
   try {
@@ -50,19 +73,38 @@ function sourcesOf(dir: string, snapshot: string): { sources: Source[]; tables: 
   } finally {
     db.close();
   }
-  const sources: Source[] = [{ name: DB_ENTRY, path: snapshot, size: statSync(snapshot).size }];
-  const config = join(dir, CONFIG_FILE_NAME);
-  if (existsSync(config)) sources.push({ name: CONFIG_FILE_NAME, path: config, size: statSync(config).size });
-  const runner = join(dir, 'runner');
-  const runnerFiles = existsSync(runner) ? readdirSync(runner, { withFileTypes: true }).filter((e) => e.isFile() && /^[A-Za-z0-9._-]+\.json$/.test(e.name)) : [];
-  for (const e of runnerFiles) sources.push({ name: `runner/${e.name}`, path: join(runner, e.name), size: statSync(join(runner, e.name)).size });
-  for (const { sha256 } of blobs) {
-    const rel = join(sha256.slice(0, 2), sha256.slice(2, 4), sha256);
-    const path = join(paths.files, rel);
-    if (!existsSync(path)) throw new OpsError(`the stored file ${sha256} is missing from ${paths.files}; run \`judge doctor --data-dir ${dir}\``);
-    sources.push({ name: `files/${rel}`, path, size: statSync(path).size, sha256 });
-  }
+  const sources: Source[] = [{ name: DB_ENTRY, path: snapshot, size: statSync(snapshot).size }, ...dataDirSources(dir), ...blobSources(dir, filesDir, blobs.map((b) => b.sha256))];
   return { sources, tables };
+}
+
+/** What a backup is made of: its entries, the database's row counts, and the copy to remove afterwards. */
+interface Taken {
+  sources: Source[];
+  tables: Record<string, number>;
+  via: BackupSummary['via'];
+  engine: 'sqlite' | 'postgres';
+  remove(): void;
+}
+
+async function takeSources(dir: string, filesDir: string): Promise<Taken> {
+  const database = databaseSetting(dir);
+  if (isPostgresUrl(database)) {
+    const snap = await takePgSnapshot(database, dataPaths(dir, filesDir).uploads);
+    try {
+      const sources = [{ name: PG_DUMP_ENTRY, path: snap.path, size: statSync(snap.path).size }, ...dataDirSources(dir), ...blobSources(dir, filesDir, snap.blobs)];
+      return { sources, tables: snap.tables, via: 'database', engine: 'postgres', remove: snap.remove };
+    } catch (e) {
+      snap.remove();
+      throw e;
+    }
+  }
+  const snapshot = await takeSnapshot(dir, filesDir);
+  try {
+    return { ...sourcesOf(dir, filesDir, snapshot.path), via: snapshot.via, engine: 'sqlite', remove: snapshot.remove };
+  } catch (e) {
+    snapshot.remove();
+    throw e;
+  }
 }
 
 /** Writes one entry, hashing what goes in; a stored file whose bytes do not hash to its name stops the backup. */
@@ -93,19 +135,20 @@ function fsyncFile(path: string): void {
 }
 
 /**
- * An online backup of `dir` into one tar archive (gzip-compressed when `file` ends in .gz or .tgz),
+ * An online backup of `dir` into one tar archive (on PostgreSQL: a pg_dump of one snapshot, with the
+ * stored files it references; pg-snapshot.ts says why that is consistent) (gzip-compressed when `file` ends in .gz or .tgz),
  * written as FILE.partial and renamed when complete, so that an interrupted backup never leaves
  * FILE. It holds password hashes and the local runner's secret key, so it is made mode 0600.
  */
-export async function backup(dir: string, file: string, o: { judgeVersion: string; progress?: (p: BackupProgress) => void }): Promise<BackupSummary> {
-  refuseOnPostgres(dir, 'backup');
+export async function backup(dir: string, file: string, o: { judgeVersion: string; filesDir?: string; progress?: (p: BackupProgress) => void }): Promise<BackupSummary> {
   const started = Date.now();
   if (existsSync(file)) throw new OpsError(`${file} exists already; a backup never overwrites a file, so give another name`);
   const partial = `${file}.partial`;
-  const snapshot = await takeSnapshot(dir);
+  const filesDir = filesSetting(dir, o.filesDir);
+  const taken = await takeSources(dir, filesDir);
   const createdAt = new Date().toISOString();
   try {
-    const { sources, tables } = sourcesOf(dir, snapshot.path);
+    const { sources, tables } = taken;
     const p: BackupProgress = { files: 0, totalFiles: sources.length, bytes: 0, totalBytes: sources.reduce((a, s) => a + s.size, 0) };
     const pack = tar.pack();
     // opened here so that a folder that is missing or not writable is said before any work
@@ -118,7 +161,7 @@ export async function backup(dir: string, file: string, o: { judgeVersion: strin
         p.files++;
         o.progress?.(p);
       }
-      const manifest: Manifest = { format: 'judge-backup', formatVersion: 1, judgeVersion: o.judgeVersion, createdAt, tables, entries };
+      const manifest: Manifest = { format: 'judge-backup', formatVersion: 1, judgeVersion: o.judgeVersion, createdAt, engine: taken.engine, tables, entries };
       pack.entry({ name: MANIFEST, mode: 0o600, mtime: new Date() }, `${JSON.stringify(manifest, null, 2)}\n`);
       pack.finalize();
       await written;
@@ -132,8 +175,8 @@ export async function backup(dir: string, file: string, o: { judgeVersion: strin
     renameSync(partial, file);
     const bytes = statSync(file).size;
     const storedFiles = sources.filter((s) => s.sha256).length;
-    return { file, createdAt, via: snapshot.via, entries: entries.length + 1, storedFiles, databaseBytes: sources[0]!.size, bytes, seconds: (Date.now() - started) / 1000, tables };
+    return { file, createdAt, via: taken.via, engine: taken.engine, entries: entries.length + 1, storedFiles, databaseBytes: sources[0]!.size, bytes, seconds: (Date.now() - started) / 1000, tables };
   } finally {
-    snapshot.remove();
+    taken.remove();
   }
 }

@@ -9,6 +9,9 @@ import { resetPassword } from './reset-password.js';
 import { RESTORE_HELP, restoreAction } from './restore-command.js';
 
 const dataDirOption = ['--data-dir <dir>', 'data directory', process.env.JUDGE_DATA_DIR ?? './data'] as const;
+/** The files directory (setting filesDir); without it, the data directory's judge.json or JUDGE_FILES_DIR says. */
+const filesDirOption = ['--files-dir <dir>', 'the stored files are there, not in DATA_DIR/files (setting filesDir)'] as const;
+const absolute = (dir: string | undefined) => (dir ? resolve(dir) : dir);
 
 /** Runs an action; a refusal is one line on stderr and exit status 2, as the other commands do. */
 function guarded<A extends unknown[]>(fn: (...a: A) => Promise<void>): (...a: A) => Promise<void> {
@@ -46,13 +49,14 @@ function registerMigrate(program: Command): void {
     .description('Copy a one-box data directory into an empty PostgreSQL database, to serve it from several servers (judge serve --database)')
     .requiredOption('--to <url>', 'the PostgreSQL database to fill: postgres://user:password@host/name (it must be empty)')
     .option(...dataDirOption)
+    .option('--files-dir <dir>', 'copy the stored files into this directory, the one the servers will share (their filesDir setting); without it they stay in DATA_DIR/files')
     .option('--json', 'print the summary as JSON')
     .addHelpText(
       'after',
-      '\nStop the judge first: the database is read offline. Every stored file is checked against its size and SHA-256 before\nanything is written; the rows are copied in one transaction and counted again afterwards, so a failure leaves the target\nempty. The stored files stay in DIR/files: the servers share that directory (docs/storage.md, "Moving to PostgreSQL").',
+      '\nStop the judge first: the database is read offline. Every stored file is checked against its size and SHA-256 before\nanything is written, and again once copied into --files-dir; the rows are copied in one transaction and counted again\nafterwards, so a failure leaves the target empty (docs/storage.md, "Moving to PostgreSQL" and "Files").',
     )
     .action(
-      guarded(async (o: { to: string; dataDir: string; json?: boolean }) => {
+      guarded(async (o: { to: string; dataDir: string; filesDir?: string; json?: boolean }) => {
         const tty = !o.json && process.stderr.isTTY;
         let last = 0;
         const show = (p: MigrateProgress): void => {
@@ -60,12 +64,12 @@ function registerMigrate(program: Command): void {
           last = Date.now();
           process.stderr.write(`\r${p.phase === 'files' ? 'checking files' : 'copying rows'}: ${p.done}/${p.total}\x1b[K`);
         };
-        const s = await migrateToPostgres(resolve(o.dataDir), o.to, show);
+        const s = await migrateToPostgres(resolve(o.dataDir), o.to, show, absolute(o.filesDir));
         if (tty) process.stderr.write('\r\x1b[K');
         if (o.json) console.log(JSON.stringify(s));
         else {
           console.log(`Copied ${s.rows} rows of ${s.tables.filter((t) => t.rows).length} tables from ${resolve(o.dataDir)} to ${s.target} in ${s.seconds.toFixed(1)} s; ${s.files} stored files (${human(s.fileBytes)}) checked.`);
-          console.log(`Serve it with: judge serve --data-dir ${resolve(o.dataDir)} --database <the same URL>`);
+          console.log(`Serve it with: judge serve --data-dir ${resolve(o.dataDir)} --database <the same URL>${s.filesDir ? ` --files-dir ${s.filesDir}` : ''}`);
         }
       }),
     );
@@ -77,12 +81,13 @@ export function registerOpsCommands(program: Command, judgeVersion: string): voi
     .description('Back up a data directory into one archive, also while the judge serves (a consistent copy of the database and the files it refers to)')
     .argument('<file>', 'the archive to write (gzip-compressed when it ends in .gz or .tgz); never overwritten')
     .option(...dataDirOption)
+    .option(...filesDirOption)
     .option('--json', 'print the summary as JSON')
-    .addHelpText('after', '\nThe archive is created mode 0600: it holds password hashes and the local runner\'s key. It is written as FILE.partial and renamed when complete.')
+    .addHelpText('after', '\nThe archive is created mode 0600: it holds password hashes and the local runner\'s key. It is written as FILE.partial and renamed when complete.\nOn PostgreSQL (the database setting) it holds a pg_dump of one snapshot and the stored files that snapshot refers to; pg_dump\n(postgresql-client) must be installed, and the password is passed to it in its environment, never on its command line.')
     .action(
-      guarded(async (file: string, o: { dataDir: string; json?: boolean }) => {
+      guarded(async (file: string, o: { dataDir: string; filesDir?: string; json?: boolean }) => {
         const line = o.json ? { show: () => {}, clear: () => {} } : progressLine();
-        const s = await backup(resolve(o.dataDir), resolve(file), { judgeVersion, progress: (p) => line.show(p) });
+        const s = await backup(resolve(o.dataDir), resolve(file), { judgeVersion, filesDir: absolute(o.filesDir), progress: (p) => line.show(p) });
         line.clear();
         if (o.json) console.log(JSON.stringify(s));
         else console.log(`Backed up ${resolve(o.dataDir)} to ${s.file}: database ${human(s.databaseBytes)}, ${s.storedFiles} stored files, archive ${human(s.bytes)} in ${s.seconds.toFixed(1)} s.`);
@@ -94,6 +99,8 @@ export function registerOpsCommands(program: Command, judgeVersion: string): voi
     .description('Make a new data directory from a backup, after checking every entry against its manifest')
     .argument('<file>', 'the backup archive')
     .option(...dataDirOption)
+    .option('--database <url>', 'for the backup of a judge on PostgreSQL: the new, empty database to restore it into (or JUDGE_DATABASE)')
+    .option(...filesDirOption)
     .option('--trust-commands', "restore the settings of the backup's judge.json that run programs or name files outside the data directory without asking")
     .option('--json', 'print the summary as JSON')
     .addHelpText('after', RESTORE_HELP)
@@ -124,11 +131,12 @@ export function registerOpsCommands(program: Command, judgeVersion: string): voi
     .command('doctor')
     .description('Check a data directory: database integrity and foreign keys, stored files missing or orphaned, upload leftovers; exit status 1 when something is wrong')
     .option(...dataDirOption)
+    .option(...filesDirOption)
     .option('--repair', 'remove what is safe to remove (orphaned files older than an hour, upload leftovers); needs the server stopped')
     .option('--json', 'print the report as JSON')
     .action(
-      guarded(async (o: { dataDir: string; repair?: boolean; json?: boolean }) => {
-        const r = await doctor(resolve(o.dataDir), { repair: !!o.repair });
+      guarded(async (o: { dataDir: string; filesDir?: string; repair?: boolean; json?: boolean }) => {
+        const r = await doctor(resolve(o.dataDir), { repair: !!o.repair, filesDir: absolute(o.filesDir) });
         if (o.json) console.log(JSON.stringify(r));
         else {
           for (const f of r.findings) console.log(`${f.repaired ? 'repaired' : 'problem'}: ${f.message}`);

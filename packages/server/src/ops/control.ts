@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import type { Deps } from '../services.js';
+import type { AppDeps } from '../services.js';
 import { OpsError } from './errors.js';
 import { setPassword } from './password.js';
 
@@ -22,7 +22,7 @@ export function snapshotPath(incomingDir: string): string {
   return join(incomingDir, `snapshot-${randomBytes(8).toString('hex')}.db`);
 }
 
-async function answer(deps: Deps, incomingDir: string, req: ControlRequest): Promise<ControlReply> {
+async function answer(deps: AppDeps, incomingDir: string, req: ControlRequest): Promise<ControlReply> {
   if (req.op === 'ping') return { ok: true };
   if (req.op === 'snapshot') {
     const path = snapshotPath(incomingDir);
@@ -36,7 +36,7 @@ async function answer(deps: Deps, incomingDir: string, req: ControlRequest): Pro
 }
 
 /** Listens on DATA_DIR/control.sock; a socket that cannot be opened is logged, and the server runs on without it. */
-export async function startControlSocket(deps: Deps, incomingDir: string): Promise<{ close(): Promise<void> }> {
+export async function startControlSocket(deps: AppDeps, incomingDir: string): Promise<{ close(): Promise<void> }> {
   const path = join(deps.dataDir, CONTROL_SOCKET);
   // a socket file left by a server that died: the data directory lock says it is ours now
   rmSync(path, { force: true });

@@ -72,10 +72,12 @@ function walk(dir: string): string[] {
  * Files in the store no database row names, and leftovers of uploads and snapshots in `.incoming`.
  * Files newer than `since` are skipped: they may belong to rows written after the database was read.
  */
-export function checkStore(filesDir: string, incomingDir: string, referenced: Set<string>, o: { now: number; since: number; tempSince: number; skip: string }): Finding[] {
+export function checkStore(paths: { files: string; uploads: string; printouts: string }, referenced: Set<string>, o: { now: number; since: number; tempSince: number; skip: string }): Finding[] {
+  const { files: filesDir, uploads: incomingDir } = paths;
   const findings: Finding[] = [];
   for (const path of walk(filesDir)) {
-    if (path.startsWith(incomingDir + '/') || path === o.skip) continue;
+    // the printouts' PDFs are a cache of their own (modules/printouts/pdf-store.ts), pruned by retention
+    if (path.startsWith(incomingDir + '/') || path.startsWith(paths.printouts + '/') || path === o.skip) continue;
     const rel = relative(filesDir, path);
     const m = /^([0-9a-f]{2})\/([0-9a-f]{2})\/([0-9a-f]{64})$/.exec(rel);
     if (m && referenced.has(m[3]!)) continue;

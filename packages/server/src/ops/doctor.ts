@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
+import { filesSetting } from '../config.js';
 import { dataPaths, isInitialised } from '../datadir.js';
 import { checkDatabase, checkReferenced, checkStore, type Finding } from './doctor-checks.js';
 import { askServer } from './control.js';
@@ -22,12 +23,12 @@ export interface DoctorReport {
 }
 
 /** Opens what the checks read; a database that cannot be opened at all is itself the finding. */
-async function openForChecks(dir: string, repair: boolean): Promise<{ db?: Database.Database; snapshot?: Snapshot; finding?: Finding; via: DoctorReport['via'] }> {
+async function openForChecks(dir: string, filesDir: string, repair: boolean): Promise<{ db?: Database.Database; snapshot?: Snapshot; finding?: Finding; via: DoctorReport['via'] }> {
   const running = await askServer(dir, { op: 'ping' });
   if (running && repair) throw new OpsError(`a judge server is running on ${dir}; stop it before \`judge doctor --repair\` (checking without --repair works while it runs)`);
   try {
     if (running) {
-      const snapshot = await takeSnapshot(dir);
+      const snapshot = await takeSnapshot(dir, filesDir);
       return { db: new Database(snapshot.path, { readonly: true, fileMustExist: true }), snapshot, via: 'server' };
     }
     return { db: openOfflineDb(dir), via: 'database' };
@@ -54,12 +55,13 @@ function repairFindings(findings: Finding[]): void {
  * Checks a data directory: the database's integrity and foreign keys, stored files the database
  * names but the store lacks, files in the store nobody names, and upload leftovers.
  */
-export async function doctor(dir: string, o: { repair: boolean }): Promise<DoctorReport> {
+export async function doctor(dir: string, o: { repair: boolean; filesDir?: string }): Promise<DoctorReport> {
   refuseOnPostgres(dir, 'doctor');
   if (!isInitialised(dir)) throw new OpsError(`${dir} holds no judge database`);
-  const paths = dataPaths(dir);
+  const filesDir = filesSetting(dir, o.filesDir);
+  const paths = dataPaths(dir, filesDir);
   const started = Date.now();
-  const { db, snapshot, finding, via } = await openForChecks(dir, o.repair);
+  const { db, snapshot, finding, via } = await openForChecks(dir, filesDir, o.repair);
   const findings: Finding[] = finding ? [finding] : [];
   try {
     if (db) {
@@ -68,7 +70,7 @@ export async function doctor(dir: string, o: { repair: boolean }): Promise<Docto
         const ref = checkReferenced(db, paths.files);
         findings.push(...ref.findings);
         const online = via === 'server';
-        findings.push(...checkStore(paths.files, paths.uploads, ref.referenced, { now: Date.now(), since: online ? started : Infinity, tempSince: online ? started - HOUR : Infinity, skip: snapshot?.path ?? '' }));
+        findings.push(...checkStore(paths, ref.referenced, { now: Date.now(), since: online ? started : Infinity, tempSince: online ? started - HOUR : Infinity, skip: snapshot?.path ?? '' }));
       } catch (e) {
         findings.push({ kind: 'database', message: `the database cannot be read: ${(e as Error).message}` });
       }

@@ -46,7 +46,7 @@ export async function resetPassword(dir: string, username: string, passwordFile?
   const config = loadConfig(dir);
   const sqlite = openOfflineDb(dir);
   try {
-    const tx = new Transactor(sqlite, {}, new SqliteEngine(sqlite));
+    const tx = new Transactor(new SqliteEngine(sqlite));
     const parts = {
       tx,
       sessions: new Sessions(tx, config.auth),

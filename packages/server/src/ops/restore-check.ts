@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CONFIG_FILE_NAME } from '../config.js';
-import { DB_ENTRY, MANIFEST, human, isAllowedEntry, type Manifest } from './archive.js';
+import { DB_ENTRY, MANIFEST, PG_DUMP_ENTRY, human, isAllowedEntry, type Manifest } from './archive.js';
 import { OpsError } from './errors.js';
 import { eachEntry, type ArchiveFile } from './restore-archive.js';
 
@@ -77,6 +77,7 @@ function parseManifest(text: Buffer | undefined): Manifest {
     throw new OpsError('the backup manifest is not JSON');
   }
   if (m?.format !== 'judge-backup' || !Array.isArray(m.entries)) throw new OpsError('the archive is not a judge backup');
+  if (m.engine !== undefined && m.engine !== 'sqlite' && m.engine !== 'postgres') throw new OpsError(`the backup is of an engine this judge does not know (${JSON.stringify(m.engine)})`);
   if (m.formatVersion !== 1) throw new OpsError(`the backup has format version ${String(m.formatVersion)}; this judge reads version 1`);
   const listed = new Set<string>();
   for (const e of m.entries as unknown[]) {
@@ -101,6 +102,8 @@ function verify(seen: Map<string, { size: number; sha256: string }>, text: Buffe
   }
   const listed = new Set(m.entries.map((e) => e.path));
   for (const name of seen.keys()) if (!listed.has(name)) throw new OpsError(`${name} is in the archive but not in its manifest`);
-  if (!seen.has(DB_ENTRY)) throw new OpsError('the backup holds no database');
+  // one database, of the engine the manifest names
+  const wanted = m.engine === 'postgres' ? PG_DUMP_ENTRY : DB_ENTRY;
+  if (!seen.has(wanted) || seen.has(wanted === DB_ENTRY ? PG_DUMP_ENTRY : DB_ENTRY)) throw new OpsError('the backup holds no database of the kind its manifest names');
   return m;
 }

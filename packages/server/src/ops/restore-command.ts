@@ -14,6 +14,11 @@ nothing from it on trust:
     data directory (${Object.keys(COMMAND_SETTINGS).join(', ')}) are shown and
     asked about on a terminal; elsewhere only --trust-commands restores them.
     Otherwise the new judge.json leaves them out, and says which on stderr.
+  - A backup of a judge on PostgreSQL is restored into the new, empty database
+    --database names (a database with any table is refused), in one
+    transaction, and every table's rows are counted against the manifest.
+  - --files-dir puts the stored files into that directory (the filesDir
+    setting, which several servers may share) instead of NEW/files.
   - A restore killed half way leaves a folder NEW.restoring-*; the next restore
     into NEW removes it (never one whose restore still runs) and says so.`;
 
@@ -41,12 +46,15 @@ function progressLine(): { show(p: RestoreProgress): void; clear(): void } {
   };
 }
 
-export async function restoreAction(file: string, o: { dataDir: string; json?: boolean; trustCommands?: boolean }): Promise<void> {
+export async function restoreAction(file: string, o: { dataDir: string; database?: string; filesDir?: string; json?: boolean; trustCommands?: boolean }): Promise<void> {
   const line = o.json ? { show: () => {}, clear: () => {} } : progressLine();
   const onTerminal = process.stdin.isTTY && process.stderr.isTTY;
   const confirmCommands = o.trustCommands ? () => true : onTerminal ? async (held: HeldSetting[]) => (line.clear(), askOnTerminal(held)) : () => false;
   const dir = resolve(o.dataDir);
+  const database = o.database ?? process.env.JUDGE_DATABASE;
   const s = await restore(resolve(file), dir, {
+    ...(database ? { database } : {}),
+    ...(o.filesDir !== undefined ? { filesDir: o.filesDir && resolve(o.filesDir) } : {}),
     confirmCommands,
     notice: (m) => (line.clear(), console.error(`judge: ${m}`)),
     progress: (p) => line.show(p),
@@ -59,5 +67,5 @@ export async function restoreAction(file: string, o: { dataDir: string; json?: b
   }
   if (o.json) console.log(JSON.stringify(s));
   // the manifest's words are the archive's: escaped like the settings
-  else console.log(`Restored the backup of ${printable(s.createdAt)} (judge ${printable(s.judgeVersion)}) into ${s.dataDir}: ${s.storedFiles} stored files, ${human(s.bytes)}. Start it with: judge serve --data-dir ${s.dataDir}`);
+  else console.log(`Restored the backup of ${printable(s.createdAt)} (judge ${printable(s.judgeVersion)}) into ${s.dataDir}: ${s.storedFiles} stored files, ${human(s.bytes)}. Start it with: judge serve --data-dir ${s.dataDir}${s.database ? ' --database <the same URL>' : ''}${s.filesDir ? ` --files-dir ${s.filesDir}` : ''}`);
 }

@@ -1,5 +1,6 @@
 import { settingsTable } from '../config.js';
 import { maskDatabaseUrl } from '../db/database-url.js';
+import { maskSmtpUrl } from '../mail/mailer.js';
 
 /**
  * The settings of `judge.json` (see config.ts) that make the judge run a program, or read or
@@ -15,10 +16,12 @@ export const COMMAND_SETTINGS: Record<string, string> = {
   'tls.certFile': 'a file the judge reads at start and sends to every client as its certificate',
   'tls.keyFile': 'a file the judge reads at start as its private key',
   database: 'the database server the judge would keep all its data in, instead of the restored file',
+  filesDir: 'a directory outside the data directory the judge would keep its stored files in',
+  'mail.smtpUrl': 'the mail server every message of the judge would go to, password reset links included',
 };
 
 /** String settings that start nothing and name no file. */
-export const PLAIN_STRING_SETTINGS = ['host', 'publicUrl', 'logLevel'];
+export const PLAIN_STRING_SETTINGS = ['host', 'publicUrl', 'logLevel', 'mail.from'];
 
 /** A setting the archive's judge.json holds that is not restored without the administrator's word. */
 export interface HeldSetting {
@@ -73,7 +76,7 @@ export function heldSettings(config: Buffer): { doc?: Doc; held: HeldSetting[] }
   for (const [key, why] of Object.entries(COMMAND_SETTINGS)) {
     const at = ownAt(doc, key.split('.'));
     // what is held is shown and listed (--json): a database URL without its password
-    const value = key === 'database' && typeof at.value === 'string' ? maskDatabaseUrl(at.value) : at.value;
+    const value = typeof at.value !== 'string' ? at.value : key === 'database' ? maskDatabaseUrl(at.value) : key === 'mail.smtpUrl' ? maskSmtpUrl(at.value) : at.value;
     if (at.found && JSON.stringify(at.value) !== JSON.stringify(defaults.get(key))) held.push({ key, value, why });
   }
   for (const path of prototypeKeys(doc)) held.push({ key: path.join('.'), value: ownAt(doc, path).value, why: 'not a setting: it would change how the settings are merged' });

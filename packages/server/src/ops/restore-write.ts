@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CONFIG_FILE_NAME } from '../config.js';
+import type { BlobStore } from '../modules/files/index.js';
 import { MANIFEST } from './archive.js';
 import { OpsError } from './errors.js';
 import { drain, eachEntry, type ArchiveFile } from './restore-archive.js';
@@ -24,6 +25,26 @@ export async function copyDeclared(body: AsyncIterable<Buffer>, declared: Manife
   if (size !== declared.size || h.digest('hex') !== declared.sha256) throw new OpsError(`${declared.path} no longer matches the manifest; the archive changed while it was restored`);
 }
 
+/**
+ * A stored file restored into a files directory of its own (the `filesDir` setting), which other
+ * servers may share: written beside, checked, then adopted as an upload is (a file already there
+ * with its size is kept).
+ */
+async function intoStore(blobs: BlobStore, body: AsyncIterable<Buffer>, declared: ManifestEntry): Promise<void> {
+  mkdirSync(blobs.incomingDir, { recursive: true, mode: 0o750 });
+  const temp = blobs.tempPath('restore');
+  const fd = openSync(temp, 'wx', 0o640);
+  try {
+    await copyDeclared(body, declared, fd);
+  } catch (e) {
+    closeSync(fd);
+    await blobs.discard(temp);
+    throw e;
+  }
+  closeSync(fd);
+  await blobs.adopt(temp, declared.sha256);
+}
+
 export interface WriteProgress {
   entries: number;
   totalEntries: number;
@@ -36,7 +57,7 @@ export interface WriteProgress {
  * manifest line before any of its bytes is written. `config` is what to write as `judge.json`
  * (the archive's, or it without the settings the administrator did not confirm; none: not written).
  */
-export async function writeEntries(a: ArchiveFile, into: string, checked: CheckedArchive, config: Buffer | undefined, progress?: (p: WriteProgress) => void): Promise<void> {
+export async function writeEntries(a: ArchiveFile, into: string, checked: CheckedArchive, config: Buffer | undefined, progress?: (p: WriteProgress) => void, blobs?: BlobStore): Promise<void> {
   const written = new Set<string>();
   const p: WriteProgress = { entries: 0, totalEntries: checked.entries.size, bytes: 0, totalBytes: [...checked.entries.values()].reduce((n, e) => n + e.size, 0) };
   await eachEntry(a, async ({ name, type, body }) => {
@@ -44,6 +65,13 @@ export async function writeEntries(a: ArchiveFile, into: string, checked: Checke
     const declared = checked.entries.get(name);
     if (type !== 'file' || !declared || written.has(name)) throw new OpsError(`${JSON.stringify(name)} is in the archive but not in its manifest; the archive changed while it was restored`);
     written.add(name);
+    if (blobs && name.startsWith('files/')) {
+      await intoStore(blobs, body, declared);
+      p.entries++;
+      p.bytes += declared.size;
+      progress?.(p);
+      return;
+    }
     const path = join(into, name);
     mkdirSync(dirname(path), { recursive: true, mode: 0o750 });
     if (name === CONFIG_FILE_NAME) {

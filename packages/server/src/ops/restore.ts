@@ -1,9 +1,13 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DB_ENTRY } from './archive.js';
+import { filesSetting } from '../config.js';
+import { isPostgresUrl, maskDatabaseUrl } from '../db/database-url.js';
+import { BlobStore } from '../modules/files/index.js';
+import { DB_ENTRY, PG_DUMP_ENTRY } from './archive.js';
 import { OpsError } from './errors.js';
-import { refuseOnPostgres } from './engine-guard.js';
+import { countPgRows, refuseNonEmptyPg } from './pg-snapshot.js';
+import { runPgProgram } from './pg-tools.js';
 import { openArchive } from './restore-archive.js';
 import { checkArchive } from './restore-check.js';
 import { decideSettings, type HeldSetting } from './restore-settings.js';
@@ -14,6 +18,11 @@ export interface RestoreSummary {
   dataDir: string;
   createdAt: string;
   judgeVersion: string;
+  engine: 'sqlite' | 'postgres';
+  /** The database restored into (PostgreSQL), its password masked. */
+  database?: string;
+  /** The files directory the stored files went into, when not NEW/files. */
+  filesDir?: string;
   entries: number;
   storedFiles: number;
   bytes: number;
@@ -28,6 +37,10 @@ export interface RestoreSummary {
 export type RestoreProgress = { phase: 'checking'; bytes: number; totalBytes: number } | ({ phase: 'writing' } & WriteProgress);
 
 export interface RestoreOptions {
+  /** The PostgreSQL database a backup of a judge on PostgreSQL is restored into: new and empty. */
+  database?: string;
+  /** The files directory the stored files go into (the `filesDir` setting); empty: NEW/files. */
+  filesDir?: string;
   /** Asked, with the settings of judge.json that run programs, whether to restore them; no answer: no. */
   confirmCommands?: (held: HeldSetting[]) => boolean | Promise<boolean>;
   /** Told at once what the restore did beside its work (leftovers removed). */
@@ -42,6 +55,19 @@ function checkDatabase(file: string): void {
     if (r !== 'ok') throw new OpsError(`the database in the backup is damaged (${String(r)})`);
   } finally {
     db.close();
+  }
+}
+
+/**
+ * Fills the empty `database` from the dump in one transaction (a failure leaves it empty), checks
+ * every table's rows against the manifest, and removes the dump: the data directory keeps no copy.
+ */
+async function restorePg(dump: string, database: string, tables: Record<string, number>): Promise<void> {
+  await runPgProgram('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', dump], database);
+  rmSync(dump, { force: true });
+  const got = await countPgRows(database);
+  for (const [name, rows] of Object.entries(tables)) {
+    if (got[name] !== rows) throw new OpsError(`${name}: ${rows} rows in the backup but ${got[name] ?? 'no table'} in ${maskDatabaseUrl(database)} after restoring`);
   }
 }
 
@@ -81,7 +107,9 @@ const freeBytes = (dir: string) => {
  * working folder beside `dir`, which is renamed into place once the database in it is sound.
  */
 export async function restore(file: string, dir: string, o: RestoreOptions = {}): Promise<RestoreSummary> {
-  refuseOnPostgres(dir, 'restore');
+  const database = o.database ?? '';
+  if (database && !isPostgresUrl(database)) throw new OpsError(`--database takes a PostgreSQL URL (postgres://user:password@host/name), not ${maskDatabaseUrl(database)}`);
+  const filesDir = filesSetting(dir, o.filesDir);
   const archive = openArchive(file);
   try {
     if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0)) {
@@ -93,9 +121,15 @@ export async function restore(file: string, dir: string, o: RestoreOptions = {})
     let read = 0;
     try {
       const checked = await checkArchive(archive, { freeBytes: freeBytes(dirname(dir)), onRead: (n) => o.progress?.({ phase: 'checking', bytes: (read += n), totalBytes: archive.size }) });
+      const onPostgres = checked.manifest.engine === 'postgres';
+      if (onPostgres && !database) throw new OpsError('this is the backup of a judge on PostgreSQL: give the new, empty database to restore it into with --database postgres://… (or JUDGE_DATABASE)');
+      if (!onPostgres && database) throw new OpsError('this is the backup of a judge on SQLite: restore it into a data directory without --database, then move it with judge migrate --to');
+      if (onPostgres) await refuseNonEmptyPg(database);
       const settings = await decideSettings(checked.config, o.confirmCommands ?? (() => false));
-      await writeEntries(archive, work.path, checked, settings.content, (p) => o.progress?.({ phase: 'writing', ...p }));
-      checkDatabase(join(work.path, DB_ENTRY));
+      const blobs = filesDir ? new BlobStore(filesDir) : undefined;
+      await writeEntries(archive, work.path, checked, settings.content, (p) => o.progress?.({ phase: 'writing', ...p }), blobs);
+      if (onPostgres) await restorePg(join(work.path, PG_DUMP_ENTRY), database, checked.manifest.tables);
+      else checkDatabase(join(work.path, DB_ENTRY));
       putInPlace(work.path, dir);
       const m = checked.manifest;
       return {
@@ -103,6 +137,9 @@ export async function restore(file: string, dir: string, o: RestoreOptions = {})
         createdAt: m.createdAt,
         judgeVersion: m.judgeVersion,
         entries: m.entries.length,
+        engine: m.engine ?? 'sqlite',
+        ...(onPostgres ? { database: maskDatabaseUrl(database) } : {}),
+        ...(filesDir ? { filesDir } : {}),
         storedFiles: m.entries.filter((e) => e.path.startsWith('files/')).length,
         bytes: m.entries.reduce((a, e) => a + e.size, 0),
         leftoversRemoved: work.removed,

@@ -17,7 +17,7 @@ export interface Snapshot {
  * A consistent copy of a data directory's database through SQLite's online backup API: made by the
  * running server when there is one (its exclusive lock lets nobody else read), else by this process.
  */
-export async function takeSnapshot(dir: string): Promise<Snapshot> {
+export async function takeSnapshot(dir: string, filesDir = ''): Promise<Snapshot> {
   if (!isInitialised(dir)) throw new OpsError(`${dir} holds no judge database`);
   const reply = await askServer(dir, { op: 'snapshot' });
   let path: string;
@@ -26,7 +26,7 @@ export async function takeSnapshot(dir: string): Promise<Snapshot> {
     path = unwrap(reply).path!;
     via = 'server';
   } else {
-    const uploads = dataPaths(dir).uploads;
+    const uploads = dataPaths(dir, filesDir).uploads;
     mkdirSync(uploads, { recursive: true, mode: 0o750 });
     path = snapshotPath(uploads);
     const db = openOfflineDb(dir);

@@ -121,31 +121,29 @@ export async function simpleProblem(): Promise<{ problemId: string; versionId: s
  * A submission row as the judging issue will leave it: its newest attempt's state and outcome.
  * (No submission API exists yet; it comes with the judging issue.)
  */
-export function submitted(
+export async function submitted(
   who: TestUser,
   a: Activity,
   s: Series,
   assignmentId: string,
   versionId: string,
   outcome: { state?: string; score?: number; maxScore?: number; excluded?: boolean; verdict?: string } = {},
-): void {
-  j.app.deps.db
-    .insert(submissions)
-    .values({
-      id: randomUUID(),
-      activityId: a.id,
-      seriesId: s.id,
-      seriesProblemId: assignmentId,
-      problemVersionId: versionId,
-      userId: who.id,
-      submittedAt: clock.now().toISOString(),
-      state: outcome.state ?? (outcome.score !== undefined ? 'completed' : 'queued'),
-      verdict: outcome.verdict ?? null,
-      score: outcome.score ?? null,
-      maxScore: outcome.maxScore ?? null,
-      excluded: outcome.excluded ?? false,
-    })
-    .run();
+): Promise<void> {
+  const row = {
+    id: randomUUID(),
+    activityId: a.id,
+    seriesId: s.id,
+    seriesProblemId: assignmentId,
+    problemVersionId: versionId,
+    userId: who.id,
+    submittedAt: clock.now().toISOString(),
+    state: outcome.state ?? (outcome.score !== undefined ? 'completed' : 'queued'),
+    verdict: outcome.verdict ?? null,
+    score: outcome.score ?? null,
+    maxScore: outcome.maxScore ?? null,
+    excluded: outcome.excluded ?? false,
+  };
+  await j.app.deps.tx.write((q) => q.insert(submissions).values(row));
 }
 
 /**

@@ -80,12 +80,14 @@ export class AccountService {
   }
 
   async get(actor: Actor): Promise<Account> {
-    // one read for the row and the switches: the account is asked for on most screens
+    // the switches as the server holds them (a read needs no transaction's view of them): from
+    // memory, read before the account's read rather than inside it when memory has none yet
+    const settings = await this.instance.settings();
+    // one read for the row and the permissions: the account is asked for on most screens
     return this.d.tx.read(async (q) => {
       const row = (await accountById(q, { id: actor.userId }))[0];
       if (!row) throw unauthenticated();
-      // the switches as the server holds them (a read needs no transaction's view of them)
-      return toAccount(row, nameRights(row, await this.instance.settings(), await this.d.permissions.has(actor.userId, 'user:update', null, q)));
+      return toAccount(row, nameRights(row, settings, await this.d.permissions.has(actor.userId, 'user:update', null, q)));
     });
   }
 

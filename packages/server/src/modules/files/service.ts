@@ -1,6 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { FileMeta } from '@judge/contract';
 import { eq } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
@@ -72,7 +71,7 @@ export class FilesService {
 
   /** Stores bytes the server made itself (e.g. a package's samples) as a file of `actor`. */
   async store(actor: Actor, f: { name: string; mimeType: string; bytes: Uint8Array }): Promise<FileMeta> {
-    const tempPath = join(this.blobs.incomingDir, `made-${randomBytes(12).toString('hex')}`);
+    const tempPath = this.blobs.tempPath('made');
     await writeFile(tempPath, f.bytes, { mode: 0o600 });
     const sha256 = createHash('sha256').update(f.bytes).digest('hex');
     return this.upload(actor, { tempPath, declaredSha256: sha256, name: f.name, mimeType: f.mimeType });

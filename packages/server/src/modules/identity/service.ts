@@ -93,7 +93,7 @@ export class IdentityService {
     const current = found ? await this.d.tx.read((q) => findUserById(q, found.id)) : undefined;
     if (!current || !verified || current.passwordHash !== found?.passwordHash) {
       // a lock another guess set after the check above refuses this one too, as it would have there
-      if (current && (await this.recordFailure(current.id, now, async () => (await this.marks.others(account, address, now.getTime(), 1)) > 0)) === 'locked') throw new LoginRefused('LockedOut');
+      if (current && (await this.recordFailure(current.id, now, (await this.marks.others(account, address, now.getTime(), 1)) > 0)) === 'locked') throw new LoginRefused('LockedOut');
       if (!current) await this.marks.nameFailed(account, now.getTime());
       await this.budget.failed(address, account);
       throw new LoginRefused('Failed');
@@ -127,13 +127,17 @@ export class IdentityService {
    * ('locked'): on SQLite the check just before (`guarded`) and this write run without another
    * request in between, on PostgreSQL every statement is a round trip in which other guesses in
    * flight may lock the account, and their failures must meet the lock there as they do on SQLite.
+   * `refusedWhileLocked` is read before the write, not in it: on PostgreSQL the marks are rows that
+   * the shared limit store reads on the pool, and a write that waited for a pooled connection while
+   * holding one would, with every connection held by such writes, wait forever (30 simultaneous
+   * guesses did). The marks only grow while the guesses run, so the answer read first stands.
    */
-  private async recordFailure(userId: string, now: Date, refusedWhileLocked: () => Promise<boolean>): Promise<'counted' | 'locked'> {
+  private async recordFailure(userId: string, now: Date, refusedWhileLocked: boolean): Promise<'counted' | 'locked'> {
     const { lockoutFailures, lockoutMinutes } = this.d.config.auth;
     const locked = await this.d.tx.write(async (q) => {
       const row = await findUserById(q, userId);
       if (!row) return false;
-      if (row.lockedUntil && row.lockedUntil > iso(now) && (await refusedWhileLocked())) return 'refused' as const;
+      if (row.lockedUntil && row.lockedUntil > iso(now) && refusedWhileLocked) return 'refused' as const;
       const failures = row.failedLogins + 1;
       const lock = failures >= lockoutFailures;
       await q

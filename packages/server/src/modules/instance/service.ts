@@ -1,13 +1,16 @@
-import type { Health, InstanceSettings, LocalRunnerHealth, SystemMessageType } from '@judge/contract';
+import { ApiError, type Health, type InstanceSettings, type LocalRunnerHealth, type SystemMessageType, type TestMailResult } from '@judge/contract';
 import { count, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Actor } from '../../auth/permissions.js';
 import { attempts, instanceSettings } from '../../db/schema.js';
 import type { Q } from '../../db/storage.js';
 import { event } from '../../events/bus.js';
+import { MailFailed } from '../../mail/mailer.js';
+import { testMessage } from '../../mail/messages.js';
 import type { Deps } from '../../services.js';
 import { iso } from '../../util.js';
 import { readRunnerCensus } from '../runners/index.js';
+import { clusterHealth, type ClusterReport } from './cluster-health.js';
 import { Maintenance } from './maintenance.js';
 
 /** The switches stored today; documents, logos, theme and providers arrive with their own issues. */
@@ -36,6 +39,7 @@ const ROW = 1;
 
 export class InstanceService {
   private localRunner: (() => LocalRunnerHealth) | undefined;
+  private cluster: (() => Promise<ClusterReport>) | undefined;
   readonly maintenance: Maintenance;
   /** The switches as last read or written. */
   private last: { parsed: Stored } | undefined;
@@ -51,14 +55,24 @@ export class InstanceService {
     this.localRunner = state;
   }
 
+  /** The app tells where this server's part in the cluster is read, once its node has started (health shows it). */
+  watchCluster(report: () => Promise<ClusterReport>): void {
+    this.cluster = report;
+  }
+
   /**
    * Liveness, the server's clock (clients align contest clocks to it), the local runner when this
-   * server supervises one, and whether anything can be judged: the runners and the queue.
+   * server supervises one, whether anything can be judged (the runners and the queue), and the
+   * cluster: this server and the servers alive beside it (cluster-health.ts says who sees what).
    */
-  async health(version: string): Promise<Health> {
+  async health(version: string, actor?: Actor): Promise<Health> {
     const level = this.maintenance.level;
     const now = this.d.clock.now();
-    const { census, queue } = await this.d.tx.read(async (q) => ({ census: await readRunnerCensus(q, now.getTime()), queue: await this.queue() }));
+    const [{ census, queue }, report, administrator] = await Promise.all([
+      this.d.tx.read(async (q) => ({ census: await readRunnerCensus(q, now.getTime()), queue: await this.queue(q) })),
+      this.clusterReport(),
+      actor ? this.d.permissions.isAdministrator(actor.userId) : false,
+    ]);
     const { connected, approved, pendingApproval } = census;
     return {
       status: 'ok',
@@ -68,15 +82,22 @@ export class InstanceService {
       ...(this.localRunner ? { localRunner: this.localRunner() } : {}),
       runners: { connected, approved, pendingApproval },
       queue,
+      ...clusterHealth(report, this.d.tx.engineName, now, administrator),
     };
   }
 
+  /** The app starts the cluster node before it listens, so a request always finds it. */
+  private clusterReport(): Promise<ClusterReport> {
+    if (!this.cluster) throw new Error('health was asked before the cluster node started');
+    return this.cluster();
+  }
+
   /** Attempts waiting for a runner and held by one (the partial queue index answers the first). */
-  queue(): Promise<{ queued: number; running: number }> {
+  queue(q?: Q): Promise<{ queued: number; running: number }> {
     return this.d.tx.read(async (q) => {
       const inState = async (state: string) => (await q.select({ n: count() }).from(attempts).where(eq(attempts.state, state)))[0]?.n ?? 0;
       return { queued: await inState('queued'), running: await inState('running') };
-    });
+    }, q);
   }
 
   /** An administrator's broadcast to every signed-in session; nothing is stored. */
@@ -84,6 +105,23 @@ export class InstanceService {
     await this.d.permissions.require(actor, 'system:administrator');
     await this.d.tx.write(async (_q, out) => out.emit(event('systemMessage', { type, message }, { kind: 'signedIn' })));
     this.d.log.info({ type, by: actor.userId }, 'system message sent');
+  }
+
+  /**
+   * Sends the administrator's test message at once, the way the judge's other mail goes; a refusal
+   * or an unreachable SMTP server answers 502 mail.failed with the reason (no secret in it).
+   * `site`: the address the request came to, named in the message when no publicUrl is set.
+   */
+  async testMail(actor: Actor, to: string, site: string): Promise<TestMailResult> {
+    await this.d.permissions.require(actor, 'system:administrator');
+    const { name } = await this.settings();
+    try {
+      const sent = await this.d.mail.send(testMessage(to, name, this.d.config.publicUrl || site));
+      return { from: this.d.mail.from, ...sent };
+    } catch (e) {
+      if (e instanceof MailFailed) throw ApiError.of('mail.failed', `The test message was not sent: ${e.message}`);
+      throw e;
+    }
   }
 
   /**
@@ -95,7 +133,7 @@ export class InstanceService {
     if (!q && this.last) return { ...this.last.parsed };
     const generation = this.written;
     const read = async (r: Q) => (await r.select({ settings: instanceSettings.settings }).from(instanceSettings).where(eq(instanceSettings.id, ROW)).limit(1))[0]?.settings;
-    const parsed = Stored.parse((await (q ? read(q) : this.d.tx.read(read))) ?? {});
+    const parsed = Stored.parse((await this.d.tx.read(read, q)) ?? {});
     // a read that began before an update committed must not put back what it replaced
     if (!q && generation === this.written) this.last = { parsed };
     return { ...parsed };

@@ -1,7 +1,7 @@
 import type { SubmissionFile } from '@judge/contract';
 import { and, asc, eq, exists, or, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
 import { attempts, files, problemVersionFiles, problemVersions, sampleRuns, seriesProblems, submissionFiles, submissions, trials } from '../../db/schema.js';
+import { portableAlias } from '../../db/portable-alias.js';
 import { prepared, type Q } from '../../db/storage.js';
 import { compact } from '../../util.js';
 
@@ -40,7 +40,7 @@ const jobById = prepared((q) => q.select(JOB).from(attempts).where(eq(attempts.i
 const claimedJobRows = prepared((q) => claimedJobQuery(q).prepare());
 
 /** The job's source files are the submission's: a second name for `files`, beside the version's package. */
-const source = alias(files, 'source');
+const source = portableAlias(files, 'source');
 
 /**
  * What a claimed job carries besides its own columns: the submission's props and files, the

@@ -2,7 +2,7 @@ import type { ClaimedJob, OperationInput, ops } from '@judge/contract';
 import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { RunnerActor } from '../../auth/runner-tokens.js';
 import { activities, attemptFiles, attempts, files, runners, series, submissions } from '../../db/schema.js';
-import { prepared, preparedPer, type Q } from '../../db/storage.js';
+import { prepared, preparedPer, skipLockedRows, type Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { ApiError } from '@judge/contract';
 import type { Deps } from '../../services.js';
@@ -90,7 +90,8 @@ export class JobsService {
     if (!runner.problemTypes.length) return undefined;
     for (let offset = 0, batch = 1; ; offset += batch, batch = CANDIDATES) {
       // attempts_queue (state, priority, created_at) hands them out in order; the type filter is a probe per row.
-      // PostgreSQL: FOR UPDATE OF attempts SKIP LOCKED, so that two claims never read the same queued row as free.
+      // PostgreSQL: FOR UPDATE OF attempts SKIP LOCKED (skipLockedRows), so that concurrent claims
+      // read different queued rows; a caller that only asks (jobWaiting) holds them until its read ends.
       const rows = await candidates(q, `${batch} ${runner.problemTypes.length}`, { ...typeValues(runner.problemTypes), offset });
       const fit = rows.find((c) => tagsSatisfied(requiredTags(c.seriesTags, c.activityTags), runner.tags));
       if (fit) return fit.id;
@@ -99,8 +100,12 @@ export class JobsService {
   }
 
   private claimNow(runner: RunnerActor, lease: number): Promise<ClaimedJob | null> {
-    // nothing but the database before the commit: the token is made inside, and a retried attempt makes its own
-    return this.d.tx.write(async (q, out) => {
+    // nothing but the database before the commit: the token is made inside, and a retried attempt makes its own.
+    // PostgreSQL: a claim (READ COMMITTED), safe by its row locks: the attempt is locked as it is
+    // picked and taken only while still queued (takeJob); the submission's row is derived from its
+    // own attempts, and every other write that changes them (rejudge, cancel, report, lapse) is
+    // SERIALIZABLE and touches the locked attempt, so it waits and runs again after the claim.
+    return this.d.tx.claim(async (q, out) => {
       const pick = await this.firstFit(q, runner);
       return pick ? this.hand(q, pick, runner, lease, out) : null;
     });
@@ -369,7 +374,7 @@ const countCompleted = prepared((q) =>
 /** The candidates query for a batch size and a number of problem types (key `"batch types"`), built once per pair. */
 const candidates = preparedPer((q, key: `${number} ${number}`) => {
   const [batch, types] = key.split(' ').map(Number) as [number, number];
-  return q
+  const query = q
     .select({ id: attempts.id, seriesTags: series.runnerTags, activityTags: activities.runnerTags })
     .from(attempts)
     .innerJoin(submissions, eq(submissions.id, attempts.submissionId))
@@ -378,8 +383,8 @@ const candidates = preparedPer((q, key: `${number} ${number}`) => {
     .where(and(isQueued, inArray(attempts.problemType, Array.from({ length: types }, (_, i) => sql.placeholder(`t${i}`)))))
     .orderBy(asc(attempts.priority), asc(attempts.createdAt), asc(attempts.id))
     .limit(literalLimit(batch))
-    .offset(sql.placeholder('offset'))
-    .prepare();
+    .offset(sql.placeholder('offset'));
+  return skipLockedRows(query, attempts).prepare();
 });
 
 /** The runner's problem types as the candidates query's placeholders t0, t1, … */

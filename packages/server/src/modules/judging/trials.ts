@@ -6,7 +6,7 @@ import { ApiError, notFound } from '@judge/contract';
 import { PackageError } from '@judge/problem-package';
 import { inspectOffLoop } from '../../offloop/inspect-package.js';
 import { files, trials } from '../../db/schema.js';
-import { preparedPer, type Q } from '../../db/storage.js';
+import { preparedPer, skipLockedRows, type Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import type { Deps } from '../../services.js';
 import { compact, iso, newId, newSecret, sha256Hex } from '../../util.js';
@@ -158,15 +158,20 @@ export class TrialsService {
 
   private async claimNow(runner: RunnerActor, lease: number) {
     if (!runner.problemTypes.length) return null;
-    return this.d.tx.write(async (q) => {
+    // PostgreSQL: a claim (READ COMMITTED), safe by its row lock: the trial is locked as it is
+    // picked (FOR UPDATE SKIP LOCKED, so that concurrent claims take different trials) and taken
+    // only while still queued; it writes nothing but that row.
+    return this.d.tx.claim(async (q) => {
       // calibrations first: until one reports, its version is judged at the runner's default limit
-      // PostgreSQL: FOR UPDATE SKIP LOCKED, so that two claims never read the same queued trial as free.
-      const [next] = await q
-        .select({ id: trials.id })
-        .from(trials)
-        .where(and(isQueued, inArray(trials.problemType, runner.problemTypes)))
-        .orderBy(sql`${trials.calibratesVersionId} is null`, asc(trials.createdAt), asc(trials.id))
-        .limit(literalLimit(1));
+      const [next] = await skipLockedRows(
+        q
+          .select({ id: trials.id })
+          .from(trials)
+          .where(and(isQueued, inArray(trials.problemType, runner.problemTypes)))
+          .orderBy(sql`${trials.calibratesVersionId} is null`, asc(trials.createdAt), asc(trials.id))
+          .limit(literalLimit(1)),
+        trials,
+      );
       if (!next) return null;
       const now = this.d.clock.now();
       const token = newSecret();

@@ -29,7 +29,7 @@ export async function findActivity(q: Q, idOrSlug: string): Promise<ActivityRow 
  * `d.tx.write` must hand its `q` on: a read of its own would wait for that very write to end.
  */
 function reading<T>(d: Deps, q: Q | undefined, fn: (q: Q) => Promise<T>): Promise<T> {
-  return q ? fn(q) : d.tx.read(fn);
+  return d.tx.read(fn, q);
 }
 
 /** An activity by id or slug, read on its own (outside any transaction). */

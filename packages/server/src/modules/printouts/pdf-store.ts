@@ -1,9 +1,11 @@
 /**
- * Each printout's PDF, made once and kept: `<dataDir>/printouts/<printout id>-<key>.pdf`, where the
- * key is the SHA-256 of everything the PDF is made from (service.ts). A repeated fetch reads the
- * kept file; a changed input (a renamed participant) has another key and is made again. Outside
- * files/, since these are a cache the blob store's checks and backups need not know. The retention
- * worker removes the PDFs of printouts whose source was disposed of (pruneDisposed).
+ * Each printout's PDF, made once and kept: `<filesDir>/.printouts/<printout id>-<key>.pdf`, where
+ * the key is the SHA-256 of everything the PDF is made from (service.ts). A repeated fetch reads the
+ * kept file; a changed input (a renamed participant) has another key and is made again. In the files
+ * directory, so that every server sharing it reads a PDF another made (docs/storage.md, "Files"); in
+ * a folder of its own there, since these are a cache that the blob store's checks and backups need
+ * not know. The retention worker removes the PDFs of printouts whose source was disposed of
+ * (pruneDisposed). Two servers making one PDF at once each rename a whole file into place.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -11,10 +13,12 @@ import { join } from 'node:path';
 import { and, inArray, isNotNull } from 'drizzle-orm';
 import { printouts } from '../../db/schema.js';
 import type { Transactor } from '../../db/transactor.js';
+import { filesLayout } from '../files/index.js';
 
 const NAME = /^([0-9a-f-]{36})-([0-9a-f]{64})\.pdf$/;
 
-export const printoutPdfDir = (dataDir: string): string => join(dataDir, 'printouts');
+/** The folder of the printouts' PDFs in the files directory `filesRoot`. */
+export const printoutPdfDir = (filesRoot: string): string => filesLayout(filesRoot).printouts;
 
 export class PdfStore {
   /** Makings under way, so that two fetches at once make the PDF once. */

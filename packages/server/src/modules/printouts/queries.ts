@@ -1,13 +1,13 @@
 import type { Printout } from '@judge/contract';
 import { asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
 import { activities, printouts, problems, seriesProblems, submissionFiles, users } from '../../db/schema.js';
+import { portableAlias } from '../../db/portable-alias.js';
 import type { Q } from '../../db/storage.js';
 import { compact } from '../../util.js';
 
-const requester = alias(users, 'u');
-const claimer = alias(users, 'c');
-const resolver = alias(users, 'r');
+const requester = portableAlias(users, 'u');
+const claimer = portableAlias(users, 'c');
+const resolver = portableAlias(users, 'r');
 
 /** A printout with what its views need from the rows around it. */
 function printoutFields() {

@@ -70,7 +70,7 @@ export class PrintoutsService {
     private readonly d: Deps,
     private readonly files: FilesService,
   ) {
-    this.pdfs = new PdfStore(printoutPdfDir(d.dataDir));
+    this.pdfs = new PdfStore(printoutPdfDir(files.blobs.root));
   }
 
   private manages(userId: string, activityId: string, q?: Q): Promise<boolean> {

@@ -1,13 +1,13 @@
 import type { Question } from '@judge/contract';
 import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
 import { activities, problems, questionReads, questions, series, seriesProblems, users } from '../../db/schema.js';
+import { portableAlias } from '../../db/portable-alias.js';
 import type { Q } from '../../db/storage.js';
 import { compact } from '../../util.js';
 import { containsFolded } from '../submissions/index.js';
 
-const author = alias(users, 'au');
-const answerer = alias(users, 'an');
+const author = portableAlias(users, 'au');
+const answerer = portableAlias(users, 'an');
 
 /** Every column a view needs; `me` is the reader whose `isRead` is asked. */
 function questionFields(me: string) {

@@ -5,8 +5,8 @@ import { createReadStream } from 'node:fs';
 import { BlockList, isIPv6 } from 'node:net';
 import { and, asc, count, desc, eq, inArray, max, type SQL } from 'drizzle-orm';
 import type { Actor, UserPermissions } from '../../auth/permissions.js';
-import { activities, attempts, problems, problemVersions, series as seriesTable, seriesProblems, submissionFiles, submissions } from '../../db/schema.js';
-import type { Q } from '../../db/storage.js';
+import { activities, attempts, problems, problemVersions, series as seriesTable, seriesProblems, submissionFiles, submissions, users } from '../../db/schema.js';
+import { lockedRows, type Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { ApiError, notFound } from '@judge/contract';
 import { languageName, languageRefusal, submissionLanguage, type LanguageLimits } from '../../languages.js';
@@ -16,8 +16,9 @@ import { canManage, canSeeActivity, findActivity, visibleActivity, type Activity
 import type { FilesService } from '../files/index.js';
 import { readJudgeableLanguages, requiredTags } from '../runners/index.js';
 import { acceptsSubmissions, problemsVisible } from '../series/index.js';
+import { ownSubmissions } from './own-list.js';
 import { countSubmissions, fileAsAttachment, fileAsSource, listFilter } from './queries.js';
-import { detailOf, selectSubmissions, submissionRow, toSummary, type SubmissionRow } from './views.js';
+import { detailOf, newestFirstOrder, selectSubmissions, submissionRow, toSummary, type SubmissionRow } from './views.js';
 
 type ListQuery = z.output<typeof SubmissionsQuery>;
 
@@ -191,11 +192,17 @@ export class SubmissionsService {
     const metas: Awaited<ReturnType<FilesService['upload']>>[] = [];
     for (const u of input.uploads) metas.push(await this.files.upload(actor, { ...u, mimeType: 'text/plain' }));
     const language = submissionLanguage(this.d.config.languages, input.uploads.map((u) => u.name), input.props) ?? null;
-    const row = await this.d.tx.write(async (q, out) => {
-      // the limit again, inside the transaction: two submissions racing for the last one cannot both pass
-      // PostgreSQL: both may count the same rows; SERIALIZABLE fails one, whose retry counts the other
-      if (plan.maxSubmissions !== null && (await countOwn(q, actor.userId, plan.assignment.id)) >= plan.maxSubmissions) {
-        throw ApiError.of('submission.limit', `The limit of ${plan.maxSubmissions} submissions to this problem is reached`);
+    // rowLocks: the limit is the one check-then-write, about the author's rows; the rest are inserts
+    // and the new submission's own row (storage.ts, Isolation)
+    const row = await this.d.tx.writeLocking(async (q, out) => {
+      // the limit again, inside the transaction: two submissions racing for the last one cannot both
+      // pass. PostgreSQL: the author's row, locked first, makes the second wait for the first's commit,
+      // and its count (a statement after the lock) then sees the first's submission
+      if (plan.maxSubmissions !== null) {
+        await lockedRows(q.select({ id: users.id }).from(users).where(eq(users.id, actor.userId)), users);
+        if ((await countOwn(q, actor.userId, plan.assignment.id)) >= plan.maxSubmissions) {
+          throw ApiError.of('submission.limit', `The limit of ${plan.maxSubmissions} submissions to this problem is reached`);
+        }
       }
       const id = newId();
       const now = iso(this.d.clock.now());
@@ -242,15 +249,12 @@ export class SubmissionsService {
     const { a, may } = await this.browsing(actor, idOrSlug);
     may.require('submission:read:own', a.id);
     const { page, pageSize } = clampPaging(query);
-    const where = and(
-      eq(submissions.activityId, a.id),
-      eq(submissions.userId, actor.userId),
-      query.seriesProblemId ? eq(submissions.seriesProblemId, query.seriesProblemId) : undefined,
-    );
-    const { total, rows } = await this.d.tx.read(async (q) => ({
-      total: await countSubmissions(q, where, false),
-      rows: await this.newestFirst(q, where, page, pageSize),
-    }));
+    const { total, rows } = await this.d.tx.read(async (q) => {
+      // the poll of every participant's page, without a problem: its queries are built once (own-list.ts)
+      if (!query.seriesProblemId) return ownSubmissions(q, a.id, actor.userId, page, pageSize);
+      const where = and(eq(submissions.activityId, a.id), eq(submissions.userId, actor.userId), eq(submissions.seriesProblemId, query.seriesProblemId));
+      return { total: await countSubmissions(q, where, false), rows: await this.newestFirst(q, where, page, pageSize) };
+    });
     const ownResults = may.has('result:read:own', a.id);
     return { items: rows.map((r) => this.named(this.forAuthor(toSummary(r), ownResults))), total, page, pageSize };
   }
@@ -259,7 +263,7 @@ export class SubmissionsService {
   private newestFirst(q: Q, where: SQL | undefined, page: number, pageSize: number): Promise<SubmissionRow[]> {
     return selectSubmissions(q)
       .where(where)
-      .orderBy(desc(submissions.submittedAt), desc(submissions.id))
+      .orderBy(...newestFirstOrder())
       .limit(pageSize)
       .offset((page - 1) * pageSize);
   }

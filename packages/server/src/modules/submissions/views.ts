@@ -9,6 +9,9 @@ import { displayName } from '../users/index.js';
 const whileRunning = (c: typeof attempts.progressDone | typeof attempts.progressTotal) =>
   sql<number | null>`CASE WHEN ${submissions.state} = 'running' THEN (SELECT ${c} FROM ${attempts} WHERE ${attempts.submissionId} = ${submissions.id} ORDER BY ${attempts.attempt} DESC LIMIT 1) END`;
 
+/** The order of every list of submissions: newest first, the id breaking a tie of one instant. */
+export const newestFirstOrder = () => [desc(submissions.submittedAt), desc(submissions.id)] as const;
+
 /**
  * A submission with everything its summary shows, read by one join; callers add WHERE, ORDER BY
  * and LIMIT. `excluded` is a number and `props` JSON text, as the judging flow's read of the same
@@ -41,7 +44,8 @@ export function selectSubmissions(q: Q) {
       score: submissions.score,
       maxScore: submissions.maxScore,
       attempts: submissions.attempts,
-      excluded: sql<number>`CASE WHEN ${submissions.excluded} THEN 1 ELSE 0 END`.mapWith(Number),
+      // `<> 0`: PostgreSQL keeps booleans as smallint (pg-schema.ts), which it does not take as a condition
+      excluded: sql<number>`CASE WHEN ${submissions.excluded} <> 0 THEN 1 ELSE 0 END`.mapWith(Number),
       excludedAt: submissions.excludedAt,
       excludedBy: submissions.excludedBy,
       exclusionReason: submissions.exclusionReason,
