@@ -30,7 +30,9 @@ export type WorkKind = 'jobs' | 'trials';
  */
 export function appendToEventLog(clock: Clock, origin: string): (q: Q, out: Outbox) => Promise<void> {
   return async (q, out) => {
-    const messages: BusMessage[] = [...out.messages, ...out.notes.map((note) => ({ kind: 'cache' as const, note, origin }))];
+    // notes first: a server refreshes its caches before it dispatches the events they bear on (a
+    // grant's grantChanged is told to the grantee only once their permissions were read again)
+    const messages: BusMessage[] = [...out.notes.map((note) => ({ kind: 'cache' as const, note, origin })), ...out.messages];
     if (!messages.length) return;
     // the node-postgres builder behind `q` (storage.ts: Q is the SQLite-typed view of it)
     const pgq = q as unknown as NodePgDatabase;
