@@ -74,6 +74,7 @@ export const ERROR_CODES = {
   checksum_mismatch: 422,
   'file.required': 422,
   'account.password.wrong': 422,
+  'identity.code.invalid': 422,
   'grant.permission.unknown': 422,
   'role.activity.mismatch': 422,
   'problem.type.immutable': 422,

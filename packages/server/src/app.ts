@@ -51,6 +51,7 @@ import { UsersService, usersRoutes } from './modules/users/index.js';
 import { startControlSocket } from './ops/control.js';
 import { BoundedPool, type PoolOptions } from './offloop/pool.js';
 import { openMailer } from './mail/mailer.js';
+import { Outgoing } from './mail/outgoing.js';
 import type { AppDeps, Deps } from './services.js';
 import { systemClock, type Clock } from './util.js';
 import { LeaseReaper } from './workers/lease-reaper.js';
@@ -196,7 +197,8 @@ function createDeps(opts: AppOptions, dbh: StorageHandle, log: Logger, limits: L
   const sessions = new Sessions(tx, config.auth);
   const hasher = new PasswordHasher({ memoryKiB: config.auth.argon2MemoryKib, iterations: config.auth.argon2Iterations });
   const mail = openMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, publicUrl: config.publicUrl, dataDir, log });
-  return { config, dataDir, db: dbh.db, sqlite: dbh.sqlite, tx, clock, log, bus, permissions, sessions, hasher, limits, serverId, connections, offloop: new BoundedPool(opts.offloop), mail };
+  const outgoing = new Outgoing(mail, log, clock);
+  return { config, dataDir, db: dbh.db, sqlite: dbh.sqlite, tx, clock, log, bus, permissions, sessions, hasher, limits, serverId, connections, offloop: new BoundedPool(opts.offloop), mail, outgoing };
 }
 
 /** Binds every area's routes to the contract's operations. */
@@ -319,7 +321,6 @@ async function shutdown(parts: {
   // a printout being printed finishes and is recorded before the database closes
   await Promise.all(parts.services.printouts.printing);
   await parts.deps.offloop.close();
-  parts.deps.mail.close();
   await parts.hub.close();
   await parts.control?.close();
   const close = (server: Server) =>
@@ -330,6 +331,9 @@ async function shutdown(parts: {
       setTimeout(() => server.closeAllConnections(), 5000).unref();
     });
   await Promise.all([close(parts.server), ...(parts.loopback ? [close(parts.loopback)] : [])]);
+  // the requests are over: what they posted is sent (or logged as not sent) before the mailer closes
+  await parts.deps.outgoing.close();
+  parts.deps.mail.close();
   await parts.dbh.close();
   parts.lock.release();
   parts.log.info('judge stopped');

@@ -10,6 +10,7 @@ import type { LimitStore } from './http/limits.js';
 import type { EventBus } from './events/bus.js';
 import type { BoundedPool } from './offloop/pool.js';
 import type { Mailer } from './mail/mailer.js';
+import type { Outgoing } from './mail/outgoing.js';
 import type { Clock } from './util.js';
 
 /** What every service is built from; app.ts makes one of these per server. */
@@ -33,6 +34,8 @@ export interface Deps {
   connections(sessionId: string): number;
   /** Sends the judge's mail: over SMTP (`mail.smtpUrl`), or into DATA_DIR/outbox/ (mail/mailer.ts). */
   mail: Mailer;
+  /** The mail of writes, sent after they commit and tried again while it fails (mail/outgoing.ts). */
+  outgoing: Outgoing;
 }
 
 /**

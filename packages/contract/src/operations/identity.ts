@@ -1,5 +1,5 @@
 import { defineOperation } from '../operation.js';
-import { LoginQuery, LoginRequest, ManageInfo, RefreshRequest, RegisterRequest, TokenResponse } from '../schemas/identity.js';
+import { ConfirmEmailQuery, LoginQuery, LoginRequest, MailRequest, ManageInfo, RefreshRequest, RegisterRequest, ResetPasswordRequest, TokenResponse, UpdateManageInfoRequest } from '../schemas/identity.js';
 
 export const register = defineOperation({
   id: 'register',
@@ -66,3 +66,70 @@ export const getManageInfo = defineOperation({
   errors: ['unauthenticated'],
 });
 
+
+export const updateManageInfo = defineOperation({
+  id: 'updateManageInfo',
+  method: 'POST',
+  path: '/identity/manage/info',
+  tag: 'Identity',
+  summary: "Change the caller's address (confirmed by a mailed code) or password",
+  description:
+    'A `newEmail` is not stored until the code mailed to it is confirmed (`GET /identity/confirmEmail` with `changedEmail`); the answer shows the address in use. A `newPassword` needs `oldPassword` and ends every other session of the caller.',
+  auth: 'user',
+  body: UpdateManageInfoRequest,
+  response: ManageInfo,
+  status: 200,
+  errors: ['unauthenticated', 'account.password.wrong', 'user.email.taken', 'validation_failed'],
+});
+
+export const confirmEmail = defineOperation({
+  id: 'confirmEmail',
+  method: 'GET',
+  path: '/identity/confirmEmail',
+  tag: 'Identity',
+  summary: 'Confirm an address with the code mailed to it (or a change of address, with changedEmail)',
+  description: 'A code is single-use and expires (48 hours); a wrong, spent or expired code, or one for another account, answers 422 identity.code.invalid.',
+  auth: 'anonymous',
+  query: ConfirmEmailQuery,
+  status: 204,
+  errors: ['identity.code.invalid', 'user.email.taken', 'validation_failed', 'rate_limited'],
+});
+
+export const resendConfirmationEmail = defineOperation({
+  id: 'resendConfirmationEmail',
+  method: 'POST',
+  path: '/identity/resendConfirmationEmail',
+  tag: 'Identity',
+  summary: 'Mail a new confirmation code to an unconfirmed address',
+  description: 'Answers 204 whether or not an unconfirmed account has the address, in the same time: what is mailed is decided after the answer.',
+  auth: 'anonymous',
+  body: MailRequest,
+  status: 204,
+  errors: ['validation_failed', 'rate_limited'],
+});
+
+export const forgotPassword = defineOperation({
+  id: 'forgotPassword',
+  method: 'POST',
+  path: '/identity/forgotPassword',
+  tag: 'Identity',
+  summary: 'Mail a password reset code to the account with this address',
+  description: 'Answers 204 whether or not an account has the address, in the same time: what is mailed is decided after the answer. A code is single-use and expires after an hour.',
+  auth: 'anonymous',
+  body: MailRequest,
+  status: 204,
+  errors: ['validation_failed', 'rate_limited'],
+});
+
+export const resetPassword = defineOperation({
+  id: 'resetPassword',
+  method: 'POST',
+  path: '/identity/resetPassword',
+  tag: 'Identity',
+  summary: 'Set a new password with a mailed reset code; every session of the account ends',
+  description: 'A wrong, spent or expired code, or an address no account has, answers 422 identity.code.invalid alike.',
+  auth: 'anonymous',
+  body: ResetPasswordRequest,
+  status: 204,
+  errors: ['identity.code.invalid', 'validation_failed', 'rate_limited'],
+});

@@ -31,6 +31,32 @@ export const RefreshRequest = z.object({ refreshToken: z.string().min(1).max(256
 
 export const ManageInfo = z.object({ email: z.string(), isEmailConfirmed: z.boolean() });
 
+/** A code the judge mailed: what was typed or followed from the link, spaces and dashes allowed. */
+const MailedCode = z.string().trim().min(1).max(128);
+
+export const ConfirmEmailQuery = z.object({
+  userId: z.string().min(1).max(64),
+  code: MailedCode,
+  changedEmail: Email.optional().meta({ description: 'The new address, when the code confirms a change of address' }),
+});
+
+/** The address a confirmation or a reset code is asked for; the answer is the same whether an account has it or not. */
+export const MailRequest = z.object({ email: Email });
+
+export const ResetPasswordRequest = z.object({
+  email: Email,
+  resetCode: MailedCode,
+  newPassword: Password,
+});
+
+export const UpdateManageInfoRequest = z
+  .object({
+    newEmail: Email.optional().meta({ description: 'Mails a confirmation code to this address; the address changes once it is confirmed' }),
+    newPassword: Password.optional(),
+    oldPassword: z.string().min(1).max(256).optional().meta({ description: 'Needed with newPassword' }),
+  })
+  .refine((b) => !b.newPassword || b.oldPassword, { message: 'needed to set a new password', path: ['oldPassword'] });
+
 export const Session = z.object({
   id: z.string(),
   connections: z.number().int(),

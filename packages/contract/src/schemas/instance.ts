@@ -100,6 +100,25 @@ export const ClusterHealth = z
   .meta({ description: 'The cluster of servers sharing the database (extension)' });
 export type ClusterHealth = z.infer<typeof ClusterHealth>;
 
+/** This server's outgoing mail (extension, administrators only): what waits to be sent, and what was given up. */
+export const MailHealth = z
+  .object({
+    transport: z.enum(['smtp', 'outbox']).meta({ description: 'smtp when mail.smtpUrl is set, else outbox (DATA_DIR/outbox/)' }),
+    pending: z.number().int().min(0).meta({ description: 'Messages being sent or waiting for another try (after 10 s, 1 min, 5 min and 30 min)' }),
+    failures: z
+      .array(
+        z.object({
+          to: z.string(),
+          subject: z.string(),
+          reason: z.string().meta({ description: "The last try's failure, as the SMTP server answered it" }),
+          at: Timestamp.meta({ description: 'When it was given up' }),
+          tries: z.number().int().min(1),
+        }),
+      )
+      .meta({ description: 'Messages given up after every try, newest first (the last 10 since this server started)' }),
+  })
+  .meta({ description: "This server's outgoing mail (extension; administrators only)" });
+
 export const Health = z.object({
   status: z.literal('ok'),
   version: z.string(),
@@ -109,6 +128,7 @@ export const Health = z.object({
   queue: QueueCounts,
   server: ThisServerHealth,
   cluster: ClusterHealth,
+  mail: MailHealth.optional(),
   serverTime: Timestamp.meta({
     description: "The server's clock when it answered, with milliseconds: clients measure their own clock's offset from it (contest clocks must not trust the browser's) (extension)",
   }),

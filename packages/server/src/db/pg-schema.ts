@@ -79,6 +79,22 @@ export const sessionSecrets = pgTable(
   (t) => [index('session_secrets_session').on(t.sessionId)],
 );
 
+export const accountCodes = pgTable(
+  'account_codes',
+  {
+    hash: text('hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<'confirm' | 'reset'>().notNull(),
+    newEmail: text('new_email'),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('account_codes_user').on(t.userId, t.purpose)],
+);
+
 export const activities = pgTable(
   'activities',
   {

@@ -78,6 +78,28 @@ export const sessionSecrets = sqliteTable(
   (t) => [index('session_secrets_session').on(t.sessionId)],
 );
 
+/**
+ * Single-use codes mailed to an account's owner: `confirm` (the address, or the new address
+ * `newEmail` when it is being changed) and `reset` (the password). Only the code's SHA-256 is
+ * stored; a code is spent (`usedAt`) when it is used, and every other of its purpose with it.
+ */
+export const accountCodes = sqliteTable(
+  'account_codes',
+  {
+    hash: text('hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** confirm | reset */
+    purpose: text('purpose').$type<'confirm' | 'reset'>().notNull(),
+    newEmail: text('new_email'),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('account_codes_user').on(t.userId, t.purpose)],
+);
+
 /** A contest or a course. */
 export const activities = sqliteTable(
   'activities',

@@ -2,7 +2,7 @@ import { and, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
-import { printouts, sessions, sessionSecrets } from '../db/schema.js';
+import { accountCodes, printouts, sessions, sessionSecrets } from '../db/schema.js';
 import type { Transactor } from '../db/transactor.js';
 import { iso, type Clock } from '../util.js';
 import { IntervalWorker, type WorkerDeps } from './interval.js';
@@ -12,7 +12,7 @@ const KEEP_ENDED_SESSIONS_DAYS = 90;
 /** A resolved printout's source is kept this long, for a reprint or a dispute, then dropped (decisions §7). */
 const KEEP_PRINTOUT_SOURCE_DAYS = 7;
 
-type Removed = { secrets: number; sessions: number; uploads: number; printoutSources: number; printoutPdfs: number };
+type Removed = { secrets: number; accountCodes: number; sessions: number; uploads: number; printoutSources: number; printoutPdfs: number };
 
 /** Where the printouts' PDFs are kept, and how those of disposed sources are removed (the printouts area's). */
 export interface PrintoutPdfs {
@@ -21,7 +21,7 @@ export interface PrintoutPdfs {
 }
 
 /**
- * Removes what nobody can use any more: lapsed secrets, sessions ended long ago, upload
+ * Removes what nobody can use any more: lapsed secrets and mailed codes, sessions ended long ago, upload
  * leftovers of requests that died half way, and the sources of printouts resolved a week ago (with their kept PDFs). `tick(now)` is what tests call.
  * Its deletes are one write that decides nothing from what it read, so a retried one (PostgreSQL) does the same.
  */
@@ -48,6 +48,7 @@ export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps
     const sourcesBefore = iso(new Date(now.getTime() - KEEP_PRINTOUT_SOURCE_DAYS * 24 * HOUR));
     const removed = await this.tx.write(async (q) => {
       const secrets = await q.delete(sessionSecrets).where(lte(sessionSecrets.expiresAt, iso(now))).returning({ hash: sessionSecrets.hash });
+      const codes = await q.delete(accountCodes).where(lte(accountCodes.expiresAt, iso(now))).returning({ hash: accountCodes.hash });
       const ended = await q
         .delete(sessions)
         .where(or(and(isNotNull(sessions.endedAt), lte(sessions.endedAt, cutoff)), and(isNull(sessions.endedAt), lte(sessions.expiresAt, cutoff))))
@@ -57,7 +58,7 @@ export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps
         .set({ source: null, sourceDisposedAt: iso(now) })
         .where(and(isNull(printouts.sourceDisposedAt), lte(printouts.resolvedAt, sourcesBefore)))
         .returning({ id: printouts.id });
-      return { secrets: secrets.length, sessions: ended.length, printoutSources: disposed.length };
+      return { secrets: secrets.length, accountCodes: codes.length, sessions: ended.length, printoutSources: disposed.length };
     });
     let uploads = 0;
     for (const name of await readdir(this.incomingDir).catch(() => [] as string[])) {

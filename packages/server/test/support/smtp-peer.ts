@@ -15,8 +15,10 @@ export interface SmtpPeer {
   close(): Promise<void>;
 }
 
-export async function startSmtpPeer(user = 'judge', password = 'smtp-secret-for-tests'): Promise<SmtpPeer> {
+/** `refuseFirst`: how many messages to refuse (451, try again later) before taking any. */
+export async function startSmtpPeer(user = 'judge', password = 'smtp-secret-for-tests', opts: { refuseFirst?: number } = {}): Promise<SmtpPeer> {
   const received: SmtpPeer['received'] = [];
+  let toRefuse = opts.refuseFirst ?? 0;
   const server = new SMTPServer({
     secure: false,
     disabledCommands: ['STARTTLS'],
@@ -28,6 +30,12 @@ export async function startSmtpPeer(user = 'judge', password = 'smtp-secret-for-
       else done(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
     },
     onData(stream, session, done) {
+      if (toRefuse > 0) {
+        toRefuse--;
+        stream.resume();
+        stream.on('end', () => done(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 })));
+        return;
+      }
       simpleParser(stream)
         .then((mail) => {
           received.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), mail });

@@ -1,7 +1,8 @@
 import { ops } from '@judge/contract';
 import type { Api } from '../../http/api.js';
 import type { LimitStore } from '../../http/limits.js';
-import { clientAddress } from '../../http/context.js';
+import { clientAddress, expectedOrigin, type Ctx } from '../../http/context.js';
+import { mailLanguage } from '../../mail/account-messages.js';
 import { perAddress } from '../../http/middleware.js';
 import type { IdentityService } from './service.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
@@ -16,7 +17,14 @@ export function identityRoutes(
   // smaller budgets (SignInBudget), which are what slow password guessing before the lockout does.
   const limit = perAddress(limits.limiter({ points: opts.loginAttemptsPerMinute, duration: 60, keyPrefix: 'sign-in' }));
 
-  api.bind(ops.register, async ({ body }) => identity.register(body), [limit]);
+  // where the mailed links point: publicUrl, else the address this request came to (docs/configuration.md)
+  const place = (ctx: Ctx) => ({ site: expectedOrigin(ctx, opts.publicUrl), language: mailLanguage(ctx.get('accept-language')) });
+  // the flows that mail an address share the sign-in budget per address: they are as open to abuse
+  api.bind(ops.register, async ({ body, ctx }) => identity.register(body, place(ctx)), [limit]);
+  api.bind(ops.forgotPassword, ({ body, ctx }) => identity.mail.forgotPassword(body.email, place(ctx)), [limit]);
+  api.bind(ops.resendConfirmationEmail, ({ body, ctx }) => identity.mail.resendConfirmation(body.email, place(ctx)), [limit]);
+  api.bind(ops.resetPassword, ({ body }) => identity.mail.resetPassword(body.email, body.resetCode, body.newPassword), [limit]);
+  api.bind(ops.confirmEmail, ({ query }) => identity.mail.confirmEmail(query.userId, query.code, query.changedEmail), [limit]);
 
   api.bind(
     ops.login,
@@ -44,4 +52,8 @@ export function identityRoutes(
   });
 
   api.bind(ops.getManageInfo, ({ actor }) => identity.manageInfo(actor));
+  api.bind(ops.updateManageInfo, async ({ actor, body, ctx }) => {
+    await identity.mail.updateOwn(actor, body, place(ctx));
+    return identity.manageInfo(actor);
+  });
 }

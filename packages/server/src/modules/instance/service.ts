@@ -83,6 +83,7 @@ export class InstanceService {
       runners: { connected, approved, pendingApproval },
       queue,
       ...clusterHealth(report, this.d.tx.engineName, now, administrator),
+      ...(administrator ? { mail: { transport: this.d.mail.transport, pending: this.d.outgoing.pending, failures: this.d.outgoing.failures() } } : {}),
     };
   }
 
