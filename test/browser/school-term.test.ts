@@ -2,6 +2,7 @@ import { ops } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextOutboxMail } from '../../packages/server/test/support/outbox.js';
 import { checkA11y, openBrowser, pageProblems, PHONE, screenshot, startJudgeUp, type OpenedBrowser, type RunningJudge, type Viewport } from './harness.js';
 import { ACCEPTED, CUP, moreParticipants, setUpCup, signInThroughPage, submitAndJudge, WRONG, type Cup, type Person } from './standings-world.js';
 
@@ -37,7 +38,7 @@ describe('a term in a real school, in the browser', () => {
     return page;
   };
 
-  it('shows a class account\'s user name and name read-only, saying why, and still saves a new address', async () => {
+  it('shows a class account\'s user name and name read-only, saying why, and still takes a new address once it is confirmed', async () => {
     for (const viewport of [undefined, PHONE]) {
       const page = await signedIn(cup.people.cy, '/account', viewport);
       await page.getByRole('heading', { name: 'Account' }).waitFor();
@@ -48,15 +49,20 @@ describe('a term in a real school, in the browser', () => {
         expect(await field.getAttribute('readonly'), label).not.toBeNull();
         expect(await field.getAttribute('aria-describedby'), label).toBe(await why.getAttribute('id'));
       }
-      expect(await page.getByLabel('Email address').getAttribute('readonly')).toBeNull();
+      expect(await page.getByLabel('New address').getAttribute('readonly')).toBeNull();
+      // with nothing of the profile to change, there is nothing to save
+      expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
       await checkA11y(page, 'account with fixed names');
       await screenshot(page, 'account-fixed-names');
       await page.context().close();
     }
     const page = await signedIn(cup.people.cy, '/account');
-    await page.getByLabel('Email address').fill('cy@home.example');
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Your profile is saved.').waitFor();
+    await page.getByLabel('New address').fill('cy@home.example');
+    await page.getByRole('button', { name: 'Change address' }).click();
+    await page.getByText('We mailed a code to cy@home.example.').waitFor();
+    const mail = await nextOutboxMail(judge.dataDir, 'cy@home.example');
+    await page.goto(mail.links.find((l) => l.includes('/confirm-email?'))!);
+    await page.getByText('Your address is now cy@home.example.').waitFor();
     expect(await cup.people.cy.api.call(ops.getAccount)).toMatchObject({ email: 'cy@home.example', username: 'cy', firstName: 'Cy' });
     expect(scriptProblems(page)).toEqual([]);
     await page.context().close();

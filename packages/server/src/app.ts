@@ -47,6 +47,7 @@ import { RunnersService, runnerRoutes } from './modules/runners/index.js';
 import { SeriesService, seriesRoutes } from './modules/series/index.js';
 import { SampleRunsService, sampleRunsRoutes } from './modules/sample-runs/index.js';
 import { SubmissionsService, submissionsRoutes } from './modules/submissions/index.js';
+import { TemporaryUsersService, temporaryUsersRoutes } from './modules/temporary-users/index.js';
 import { UsersService, usersRoutes } from './modules/users/index.js';
 import { startControlSocket } from './ops/control.js';
 import { BoundedPool, type PoolOptions } from './offloop/pool.js';
@@ -121,6 +122,7 @@ function createServices(deps: Deps, blobs: BlobStore) {
     instance,
     identity: new IdentityService(deps, instance),
     users: new UsersService(deps),
+    temporaryUsers: new TemporaryUsersService(deps),
     access: new AccessService(deps),
     account: new AccountService(deps, instance),
     files,
@@ -214,6 +216,7 @@ function createApi(deps: Deps, services: Services): Api {
   identityRoutes(api, services.identity, deps.limits, { ...config.auth, publicUrl: config.publicUrl });
   accessRoutes(api, services.access);
   usersRoutes(api, services.users);
+  temporaryUsersRoutes(api, services.temporaryUsers);
   accountRoutes(api, services.account);
   filesRoutes(api, services.files, config.limits.uploadBytes);
   // content routes

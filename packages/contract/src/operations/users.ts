@@ -7,6 +7,7 @@ import {
   ChangePasswordRequest,
   CreateUserRequest,
   IssuedCredentials,
+  TemporaryUsersRequest,
   ManagedUser,
   ManagedUsersQuery,
   UpdateAccountRequest,
@@ -222,4 +223,35 @@ export const endAccountSession = defineOperation({
   status: 204,
   errors: ['unauthenticated', 'not_found'],
   extension: true,
+});
+
+export const createTemporaryUsers = defineOperation({
+  id: 'createTemporaryUsers',
+  method: 'POST',
+  path: '/users/temporary',
+  tag: 'Users',
+  summary: 'Create numbered temporary accounts with generated passwords, returned once',
+  description:
+    'Each account is temporary: past `expiresAt` it cannot sign in (NotAllowed), and 30 days later the retention worker removes it unless it has submitted. With `activityId` the accounts are enrolled there as participants, and `user:create:temporary` is asked there.',
+  auth: 'user',
+  body: TemporaryUsersRequest,
+  response: z.array(IssuedCredentials),
+  status: 201,
+  errors: ['forbidden', 'not_found', 'activity.archived', 'validation_failed'],
+  permission: 'user:create:temporary',
+});
+
+export const approveUser = defineOperation({
+  id: 'approveUser',
+  method: 'POST',
+  path: '/users/{id}/approve',
+  tag: 'Users',
+  summary: 'Approve a self-registered account, so that it may enrol (requireApproval)',
+  description: 'An approved account stays as it is.',
+  auth: 'user',
+  params: UserIdParam,
+  response: ManagedUser,
+  status: 200,
+  errors: ['forbidden', 'not_found'],
+  permission: 'user:update',
 });

@@ -27,6 +27,18 @@ export type ManagedUser = z.infer<typeof ManagedUser>;
 export const IssuedCredentials = z.object({ userId: z.string(), username: z.string(), password: z.string() });
 export type IssuedCredentials = z.infer<typeof IssuedCredentials>;
 
+export const TemporaryUsersRequest = z.object({
+  prefix: z
+    .string()
+    .min(1)
+    .max(40)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, dot, dash and underscore, starting with a letter or digit')
+    .meta({ description: 'The logins are this followed by a number: guest01, guest02 … (taken ones are skipped)' }),
+  count: z.number().int().min(1).max(500),
+  expiresAt: InstantInput.optional().meta({ description: 'When the accounts stop signing in (extension); default: seven days from now' }),
+  activityId: z.string().max(64).optional().meta({ description: 'Enrol them as participants here (extension); the permission is then asked here' }),
+});
+
 export const CreateUserRequest = z.object({
   username: Username,
   firstName: z.string().max(100).optional(),

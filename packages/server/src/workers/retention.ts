@@ -1,18 +1,20 @@
-import { and, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lte, notExists, or } from 'drizzle-orm';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
-import { accountCodes, printouts, sessions, sessionSecrets } from '../db/schema.js';
+import { accountCodes, printouts, sessions, sessionSecrets, submissions, users } from '../db/schema.js';
 import type { Transactor } from '../db/transactor.js';
 import { iso, type Clock } from '../util.js';
 import { IntervalWorker, type WorkerDeps } from './interval.js';
 
 const HOUR = 3_600_000;
 const KEEP_ENDED_SESSIONS_DAYS = 90;
+/** An expired temporary account is removed this long after it lapsed, unless it submitted (its results stay). */
+const KEEP_EXPIRED_TEMPORARY_DAYS = 30;
 /** A resolved printout's source is kept this long, for a reprint or a dispute, then dropped (decisions §7). */
 const KEEP_PRINTOUT_SOURCE_DAYS = 7;
 
-type Removed = { secrets: number; accountCodes: number; sessions: number; uploads: number; printoutSources: number; printoutPdfs: number };
+type Removed = { secrets: number; accountCodes: number; temporaryUsers: number; sessions: number; uploads: number; printoutSources: number; printoutPdfs: number };
 
 /** Where the printouts' PDFs are kept, and how those of disposed sources are removed (the printouts area's). */
 export interface PrintoutPdfs {
@@ -21,7 +23,8 @@ export interface PrintoutPdfs {
 }
 
 /**
- * Removes what nobody can use any more: lapsed secrets and mailed codes, sessions ended long ago, upload
+ * Removes what nobody can use any more: lapsed secrets and mailed codes, temporary accounts a month
+ * past their end that never submitted, sessions ended long ago, upload
  * leftovers of requests that died half way, and the sources of printouts resolved a week ago (with their kept PDFs). `tick(now)` is what tests call.
  * Its deletes are one write that decides nothing from what it read, so a retried one (PostgreSQL) does the same.
  */
@@ -49,6 +52,17 @@ export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps
     const removed = await this.tx.write(async (q) => {
       const secrets = await q.delete(sessionSecrets).where(lte(sessionSecrets.expiresAt, iso(now))).returning({ hash: sessionSecrets.hash });
       const codes = await q.delete(accountCodes).where(lte(accountCodes.expiresAt, iso(now))).returning({ hash: accountCodes.hash });
+      const lapsedBefore = iso(new Date(now.getTime() - KEEP_EXPIRED_TEMPORARY_DAYS * 24 * HOUR));
+      const temporary = await q
+        .delete(users)
+        .where(
+          and(
+            eq(users.isTemporary, true),
+            lte(users.expiresAt, lapsedBefore),
+            notExists(q.select({ one: submissions.id }).from(submissions).where(eq(submissions.userId, users.id))),
+          ),
+        )
+        .returning({ id: users.id });
       const ended = await q
         .delete(sessions)
         .where(or(and(isNotNull(sessions.endedAt), lte(sessions.endedAt, cutoff)), and(isNull(sessions.endedAt), lte(sessions.expiresAt, cutoff))))
@@ -58,7 +72,7 @@ export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps
         .set({ source: null, sourceDisposedAt: iso(now) })
         .where(and(isNull(printouts.sourceDisposedAt), lte(printouts.resolvedAt, sourcesBefore)))
         .returning({ id: printouts.id });
-      return { secrets: secrets.length, accountCodes: codes.length, sessions: ended.length, printoutSources: disposed.length };
+      return { secrets: secrets.length, accountCodes: codes.length, temporaryUsers: temporary.length, sessions: ended.length, printoutSources: disposed.length };
     });
     let uploads = 0;
     for (const name of await readdir(this.incomingDir).catch(() => [] as string[])) {

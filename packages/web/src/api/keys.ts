@@ -6,6 +6,10 @@ export const keys = {
   account: ['account'] as const,
   instance: ['instance'] as const,
   sessions: ['sessions'] as const,
+  /** The caller's address and whether it is confirmed (GET /identity/manage/info). */
+  manageInfo: ['manageInfo'] as const,
+  /** One confirmation link followed: its answer, kept so that the single-use code is never sent twice. */
+  confirmEmail: (userId: string, code: string, changedEmail: string | undefined) => ['confirmEmail', userId, code, changedEmail ?? ''] as const,
   activities: ['activities'] as const,
   activity: (slug: string) => ['activity', slug] as const,
   series: (slug: string) => ['series', slug] as const,
@@ -67,7 +71,7 @@ export const keys = {
 };
 
 export type KeyFamily =
-  | 'account' | 'instance' | 'sessions' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking'
+  | 'account' | 'instance' | 'sessions' | 'manageInfo' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking'
   | 'questions' | 'printouts' | 'health'
   | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities'
   | 'managedUsers' | 'managedUser' | 'userSessions' | 'roles' | 'grants' | 'maintenance'

@@ -17,6 +17,9 @@ const ProblemPage = lazy(() => import('../pages/problem/ProblemPage'));
 const Submissions = lazy(() => import('../pages/submissions/SubmissionsPage'));
 const Submission = lazy(() => import('../pages/submissions/SubmissionPage'));
 const Register = lazy(() => import('../pages/auth/Register'));
+const ForgotPassword = lazy(() => import('../pages/auth/ForgotPassword'));
+const ResetPassword = lazy(() => import('../pages/auth/ResetPassword'));
+const ConfirmEmail = lazy(() => import('../pages/auth/ConfirmEmail'));
 const Account = lazy(() => import('../pages/account/AccountPage'));
 const Standings = lazy(() => import('../pages/standings/StandingsPage'));
 const Questions = lazy(() => import('../pages/questions/QuestionsPage'));
@@ -69,6 +72,10 @@ export function App() {
             <Route path="/sign-in" element={<SignIn />} />
             <Route path="/" element={guarded(<Activities />)} />
             <Route path="/register" element={<Register />} />
+            {/* reached from mailed links, signed in or not */}
+            <Route path="/forgot-password" element={<ForgotPassword />} />
+            <Route path="/reset-password" element={<ResetPassword />} />
+            <Route path="/confirm-email" element={<ConfirmEmail />} />
             <Route path="/account" element={guarded(<Account />)} />
             <Route path="/a/:activity" element={guarded(<ActivityLayout />)}>
               <Route index element={<ActivityHome />} />

@@ -10,6 +10,7 @@ import { verdictMessages } from '../components/verdict-messages';
 import { standingsMessages } from '../pages/standings/messages';
 import { accountMessages } from '../pages/account/messages';
 import { registerMessages } from '../pages/auth/register-messages';
+import { mailFlowMessages } from '../pages/auth/mail-messages';
 import { bannerMessages } from '../app/banner-messages';
 import { questionsMessages } from '../pages/questions/messages';
 import { printoutsMessages } from '../pages/printouts/messages';
@@ -44,6 +45,7 @@ const PARTS = [
   standingsMessages,
   accountMessages,
   registerMessages,
+  mailFlowMessages,
   bannerMessages,
   questionsMessages,
   printoutsMessages,

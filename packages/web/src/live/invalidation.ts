@@ -17,7 +17,7 @@ const STALE: Record<string, KeyFamily[]> = {
   instanceChanged: ['instance'],
   // an account changed (to holders of user:read:all): the account lists and its page, the People
   // pages; blocking and new passwords end its sessions
-  userChanged: ['account', 'managedUsers', 'managedUser', 'userSessions', 'staffMembers', 'staffUsers'],
+  userChanged: ['account', 'manageInfo', 'managedUsers', 'managedUser', 'userSessions', 'staffMembers', 'staffUsers'],
   questionAnswered: ['questions'],
   questionPublished: ['questions'],
   announcementPublished: ['questions'],

@@ -108,9 +108,9 @@ export class IdentityService {
     if (current.blockedAt) throw new LoginRefused('LockedOut');
     const settings = await this.instance.settings();
     if (current.expiresAt && current.expiresAt <= iso(now)) throw new LoginRefused('NotAllowed');
-    // only addresses people typed for themselves wait for confirmation: staff-made accounts (the seeded
-    // administrator among them) have addresses from the school's own records, or none
-    if (settings.requireConfirmedEmail && current.origin === 'self' && !current.emailConfirmed) throw new LoginRefused('NotAllowed');
+    // an account without an address (the seeded administrator) has nothing to confirm: turning the
+    // switch on must not lock out the one who turned it on
+    if (settings.requireConfirmedEmail && current.email && !current.emailConfirmed) throw new LoginRefused('NotAllowed');
     await admitSignIn(this.instance.maintenance, this.d.permissions, current.id);
     await this.marks.succeeded(account, address);
     // a lock still running stays: it holds off the addresses that guessed, not this one

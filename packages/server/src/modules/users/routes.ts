@@ -13,6 +13,7 @@ export function usersRoutes(api: Api, users: UsersService): void {
   api.bind(ops.getManagedUser, ({ actor, params }) => users.getManaged(actor, params.id));
   api.bind(ops.updateUser, ({ actor, params, body }) => users.update(actor, params.id, body));
   api.bind(ops.setUserBlocked, ({ actor, params, body }) => users.setBlocked(actor, params.id, body.blocked, body.reason));
+  api.bind(ops.approveUser, ({ actor, params }) => users.approve(actor, params.id));
   api.bind(ops.resetUserPassword, ({ actor, params }) => users.resetPassword(actor, params.id));
   api.bind(ops.listUserSessions, ({ actor, params }) => users.sessionsOf(actor, params.userId));
   api.bind(ops.endUserSession, ({ actor, params }) => users.endSession(actor, params.userId, params.id));

@@ -191,6 +191,17 @@ export class UsersService {
     });
   }
 
+  /** Lets a self-registered account enrol (requireApproval); one approved already stays as it was. */
+  async approve(actor: Actor, id: string): Promise<ManagedUser> {
+    await this.d.permissions.require(actor, 'user:update');
+    return this.d.tx.write(async (q, out) => {
+      const u = await target(q, id);
+      if (u.approvedAt) return announceUser(q, u, out);
+      const [row] = await q.update(users).set({ approvedAt: iso(this.d.clock.now()) }).where(eq(users.id, u.id)).returning();
+      return announceUser(q, row!, out);
+    });
+  }
+
   async resetPassword(actor: Actor, id: string): Promise<IssuedCredentials> {
     await this.d.permissions.require(actor, 'user:update');
     const password = generatePassword();

@@ -13,7 +13,6 @@ type T = ReturnType<typeof useT>;
 function refusal(t: T, err: unknown): Record<string, string[]> | null {
   // the instance stopped allowing it while the page was open: said at the field, the account read again
   if (isProblem(err, undefined, 'account.nameFixed')) return fieldErrors(undefined, { [err.errors?.username ? 'username' : 'firstName']: t('account.fixedNow') });
-  if (isProblem(err, undefined, 'user.email.taken')) return fieldErrors(undefined, { email: t('account.taken.email') });
   if (isProblem(err, undefined, 'user.username.taken')) return fieldErrors(undefined, { username: t('account.taken.username') });
   if (isProblem(err, 422) && err.errors) return fieldErrors(err.errors);
   return null;
@@ -26,14 +25,15 @@ function fixedReason(t: T, a: Account): string | undefined {
 }
 
 /**
- * Names, address and the user name, saved with PUT /account. What the owner may not change (a
- * class's accounts keep what the teacher gave them; a provider sets its accounts' logins) is shown
- * read-only with one line saying why, and not sent.
+ * Names and the user name, saved with PUT /account; the address has a form of its own (AddressForm),
+ * since a new one is used only once confirmed. What the owner may not change (a class's accounts
+ * keep what the teacher gave them; a provider sets its accounts' logins) is shown read-only with one
+ * line saying why, and not sent; with nothing left to change, there is nothing to save either.
  */
 export function ProfileForm({ account }: { account: Account }) {
   const t = useT();
   const qc = useQueryClient();
-  const [f, setF] = useState({ firstName: account.firstName ?? '', lastName: account.lastName ?? '', email: account.email ?? '', username: account.username });
+  const [f, setF] = useState({ firstName: account.firstName ?? '', lastName: account.lastName ?? '', username: account.username });
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [general, setGeneral] = useState<unknown>(null);
   const [state, setState] = useState<'idle' | 'busy' | 'saved'>('idle');
@@ -52,7 +52,6 @@ export function ProfileForm({ account }: { account: Account }) {
     setGeneral(null);
     try {
       const body = {
-        email: f.email.trim() || null,
         ...(account.mayChangeName ? { firstName: f.firstName.trim() || null, lastName: f.lastName.trim() || null } : {}),
         ...(account.mayChangeUsername ? { username: f.username.trim() } : {}),
       };
@@ -77,7 +76,6 @@ export function ProfileForm({ account }: { account: Account }) {
       )}
       <Field label={t('account.firstName')} name="firstName" autoComplete="given-name" value={f.firstName} onChange={set('firstName')} errors={errors.firstName} {...fixed(account.mayChangeName)} />
       <Field label={t('account.lastName')} name="lastName" autoComplete="family-name" value={f.lastName} onChange={set('lastName')} errors={errors.lastName} {...fixed(account.mayChangeName)} />
-      <Field label={t('account.email')} name="email" type="email" autoComplete="email" value={f.email} onChange={set('email')} errors={errors.email} />
       <Field label={t('account.username')} name="username" autoComplete="username" value={f.username} onChange={set('username')} errors={errors.username} {...fixed(account.mayChangeUsername)} />
       {general !== null && <ErrorBox error={general} />}
       {state === 'saved' && (
@@ -85,9 +83,11 @@ export function ProfileForm({ account }: { account: Account }) {
           {t('account.saved')}
         </p>
       )}
-      <button type="submit" className="primary" disabled={state === 'busy'}>
-        {state === 'busy' ? t('account.saving') : t('account.save')}
-      </button>
+      {(account.mayChangeName || account.mayChangeUsername) && (
+        <button type="submit" className="primary" disabled={state === 'busy'}>
+          {state === 'busy' ? t('account.saving') : t('account.save')}
+        </button>
+      )}
     </form>
   );
 }

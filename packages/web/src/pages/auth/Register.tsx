@@ -25,15 +25,22 @@ function refusal(t: T, err: unknown): { fields: Record<string, string[]>; genera
   return { fields: {}, general: err };
 }
 
-/** Creates the account, then signs in with it; returns whether it waits for an administrator's approval. */
-async function registerAndSignIn(f: Form, requireApproval: boolean): Promise<boolean> {
+/** What the new account waits for before it may take part: nothing, an administrator's approval, or its address confirmed. */
+type Outcome = 'ready' | 'approval' | 'confirm';
+
+/**
+ * Creates the account, then signs in with it, unless the instance wants the address confirmed
+ * first: then the server would refuse the sign-in until the mailed link is followed.
+ */
+async function registerAndSignIn(f: Form, instance: { requireApproval?: boolean; requireConfirmedEmail?: boolean } | undefined): Promise<Outcome> {
   const username = f.username.trim();
   await call(ops.register, { body: { email: f.email.trim(), password: f.password, ...(username ? { username } : {}) } });
+  if (instance?.requireConfirmedEmail) return 'confirm';
   await call(ops.login, { query: { useCookies: 'true' }, body: { email: f.email.trim(), password: f.password } });
-  return requireApproval;
+  return instance?.requireApproval ? 'approval' : 'ready';
 }
 
-function RegisterForm({ onDone }: { onDone(approval: boolean): void }) {
+function RegisterForm({ onDone }: { onDone(outcome: Outcome, email: string): void }) {
   const t = useT();
   const instance = useInstance();
   const [f, setF] = useState<Form>({ email: '', username: '', password: '', repeat: '' });
@@ -49,7 +56,7 @@ function RegisterForm({ onDone }: { onDone(approval: boolean): void }) {
     setErrors({});
     setBusy(true);
     try {
-      onDone(await registerAndSignIn(f, !!instance.data?.requireApproval));
+      onDone(await registerAndSignIn(f, instance.data), f.email.trim());
     } catch (err) {
       const r = refusal(t, err);
       setErrors(r.fields);
@@ -73,19 +80,20 @@ function RegisterForm({ onDone }: { onDone(approval: boolean): void }) {
   );
 }
 
-/** Self-registration, when the instance takes it; the new account is signed in at once. */
+/** Self-registration, when the instance takes it; the new account is signed in at once unless its address needs confirming first. */
 export default function Register() {
   const { t, next, account, instance, linkTo, enter, goOn } = useAuthPage('register.title');
-  const [approval, setApproval] = useState(false);
+  const [waiting, setWaiting] = useState<{ outcome: 'approval' | 'confirm'; email: string } | null>(null);
 
-  async function done(needsApproval: boolean) {
+  async function done(outcome: Outcome, email: string) {
     // said before the account arrives, which would otherwise send the page straight on
-    setApproval(needsApproval);
+    if (outcome !== 'ready') setWaiting({ outcome, email });
+    if (outcome === 'confirm') return;
     await enter();
-    if (!needsApproval) goOn();
+    if (outcome === 'ready') goOn();
   }
 
-  if (approval) {
+  if (waiting?.outcome === 'approval') {
     return (
       <section className="narrow card">
         <h1>{t('register.title')}</h1>
@@ -94,12 +102,26 @@ export default function Register() {
       </section>
     );
   }
+  if (waiting?.outcome === 'confirm') {
+    return (
+      <section className="narrow card">
+        <h1>{t('register.title')}</h1>
+        <p className="ok-box" role="status">{t('register.confirm', { email: waiting.email })}</p>
+        <p>
+          {t('register.noMail')} <Link to="/confirm-email">{t('register.askAgain')}</Link>
+        </p>
+        <p>
+          <Link to={linkTo('/sign-in')}>{t('register.signIn')}</Link>
+        </p>
+      </section>
+    );
+  }
   if (account.data) return <Navigate to={next} replace />;
   if (instance.isPending) return <Loading />;
   return (
     <section className="narrow card">
       <h1>{t('register.title')}</h1>
-      {instance.data?.localRegistrationEnabled === false ? <p className="notice">{t('register.closed')}</p> : <RegisterForm onDone={(a) => void done(a)} />}
+      {instance.data?.localRegistrationEnabled === false ? <p className="notice">{t('register.closed')}</p> : <RegisterForm onDone={(o, email) => void done(o, email)} />}
       <p>
         {t('register.haveAccount')} <Link to={linkTo('/sign-in')}>{t('register.signIn')}</Link>
       </p>

@@ -15,6 +15,8 @@ export default function SignIn() {
   const remember = chosen ?? instance.data?.keepSignedInByDefault ?? false;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | unknown>(null);
+  // the right password, but the account may not sign in (yet): an address to confirm, or its time is over
+  const [notAllowed, setNotAllowed] = useState(false);
 
   if (account.data) return <Navigate to={next} replace />;
 
@@ -22,12 +24,14 @@ export default function SignIn() {
     e.preventDefault();
     setBusy(true);
     setError(null);
+    setNotAllowed(false);
     try {
       await call(ops.login, { query: remember ? { useCookies: 'true' } : { useSessionCookies: 'true' }, body: { email: login.trim(), password } });
       await enter();
       goOn();
     } catch (err) {
-      if (isProblem(err, 401)) setError(t('auth.failed'));
+      if (isProblem(err, 401) && err.detail === 'NotAllowed') setNotAllowed(true);
+      else if (isProblem(err, 401)) setError(t('auth.failed'));
       else if (isProblem(err, 429)) setError(t('auth.locked', { seconds: err.retryAfter ?? 60 }));
       else setError(err);
       setPassword('');
@@ -53,10 +57,18 @@ export default function SignIn() {
           <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> {t('auth.remember')}
         </label>
         {error !== null && (typeof error === 'string' ? <div className="error-box" role="alert">{error}</div> : <ErrorBox error={error} />)}
+        {notAllowed && (
+          <div className="error-box" role="alert">
+            {t('auth.notAllowed')} <Link to="/confirm-email">{t('auth.confirmLink')}</Link>
+          </div>
+        )}
         <button type="submit" className="primary" disabled={busy}>
           {busy ? t('auth.signingIn') : t('auth.submit')}
         </button>
       </form>
+      <p>
+        <Link to={linkTo('/forgot-password')}>{t('forgot.link')}</Link>
+      </p>
       {instance.data?.localRegistrationEnabled && (
         <p>
           {t('auth.noAccount')} <Link to={linkTo('/register')}>{t('auth.registerLink')}</Link>

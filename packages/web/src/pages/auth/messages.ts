@@ -13,6 +13,8 @@ export const authMessages = defineMessages({
     'auth.noAccount': 'No account yet?',
     'auth.registerLink': 'Register',
     'auth.continue': 'Sign in to go on to the page you asked for.',
+    'auth.notAllowed': 'This account may not sign in now. If its address still needs confirming, follow the link in the message we mailed you; or the account was for a limited time that is over.',
+    'auth.confirmLink': 'Ask for a new confirmation message',
   },
   de: {
     'auth.signIn.title': 'Anmelden',
@@ -26,5 +28,7 @@ export const authMessages = defineMessages({
     'auth.noAccount': 'Noch kein Konto?',
     'auth.registerLink': 'Registrieren',
     'auth.continue': 'Melde dich an, um zur gewünschten Seite zu gelangen.',
+    'auth.notAllowed': 'Dieses Konto darf sich gerade nicht anmelden. Wenn seine Adresse noch bestätigt werden muss, folge dem Link in unserer Nachricht; sonst galt das Konto nur für eine Zeit, die vorbei ist.',
+    'auth.confirmLink': 'Neue Bestätigungsnachricht anfordern',
   },
 });

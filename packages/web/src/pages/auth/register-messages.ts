@@ -20,6 +20,9 @@ export const registerMessages = defineMessages({
     'register.done': 'Your account is ready.',
     'register.approval': 'Your account is created. An administrator must approve it before you can join activities.',
     'register.continue': 'Continue',
+    'register.confirm': 'Your account is created. We mailed a link to {email}: follow it to confirm the address, then sign in. It can take a few minutes; look in the spam folder too.',
+    'register.noMail': 'No message after a while?',
+    'register.askAgain': 'Ask for a new one',
   },
   de: {
     'register.title': 'Registrieren',
@@ -40,5 +43,8 @@ export const registerMessages = defineMessages({
     'register.done': 'Dein Konto ist bereit.',
     'register.approval': 'Dein Konto ist angelegt. Eine Administratorin oder ein Administrator muss es freigeben, bevor du Aktivitäten beitreten kannst.',
     'register.continue': 'Weiter',
+    'register.confirm': 'Dein Konto ist angelegt. Wir haben einen Link an {email} geschickt: Folge ihm, um die Adresse zu bestätigen, und melde dich dann an. Das kann einige Minuten dauern; schau auch im Spam-Ordner nach.',
+    'register.noMail': 'Nach einer Weile noch keine Nachricht?',
+    'register.askAgain': 'Eine neue anfordern',
   },
 });
