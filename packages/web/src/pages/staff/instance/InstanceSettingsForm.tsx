@@ -11,11 +11,11 @@ import { useT } from '../../../i18n/I18n';
 import { JudgectlHint } from '../JudgectlHint';
 
 /**
- * The switches that have an effect today. requireApproval and requireConfirmedEmail are left out
- * on purpose: nothing approves an account or confirms an address yet, so switching either on
- * would lock people out with no way back from this page.
+ * The switches that have an effect today. requireApproval is left out on purpose: no page approves
+ * an account yet (POST /users/{id}/approve does), so switching it on would leave every new account
+ * unable to enrol with no way back from these pages.
  */
-export const SWITCHES = ['localRegistrationEnabled', 'allowRenameStaffAccounts', 'allowRenameSelfRegistered', 'keepSignedInByDefault'] as const;
+export const SWITCHES = ['localRegistrationEnabled', 'requireConfirmedEmail', 'allowRenameStaffAccounts', 'allowRenameSelfRegistered', 'keepSignedInByDefault'] as const;
 type Switch = (typeof SWITCHES)[number];
 
 const LABEL: Record<Switch, { label: MessageKey; help: MessageKey }> = {
@@ -23,6 +23,7 @@ const LABEL: Record<Switch, { label: MessageKey; help: MessageKey }> = {
   allowRenameStaffAccounts: { label: 'staff.instance.allowRenameStaffAccounts', help: 'staff.instance.allowRenameStaffAccounts.help' },
   allowRenameSelfRegistered: { label: 'staff.instance.allowRenameSelfRegistered', help: 'staff.instance.allowRenameSelfRegistered.help' },
   keepSignedInByDefault: { label: 'staff.instance.keepSignedInByDefault', help: 'staff.instance.keepSignedInByDefault.help' },
+  requireConfirmedEmail: { label: 'staff.instance.requireConfirmedEmail', help: 'staff.instance.requireConfirmedEmail.help' },
 };
 
 /** The judge's name and its switches; a switch is saved the moment it flips, and said so. */
