@@ -58,6 +58,33 @@ describe('judgectl administration', { timeout: 300_000 }, () => {
     expect((await ctl.run('users', 'sessions', 'zoe')).stdout).toContain('zoe is not signed in anywhere.');
   });
 
+  it('creates temporary guests enrolled in an activity, printing their passwords once, and approves an account', async () => {
+    const made = await ctl.ok<{ username: string; password: string }[]>('users', 'temporary', '--prefix', 'guest', '--count', '2', '--activity', 'lab');
+    expect(made.map((i) => i.username)).toEqual(['guest01', 'guest02']);
+    const guest = new JudgeClient({ baseUrl: j.url });
+    await guest.login('guest02', made[1]!.password);
+    expect((await guest.call(ops.getActivity, { params: { idOrSlug: 'lab' } })).id).toBe(activityId);
+    const printed = await ctl.run('users', 'temporary', '--prefix', 'guest', '--count', '1');
+    expect(printed.status, printed.stderr).toBe(0);
+    expect(printed.stdout).toMatch(/guest03\s*│\s*\S{10,}/);
+    expect(printed.stdout).toContain('Created 1 temporary account.');
+    expect(printed.stdout).toContain('shown this once');
+    const refused = await ctl.run('users', 'temporary', '--prefix', 'guest', '--count', '0');
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('must be at least 1');
+
+    await admin.call(ops.updateInstance, { body: { localRegistrationEnabled: true, requireApproval: true } });
+    try {
+      await j.anonymous().call(ops.register, { body: { email: 'walk-in@school.example', password: 'a long enough password', username: 'walkin' } });
+      expect((await ctl.ok<ManagedUser>('users', 'show', 'walkin')).approvedAt).toBeUndefined();
+      const approved = await ctl.ok<ManagedUser>('users', 'approve', 'walkin');
+      expect(approved).toMatchObject({ username: 'walkin', approvedAt: expect.any(String) });
+      expect((await ctl.run('users', 'approve', 'walkin')).stdout).toContain('Approved walkin');
+    } finally {
+      await admin.call(ops.updateInstance, { body: { localRegistrationEnabled: false, requireApproval: false } });
+    }
+  });
+
   it('creates a co-teacher role from the template, grants it in an activity, takes it back, and deletes the role', async () => {
     const role = await ctl.ok<Role>('roles', 'create', 'Co-teacher', '--co-teacher', '--description', 'runs the lab with me');
     const manager = (await admin.call(ops.listRoles, { query: {} })).find((r) => r.builtInKey === 'manager')!;

@@ -7,6 +7,7 @@ import { allPages, resolveUser } from '../resolve.js';
 import { positive, sub } from './common.js';
 import { importCommand } from './users-import.js';
 import { userAccountCommands } from './users-sessions.js';
+import { temporaryAndApproveCommands } from './users-temporary.js';
 
 const name = (u: { firstName?: string | undefined; lastName?: string | undefined }) => [u.firstName, u.lastName].filter(Boolean).join(' ');
 
@@ -20,10 +21,11 @@ function usersTable(list: ManagedUser[]): string {
 // ---------------------------------------------------------------- commands
 
 export function usersCommands(program: Command): void {
-  const users = program.command('users').description('Accounts: create, list, block, reset passwords, import participants from CSV');
+  const users = program.command('users').description('Accounts: create, list, block, reset passwords, temporary guests, approval, import participants from CSV');
   createAndList(users);
   blockResetAndShow(users);
   userAccountCommands(users);
+  temporaryAndApproveCommands(users);
   importCommand(users);
 }
 
