@@ -103,7 +103,7 @@ describe('mail flows in the browser', () => {
     await page.getByLabel(/^Password/).fill('rosas-new-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${judge.url}/`);
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
     expect(scriptProblems(page)).toEqual([]);
     await page.context().close();
 
@@ -220,7 +220,7 @@ describe('mail flows in the browser', () => {
       await page.getByLabel(/^Password/).fill('veras-password-1');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL(`${judge.url}/`);
-      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
       expect(scriptProblems(page)).toEqual([]);
       await page.context().close();
     } finally {

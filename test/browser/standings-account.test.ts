@@ -216,13 +216,13 @@ describe('standings and account in the browser', () => {
     await page.getByLabel('Current password').fill(bob.password);
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText(/Your password is changed\. You are signed out everywhere else/).waitFor();
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL(/\/sign-in/);
     await page.getByLabel(/User name or email/).fill(bob.username);
     await page.getByLabel(/^Password/).fill(fresh);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${judge.url}/`);
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
     bob.password = fresh;
     await page.context().close();
   }, 60_000);
@@ -263,7 +263,7 @@ describe('standings and account in the browser', () => {
         await page.getByRole('link', { name: 'Continue' }).click();
       }
       await page.waitForURL(`${judge.url}/`);
-      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
       expect(scriptProblems(page)).toEqual([]);
       await page.context().close();
     }
