@@ -44,22 +44,32 @@ export class MailFlows {
 
   /** Mails a new confirmation code to an unconfirmed address: answered before it is decided. */
   resendConfirmation(email: string, place: MailPlace): void {
+    const due = async (q: Q) => {
+      const u = await this.byEmail(q, email);
+      return u?.email && !u.emailConfirmed && !(await this.askedLately(q, u.id, 'confirm')) ? u : undefined;
+    };
     this.afterAnswer(async () => {
+      // a read decides first: asks for addresses nobody has must not queue up behind SQLite's one writer
+      if (!(await this.d.tx.read(due))) return;
       await this.d.tx.write(async (q, out) => {
-        const u = await this.byEmail(q, email);
-        if (!u?.email || u.emailConfirmed || (await this.askedLately(q, u.id, 'confirm'))) return;
-        await this.mailConfirmation(q, out, u, u.email, false, place);
+        const u = await due(q);
+        if (u) await this.mailConfirmation(q, out, u, u.email!, false, place);
       });
     });
   }
 
   /** Mails a reset code to the account with this address: answered before it is decided. */
   forgotPassword(email: string, place: MailPlace): void {
+    const due = async (q: Q) => {
+      const u = await this.byEmail(q, email);
+      // an account signing in elsewhere (no local password) or blocked gets nothing to reset
+      return u?.email && u.isLocal && !u.blockedAt && !(await this.askedLately(q, u.id, 'reset')) ? u : undefined;
+    };
     this.afterAnswer(async () => {
+      if (!(await this.d.tx.read(due))) return;
       await this.d.tx.write(async (q, out) => {
-        const u = await this.byEmail(q, email);
-        // an account signing in elsewhere (no local password) or blocked gets nothing to reset
-        if (!u?.email || !u.isLocal || u.blockedAt || (await this.askedLately(q, u.id, 'reset'))) return;
+        const u = await due(q);
+        if (!u?.email) return;
         const { code } = await issueCode(q, u.id, 'reset', this.d.clock.now());
         const link = `${place.site}/reset-password?${new URLSearchParams({ email: u.email, code })}`;
         const mail = resetMessage({ to: u.email, language: place.language, instanceName: await this.name(q), username: u.username, code, link });
