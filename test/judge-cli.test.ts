@@ -50,7 +50,8 @@ async function login(url: string, password: string): Promise<number> {
   return r.status;
 }
 
-describe('judge init', () => {
+// each test starts `judge` processes (Argon2id, a server): on CI's loaded two cores 30 s were not enough
+describe('judge init', { timeout: 120_000 }, () => {
   it('creates the data directory with the admin password from a file, and never overwrites it', async () => {
     const d = join(tempDir(), 'data');
     const pw = join(tempDir(), 'pw');
@@ -94,7 +95,7 @@ describe('judge init', () => {
   });
 });
 
-describe('judge serve', () => {
+describe('judge serve', { timeout: 120_000 }, () => {
   it('refuses a data directory that was never initialised', () => {
     const r = judge(['serve', '--data-dir', join(tempDir(), 'none'), '--port', '0']);
     expect(r.status).toBe(2);
@@ -136,7 +137,7 @@ describe('judge serve', () => {
   });
 });
 
-describe('judge serve on every interface', () => {
+describe('judge serve on every interface', { timeout: 120_000 }, () => {
   it("prints the machine's network addresses for students' browsers, and this machine's own", async () => {
     const d = join(tempDir(), 'data');
     expect(judge(['init', '--data-dir', d], { JUDGE_ADMIN_PASSWORD: 'a-good-password' }).status).toBe(0);

@@ -13,7 +13,8 @@ import { barrier, open as openStream } from '../packages/server/test/support/soc
 // each call a child process as typed in a terminal, against a real server.
 const CTL = fileURLToPath(new URL('../bin/judgectl', import.meta.url));
 
-describe('judgectl maintenance, broadcast and mail test', () => {
+// each call is a Node process of its own: on a loaded machine a dozen outlast the default timeout
+describe('judgectl maintenance, broadcast and mail test', { timeout: 300_000 }, () => {
   let j: TestJudge;
   let admin: JudgeClient;
   let home: string;

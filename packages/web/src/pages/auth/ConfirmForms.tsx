@@ -5,6 +5,7 @@ import { ErrorBox } from '../../components/Status';
 import { useT } from '../../i18n/I18n';
 import { Field, fieldErrors } from './Field';
 import { CODE_INPUT, sameAddress } from './mail-links';
+import { useAddressRequest } from './useAddressRequest';
 
 type T = ReturnType<typeof useT>;
 
@@ -16,25 +17,7 @@ type T = ReturnType<typeof useT>;
 export function ResendForm({ intro, initialEmail = '', primary = true }: { intro: string; initialEmail?: string | undefined; primary?: boolean }) {
   const t = useT();
   const titleId = useId();
-  const [email, setEmail] = useState(initialEmail);
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [general, setGeneral] = useState<unknown>(null);
-  const [state, setState] = useState<'idle' | 'busy' | 'sent'>('idle');
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setErrors({});
-    setGeneral(null);
-    setState('busy');
-    try {
-      await call(ops.resendConfirmationEmail, { body: { email: email.trim() } });
-      setState('sent');
-    } catch (err) {
-      if (isProblem(err, 422) && err.errors) setErrors(fieldErrors(err.errors));
-      else setGeneral(err);
-      setState('idle');
-    }
-  }
+  const { email, setEmail, errors, general, state, submit } = useAddressRequest((address) => call(ops.resendConfirmationEmail, { body: { email: address } }), initialEmail);
 
   return (
     <form onSubmit={(e) => void submit(e)} className="form" noValidate aria-labelledby={titleId}>
@@ -47,10 +30,7 @@ export function ResendForm({ intro, initialEmail = '', primary = true }: { intro
         autoComplete="email"
         required
         value={email}
-        onChange={(e) => {
-          setEmail(e.target.value);
-          if (state === 'sent') setState('idle');
-        }}
+        onChange={(e) => setEmail(e.target.value)}
         errors={errors.email}
       />
       {general !== null && <ErrorBox error={general} />}

@@ -1,10 +1,10 @@
 import { ops } from '@judge/sdk/browser';
-import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { call, isProblem } from '../../api/client';
+import { call } from '../../api/client';
 import { ErrorBox } from '../../components/Status';
-import { Field, fieldErrors } from './Field';
+import { Field } from './Field';
 import { resetLink } from './mail-links';
+import { useAddressRequest } from './useAddressRequest';
 import { useAuthPage } from './useAuthPage';
 
 /**
@@ -14,26 +14,7 @@ import { useAuthPage } from './useAuthPage';
 export default function ForgotPassword() {
   const { t, linkTo } = useAuthPage('forgot.title');
   const [params] = useSearchParams();
-  const [email, setEmail] = useState(params.get('email') ?? '');
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [general, setGeneral] = useState<unknown>(null);
-  const [state, setState] = useState<'idle' | 'busy' | 'sent'>('idle');
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setErrors({});
-    setGeneral(null);
-    setState('busy');
-    try {
-      await call(ops.forgotPassword, { body: { email: email.trim() } });
-      setState('sent');
-    } catch (err) {
-      // only what kept the request from being taken is said: a malformed address, a spent budget, no connection
-      if (isProblem(err, 422) && err.errors) setErrors(fieldErrors(err.errors));
-      else setGeneral(err);
-      setState('idle');
-    }
-  }
+  const { email, setEmail, errors, general, state, submit } = useAddressRequest((address) => call(ops.forgotPassword, { body: { email: address } }), params.get('email') ?? '');
 
   return (
     <section className="narrow card">
@@ -47,10 +28,7 @@ export default function ForgotPassword() {
           autoComplete="email"
           required
           value={email}
-          onChange={(e) => {
-            setEmail(e.target.value);
-            if (state === 'sent') setState('idle');
-          }}
+          onChange={(e) => setEmail(e.target.value)}
           hint={t('forgot.noAddress')}
           errors={errors.email}
           autoFocus
