@@ -105,6 +105,7 @@ export class NotInitialised extends Error {}
 /** Every service of the server, built once from the shared dependencies. */
 function createServices(deps: Deps, blobs: BlobStore) {
   const instance = new InstanceService(deps);
+  const account = new AccountService(deps, instance);
   const files = new FilesService(deps, blobs);
   const ranking = new RankingService(deps);
   const participant = new ParticipantService(deps, files);
@@ -120,11 +121,11 @@ function createServices(deps: Deps, blobs: BlobStore) {
   const submissions = new SubmissionsService(deps, files, judging.forSubmissions);
   return {
     instance,
-    identity: new IdentityService(deps, instance),
+    identity: new IdentityService(deps, instance, account),
+    account,
     users: new UsersService(deps),
     temporaryUsers: new TemporaryUsersService(deps),
     access: new AccessService(deps),
-    account: new AccountService(deps, instance),
     files,
     // content services
     participant,

@@ -122,15 +122,20 @@ export class AccountService {
     });
   }
 
-  /** Changes the password; every other session of the account ends. */
-  async changePassword(actor: Actor, current: string, next: string): Promise<void> {
+  /**
+   * Changes the password; every other session of the account ends. `field`: the request member the
+   * current password came in (POST /identity/manage/info calls it oldPassword); `inWrite`: what else
+   * the write does (the identity area spends the account's reset codes there).
+   */
+  async changePassword(actor: Actor, current: string, next: string, opts: { field?: string; inWrite?: (q: Q) => Promise<void> } = {}): Promise<void> {
     const u = await this.d.tx.read((q) => this.me(q, actor));
     if (!(await this.d.hasher.verify(u.passwordHash, current))) {
-      throw ApiError.of('account.password.wrong', 'The current password is not right', { currentPassword: ['does not match'] });
+      throw ApiError.of('account.password.wrong', 'The current password is not right', { [opts.field ?? 'currentPassword']: ['does not match'] });
     }
     const hash = await this.d.hasher.hash(next);
     await this.d.tx.write(async (q, out) => {
       await q.update(users).set({ passwordHash: hash }).where(eq(users.id, u.id));
+      await opts.inWrite?.(q);
       await this.d.sessions.endAllOfUser(q, u.id, 'passwordChanged', this.d.clock.now(), out, actor.sessionId);
     });
   }

@@ -7,6 +7,7 @@ import type { Outbox } from '../../db/transactor.js';
 import { changeEmailMessage, confirmMessage, resetMessage, type MailLanguage } from '../../mail/account-messages.js';
 import type { Deps } from '../../services.js';
 import { iso } from '../../util.js';
+import type { AccountService } from '../account/index.js';
 import type { InstanceService } from '../instance/index.js';
 import { announceUser, emailKey, emailTaken, findUserById, type UserRow } from '../users/index.js';
 import { codeHolds, issueCode, spendCodes, takeCode, type CodePurpose } from './codes.js';
@@ -33,6 +34,7 @@ export class MailFlows {
   constructor(
     private readonly d: Deps,
     private readonly instance: InstanceService,
+    private readonly account: AccountService,
   ) {}
 
   /** Inside registration's write: mails the new account a confirmation code when the instance wants addresses. */
@@ -120,15 +122,9 @@ export class MailFlows {
    */
   async updateOwn(actor: Actor, body: { newEmail?: string | undefined; newPassword?: string | undefined; oldPassword?: string | undefined }, place: MailPlace): Promise<void> {
     if (body.newPassword) {
-      const u = await this.d.tx.read((q) => findUserById(q, actor.userId));
-      if (!(await this.d.hasher.verify(u?.passwordHash ?? null, body.oldPassword ?? ''))) {
-        throw ApiError.of('account.password.wrong', 'The current password is not right', { oldPassword: ['does not match'] });
-      }
-      const hash = await this.d.hasher.hash(body.newPassword);
-      await this.d.tx.write(async (q, out) => {
-        await q.update(users).set({ passwordHash: hash }).where(eq(users.id, actor.userId));
-        await spendCodes(q, actor.userId, 'reset', this.d.clock.now());
-        await this.d.sessions.endAllOfUser(q, actor.userId, 'passwordChanged', this.d.clock.now(), out, actor.sessionId);
+      await this.account.changePassword(actor, body.oldPassword ?? '', body.newPassword, {
+        field: 'oldPassword',
+        inWrite: (q) => spendCodes(q, actor.userId, 'reset', this.d.clock.now()),
       });
     }
     const newEmail = body.newEmail?.trim();

@@ -7,6 +7,7 @@ import type { Q } from '../../db/storage.js';
 import { ApiError, unauthenticated } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { addSeconds, iso, newId } from '../../util.js';
+import type { AccountService } from '../account/index.js';
 import { admitSignIn, type InstanceService } from '../instance/index.js';
 import { emailKey, emailTaken, findUserById, findUserByLogin, usernameKey, usernameTaken } from '../users/index.js';
 import { announceUser } from '../users/index.js';
@@ -30,12 +31,13 @@ export class IdentityService {
   constructor(
     private readonly d: Deps,
     private readonly instance: InstanceService,
+    account: AccountService,
   ) {
     const { lockoutFailures, lockoutMinutes } = d.config.auth;
     this.budget = new SignInBudget(d.config.auth, d.limits);
     const lockMs = lockoutMinutes * 60_000;
     this.marks = d.limits.shared ? sharedMarks(d.limits, lockMs, lockoutFailures, lockMs) : memoryMarks(lockMs, lockoutFailures, lockMs);
-    this.mail = new MailFlows(d, instance);
+    this.mail = new MailFlows(d, instance, account);
   }
 
   /** `place`: where and in which language the confirmation is read, when the instance asks for one. */
