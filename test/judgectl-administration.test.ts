@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type Grant, type Role, type Session } from '@judge/contract';
 import { JudgeClient } from '@judge/sdk';
 import type { ManagedUser } from '@judge/contract';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Secret, TOTP } from 'otpauth';
 import { ADMIN_PASSWORD, TestJudge, type TestUser } from '../packages/server/test/harness.js';
+import { judgectlIn } from './cli-child.js';
 import { judgectlAs, type CtlSession } from './judgectl-child.js';
 
 // each call is a Node process of its own: on a loaded machine a dozen outlast the default timeout.
@@ -111,6 +116,40 @@ describe('judgectl administration', { timeout: 300_000 }, () => {
     // built-in roles stay
     expect(await ctl.refused('roles', 'delete', 'Manager')).toMatch(/role\.builtIn/);
     expect(await ctl.refused('roles', 'create', 'Empty')).toMatch(/at least one permission/);
+  });
+
+  it('signs in with a second factor, turns the two-factor sign-in of an account off, and sets the rule that requires it', async () => {
+    const ann = await j.user('ann');
+    const own = await j.signIn(ann);
+    const { sharedKey } = await own.call(ops.manageTwoFactor, { body: {} });
+    const totp = new TOTP({ secret: Secret.fromBase32(sharedKey), digits: 6, period: 30, algorithm: 'SHA1' });
+    const on = await own.call(ops.manageTwoFactor, { body: { enable: true, twoFactorCode: totp.generate() } });
+
+    const home = mkdtempSync(join(tmpdir(), 'judgectl-2fa-'));
+    try {
+      writeFileSync(join(home, 'pw'), `${ann.password}\n`);
+      const { ctl } = judgectlIn(home);
+      const login = (...more: string[]) => ctl('login', '--server', j.url, '--username', 'ann', '--password-file', join(home, 'pw'), ...more);
+      // not on a terminal: nothing to ask with, so it says what to give
+      const asked = await login();
+      expect(asked.status).not.toBe(0);
+      expect(asked.stderr).toContain('--code');
+      expect((await login('--recovery-code', 'AAAA-BBBB-CCCC-DDDD')).stderr).toContain('wrong username or password');
+      const recovered = await login('--recovery-code', on.recoveryCodes[0]!);
+      expect(recovered.status, recovered.stderr).toBe(0);
+      expect(recovered.stdout).toContain('Signed in');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+
+    expect((await ctl.run('users', 'show', 'ann')).stdout).toMatch(/two-factor\s*│?\s*on/);
+    expect(await ctl.ok<ManagedUser>('users', 'edit', 'ann', '--no-two-factor')).toMatchObject({ twoFactorEnabled: false });
+    expect((await j.anonymous().login('ann', ann.password)).accessToken).toEqual(expect.any(String));
+
+    // the administrator holds every key: a rule naming one waits until their own is on
+    expect(await ctl.refused('instance', 'set', 'requireTwoFactorFor', 'user:update,grant:update')).toMatch(/instance\.twoFactor\.enableFirst/);
+    expect((await admin.call(ops.getInstance)).requireTwoFactorFor).toEqual([]);
+    expect((await ctl.run('instance', 'show')).stdout).toMatch(/requireTwoFactorFor\s*│?\s*\(none\)/);
   });
 
   it('shows and sets instance switches and the name; a participant may not', async () => {

@@ -15,7 +15,7 @@ function loginRefusal(e: ApiProblem): string | undefined {
   if (e.detail === 'Failed') return `wrong username or password: ${said}`;
   if (e.detail === 'LockedOut') return `the account is locked after too many wrong passwords (or blocked by an administrator): wait for the lock to end (15 minutes unless the server is set otherwise) or ask an administrator: ${said}`;
   if (e.detail === 'NotAllowed') return `the account may not sign in (expired, or its email address is not confirmed): ${said}`;
-  return `the account needs a second factor, which judgectl cannot give: ${said}`;
+  return `the account has two-factor sign-in: give --code with the authenticator's code (or --recovery-code): ${said}`;
 }
 
 /** What went wrong, in one line for people: the server's detail, or why it could not be asked. */

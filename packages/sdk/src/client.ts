@@ -90,9 +90,9 @@ export class ApiClient {
     return (await res.json()) as OperationOutput<O>;
   }
 
-  /** Signs in with a bearer token pair, kept on this client. */
-  async login(login: string, password: string): Promise<TokenResponse> {
-    const t = await this.call(ops.login, { body: { email: login, password } });
+  /** Signs in with a bearer token pair, kept on this client; `second`: a code of the authenticator, or a recovery code, when the account has two-factor sign-in. */
+  async login(login: string, password: string, second: { twoFactorCode?: string; twoFactorRecoveryCode?: string } = {}): Promise<TokenResponse> {
+    const t = await this.call(ops.login, { body: { email: login, password, ...second } });
     this.accessToken = t.accessToken;
     this.refreshToken = t.refreshToken;
     this.cookie = undefined;

@@ -13,6 +13,7 @@ export const ops = {
   getManageInfo: { id: 'getManageInfo', method: 'GET', path: '/identity/manage/info', status: 200 },
   login: { id: 'login', method: 'POST', path: '/identity/login', status: 200 },
   logout: { id: 'logout', method: 'POST', path: '/identity/logout', status: 204 },
+  manageTwoFactor: { id: 'manageTwoFactor', method: 'POST', path: '/identity/manage/2fa', status: 200 },
   refresh: { id: 'refresh', method: 'POST', path: '/identity/refresh', status: 200 },
   register: { id: 'register', method: 'POST', path: '/identity/register', status: 204 },
   resendConfirmationEmail: { id: 'resendConfirmationEmail', method: 'POST', path: '/identity/resendConfirmationEmail', status: 204 },

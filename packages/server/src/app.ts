@@ -105,6 +105,7 @@ export class NotInitialised extends Error {}
 /** Every service of the server, built once from the shared dependencies. */
 function createServices(deps: Deps, blobs: BlobStore) {
   const instance = new InstanceService(deps);
+  deps.permissions.withhold((userId, q) => instance.twoFactorWithheld(userId, q));
   const account = new AccountService(deps, instance);
   const files = new FilesService(deps, blobs);
   const ranking = new RankingService(deps);

@@ -59,6 +59,8 @@ export const ConfigSchema = z.strictObject({
     accessTokenSeconds: Positive,
     refreshTokenDays: Positive,
     cookieDays: Positive,
+    /** How long a browser that signed in with a second factor (and asked to stay signed in) is not asked for a code again. */
+    rememberMachineDays: Positive,
     /** Sign-in and registration attempts per client address: sized for a class behind one NAT address. */
     loginAttemptsPerMinute: Positive,
     /** Failed sign-ins per client address: what stops guessing across many accounts from one address. */

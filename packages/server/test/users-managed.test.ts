@@ -86,6 +86,7 @@ describe('GET /users/managed', () => {
       tags: [],
       isTemporary: false,
       createdAt: expect.stringMatching(INSTANT),
+      twoFactorEnabled: false,
       grantCount: 0,
     });
     await j.signIn(u);

@@ -17,12 +17,19 @@ export async function readPassword(file: string | undefined): Promise<string> {
   return password({ message: 'Password:', mask: '*' });
 }
 
+function secondFactor(o: { code?: string; recoveryCode?: string }): { twoFactorCode?: string; twoFactorRecoveryCode?: string } {
+  if (o.code && o.recoveryCode) throw new CliError('give --code or --recovery-code, not both');
+  return o.code ? { twoFactorCode: o.code.trim() } : o.recoveryCode ? { twoFactorRecoveryCode: o.recoveryCode.trim() } : {};
+}
+
 export function sessionCommands(program: Command): void {
   sub(program, 'login', 'Sign in and keep the tokens in the config directory (mode 0600)')
     .requiredOption('--server <url>', 'the judge, e.g. http://127.0.0.1:8080')
     .requiredOption('--username <name>', 'login name or email address')
     .option('--password-file <file>', 'read the password from this file (else JUDGECTL_PASSWORD, else asked)')
-    .action(async (o: JsonOption & { server: string; username: string; passwordFile?: string }) => {
+    .option('--code <digits>', 'the code of the authenticator app, for an account with two-factor sign-in (asked on a terminal when needed)')
+    .option('--recovery-code <code>', 'one of the recovery codes instead (each works once)')
+    .action(async (o: JsonOption & { server: string; username: string; passwordFile?: string; code?: string; recoveryCode?: string }) => {
       let server: string;
       try {
         server = new URL(o.server).origin;
@@ -31,7 +38,12 @@ export function sessionCommands(program: Command): void {
       }
       const password = await readPassword(o.passwordFile);
       const client = new JudgeClient({ baseUrl: server, userAgent: USER_AGENT });
-      const t = await client.login(o.username, password);
+      const t = await client.login(o.username, password, secondFactor(o)).catch(async (e: unknown) => {
+        if (!(e instanceof ApiProblem && e.detail === 'RequiresTwoFactor' && !o.code && !o.recoveryCode && process.stdin.isTTY)) throw e;
+        const { input } = await import('@inquirer/prompts');
+        const code = await input({ message: 'Code from the authenticator app:' });
+        return client.login(o.username, password, { twoFactorCode: code.trim() });
+      });
       remember(server, o.username, t);
       const me = await client.call(ops.getAccount);
       emit(o, { server, username: me.username, userId: me.userId }, () => `Signed in to ${server} as ${me.username}.`);

@@ -14,18 +14,20 @@ export function userAccountCommands(users: Command): void {
     .option('--note <text>', 'a note only staff see')
     .option('--tags <list>', 'tags, separated by commas')
     .option('--expires <instant>', 'when the account stops signing in (RFC 3339)')
-    .action(async (user: string, o: JsonOption & { firstName?: string; lastName?: string; email?: string; note?: string; tags?: string; expires?: string }) => {
+    .option('--no-two-factor', 'turn its two-factor sign-in off (its owner lost the authenticator and the recovery codes); only the owner turns it on')
+    .action(async (user: string, o: JsonOption & { firstName?: string; lastName?: string; email?: string; note?: string; tags?: string; expires?: string; twoFactor?: boolean }) => {
       const c = await api();
       const u = await resolveUser(c, user);
       // an option not given leaves its field alone; given empty, it clears the field
       const clear = (v: string) => v.trim() || null;
-      const body: { firstName?: string | null; lastName?: string | null; email?: string | null; note?: string | null; expiresAt?: string | null; tags?: string[] } = {};
+      const body: { firstName?: string | null; lastName?: string | null; email?: string | null; note?: string | null; expiresAt?: string | null; tags?: string[]; twoFactorEnabled?: false } = {};
       if (o.firstName !== undefined) body.firstName = clear(o.firstName);
       if (o.lastName !== undefined) body.lastName = clear(o.lastName);
       if (o.email !== undefined) body.email = clear(o.email);
       if (o.note !== undefined) body.note = clear(o.note);
       if (o.expires !== undefined) body.expiresAt = clear(o.expires);
       if (o.tags !== undefined) body.tags = o.tags.split(',').map((s) => s.trim()).filter(Boolean);
+      if (o.twoFactor === false) body.twoFactorEnabled = false;
       const saved = await c.call(ops.updateUser, { params: { id: u.id }, body });
       emit(o, saved, () => `Saved ${saved.username}.`);
     });

@@ -91,6 +91,7 @@ function blockResetAndShow(users: Command): void {
         ['created', when(m.createdAt)],
         ['last seen', when(m.lastSeenAt)],
         ['blocked', m.blockedAt ? `since ${when(m.blockedAt)}${m.blockedReason ? `: ${m.blockedReason}` : ''}` : 'no'],
+        ['two-factor', m.twoFactorEnabled ? 'on' : 'off'],
         ['grants', m.grantCount],
       ]),
     );

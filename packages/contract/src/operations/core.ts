@@ -54,6 +54,6 @@ export const updateInstance = defineOperation({
   body: UpdateInstanceRequest,
   response: InstanceSettings,
   status: 200,
-  errors: ['forbidden', 'validation_failed'],
+  errors: ['forbidden', 'validation_failed', 'instance.twoFactor.enableFirst'],
   permission: 'instance:update',
 });

@@ -1,5 +1,5 @@
 import { defineOperation } from '../operation.js';
-import { ConfirmEmailQuery, LoginQuery, LoginRequest, MailRequest, ManageInfo, RefreshRequest, RegisterRequest, ResetPasswordRequest, TokenResponse, UpdateManageInfoRequest } from '../schemas/identity.js';
+import { ConfirmEmailQuery, LoginQuery, LoginRequest, MailRequest, ManageInfo, RefreshRequest, RegisterRequest, ResetPasswordRequest, TokenResponse, TwoFactorRequest, TwoFactorState, UpdateManageInfoRequest } from '../schemas/identity.js';
 
 export const register = defineOperation({
   id: 'register',
@@ -80,6 +80,21 @@ export const updateManageInfo = defineOperation({
   response: ManageInfo,
   status: 200,
   errors: ['unauthenticated', 'account.password.wrong', 'user.email.taken', 'validation_failed'],
+});
+
+export const manageTwoFactor = defineOperation({
+  id: 'manageTwoFactor',
+  method: 'POST',
+  path: '/identity/manage/2fa',
+  tag: 'Identity',
+  summary: "Read or change the caller's two-factor sign-in (TOTP)",
+  description:
+    'An empty body reads the state (and makes the shared key the first time). `enable: true` with a `twoFactorCode` from the authenticator turns it on and, when none are left, makes 10 recovery codes, shown in that answer only. `enable: false` turns it off; `resetSharedKey` makes a new key and turns it off until a code of the new key enables it; both forget every remembered browser. Sign-in then asks for `twoFactorCode` or `twoFactorRecoveryCode` (401 `RequiresTwoFactor`), except in a browser remembered after a persistent (`useCookies`) sign-in with a code.',
+  auth: 'user',
+  body: TwoFactorRequest,
+  response: TwoFactorState,
+  status: 200,
+  errors: ['unauthenticated', 'twoFactor.code.required', 'twoFactor.code.invalid', 'twoFactor.resetAndEnable', 'validation_failed'],
 });
 
 export const confirmEmail = defineOperation({

@@ -69,3 +69,22 @@ export const Session = z.object({
   isCurrent: z.boolean(),
 });
 export type Session = z.infer<typeof Session>;
+
+export const TwoFactorRequest = z.object({
+  enable: z.boolean().optional().meta({ description: 'true turns two-factor sign-in on (needs twoFactorCode from the authenticator); false turns it off' }),
+  twoFactorCode: z.string().trim().max(16).optional(),
+  resetSharedKey: z.boolean().optional().meta({ description: 'Makes a new shared key and turns two-factor sign-in off until a code of the new key enables it' }),
+  resetRecoveryCodes: z.boolean().optional().meta({ description: 'Makes 10 new recovery codes (shown once, in this answer); the old ones stop working' }),
+  forgetMachine: z.boolean().optional().meta({ description: 'This browser asks for a code again at the next sign-in' }),
+});
+
+export const TwoFactorState = z.object({
+  sharedKey: z.string().meta({ description: 'The key to enter in an authenticator app, while two-factor sign-in is off; empty once it is on' }),
+  recoveryCodesLeft: z.number().int(),
+  recoveryCodes: z.array(z.string()).meta({ description: 'New recovery codes, only in the answer that made them' }),
+  isTwoFactorEnabled: z.boolean(),
+  isMachineRemembered: z.boolean().meta({ description: 'Whether this browser signs in without a code (it signed in with one and asked to stay signed in)' }),
+  authenticatorUri: z.string().optional().meta({ description: 'The otpauth:// URI of the shared key, for a QR code (extension); absent once two-factor sign-in is on' }),
+  required: z.boolean().meta({ description: 'Whether the instance requires two-factor sign-in of this account for the permissions it holds (extension)' }),
+});
+export type TwoFactorState = z.infer<typeof TwoFactorState>;

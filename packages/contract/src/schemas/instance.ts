@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Email, Timestamp } from '../wire.js';
+import { isPermission } from '../permissions.js';
 import { FileRef } from './files.js';
 
 /** The runner `judge up` starts and supervises beside the server (absent under `judge serve`). */
@@ -164,6 +165,9 @@ export const InstanceSettings = z.object({
   allowRenameStaffAccounts: z.boolean().meta({ description: 'Accounts staff created (users create, a class list) may change their own login and name; off by default' }),
   allowRenameSelfRegistered: z.boolean().meta({ description: 'Self-registered accounts may change their own login and name; off by default' }),
   keepSignedInByDefault: z.boolean().meta({ description: "The sign-in page's \"Keep me signed in\" starts ticked; off by default (shared lab PCs)" }),
+  requireTwoFactorFor: z.array(z.string()).meta({
+    description: 'Permissions an account holds only once it has two-factor sign-in on (extension): until then its grants lack these keys, and the refusal says why; empty by default',
+  }),
   providers: z.array(z.object({ slug: z.string(), displayName: z.string() })),
   signInRedirectProvider: z.string().optional(),
   registerRedirectProvider: z.string().optional(),
@@ -182,6 +186,11 @@ export const UpdateInstanceRequest = z.object({
   allowRenameStaffAccounts: z.boolean().optional(),
   allowRenameSelfRegistered: z.boolean().optional(),
   keepSignedInByDefault: z.boolean().optional(),
+  requireTwoFactorFor: z
+    .array(z.string().refine(isPermission, 'not a permission'))
+    .max(100)
+    .optional()
+    .meta({ description: 'Replaces the list; refused when it would take a permission from the caller, who must turn on two-factor sign-in first' }),
 });
 
 /** Where to send the administrator's test message (extension). */

@@ -20,6 +20,7 @@ export const ManagedUser = z.object({
   blockedReason: z.string().optional(),
   createdAt: Timestamp,
   lastSeenAt: Timestamp.optional(),
+  twoFactorEnabled: z.boolean().meta({ description: 'Whether the owner signs in with a second factor (extension)' }),
   grantCount: z.number().int(),
 });
 export type ManagedUser = z.infer<typeof ManagedUser>;
@@ -67,6 +68,10 @@ export const UpdateUserRequest = z.object({
   note: z.string().max(2000).nullable().optional(),
   tags: z.array(z.string().min(1).max(64)).max(50).optional(),
   expiresAt: InstantInput.nullable().optional(),
+  twoFactorEnabled: z
+    .literal(false)
+    .optional()
+    .meta({ description: "false turns the owner's two-factor sign-in off, for one who lost the authenticator and the recovery codes (extension); only the owner turns it on" }),
 });
 
 /** Who made an account: staff (users create, a class list, setup) or its owner (self-registration). */

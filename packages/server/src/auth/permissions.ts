@@ -1,4 +1,4 @@
-import { PERMISSIONS, PERMISSION_KEYS, forbidden, isPermission, type Permission } from '@judge/contract';
+import { ApiError, PERMISSIONS, PERMISSION_KEYS, forbidden, isPermission, type Permission } from '@judge/contract';
 import { eq, sql } from 'drizzle-orm';
 import { grants, roles } from '../db/schema.js';
 import { prepared, type Q } from '../db/storage.js';
@@ -21,7 +21,27 @@ type GrantRow = { activityId: string | null; overrideSystem: boolean; permission
 
 const ALL: ReadonlySet<string> = new Set(PERMISSION_KEYS);
 
-const held = (rows: GrantRow[]): HeldGrant[] => rows.map((r) => ({ activityId: r.activityId, overrideSystem: r.overrideSystem, keys: new Set(r.permissions) }));
+const NONE: ReadonlySet<string> = new Set();
+
+/** Keys a policy withholds from a user's grants, kept for the refusal to say why (see Permissions.withhold). */
+const withheldOf = new WeakMap<HeldGrant[], ReadonlySet<string>>();
+
+function held(rows: GrantRow[], withheld: ReadonlySet<string> = NONE): HeldGrant[] {
+  const out = rows.map((r) => ({ activityId: r.activityId, overrideSystem: r.overrideSystem, keys: new Set(r.permissions.filter((k) => !withheld.has(k))) }));
+  if (withheld.size) withheldOf.set(out, withheld);
+  return out;
+}
+
+function refusal(grantsHeld: HeldGrant[], key: Permission) {
+  if (!withheldOf.get(grantsHeld)?.has(key)) return forbidden(key);
+  return ApiError.of('forbidden', `This needs the permission ${key}, which this installation gives only to accounts with two-factor sign-in: turn it on in your account first`);
+}
+
+/**
+ * Which keys to withhold from a user's grants (the instance's two-factor rule), asked inside the
+ * read that loads the grants, with its `q`.
+ */
+export type PermissionPolicy = (userId: string, q: Q) => Promise<ReadonlySet<string>>;
 
 const GRANT_COLUMNS = { activityId: grants.activityId, overrideSystem: grants.overrideSystem, permissions: roles.permissions };
 
@@ -91,7 +111,7 @@ function viewOf(userId: string, grantsHeld: HeldGrant[]): UserPermissions {
     effective: (activityId) => effectiveIn(grantsHeld, activityId),
     has: (key, activityId) => hasIn(grantsHeld, key, activityId),
     require: (key, activityId) => {
-      if (!hasIn(grantsHeld, key, activityId)) throw forbidden(key);
+      if (!hasIn(grantsHeld, key, activityId)) throw refusal(grantsHeld, key);
     },
     isAdministrator: () => effectiveIn(grantsHeld, null).has('system:administrator'),
     holdsAnywhere: (key) => holdsAnywhereIn(grantsHeld, key),
@@ -111,7 +131,19 @@ export class Permissions {
   /** Bumped by every invalidation, so that a read begun before it never fills the cache with what it replaced. */
   private invalidations = 0;
 
+  private policy: PermissionPolicy | undefined;
+
   constructor(private readonly tx: Transactor) {}
+
+  /**
+   * Set once at start: keys to withhold from a user's grants while they hold them (the instance's
+   * "two-factor sign-in required for" rule). Whatever the policy reads must invalidate this cache
+   * when it changes (the writes call `out.touchPermissions()`).
+   */
+  withhold(policy: PermissionPolicy): void {
+    this.policy = policy;
+    this.invalidate();
+  }
 
   /** Changes whenever what the resolver answers may have changed: answers kept elsewhere compare it. */
   get generation(): number {
@@ -130,7 +162,8 @@ export class Permissions {
 
   private async load(userId: string, q?: Q): Promise<HeldGrant[]> {
     const generation = this.invalidations;
-    const h = held(await this.tx.read((r) => readGrants(r, userId), q));
+    const policy = this.policy;
+    const h = await this.tx.read(async (r) => held(await readGrants(r, userId), policy ? await policy(userId, r) : NONE), q);
     if (generation === this.invalidations) this.cache.set(userId, h);
     return h;
   }
@@ -145,7 +178,8 @@ export class Permissions {
   }
 
   async require(actor: Actor, key: Permission, activityId?: string | null, q?: Q): Promise<void> {
-    if (!hasIn(await this.grants(actor.userId, q), key, activityId)) throw forbidden(key);
+    const g = await this.grants(actor.userId, q);
+    if (!hasIn(g, key, activityId)) throw refusal(g, key);
   }
 
   async isAdministrator(userId: string, q?: Q): Promise<boolean> {

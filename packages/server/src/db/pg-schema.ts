@@ -41,6 +41,10 @@ export const users = pgTable(
     lockedUntil: ts('locked_until'),
     createdAt: ts('created_at').notNull(),
     lastSeenAt: ts('last_seen_at'),
+    twoFactorKey: text('two_factor_key'),
+    twoFactorEnabled: bool('two_factor_enabled').notNull().default(0),
+    twoFactorStep: bigint('two_factor_step', { mode: 'number' }).notNull().default(0),
+    recoveryCodes: text('recovery_codes').$type<string[]>().notNull().default(sql`'[]'`),
   },
   (t) => [uniqueIndex('users_username_key').on(t.usernameKey), uniqueIndex('users_email_key').on(t.emailKey)],
 );
@@ -93,6 +97,19 @@ export const accountCodes = pgTable(
     usedAt: ts('used_at'),
   },
   (t) => [index('account_codes_user').on(t.userId, t.purpose)],
+);
+
+export const rememberedMachines = pgTable(
+  'remembered_machines',
+  {
+    hash: text('hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('remembered_machines_user').on(t.userId)],
 );
 
 export const activities = pgTable(

@@ -35,6 +35,16 @@ export const users = sqliteTable(
     lockedUntil: ts('locked_until'),
     createdAt: ts('created_at').notNull(),
     lastSeenAt: ts('last_seen_at'),
+    /**
+     * The TOTP shared key (base 32), made when the owner first opens two-factor enrolment and kept
+     * until they reset it. Never leaves the server once two-factor sign-in is on (identity module).
+     */
+    twoFactorKey: text('two_factor_key'),
+    twoFactorEnabled: bool('two_factor_enabled').notNull().default(false),
+    /** The newest TOTP time step taken: a code works once, so one read over a shoulder cannot be replayed. */
+    twoFactorStep: integer('two_factor_step').notNull().default(0),
+    /** SHA-256 of each unused recovery code. */
+    recoveryCodes: text('recovery_codes', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
   },
   (t) => [uniqueIndex('users_username_key').on(t.usernameKey), uniqueIndex('users_email_key').on(t.emailKey)],
 );
@@ -98,6 +108,24 @@ export const accountCodes = sqliteTable(
     usedAt: ts('used_at'),
   },
   (t) => [index('account_codes_user').on(t.userId, t.purpose)],
+);
+
+/**
+ * Browsers where their owner signed in with a second factor and asked to stay signed in: the
+ * `judge_2fa` cookie's SHA-256. Such a browser is not asked for a code again until the row expires,
+ * the owner forgets it, or two-factor sign-in is turned off or its key reset.
+ */
+export const rememberedMachines = sqliteTable(
+  'remembered_machines',
+  {
+    hash: text('hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('remembered_machines_user').on(t.userId)],
 );
 
 /** A contest or a course. */

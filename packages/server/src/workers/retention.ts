@@ -2,7 +2,7 @@ import { and, eq, isNotNull, isNull, lte, notExists, or } from 'drizzle-orm';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
-import { accountCodes, printouts, sessions, sessionSecrets, submissions, users } from '../db/schema.js';
+import { accountCodes, printouts, rememberedMachines, sessions, sessionSecrets, submissions, users } from '../db/schema.js';
 import type { Transactor } from '../db/transactor.js';
 import { iso, type Clock } from '../util.js';
 import { IntervalWorker, type WorkerDeps } from './interval.js';
@@ -14,7 +14,7 @@ const KEEP_EXPIRED_TEMPORARY_DAYS = 30;
 /** A resolved printout's source is kept this long, for a reprint or a dispute, then dropped (decisions §7). */
 const KEEP_PRINTOUT_SOURCE_DAYS = 7;
 
-type Removed = { secrets: number; accountCodes: number; temporaryUsers: number; sessions: number; uploads: number; printoutSources: number; printoutPdfs: number };
+type Removed = { secrets: number; accountCodes: number; rememberedMachines: number; temporaryUsers: number; sessions: number; uploads: number; printoutSources: number; printoutPdfs: number };
 
 /** Where the printouts' PDFs are kept, and how those of disposed sources are removed (the printouts area's). */
 export interface PrintoutPdfs {
@@ -52,6 +52,7 @@ export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps
     const removed = await this.tx.write(async (q) => {
       const secrets = await q.delete(sessionSecrets).where(lte(sessionSecrets.expiresAt, iso(now))).returning({ hash: sessionSecrets.hash });
       const codes = await q.delete(accountCodes).where(lte(accountCodes.expiresAt, iso(now))).returning({ hash: accountCodes.hash });
+      const machines = await q.delete(rememberedMachines).where(lte(rememberedMachines.expiresAt, iso(now))).returning({ hash: rememberedMachines.hash });
       const lapsedBefore = iso(new Date(now.getTime() - KEEP_EXPIRED_TEMPORARY_DAYS * 24 * HOUR));
       const temporary = await q
         .delete(users)
@@ -72,7 +73,7 @@ export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps
         .set({ source: null, sourceDisposedAt: iso(now) })
         .where(and(isNull(printouts.sourceDisposedAt), lte(printouts.resolvedAt, sourcesBefore)))
         .returning({ id: printouts.id });
-      return { secrets: secrets.length, accountCodes: codes.length, temporaryUsers: temporary.length, sessions: ended.length, printoutSources: disposed.length };
+      return { secrets: secrets.length, accountCodes: codes.length, rememberedMachines: machines.length, temporaryUsers: temporary.length, sessions: ended.length, printoutSources: disposed.length };
     });
     let uploads = 0;
     for (const name of await readdir(this.incomingDir).catch(() => [] as string[])) {

@@ -18,7 +18,7 @@ const GROUP_LENGTH = 4;
  * A new code: 16 symbols of base 32 (80 bits) in groups of four, e.g. `K7QF-2M9X-RT4P-8HWB`, short
  * enough to type from a phone and far beyond guessing within its hour under the per-address limits.
  */
-function newCode(): string {
+export function newCode(): string {
   const groups: string[] = [];
   for (let g = 0; g < GROUPS; g++) {
     let s = '';
@@ -37,7 +37,8 @@ function normalise(code: string): string {
     .replace(/[IL]/g, '1');
 }
 
-const hashOf = (code: string) => sha256Hex(normalise(code));
+/** What is stored of a code: the SHA-256 of its normal form (80 random bits need no slow hash). */
+export const hashOf = (code: string) => sha256Hex(normalise(code));
 
 /**
  * Issues a code for an account and spends the ones of the same purpose issued before, so only the

@@ -5,7 +5,7 @@ import { clientAddress, expectedOrigin, type Ctx } from '../../http/context.js';
 import { mailLanguage } from '../../mail/account-messages.js';
 import { perAddress } from '../../http/middleware.js';
 import type { IdentityService } from './service.js';
-import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
+import { clearSessionCookie, MACHINE_COOKIE, setSessionCookie } from './session-cookie.js';
 
 export function identityRoutes(
   api: Api,
@@ -32,7 +32,9 @@ export function identityRoutes(
       const persistent = query.useCookies === 'true';
       const browserSession = !persistent && query.useSessionCookies === 'true';
       const kind = persistent ? 'cookie' : browserSession ? 'sessionCookie' : 'bearer';
-      const issued = await identity.login(body.email, body.password, kind, { ipAddress: clientAddress(ctx), userAgent: ctx.get('user-agent') || undefined });
+      const second = { code: body.twoFactorCode, recoveryCode: body.twoFactorRecoveryCode, machine: ctx.cookies.get(MACHINE_COOKIE) };
+      const issued = await identity.login(body.email, body.password, kind, { ipAddress: clientAddress(ctx), userAgent: ctx.get('user-agent') || undefined }, second);
+      if (issued.machine) setSessionCookie(ctx, issued.machine.cookie, { publicUrl: opts.publicUrl, maxAgeMs: issued.machine.maxAgeMs }, MACHINE_COOKIE);
       if (issued.cookie) {
         setSessionCookie(ctx, issued.cookie, { publicUrl: opts.publicUrl, maxAgeMs: persistent ? opts.cookieDays * 86_400_000 : undefined });
         ctx.status = 200;
@@ -49,6 +51,12 @@ export function identityRoutes(
   api.bind(ops.logout, async ({ actor, ctx }) => {
     await identity.logout(actor);
     if (actor.via === 'cookie') clearSessionCookie(ctx, opts.publicUrl);
+  });
+
+  api.bind(ops.manageTwoFactor, async ({ actor, body, ctx }) => {
+    const { state, forgotMachine } = await identity.manageTwoFactor(actor, body, ctx.cookies.get(MACHINE_COOKIE));
+    if (forgotMachine) clearSessionCookie(ctx, opts.publicUrl, MACHINE_COOKIE);
+    return state;
   });
 
   api.bind(ops.getManageInfo, ({ actor }) => identity.manageInfo(actor));

@@ -14,6 +14,7 @@ import { announceUser } from '../users/index.js';
 import { memoryMarks, sharedMarks, type LockoutMarks } from './lockout.js';
 import { MailFlows, type MailPlace } from './mail-flows.js';
 import { SignInBudget } from './sign-in-budget.js';
+import { grantsCarry, TwoFactor, type SecondFactor, type TwoFactorRequest } from './two-factor.js';
 
 export class LoginRefused extends ApiError {
   constructor(readonly reason: LoginFailure) {
@@ -27,6 +28,7 @@ export class IdentityService {
   private readonly marks: LockoutMarks;
   /** Confirmations and password resets by mail. */
   readonly mail: MailFlows;
+  readonly twoFactor: TwoFactor;
 
   constructor(
     private readonly d: Deps,
@@ -38,6 +40,7 @@ export class IdentityService {
     const lockMs = lockoutMinutes * 60_000;
     this.marks = d.limits.shared ? sharedMarks(d.limits, lockMs, lockoutFailures, lockMs) : memoryMarks(lockMs, lockoutFailures, lockMs);
     this.mail = new MailFlows(d, instance, account);
+    this.twoFactor = new TwoFactor(d);
   }
 
   /** `place`: where and in which language the confirmation is read, when the instance asks for one. */
@@ -79,8 +82,12 @@ export class IdentityService {
    * hashes a dummy password, and has a budget and a lockout of its own). While an account is locked
    * or its budget of failures is spent, only addresses that failed against it are refused unheard:
    * any other address has its password checked, so a stranger's guesses cannot lock the owner out.
+   * With two-factor sign-in on, the right password alone answers RequiresTwoFactor (a browser
+   * remembered after an earlier persistent sign-in with a code excepted); a wrong code counts as a
+   * wrong password. `machine` in the answer: the browser to remember (a persistent sign-in that
+   * passed a code).
    */
-  async login(login: string, password: string, kind: SessionKind, client: ClientInfo): Promise<IssuedSession> {
+  async login(login: string, password: string, kind: SessionKind, client: ClientInfo, second: SecondFactor = {}): Promise<IssuedSession & { machine?: { cookie: string; maxAgeMs: number } }> {
     const address = client.ipAddress;
     const found = await this.d.tx.read((q) => findUserByLogin(q, login));
     const account = found ? found.id : `login:${login.trim().toLowerCase()}`;
@@ -114,13 +121,21 @@ export class IdentityService {
     // switch on must not lock out the one who turned it on
     if (settings.requireConfirmedEmail && current.email && !current.emailConfirmed) throw new LoginRefused('NotAllowed');
     await admitSignIn(this.instance.maintenance, this.d.permissions, current.id);
+    const factor = await this.twoFactor.check(current.id, second, now);
+    if (factor === 'wrong') {
+      await this.recordFailure(current.id, now, false);
+      await this.budget.failed(address, account);
+      throw new LoginRefused('Failed');
+    }
     await this.marks.succeeded(account, address);
+    if (factor === 'required') throw new LoginRefused('RequiresTwoFactor');
     // a lock still running stays: it holds off the addresses that guessed, not this one
     const lockedUntil = current.lockedUntil && current.lockedUntil > iso(now) ? current.lockedUntil : null;
-    return this.d.tx.write(async (q, out) => {
+    const issued = await this.d.tx.write(async (q, out) => {
       await q.update(users).set({ failedLogins: 0, lockedUntil, lastSeenAt: iso(now) }).where(eq(users.id, current.id));
       return this.d.sessions.open(q, current.id, kind, client, now, out);
     });
+    return factor === 'passed' && kind === 'cookie' ? { ...issued, machine: await this.twoFactor.rememberMachine(current.id, now) } : issued;
   }
 
   /** The refusal an account is under now: its lock (LockedOut), else its spent budget (429); none when it is open. */
@@ -179,6 +194,13 @@ export class IdentityService {
 
   async logout(actor: Actor): Promise<void> {
     await this.d.tx.write((q, out) => this.d.sessions.end(q, [actor.sessionId], 'logout', this.d.clock.now(), out));
+  }
+
+  /** `machine`: this browser's remember cookie. The authenticator shows the instance's name beside the login. */
+  async manageTwoFactor(actor: Actor, body: TwoFactorRequest, machine: string | undefined) {
+    const { name, requireTwoFactorFor } = await this.instance.settings();
+    const required = await this.d.tx.read((q) => grantsCarry(q, actor.userId, requireTwoFactorFor));
+    return this.twoFactor.manage(actor, body, machine, name, required);
   }
 
   async manageInfo(actor: Actor): Promise<{ email: string; isEmailConfirmed: boolean }> {

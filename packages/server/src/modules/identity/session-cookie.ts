@@ -20,8 +20,11 @@ function secured(ctx: Ctx, publicUrl: string): boolean {
   return secure;
 }
 
-export function setSessionCookie(ctx: Ctx, value: string, opts: { publicUrl: string; maxAgeMs?: number | undefined }): void {
-  ctx.cookies.set(SESSION_COOKIE, value, {
+/** Remembers a browser that passed the second factor (two-factor.ts); sent only with sign-in and the 2FA page's calls. */
+export const MACHINE_COOKIE = 'judge_2fa';
+
+export function setSessionCookie(ctx: Ctx, value: string, opts: { publicUrl: string; maxAgeMs?: number | undefined }, name = SESSION_COOKIE): void {
+  ctx.cookies.set(name, value, {
     httpOnly: true,
     sameSite: 'lax',
     secure: secured(ctx, opts.publicUrl),
@@ -32,6 +35,6 @@ export function setSessionCookie(ctx: Ctx, value: string, opts: { publicUrl: str
 }
 
 /** Removes the cookie with the attributes it was set with, so the browser replaces it. */
-export function clearSessionCookie(ctx: Ctx, publicUrl: string): void {
-  ctx.cookies.set(SESSION_COOKIE, null, { httpOnly: true, sameSite: 'lax', secure: secured(ctx, publicUrl), path: '/', overwrite: true });
+export function clearSessionCookie(ctx: Ctx, publicUrl: string, name = SESSION_COOKIE): void {
+  ctx.cookies.set(name, null, { httpOnly: true, sameSite: 'lax', secure: secured(ctx, publicUrl), path: '/', overwrite: true });
 }

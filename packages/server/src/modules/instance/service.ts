@@ -1,8 +1,8 @@
 import { ApiError, type Health, type InstanceSettings, type LocalRunnerHealth, type SystemMessageType, type TestMailResult } from '@judge/contract';
 import { count, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Actor } from '../../auth/permissions.js';
-import { attempts, instanceSettings } from '../../db/schema.js';
+import { isPermission, type Actor } from '../../auth/permissions.js';
+import { attempts, instanceSettings, users } from '../../db/schema.js';
 import type { Q } from '../../db/storage.js';
 import { event } from '../../events/bus.js';
 import { MailFailed } from '../../mail/mailer.js';
@@ -31,11 +31,14 @@ const Stored = z.object({
   allowRenameSelfRegistered: z.boolean().default(false),
   // a lab PC is shared: the next class must not start signed in as the last student
   keepSignedInByDefault: z.boolean().default(false),
+  // permissions held only with two-factor sign-in on (auth/permissions.ts withholds them until then)
+  requireTwoFactorFor: z.array(z.string()).default([]),
 });
 type Stored = z.infer<typeof Stored>;
-export type InstanceUpdate = Partial<Pick<Stored, 'name' | 'localRegistrationEnabled' | 'requireEmail' | 'requireConfirmedEmail' | 'requireApproval' | 'showLogo' | 'showLocalSignIn' | 'accountDeletionEnabled' | 'allowRenameStaffAccounts' | 'allowRenameSelfRegistered' | 'keepSignedInByDefault'>>;
+export type InstanceUpdate = Partial<Pick<Stored, 'name' | 'localRegistrationEnabled' | 'requireEmail' | 'requireConfirmedEmail' | 'requireApproval' | 'showLogo' | 'showLocalSignIn' | 'accountDeletionEnabled' | 'allowRenameStaffAccounts' | 'allowRenameSelfRegistered' | 'keepSignedInByDefault' | 'requireTwoFactorFor'>>;
 
 const ROW = 1;
+const NO_KEYS: ReadonlySet<string> = new Set();
 
 export class InstanceService {
   private localRunner: (() => LocalRunnerHealth) | undefined;
@@ -151,11 +154,39 @@ export class InstanceService {
     this.last = undefined;
   }
 
+  /**
+   * An administrator without two-factor sign-in who requires it for a permission they hold would
+   * take that permission from themselves (perhaps the one to undo it): refused, they enable it first.
+   */
+  private async keepCallerKeys(q: Q, actor: Actor, required: string[]): Promise<void> {
+    const [me] = await q.select({ on: users.twoFactorEnabled }).from(users).where(eq(users.id, actor.userId)).limit(1);
+    if (me?.on) return;
+    const mine = await this.d.permissions.of(actor.userId, q);
+    const lost = required.filter((k) => isPermission(k) && mine.holdsAnywhere(k));
+    if (lost.length) throw ApiError.of('instance.twoFactor.enableFirst', `Turn on two-factor sign-in for your own account first: you hold ${lost.join(', ')}, which the rule would take from you`);
+  }
+
+  /** Whether the rule withholds anything from this account: the keys it names, unless two-factor sign-in is on. */
+  async twoFactorWithheld(userId: string, q: Q): Promise<ReadonlySet<string>> {
+    // from memory when there (a load after every invalidation would otherwise cost a read more); an
+    // update replaces it in the same synchronous step that invalidates the permissions (transactor.ts)
+    const { requireTwoFactorFor } = this.last ? this.last.parsed : await this.settings(q);
+    if (!requireTwoFactorFor.length) return NO_KEYS;
+    const [u] = await q.select({ on: users.twoFactorEnabled }).from(users).where(eq(users.id, userId)).limit(1);
+    return u?.on ? NO_KEYS : new Set(requireTwoFactorFor);
+  }
+
   /** The document is read and replaced whole in one transaction (SERIALIZABLE, retried, on PostgreSQL). */
   async update(actor: Actor, patch: InstanceUpdate): Promise<InstanceSettings> {
     await this.d.permissions.require(actor, 'instance:update');
     return this.d.tx.write(async (q, out) => {
-      const next = { ...(await this.settings(q)), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+      const before = await this.settings(q);
+      const next = { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+      if (patch.requireTwoFactorFor) {
+        next.requireTwoFactorFor = [...new Set(patch.requireTwoFactorFor)].sort();
+        await this.keepCallerKeys(q, actor, next.requireTwoFactorFor);
+        if (next.requireTwoFactorFor.join() !== before.requireTwoFactorFor.join()) out.touchPermissions();
+      }
       const now = iso(this.d.clock.now());
       await q
         .insert(instanceSettings)

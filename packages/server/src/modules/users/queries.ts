@@ -58,6 +58,7 @@ export function toManagedUser(u: UserRow, grantsHeld: number): ManagedUser {
     blockedReason: u.blockedReason,
     createdAt: u.createdAt,
     lastSeenAt: u.lastSeenAt,
+    twoFactorEnabled: u.twoFactorEnabled,
     grantCount: grantsHeld,
   }) as ManagedUser;
 }

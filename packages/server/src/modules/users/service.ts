@@ -3,7 +3,7 @@ import { and, count, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
-import { grants, users } from '../../db/schema.js';
+import { grants, rememberedMachines, users } from '../../db/schema.js';
 import { event } from '../../events/bus.js';
 import { ApiError, notFound } from '@judge/contract';
 import type { Deps } from '../../services.js';
@@ -44,6 +44,7 @@ export interface UserPatch {
   note?: string | null | undefined;
   tags?: string[] | undefined;
   expiresAt?: string | null | undefined;
+  twoFactorEnabled?: false | undefined;
 }
 
 async function target(q: Q, id: string): Promise<UserRow> {
@@ -164,6 +165,14 @@ export class UsersService {
         set.email = patch.email?.trim() ?? null;
         set.emailKey = emailKey(patch.email);
         set.emailConfirmed = false;
+      }
+      // the way out for an owner who lost both the authenticator and the recovery codes: the key
+      // goes too, so turning it on again starts from a new one
+      if (patch.twoFactorEnabled === false && u.twoFactorEnabled) {
+        Object.assign(set, { twoFactorEnabled: false, twoFactorKey: null, recoveryCodes: [] });
+        await q.delete(rememberedMachines).where(eq(rememberedMachines.userId, u.id));
+        out.touchPermissions();
+        out.then(() => this.d.log.info({ userId: u.id, by: actor.userId }, 'two-factor sign-in turned off by staff'));
       }
       const row = Object.keys(set).length ? (await q.update(users).set(set).where(eq(users.id, u.id)).returning())[0]! : u;
       if (patch.expiresAt !== undefined) {
