@@ -152,6 +152,25 @@ describe('judgectl administration', { timeout: 300_000 }, () => {
     expect((await ctl.run('instance', 'show')).stdout).toMatch(/requireTwoFactorFor\s*│?\s*\(none\)/);
   });
 
+  it('previews a merge, merges two accounts, lists the merge and undoes it', async () => {
+    const guest = await j.user('guest-merge');
+    await j.user('own-merge');
+    const shown = await ctl.run('users', 'merge', 'guest-merge', 'own-merge', '--preview');
+    expect(shown.status, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('Nothing stands in the way');
+    const m = await ctl.ok<{ id: string; canUndo: boolean }>('users', 'merge', 'guest-merge', 'own-merge');
+    expect(m.canUndo).toBe(true);
+    expect((await admin.call(ops.getManagedUser, { params: { id: guest.id } })).blockedReason).toBe('Merged into own-merge');
+    expect((await ctl.run('users', 'merges', 'own-merge')).stdout).toMatch(new RegExp(`${m.id}.*guest-merge.*own-merge.*undoable until`));
+    // merged away: a second merge is refused with the reason
+    expect(await ctl.refused('users', 'merge', 'guest-merge', 'zoe')).toMatch(/merged into another account already/);
+    const undone = await ctl.run('users', 'undo-merge', m.id);
+    expect(undone.status, undone.stderr).toBe(0);
+    expect(undone.stdout).toContain('Undone: guest-merge → own-merge');
+    expect((await admin.call(ops.getManagedUser, { params: { id: guest.id } })).blockedAt).toBeUndefined();
+    expect(await ctl.refused('users', 'undo-merge', 'not-an-id')).toMatch(/not a merge id/);
+  });
+
   it('shows and sets instance switches and the name; a participant may not', async () => {
     const before = await ctl.ok<Record<string, unknown>>('instance', 'show');
     expect(before.allowRenameSelfRegistered).toBe(false);

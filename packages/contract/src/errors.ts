@@ -37,6 +37,8 @@ export const ERROR_CODES = {
   'role.builtIn': 409,
   'role.inUse': 409,
   'user.self': 409,
+  'merge.blocked': 409,
+  'merge.undo.unavailable': 409,
   'problem.slug.taken': 409,
   'problem.slug.exhausted': 409,
   'problem.archived': 409,

@@ -48,6 +48,7 @@ import { SeriesService, seriesRoutes } from './modules/series/index.js';
 import { SampleRunsService, sampleRunsRoutes } from './modules/sample-runs/index.js';
 import { SubmissionsService, submissionsRoutes } from './modules/submissions/index.js';
 import { TemporaryUsersService, temporaryUsersRoutes } from './modules/temporary-users/index.js';
+import { UserMergesService, userMergesRoutes } from './modules/user-merges/index.js';
 import { UsersService, usersRoutes } from './modules/users/index.js';
 import { startControlSocket } from './ops/control.js';
 import { BoundedPool, type PoolOptions } from './offloop/pool.js';
@@ -110,14 +111,12 @@ function createServices(deps: Deps, blobs: BlobStore) {
   const files = new FilesService(deps, blobs);
   const ranking = new RankingService(deps);
   const participant = new ParticipantService(deps, files);
-  const judging = new Judging(deps, files, {
-    resultEvents: (q, submissionId) => ranking.resultEventsIn(q, submissionId),
-    // after commit: the ranking's cell and the author's standings in the series list are read again
-    submissionChanged: (activityId, userId, assignmentId) => {
-      void ranking.submissionChanged(activityId, userId, assignmentId);
-      participant.submissionChanged(activityId, userId);
-    },
-  });
+  // after commit: the ranking's cell and the author's standings in the series list are read again
+  const submissionChanged = (activityId: string, userId: string, assignmentId: string) => {
+    void ranking.submissionChanged(activityId, userId, assignmentId);
+    participant.submissionChanged(activityId, userId);
+  };
+  const judging = new Judging(deps, files, { resultEvents: (q, submissionId) => ranking.resultEventsIn(q, submissionId), submissionChanged });
   const series = new SeriesService(deps);
   const submissions = new SubmissionsService(deps, files, judging.forSubmissions);
   return {
@@ -126,6 +125,7 @@ function createServices(deps: Deps, blobs: BlobStore) {
     account,
     users: new UsersService(deps),
     temporaryUsers: new TemporaryUsersService(deps),
+    userMerges: new UserMergesService(deps, { submissionChanged }),
     access: new AccessService(deps),
     files,
     // content services
@@ -219,6 +219,7 @@ function createApi(deps: Deps, services: Services): Api {
   accessRoutes(api, services.access);
   usersRoutes(api, services.users);
   temporaryUsersRoutes(api, services.temporaryUsers);
+  userMergesRoutes(api, services.userMerges);
   accountRoutes(api, services.account);
   filesRoutes(api, services.files, config.limits.uploadBytes);
   // content routes
@@ -265,7 +266,9 @@ function createHandler(deps: Deps, api: Api, services: Services): RequestListene
  */
 async function startWorkers(deps: Deps, services: Services, paths: DataPaths, engine: Engine): Promise<{ workers: Workers; cluster: ClusterNode }> {
   const workers: Workers = {
-    retention: new RetentionWorker(deps.tx, paths.uploads, deps.clock, deps.log, { dir: paths.printouts, prune: (dir) => pruneDisposed(dir, deps.tx) }),
+    retention: new RetentionWorker(deps.tx, paths.uploads, deps.clock, deps.log, { dir: paths.printouts, prune: (dir) => pruneDisposed(dir, deps.tx) }, (now) =>
+      services.userMerges.anonymiseDue(now),
+    ),
     scheduler: new SeriesScheduler(deps, services.series),
     rankingAnnouncer: new RankingAnnouncer(deps),
     reaper: new LeaseReaper(deps, services.judging),

@@ -7,6 +7,7 @@ import { allPages, resolveUser } from '../resolve.js';
 import { positive, sub } from './common.js';
 import { importCommand } from './users-import.js';
 import { userAccountCommands } from './users-sessions.js';
+import { mergeCommands } from './users-merge.js';
 import { temporaryAndApproveCommands } from './users-temporary.js';
 
 const name = (u: { firstName?: string | undefined; lastName?: string | undefined }) => [u.firstName, u.lastName].filter(Boolean).join(' ');
@@ -25,6 +26,7 @@ export function usersCommands(program: Command): void {
   createAndList(users);
   blockResetAndShow(users);
   userAccountCommands(users);
+  mergeCommands(users);
   temporaryAndApproveCommands(users);
   importCommand(users);
 }

@@ -10,6 +10,9 @@ import {
   TemporaryUsersRequest,
   ManagedUser,
   ManagedUsersQuery,
+  MergePreview,
+  MergeRecord,
+  MergeRequest,
   UpdateAccountRequest,
   UpdateUserRequest,
   UserLookup,
@@ -254,4 +257,68 @@ export const approveUser = defineOperation({
   status: 200,
   errors: ['forbidden', 'not_found'],
   permission: 'user:update',
+});
+
+const MergeIdParam = z.object({ mergeId: z.string().max(64) });
+
+export const previewMerge = defineOperation({
+  id: 'previewMerge',
+  method: 'POST',
+  path: '/users/{id}/merge-preview',
+  tag: 'Users',
+  summary: 'What merging this account into the target would move, and what stands in the way',
+  auth: 'user',
+  params: UserIdParam,
+  body: MergeRequest,
+  response: MergePreview,
+  status: 200,
+  errors: ['forbidden', 'not_found', 'validation_failed'],
+  permission: 'user:merge',
+});
+
+export const mergeUsers = defineOperation({
+  id: 'mergeUsers',
+  method: 'POST',
+  path: '/users/{id}/merge',
+  tag: 'Users',
+  summary: 'Merge this account (the source) into the target',
+  description:
+    "The source's submissions, questions, memberships and other grants, uploaded files, printouts, problem ownership and shares move to the target, and the ranking follows; the source is blocked and signed out everywhere. Until `anonymiseAfter` (30 days) the merge can be undone; then the source is anonymised. Refused with 409 `merge.blocked` when the preview lists blockers.",
+  auth: 'user',
+  params: UserIdParam,
+  body: MergeRequest,
+  response: MergeRecord,
+  status: 200,
+  errors: ['forbidden', 'not_found', 'merge.blocked', 'validation_failed'],
+  permission: 'user:merge',
+});
+
+export const undoMerge = defineOperation({
+  id: 'undoMerge',
+  method: 'POST',
+  path: '/users/merges/{mergeId}/undo',
+  tag: 'Users',
+  summary: 'Undo a merge: what moved goes back to the source, which is unblocked',
+  description: 'Only while `canUndo`: not undone, not anonymised, and the target not merged on since (409 `merge.undo.unavailable`).',
+  auth: 'user',
+  params: MergeIdParam,
+  response: MergeRecord,
+  status: 200,
+  errors: ['forbidden', 'not_found', 'merge.undo.unavailable'],
+  permission: 'user:merge',
+});
+
+export const listUserMerges = defineOperation({
+  id: 'listUserMerges',
+  method: 'GET',
+  path: '/users/{id}/merges',
+  tag: 'Users',
+  summary: 'The merges this account was the source or the target of, newest first',
+  auth: 'user',
+  params: UserIdParam,
+  response: z.array(MergeRecord),
+  status: 200,
+  errors: ['forbidden', 'not_found'],
+  permission: 'user:merge',
+  extension: true,
 });

@@ -100,3 +100,36 @@ export const UpdateAccountRequest = z.object({
 });
 
 export const ChangePasswordRequest = z.object({ currentPassword: z.string().min(1).max(256), newPassword: Password });
+
+export const MergeRequest = z.object({ targetUserId: z.string().min(1).max(64) });
+
+export const MergePreview = z.object({
+  sourceUserId: z.string(),
+  sourceLogin: z.string(),
+  sourceName: z.string(),
+  sourceIsTemporary: z.boolean(),
+  targetUserId: z.string(),
+  targetLogin: z.string(),
+  targetName: z.string(),
+  submissions: z.number().int().meta({ description: "The source's submissions, which move to the target" }),
+  questions: z.number().int().meta({ description: 'The questions the source asked, which move to the target' }),
+  activities: z.number().int().meta({ description: 'The activities the source is a member of' }),
+  activityNames: z.array(z.string()),
+  blockers: z.array(z.string()).meta({ description: 'Why the merge cannot be made, one sentence each; empty when it can' }),
+});
+export type MergePreview = z.infer<typeof MergePreview>;
+
+export const MergeRecord = z.object({
+  id: z.string(),
+  sourceUserId: z.string(),
+  targetUserId: z.string(),
+  mergedAt: Timestamp,
+  mergedByUserId: z.string().optional(),
+  anonymiseAfter: Timestamp.meta({ description: 'When the blocked source account is anonymised; the merge can be undone until then' }),
+  sourceAnonymisedAt: Timestamp.optional(),
+  undoneAt: Timestamp.optional(),
+  canUndo: z.boolean(),
+  sourceLogin: z.string().meta({ description: 'The source login now (extension)' }),
+  targetLogin: z.string().meta({ description: 'The target login now (extension)' }),
+});
+export type MergeRecord = z.infer<typeof MergeRecord>;

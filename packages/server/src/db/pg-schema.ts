@@ -112,6 +112,27 @@ export const rememberedMachines = pgTable(
   (t) => [index('remembered_machines_user').on(t.userId)],
 );
 
+export const userMerges = pgTable(
+  'user_merges',
+  {
+    id: text('id').primaryKey(),
+    sourceUserId: text('source_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    targetUserId: text('target_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    mergedAt: ts('merged_at').notNull(),
+    mergedByUserId: text('merged_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    anonymiseAfter: ts('anonymise_after').notNull(),
+    sourceAnonymisedAt: ts('source_anonymised_at'),
+    undoneAt: ts('undone_at'),
+    moved: text('moved').$type<Record<string, string[]>>().notNull(),
+    sourceBefore: text('source_before').$type<{ blockedAt: string | null; blockedReason: string | null }>().notNull(),
+  },
+  (t) => [index('user_merges_source').on(t.sourceUserId), index('user_merges_target').on(t.targetUserId)],
+);
+
 export const activities = pgTable(
   'activities',
   {

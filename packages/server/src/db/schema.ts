@@ -128,6 +128,32 @@ export const rememberedMachines = sqliteTable(
   (t) => [index('remembered_machines_user').on(t.userId)],
 );
 
+/**
+ * One account merged into another (modules/user-merges): `moved` names, table by table, the rows
+ * that went to the target, so that an undo moves back exactly those; `sourceBefore` holds what the
+ * merge changed on the source (its block), put back by an undo.
+ */
+export const userMerges = sqliteTable(
+  'user_merges',
+  {
+    id: text('id').primaryKey(),
+    sourceUserId: text('source_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    targetUserId: text('target_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    mergedAt: ts('merged_at').notNull(),
+    mergedByUserId: text('merged_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    anonymiseAfter: ts('anonymise_after').notNull(),
+    sourceAnonymisedAt: ts('source_anonymised_at'),
+    undoneAt: ts('undone_at'),
+    moved: text('moved', { mode: 'json' }).$type<Record<string, string[]>>().notNull(),
+    sourceBefore: text('source_before', { mode: 'json' }).$type<{ blockedAt: string | null; blockedReason: string | null }>().notNull(),
+  },
+  (t) => [index('user_merges_source').on(t.sourceUserId), index('user_merges_target').on(t.targetUserId)],
+);
+
 /** A contest or a course. */
 export const activities = sqliteTable(
   'activities',

@@ -2,7 +2,7 @@ import { and, eq, isNotNull, isNull, lte, notExists, or } from 'drizzle-orm';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
-import { accountCodes, printouts, rememberedMachines, sessions, sessionSecrets, submissions, users } from '../db/schema.js';
+import { accountCodes, printouts, rememberedMachines, sessions, sessionSecrets, submissions, userMerges, users } from '../db/schema.js';
 import type { Transactor } from '../db/transactor.js';
 import { iso, type Clock } from '../util.js';
 import { IntervalWorker, type WorkerDeps } from './interval.js';
@@ -14,7 +14,7 @@ const KEEP_EXPIRED_TEMPORARY_DAYS = 30;
 /** A resolved printout's source is kept this long, for a reprint or a dispute, then dropped (decisions §7). */
 const KEEP_PRINTOUT_SOURCE_DAYS = 7;
 
-type Removed = { secrets: number; accountCodes: number; rememberedMachines: number; temporaryUsers: number; sessions: number; uploads: number; printoutSources: number; printoutPdfs: number };
+type Removed = { secrets: number; accountCodes: number; rememberedMachines: number; temporaryUsers: number; sessions: number; uploads: number; printoutSources: number; printoutPdfs: number; mergedSources: number };
 
 /** Where the printouts' PDFs are kept, and how those of disposed sources are removed (the printouts area's). */
 export interface PrintoutPdfs {
@@ -37,6 +37,8 @@ export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps
     log: Logger = pino({ level: 'error' }, pino.destination(2)),
     /** The printouts' PDFs: those of disposed sources go with them. */
     private readonly printoutPdfs?: PrintoutPdfs,
+    /** Anonymises the sources of merges past undoing (the user-merges area's); answers how many. */
+    private readonly anonymiseMerged?: (now: Date) => Promise<number>,
   ) {
     super({ clock, log }, 'retention');
   }
@@ -61,6 +63,8 @@ export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps
             eq(users.isTemporary, true),
             lte(users.expiresAt, lapsedBefore),
             notExists(q.select({ one: submissions.id }).from(submissions).where(eq(submissions.userId, users.id))),
+            // a merged guest account waits for its merge to become final (or be undone)
+            notExists(q.select({ one: userMerges.id }).from(userMerges).where(and(eq(userMerges.sourceUserId, users.id), isNull(userMerges.undoneAt), isNull(userMerges.sourceAnonymisedAt)))),
           ),
         )
         .returning({ id: users.id });
@@ -85,6 +89,7 @@ export class RetentionWorker extends IntervalWorker<Promise<Removed>, WorkerDeps
       }
     }
     const printoutPdfs = this.printoutPdfs ? await this.printoutPdfs.prune(this.printoutPdfs.dir) : 0;
-    return { ...removed, uploads, printoutPdfs };
+    const mergedSources = this.anonymiseMerged ? await this.anonymiseMerged(now) : 0;
+    return { ...removed, uploads, printoutPdfs, mergedSources };
   }
 }

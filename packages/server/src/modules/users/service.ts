@@ -17,6 +17,17 @@ export async function announceUser(q: Q, row: UserRow, out: Outbox): Promise<Man
   return view;
 }
 
+/**
+ * A system-wide key the account holds and the actor does not (undefined: the actor holds all it
+ * holds): managing an account must not hand its powers to one who lacks them.
+ */
+export async function missingOver(permissions: Deps['permissions'], q: Q, actorId: string, accountId: string): Promise<string | undefined> {
+  if (await permissions.isAdministrator(actorId, q)) return undefined;
+  const mine = await permissions.effective(actorId, null, q);
+  for (const k of await permissions.effective(accountId, null, q)) if (!mine.has(k)) return k;
+  return undefined;
+}
+
 /** Login, address or full name containing the term, in any case (keys are stored lowercased; the name is folded with lower()). */
 function matching(pattern: string): SQL {
   return or(
@@ -141,11 +152,8 @@ export class UsersService {
    * actor those powers: refused.
    */
   private async requireDominates(q: Q, actor: Actor, targetId: string): Promise<void> {
-    if (await this.d.permissions.isAdministrator(actor.userId, q)) return;
-    const mine = await this.d.permissions.effective(actor.userId, null, q);
-    for (const k of await this.d.permissions.effective(targetId, null, q)) {
-      if (!mine.has(k)) throw ApiError.of('forbidden', `The account holds ${k}, which you do not`);
-    }
+    const k = await missingOver(this.d.permissions, q, actor.userId, targetId);
+    if (k) throw ApiError.of('forbidden', `The account holds ${k}, which you do not`);
   }
 
   async update(actor: Actor, id: string, patch: UserPatch): Promise<ManagedUser> {
