@@ -107,8 +107,8 @@ export class NotInitialised extends Error {}
 function createServices(deps: Deps, blobs: BlobStore) {
   const instance = new InstanceService(deps);
   deps.permissions.withhold((userId, q) => instance.twoFactorWithheld(userId, q));
-  const account = new AccountService(deps, instance);
   const files = new FilesService(deps, blobs);
+  const account = new AccountService(deps, instance, blobs);
   const ranking = new RankingService(deps);
   const participant = new ParticipantService(deps, files);
   // after commit: the ranking's cell and the author's standings in the series list are read again
@@ -220,7 +220,7 @@ function createApi(deps: Deps, services: Services): Api {
   usersRoutes(api, services.users);
   temporaryUsersRoutes(api, services.temporaryUsers);
   userMergesRoutes(api, services.userMerges);
-  accountRoutes(api, services.account);
+  accountRoutes(api, services.account, deps.config.publicUrl);
   filesRoutes(api, services.files, config.limits.uploadBytes);
   // content routes
   participantRoutes(api, services.participant);

@@ -3,9 +3,11 @@ import { defineOperation } from '../operation.js';
 import { Session } from '../schemas/identity.js';
 import {
   Account,
+  AccountLink,
   BlockRequest,
   ChangePasswordRequest,
   CreateUserRequest,
+  DeleteAccountRequest,
   IssuedCredentials,
   TemporaryUsersRequest,
   ManagedUser,
@@ -321,4 +323,44 @@ export const listUserMerges = defineOperation({
   errors: ['forbidden', 'not_found'],
   permission: 'user:merge',
   extension: true,
+});
+
+export const listAccountLinks = defineOperation({
+  id: 'listAccountLinks',
+  method: 'GET',
+  path: '/account/links',
+  tag: 'Account',
+  summary: 'The identity providers the account signs in with besides (or instead of) its password',
+  auth: 'user',
+  response: z.array(AccountLink),
+  status: 200,
+  errors: ['unauthenticated'],
+});
+
+export const exportAccount = defineOperation({
+  id: 'exportAccount',
+  method: 'GET',
+  path: '/account/export',
+  tag: 'Account',
+  summary: 'Everything the judge holds about the caller, as a zip (streamed)',
+  description:
+    'account.json (the profile), sessions.json, grants.json (roles and where), submissions.json (with verdicts, scores and attempts) and each submission\'s files under submissions/, questions.json, printouts.json and merges.json; README.txt says what each holds. Secrets (password hash, two-factor key, tokens) are never in it.',
+  auth: 'user',
+  response: 'binary',
+  status: 200,
+  errors: ['unauthenticated'],
+});
+
+export const deleteAccount = defineOperation({
+  id: 'deleteAccount',
+  method: 'POST',
+  path: '/account/delete',
+  tag: 'Account',
+  summary: "Delete the caller's account (when the instance allows it): it is anonymised and signed out everywhere",
+  description:
+    'Needs the password. Login, names, address, password and two-factor key are removed, the sources of the submissions and the printouts are deleted, and the questions asked read [deleted]. Contest results stay, under the placeholder login deleted-… . The last administrator cannot delete their account.',
+  auth: 'user',
+  body: DeleteAccountRequest,
+  status: 204,
+  errors: ['unauthenticated', 'account.deletion.disabled', 'account.password.wrong', 'account.lastAdministrator', 'validation_failed'],
 });

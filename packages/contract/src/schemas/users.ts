@@ -101,6 +101,17 @@ export const UpdateAccountRequest = z.object({
 
 export const ChangePasswordRequest = z.object({ currentPassword: z.string().min(1).max(256), newPassword: Password });
 
+export const DeleteAccountRequest = z.object({ password: z.string().min(1).max(256) });
+
+export const AccountLink = z.object({
+  providerSlug: z.string(),
+  displayName: z.string(),
+  accountUrl: z.string().optional(),
+  deletionUrl: z.string().optional(),
+  linkedAt: Timestamp,
+});
+export type AccountLink = z.infer<typeof AccountLink>;
+
 export const MergeRequest = z.object({ targetUserId: z.string().min(1).max(64) });
 
 export const MergePreview = z.object({

@@ -1,4 +1,4 @@
-import type { Account, Session } from '@judge/contract';
+import type { Account, AccountLink, Session } from '@judge/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import { users } from '../../db/schema.js';
@@ -8,6 +8,9 @@ import type { Deps } from '../../services.js';
 import type { InstanceService } from '../instance/index.js';
 import { emailKey, emailTaken, findUserById, usernameKey, usernameTaken, type UserRow } from '../users/index.js';
 import { announceUser } from '../users/index.js';
+import type { BlobStore } from '../files/index.js';
+import { deleteOwnAccount } from './deletion.js';
+import { accountExport } from './export.js';
 import { nameRights, type NameRights } from './rules.js';
 
 type AccountRow = Pick<UserRow, 'id' | 'username' | 'firstName' | 'lastName' | 'email' | 'emailConfirmed' | 'isLocal' | 'origin'>;
@@ -67,7 +70,30 @@ export class AccountService {
   constructor(
     private readonly d: Deps,
     private readonly instance: InstanceService,
+    private readonly blobs: BlobStore,
   ) {}
+
+  /**
+   * The identity providers linked to the account. None can be yet: this installation has no
+   * external sign-in (identity providers) to link an account with, so the list is empty for all.
+   */
+  async links(actor: Actor): Promise<AccountLink[]> {
+    await this.d.tx.read((q) => this.me(q, actor));
+    return [];
+  }
+
+  /** Everything held about the caller, as a zip stream (export.ts). */
+  async export(actor: Actor) {
+    const out = await accountExport((fn) => this.d.tx.read(fn), this.blobs, actor.userId, this.d.clock.now());
+    if (!out) throw unauthenticated('The account is gone');
+    this.d.log.info({ userId: actor.userId }, 'account exported');
+    return out;
+  }
+
+  async deleteOwn(actor: Actor, password: string): Promise<void> {
+    const { accountDeletionEnabled } = await this.instance.settings();
+    await deleteOwnAccount(this.d, this.blobs, actor, password, accountDeletionEnabled);
+  }
 
   private async me(q: Q, actor: Actor): Promise<UserRow> {
     const u = await findUserById(q, actor.userId);

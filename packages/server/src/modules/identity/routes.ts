@@ -5,7 +5,7 @@ import { clientAddress, expectedOrigin, type Ctx } from '../../http/context.js';
 import { mailLanguage } from '../../mail/account-messages.js';
 import { perAddress } from '../../http/middleware.js';
 import type { IdentityService } from './service.js';
-import { clearSessionCookie, MACHINE_COOKIE, setSessionCookie } from './session-cookie.js';
+import { clearSessionCookie, MACHINE_COOKIE, setSessionCookie } from '../../http/session-cookie.js';
 
 export function identityRoutes(
   api: Api,

@@ -1,5 +1,5 @@
-import { SESSION_COOKIE } from '../../auth/origin.js';
-import type { Ctx } from '../../http/context.js';
+import { SESSION_COOKIE } from '../auth/origin.js';
+import type { Ctx } from './context.js';
 
 /**
  * Whether the session cookie is `Secure`. The public URL decides when there is one: behind a proxy
