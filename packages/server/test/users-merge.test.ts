@@ -3,9 +3,10 @@ import { eq } from 'drizzle-orm';
 import { ops, type Activity, type MergeRecord } from '@judge/contract';
 import type { JudgeClient } from '@judge/sdk';
 import { files, grants, questionReads, questions, submissions, userMerges, users } from '../src/db/schema.js';
-import { ManualClock } from './harness.js';
+import { ADMIN_PASSWORD, ManualClock } from './harness.js';
 import { T0, at, type Party } from './series-fixtures.js';
 import { tableSnapshot } from './support/db-snapshot.js';
+import { barrier, open } from './support/socket.js';
 import { expectProblem, req } from './support/identity.js';
 import { Fixture, rowOf, type Task } from './support/ranking.js';
 
@@ -153,6 +154,24 @@ describe('merge and undo', () => {
     expect(p.blockers).toEqual([`${world.guest.u.username} was merged into another account already: undo that merge first.`]);
     const into = await admin.call(ops.previewMerge, { params: { id: other.u.id }, body: { targetUserId: world.guest.u.id } });
     expect(into.blockers).toEqual([`${world.guest.u.username} was merged into another account: merge into that one instead.`]);
+  });
+
+  it('tells holders of user:read:all of both accounts, at the merge and at its undo', async () => {
+    const { guest, own } = await contest();
+    const watcher = f.j.anonymous();
+    await watcher.loginWithCookie('admin', ADMIN_PASSWORD);
+    const stream = await open(watcher);
+    try {
+      await barrier(admin, [stream]);
+      const m = await admin.call(ops.mergeUsers, { params: { id: guest.u.id }, body: { targetUserId: own.u.id } });
+      const changed = (frames: { type: string; data: unknown }[]) =>
+        frames.filter((x) => x.type === 'userChanged').map((x) => (x.data as { user: { id: string } }).user.id);
+      expect(new Set(changed((await barrier(admin, [stream]))[0]!))).toEqual(new Set([guest.u.id, own.u.id]));
+      await admin.call(ops.undoMerge, { params: { mergeId: m.id } });
+      expect(new Set(changed((await barrier(admin, [stream]))[0]!))).toEqual(new Set([guest.u.id, own.u.id]));
+    } finally {
+      stream.close();
+    }
   });
 
   it('lists the merge on both accounts', async () => {
