@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops, type Grant, type Role, type Session } from '@judge/contract';
 import { JudgeClient } from '@judge/sdk';
 import type { ManagedUser } from '@judge/contract';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
@@ -77,6 +77,31 @@ describe('judgectl administration', { timeout: 300_000 }, () => {
     const refused = await ctl.run('users', 'temporary', '--prefix', 'guest', '--count', '0');
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toContain('must be at least 1');
+
+    // slips: the credentials into a file of the caller's only, never over one that exists
+    const dir = mkdtempSync(join(tmpdir(), 'judgectl-slips-'));
+    try {
+      const out = join(dir, 'guests.csv');
+      const slips = await ctl.run('users', 'temporary', '--prefix', 'slip', '--count', '2', '--out', out);
+      expect(slips.status, slips.stderr).toBe(0);
+      expect(slips.stdout).toContain(`their logins and passwords are in ${out}`);
+      const lines = readFileSync(out, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+      expect(lines[0]).toBe('username,password,userId,activity');
+      expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(['slip01', 'slip02']);
+      expect(statSync(out).mode & 0o777).toBe(0o600);
+      const again = await ctl.run('users', 'temporary', '--prefix', 'slip', '--count', '1', '--out', out);
+      expect(again.status).not.toBe(0);
+      expect(again.stderr).toContain('nothing was created');
+      expect((await admin.call(ops.listManagedUsers, { query: { search: 'slip03' } })).items).toEqual([]);
+      // refused by the server: no file is left behind
+      const none = join(dir, 'none.csv');
+      const bad = await ctl.run('users', 'temporary', '--prefix', 'bad prefix', '--count', '1', '--out', none);
+      expect(bad.status).not.toBe(0);
+      expect(bad.stderr).toContain('validation_failed');
+      expect(existsSync(none)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
 
     await admin.call(ops.updateInstance, { body: { localRegistrationEnabled: true, requireApproval: true } });
     try {
