@@ -8,6 +8,8 @@ export const keys = {
   sessions: ['sessions'] as const,
   /** The caller's address and whether it is confirmed (GET /identity/manage/info). */
   manageInfo: ['manageInfo'] as const,
+  /** The caller's two-factor sign-in (POST /identity/manage/2fa with an empty body reads it). */
+  twoFactor: ['twoFactor'] as const,
   /** One confirmation link followed: its answer, kept so that the single-use code is never sent twice. */
   confirmEmail: (userId: string, code: string, changedEmail: string | undefined) => ['confirmEmail', userId, code, changedEmail ?? ''] as const,
   activities: ['activities'] as const,
@@ -71,7 +73,7 @@ export const keys = {
 };
 
 export type KeyFamily =
-  | 'account' | 'instance' | 'sessions' | 'manageInfo' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking'
+  | 'account' | 'instance' | 'sessions' | 'manageInfo' | 'twoFactor' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking'
   | 'questions' | 'printouts' | 'health'
   | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities'
   | 'managedUsers' | 'managedUser' | 'userSessions' | 'roles' | 'grants' | 'maintenance'

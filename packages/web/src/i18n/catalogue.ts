@@ -9,6 +9,7 @@ import { submissionsMessages } from '../pages/submissions/messages';
 import { verdictMessages } from '../components/verdict-messages';
 import { standingsMessages } from '../pages/standings/messages';
 import { accountMessages } from '../pages/account/messages';
+import { twoFactorMessages } from '../pages/account/two-factor-messages';
 import { registerMessages } from '../pages/auth/register-messages';
 import { mailFlowMessages } from '../pages/auth/mail-messages';
 import { bannerMessages } from '../app/banner-messages';
@@ -44,6 +45,7 @@ const PARTS = [
   verdictMessages,
   standingsMessages,
   accountMessages,
+  twoFactorMessages,
   registerMessages,
   mailFlowMessages,
   bannerMessages,

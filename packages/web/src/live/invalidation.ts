@@ -14,20 +14,21 @@ const STALE: Record<string, KeyFamily[]> = {
   submissionStateChanged: ['submissions', 'submission', 'problem'],
   problemStatusChanged: ['series', 'problem'],
   rankingChanged: ['ranking', 'staffRanking'],
-  instanceChanged: ['instance'],
+  // the instance may require two-factor sign-in for permissions the reader holds
+  instanceChanged: ['instance', 'twoFactor'],
   // an account changed (to holders of user:read:all): the account lists and its page, the People
   // pages; blocking and new passwords end its sessions
-  userChanged: ['account', 'manageInfo', 'managedUsers', 'managedUser', 'userSessions', 'staffMembers', 'staffUsers'],
+  userChanged: ['account', 'manageInfo', 'twoFactor', 'managedUsers', 'managedUser', 'userSessions', 'staffMembers', 'staffUsers'],
   questionAnswered: ['questions'],
   questionPublished: ['questions'],
   announcementPublished: ['questions'],
   printoutStateChanged: ['printouts'],
   maintenanceChanged: ['health', 'maintenance'],
-  grantChanged: ['activities', 'activity', 'permissions', 'printoutActivities', 'grants', 'managedUser', 'managedUsers', 'roles', 'staffMembers', 'staffUsers', 'managedActivities'],
+  grantChanged: ['twoFactor', 'activities', 'activity', 'permissions', 'printoutActivities', 'grants', 'managedUser', 'managedUsers', 'roles', 'staffMembers', 'staffUsers', 'managedActivities'],
   // the staff pages: the queues, and what the caller may do there (a grant or a role changed)
   questionChanged: ['staffQuestions'],
   printoutChanged: ['staffPrintouts'],
-  roleChanged: ['permissions', 'activities', 'printoutActivities', 'roles', 'grants', 'staffMembers', 'managedActivities'],
+  roleChanged: ['twoFactor', 'permissions', 'activities', 'printoutActivities', 'roles', 'grants', 'staffMembers', 'managedActivities'],
   // the runners page: a runner registered, approved, tagged, revoked or forgotten; and what a runner
   // judges now changes with the state of the submission it holds (claimed, judged, given back)
   runnerChanged: ['runners'],

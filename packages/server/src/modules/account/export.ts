@@ -38,11 +38,11 @@ Never in it: your password (only a one-way hash is kept), your two-factor key, s
 
 type Source = { path: string; sha256: string };
 
-/** One user's data, read in one transaction so the parts agree with each other. */
-async function gather(q: Q, userId: string, now: Date) {
-  const [u] = await q.select().from(users).where(eq(users.id, userId));
-  if (!u) return undefined;
-  const account = compact({
+type UserRow = typeof users.$inferSelect;
+
+/** The profile: what the account page shows, never a secret. */
+function profileOf(u: UserRow, now: Date) {
+  return compact({
     userId: u.id,
     username: u.username,
     firstName: u.firstName,
@@ -60,14 +60,10 @@ async function gather(q: Q, userId: string, now: Date) {
     lastSeenAt: u.lastSeenAt,
     exportedAt: now.toISOString(),
   });
-  const sessionRows = await q.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(asc(sessions.startedAt));
-  const grantRows = await q
-    .select({ role: roles.name, permissions: roles.permissions, activitySlug: activities.slug, activityName: activities.name, createdAt: grants.createdAt })
-    .from(grants)
-    .innerJoin(roles, eq(roles.id, grants.roleId))
-    .leftJoin(activities, eq(activities.id, grants.activityId))
-    .where(eq(grants.userId, userId))
-    .orderBy(asc(grants.createdAt));
+}
+
+/** The submissions with their attempts and files, and where in the zip each file's bytes go. */
+async function submissionsOf(q: Q, userId: string): Promise<{ list: unknown[]; sources: Source[] }> {
   const subs = await q
     .select({ s: submissions, activitySlug: activities.slug, seriesName: series.name, problemSlug: seriesProblems.slug, problemName: problems.name })
     .from(submissions)
@@ -83,10 +79,10 @@ async function gather(q: Q, userId: string, now: Date) {
     ? await q.select({ submissionId: submissionFiles.submissionId, name: submissionFiles.fileName, sha256: files.sha256, sizeBytes: files.sizeBytes }).from(submissionFiles).innerJoin(files, eq(files.id, submissionFiles.fileId)).where(inArray(submissionFiles.submissionId, ids))
     : [];
   const sources: Source[] = [];
-  const submissionList = subs.map(({ s, ...where }) => {
-    const own = fileRows.filter((f) => f.submissionId === s.id);
+  const list = subs.map(({ s, ...where }) => {
     const dir = `submissions/${safe(where.activitySlug)}/${s.submittedAt.replace(/[:.]/g, '-')}_${s.id}`;
-    for (const f of own) sources.push({ path: `${dir}/${safe(f.name)}`, sha256: f.sha256 });
+    const own = fileRows.filter((f) => f.submissionId === s.id).map((f) => ({ name: f.name, sizeBytes: f.sizeBytes, sha256: f.sha256, path: `${dir}/${safe(f.name)}` }));
+    sources.push(...own.map((f) => ({ path: f.path, sha256: f.sha256 })));
     return compact({
       id: s.id,
       activity: where.activitySlug,
@@ -101,48 +97,49 @@ async function gather(q: Q, userId: string, now: Date) {
       excluded: s.excluded,
       exclusionReason: s.exclusionReason,
       ipAddress: s.ipAddress,
-      files: own.map((f) => ({ name: f.name, sizeBytes: f.sizeBytes, sha256: f.sha256, path: `${dir}/${safe(f.name)}` })),
+      files: own,
       attempts: attemptRows
         .filter((a) => a.submissionId === s.id)
         .map((a) => compact({ attempt: a.attempt, state: a.state, verdict: a.verdict, score: a.score, maxScore: a.maxScore, createdAt: a.createdAt, finishedAt: a.finishedAt })),
     });
   });
-  const asked = await q
-    .select({ qn: questions, activitySlug: activities.slug })
-    .from(questions)
-    .innerJoin(activities, eq(activities.id, questions.activityId))
-    .where(eq(questions.authorUserId, userId))
-    .orderBy(asc(questions.createdAt));
-  const prints = await q
-    .select({ p: printouts, activitySlug: activities.slug })
-    .from(printouts)
-    .innerJoin(activities, eq(activities.id, printouts.activityId))
-    .where(eq(printouts.userId, userId))
-    .orderBy(asc(printouts.requestedAt));
-  const merges = await q
-    .select()
-    .from(userMerges)
-    .where(or(eq(userMerges.sourceUserId, userId), eq(userMerges.targetUserId, userId)))
-    .orderBy(asc(userMerges.mergedAt));
+  return { list, sources };
+}
+
+/** Sessions, grants, questions, printouts and merges: one list each. */
+async function recordsOf(q: Q, userId: string) {
+  const sessionRows = await q.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(asc(sessions.startedAt));
+  const grantRows = await q
+    .select({ role: roles.name, permissions: roles.permissions, activitySlug: activities.slug, activityName: activities.name, createdAt: grants.createdAt })
+    .from(grants)
+    .innerJoin(roles, eq(roles.id, grants.roleId))
+    .leftJoin(activities, eq(activities.id, grants.activityId))
+    .where(eq(grants.userId, userId))
+    .orderBy(asc(grants.createdAt));
+  const asked = await q.select({ qn: questions, activitySlug: activities.slug }).from(questions).innerJoin(activities, eq(activities.id, questions.activityId)).where(eq(questions.authorUserId, userId)).orderBy(asc(questions.createdAt));
+  const prints = await q.select({ p: printouts, activitySlug: activities.slug }).from(printouts).innerJoin(activities, eq(activities.id, printouts.activityId)).where(eq(printouts.userId, userId)).orderBy(asc(printouts.requestedAt));
+  const merges = await q.select().from(userMerges).where(or(eq(userMerges.sourceUserId, userId), eq(userMerges.targetUserId, userId))).orderBy(asc(userMerges.mergedAt));
   return {
-    parts: {
-      'account.json': account,
-      'sessions.json': sessionRows.map((s) =>
-        compact({ kind: s.kind, startedAt: s.startedAt, lastRequestAt: s.lastRequestAt, ipAddress: s.ipAddress, userAgent: s.userAgent, expiresAt: s.expiresAt, endedAt: s.endedAt, endReason: s.endReason }),
-      ),
-      'grants.json': grantRows.map((g) => compact({ role: g.role, permissions: g.permissions, activity: g.activitySlug, activityName: g.activityName, since: g.createdAt })),
-      'submissions.json': submissionList,
-      'questions.json': asked.map(({ qn, activitySlug }) =>
-        compact({ activity: activitySlug, topic: qn.topic, body: qn.body, askedAt: qn.createdAt, answer: qn.answerBody, answeredAt: qn.answeredAt, published: qn.isPublished }),
-      ),
-      'printouts.json': prints.map(({ p, activitySlug }) =>
-        compact({ activity: activitySlug, title: p.title, fileName: p.fileName, sizeBytes: p.sizeBytes, state: p.state, requestedAt: p.requestedAt, resolvedAt: p.resolvedAt, source: p.source }),
-      ),
-      'merges.json': merges.map((m) => compact({ role: m.sourceUserId === userId ? 'merged away' : 'merged into this account', mergedAt: m.mergedAt, undoneAt: m.undoneAt, final: !!m.sourceAnonymisedAt })),
-    },
-    sources,
-    username: u.username,
+    'sessions.json': sessionRows.map((s) =>
+      compact({ kind: s.kind, startedAt: s.startedAt, lastRequestAt: s.lastRequestAt, ipAddress: s.ipAddress, userAgent: s.userAgent, expiresAt: s.expiresAt, endedAt: s.endedAt, endReason: s.endReason }),
+    ),
+    'grants.json': grantRows.map((g) => compact({ role: g.role, permissions: g.permissions, activity: g.activitySlug, activityName: g.activityName, since: g.createdAt })),
+    'questions.json': asked.map(({ qn, activitySlug }) =>
+      compact({ activity: activitySlug, topic: qn.topic, body: qn.body, askedAt: qn.createdAt, answer: qn.answerBody, answeredAt: qn.answeredAt, published: qn.isPublished }),
+    ),
+    'printouts.json': prints.map(({ p, activitySlug }) =>
+      compact({ activity: activitySlug, title: p.title, fileName: p.fileName, sizeBytes: p.sizeBytes, state: p.state, requestedAt: p.requestedAt, resolvedAt: p.resolvedAt, source: p.source }),
+    ),
+    'merges.json': merges.map((m) => compact({ role: m.sourceUserId === userId ? 'merged away' : 'merged into this account', mergedAt: m.mergedAt, undoneAt: m.undoneAt, final: !!m.sourceAnonymisedAt })),
   };
+}
+
+/** One user's data, read in one transaction so the parts agree with each other. */
+async function gather(q: Q, userId: string, now: Date) {
+  const [u] = await q.select().from(users).where(eq(users.id, userId));
+  if (!u) return undefined;
+  const { list, sources } = await submissionsOf(q, userId);
+  return { parts: { 'account.json': profileOf(u, now), 'submissions.json': list, ...(await recordsOf(q, userId)) }, sources, username: u.username };
 }
 
 /** A name as a zip entry segment: no path separators, no dot-only names, nothing a file system refuses. */

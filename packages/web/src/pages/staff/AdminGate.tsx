@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useStaffAccess } from '../../app/permissions';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useT } from '../../i18n/I18n';
+import { TwoFactorRequiredHint } from '../account/TwoFactorRequired';
 
 function NotYours({ keys }: { keys: readonly string[] }) {
   const t = useT();
@@ -10,6 +11,7 @@ function NotYours({ keys }: { keys: readonly string[] }) {
     <section className="staff-refused">
       <h1>{t('staff.adminRefused.title')}</h1>
       <p role="alert">{t('staff.adminRefused.text', { keys: keys.join(', ') })}</p>
+      <TwoFactorRequiredHint />
     </section>
   );
 }

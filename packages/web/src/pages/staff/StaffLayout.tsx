@@ -4,6 +4,7 @@ import { GLOBAL_SECTIONS } from './sections';
 import { Loading } from '../../components/Status';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useT } from '../../i18n/I18n';
+import { TwoFactorRequiredHint } from '../account/TwoFactorRequired';
 import './staff.css';
 
 /** Said in words to someone without any staff permission who opens a /staff address. */
@@ -14,6 +15,7 @@ function NotStaff() {
     <section className="staff-refused">
       <h1>{t('staff.refused.title')}</h1>
       <p role="alert">{t('staff.refused.text')}</p>
+      <TwoFactorRequiredHint />
       <Link to="/">{t('staff.refused.home')}</Link>
     </section>
   );

@@ -9,6 +9,7 @@ import { useFormSend } from '../../../components/useFormSend';
 import type { MessageKey } from '../../../i18n/catalogue';
 import { useT } from '../../../i18n/I18n';
 import { JudgectlHint } from '../JudgectlHint';
+import { RequireTwoFactor } from './RequireTwoFactor';
 
 /**
  * The switches that have an effect today. requireApproval is left out on purpose: no page approves
@@ -89,6 +90,7 @@ export function InstanceSettingsForm({ settings }: { settings: InstanceSettings 
       {flip.isError && <ErrorBox error={flip.error} />}
       <p role="status">{said}</p>
       <JudgectlHint command="judgectl instance show  ·  judgectl instance set <switch> on|off  ·  judgectl instance set name <text>" />
+      <RequireTwoFactor settings={settings} />
     </section>
   );
 }

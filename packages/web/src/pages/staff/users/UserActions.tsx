@@ -98,3 +98,48 @@ export function ResetPassword({ user }: { user: ManagedUser }) {
     </form>
   );
 }
+
+/**
+ * Turns the account's two-factor sign-in off after a confirmation, for an owner who lost the
+ * authenticator and the recovery codes; only the owner turns it on again.
+ */
+export function TwoFactorOff({ user }: { user: ManagedUser }) {
+  const t = useT();
+  const id = useId();
+  const changed = useAccountChanged(user);
+  const [confirming, setConfirming] = useState(false);
+  const [said, setSaid] = useState('');
+  const send = useFormSend();
+  const onSubmit = send.submit(async () => {
+    const saved = await call(ops.updateUser, { params: { id: user.id }, body: { twoFactorEnabled: false } });
+    setConfirming(false);
+    setSaid(t('staff.users.twoFactorDone', { username: saved.username }));
+    changed(saved);
+  });
+  if (!user.twoFactorEnabled && !said) return null;
+  return (
+    <form className="form admin-form" onSubmit={onSubmit} aria-labelledby={`${id}-h`} data-two-factor-off>
+      <h3 id={`${id}-h`}>{t('staff.users.twoFactorTitle')}</h3>
+      {user.twoFactorEnabled && <p className="muted">{t('staff.users.twoFactorHelp')}</p>}
+      {user.twoFactorEnabled &&
+        (confirming ? (
+          <div className="confirm" role="group" aria-label={t('staff.users.twoFactorTitle')}>
+            <span>{t('staff.users.twoFactorConfirm', { username: user.username })}</span>
+            <button type="submit" className="danger" disabled={send.busy} autoFocus>
+              {t('staff.users.twoFactorYes')}
+            </button>
+            <button type="button" onClick={() => setConfirming(false)}>
+              {t('staff.cancel')}
+            </button>
+          </div>
+        ) : (
+          <button type="button" onClick={() => (setSaid(''), setConfirming(true))}>
+            {t('staff.users.twoFactorButton')}
+          </button>
+        ))}
+      {send.error !== null && <ErrorBox error={send.error} />}
+      <p role="status">{said}</p>
+      {user.twoFactorEnabled && <JudgectlHint command={`judgectl users edit ${user.username} --no-two-factor`} />}
+    </form>
+  );
+}

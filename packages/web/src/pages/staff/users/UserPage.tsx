@@ -9,7 +9,7 @@ import { useT } from '../../../i18n/I18n';
 import { Time } from '../../../i18n/time';
 import { JudgectlHint } from '../JudgectlHint';
 import { OWN_ZONE, useManagedUser } from './queries';
-import { BlockControl, ResetPassword } from './UserActions';
+import { BlockControl, ResetPassword, TwoFactorOff } from './UserActions';
 import { UserEditForm } from './UserEditForm';
 import { UserGrants } from './UserGrants';
 import { UserSessions } from './UserSessions';
@@ -56,6 +56,8 @@ function Facts({ u }: { u: ManagedUser }) {
         )}
         {u.isTemporary && <> · {t('staff.users.temporary')}</>}
       </dd>
+      <dt>{t('staff.users.twoFactor')}</dt>
+      <dd data-two-factor={u.twoFactorEnabled ? 'on' : 'off'}>{t(u.twoFactorEnabled ? 'staff.users.twoFactorOn' : 'staff.users.twoFactorOff')}</dd>
     </dl>
   );
 }
@@ -94,6 +96,7 @@ function UserPageBody() {
             <div className="card admin-card">
               {may('user:block') && <BlockControl user={q.data} />}
               {may('user:update') && <ResetPassword user={q.data} />}
+              {may('user:update') && <TwoFactorOff user={q.data} />}
             </div>
           </div>
           <UserSessions user={q.data} mayEnd={may('user:update')} />
