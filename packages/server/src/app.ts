@@ -107,7 +107,7 @@ export class NotInitialised extends Error {}
 function createServices(deps: Deps, blobs: BlobStore) {
   const instance = new InstanceService(deps);
   deps.permissions.withhold((userId, q) => instance.twoFactorWithheld(userId, q));
-  const files = new FilesService(deps, blobs);
+  const files = new FilesService(deps, blobs, () => instance.externalHosts());
   const account = new AccountService(deps, instance, blobs);
   const ranking = new RankingService(deps);
   const participant = new ParticipantService(deps, files);

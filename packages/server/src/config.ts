@@ -54,6 +54,16 @@ export const ConfigSchema = z.strictObject({
     uploadBytes: Positive,
     /** Per signed-in user, or per address for anonymous calls; 0 turns the limit off. */
     requestsPerMinute: z.number().int().min(0),
+    /** The whole of one POST /files/fetch: name resolution, connections, redirects and the body. */
+    fetchSeconds: z.number().int().min(1).max(3600),
+  }),
+  /**
+   * POST /files/fetch. `fetchAllowLoopback` lets it reach loopback addresses (127.0.0.0/8, ::1),
+   * which it otherwise never does: for tests, whose web servers listen there, never for production,
+   * where it would let users read the services of the server's own machine.
+   */
+  files: z.strictObject({
+    fetchAllowLoopback: z.boolean(),
   }),
   auth: z.strictObject({
     accessTokenSeconds: Positive,

@@ -9,7 +9,7 @@ import { files, printouts, questions, submissionFiles, users } from '../src/db/s
 import { ManualClock, raw } from './harness.js';
 import { T0, at, type Party } from './series-fixtures.js';
 import { tableSnapshot } from './support/db-snapshot.js';
-import { expectProblem, req } from './support/identity.js';
+import { expectProblem, login, req } from './support/identity.js';
 import { Fixture, rowOf, type Task } from './support/ranking.js';
 
 /**
@@ -155,7 +155,7 @@ describe('POST /account/delete', () => {
       expect(r.status, r.text).toBe(204);
 
       expect((await req(f.j, 'GET', '/account', { token: p.c.accessToken! })).status).toBe(401);
-      expect((await f.j.anonymous().call(ops.login, { body: { email: p.u.username, password: p.u.password } }).catch((e: { status: number }) => e)).status).toBe(401);
+      expect((await login(f.j, p.u.username, p.u.password)).status).toBe(401);
       const [row] = await f.j.app.deps.tx.read((q) => q.select().from(users).where(eq(users.id, p.u.id)));
       expect(row).toMatchObject({ username: expect.stringMatching(/^deleted-[0-9a-f]{12}$/), firstName: null, lastName: null, email: null, passwordHash: null, blockedReason: 'Deleted by its owner' });
 

@@ -1,5 +1,5 @@
-import { ops, type InstanceSettings } from '@judge/contract';
-import { Argument, type Command } from 'commander';
+import { ops, type ExternalContent, type InstanceSettings } from '@judge/contract';
+import { Argument, Option, type Command } from 'commander';
 import { CliError } from '../errors.js';
 import { api } from '../client.js';
 import { emit, fields, type JsonOption } from '../output.js';
@@ -29,6 +29,8 @@ const onOff = (v: string): boolean => {
 const describe = (s: InstanceSettings) =>
   fields([['name', s.name], ...SWITCHES.map((k): [string, string] => [k, s[k] ? 'on' : 'off']), ['requireTwoFactorFor', s.requireTwoFactorFor.join(', ') || '(none)']]);
 
+const describeHosts = (c: ExternalContent) => (c.hosts.length ? c.hosts.join('\n') : '(none: files are never fetched from a URL)');
+
 /** A list of permission keys, separated by commas or spaces; '' or none empties it. */
 const keyList = (v: string): string[] => (/^none$/i.test(v.trim()) ? [] : v.split(/[\s,]+/).filter(Boolean));
 
@@ -49,5 +51,20 @@ export function instanceCommands(program: Command): void {
       const body = setting === 'name' ? { name: value } : setting === 'requireTwoFactorFor' ? { requireTwoFactorFor: keyList(value) } : { [setting]: onOff(value) };
       const s = await (await api()).call(ops.updateInstance, { body });
       emit(o, s, () => describe(s));
+    });
+  sub(
+    instance,
+    'external-content',
+    'Show the hosts files may be fetched from by URL (POST /files/fetch), or replace them: --set files.example.org,*.github.io,mirror.example:8443, or --clear',
+  )
+    .addOption(new Option('--set <hosts>', 'host names separated by commas; *.domain for its subdomains, :port for another port than 80/443'))
+    .addOption(new Option('--clear', 'empty the list: no file is fetched from a URL').conflicts('set'))
+    .action(async (o: JsonOption & { set?: string; clear?: boolean }) => {
+      const client = await api();
+      const c =
+        o.set !== undefined || o.clear
+          ? await client.call(ops.setExternalContent, { body: { hosts: o.clear ? [] : o.set!.split(/[\s,]+/).filter(Boolean) } })
+          : await client.call(ops.getExternalContent);
+      emit(o, c, () => describeHosts(c));
     });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
-import { Health, InstanceSettings, UpdateInstanceRequest } from '../schemas/instance.js';
+import { ExternalContent, Health, InstanceSettings, SetExternalContentRequest, UpdateInstanceRequest } from '../schemas/instance.js';
 
 export const health = defineOperation({
   id: 'getHealth',
@@ -55,5 +55,38 @@ export const updateInstance = defineOperation({
   response: InstanceSettings,
   status: 200,
   errors: ['forbidden', 'validation_failed', 'instance.twoFactor.enableFirst'],
+  permission: 'instance:update',
+});
+
+export const getExternalContent = defineOperation({
+  id: 'getExternalContent',
+  method: 'GET',
+  path: '/instance/external-content',
+  tag: 'Instance settings',
+  summary: 'The hosts files may be fetched from (POST /files/fetch)',
+  description:
+    'The catalogue has no key for reading the instance\'s administrative settings, so reading the list takes instance:update, the key that changes it: ' +
+    'the list tells which hosts the server will contact on a user\'s behalf, which only whoever runs the installation needs to know.',
+  auth: 'user',
+  response: ExternalContent,
+  status: 200,
+  errors: ['forbidden'],
+  permission: 'instance:update',
+});
+
+export const setExternalContent = defineOperation({
+  id: 'setExternalContent',
+  method: 'PUT',
+  path: '/instance/external-content',
+  tag: 'Instance settings',
+  summary: 'Replace the hosts files may be fetched from',
+  description:
+    'Each entry is a host name (files.example.org), or *. and a domain for its subdomains (*.github.io, which does not allow github.io itself), optionally with :port; ' +
+    'without a port only the default ports (80 and 443) are allowed. Entries are lowercased, duplicates dropped and the list sorted; a refused entry is named in `errors`, and nothing changes.',
+  auth: 'user',
+  body: SetExternalContentRequest,
+  response: ExternalContent,
+  status: 200,
+  errors: ['forbidden', 'validation_failed'],
   permission: 'instance:update',
 });

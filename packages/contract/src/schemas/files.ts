@@ -17,4 +17,9 @@ export const FileUpload = z.object({
   sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits'),
 });
 
+/** What POST /files/fetch downloads. */
+export const FetchFileRequest = z.object({
+  url: z.string().trim().min(1).max(2048).meta({ description: 'An http: or https: URL on a host of the external-content list' }),
+});
+
 export const FileRef = z.object({ fileId: z.string(), mimeType: z.string(), sizeBytes: z.number().int(), sha256: z.string() });

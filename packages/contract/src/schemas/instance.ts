@@ -193,6 +193,60 @@ export const UpdateInstanceRequest = z.object({
     .meta({ description: 'Replaces the list; refused when it would take a permission from the caller, who must turn on two-factor sign-in first' }),
 });
 
+/** The most entries the external-content list holds. */
+export const MAX_EXTERNAL_HOSTS = 100;
+
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * Why an entry of the external-content list is refused, or undefined for a good one. An entry is a
+ * lowercase host name (an IPv4 address is one too), optionally `*.` before it for its subdomains
+ * (not the name itself) and `:port` after it: no scheme, path, user name, or IPv6 address.
+ */
+export function externalHostProblem(entry: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:\/\//.test(entry)) return 'give the host alone, without a scheme such as https://';
+  if (/[/?#]/.test(entry)) return 'give the host alone, without a path';
+  if (entry.includes('@')) return 'give the host alone, without a user name';
+  if (entry.includes('[') || (entry.match(/:/g) ?? []).length > 1) return 'IPv6 addresses are not accepted; give a host name';
+  const [host = '', port, ...rest] = entry.split(':');
+  if (rest.length) return 'not a host name';
+  if (port !== undefined && (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535)) return 'the port must be a number from 1 to 65535';
+  const wildcard = host.startsWith('*.');
+  const name = wildcard ? host.slice(2) : host;
+  if (name.includes('*')) return 'a wildcard is only *. before a domain, as in *.github.io';
+  if (!name || name.length > 253 || !name.split('.').every((l) => LABEL.test(l))) return 'not a host name (letters, digits and hyphens in dot-separated labels; internationalised names in their xn-- form)';
+  if (wildcard && !name.includes('.')) return `*.${name} would allow a whole top-level domain`;
+  return undefined;
+}
+
+/** One entry of the external-content list, trimmed and lowercased before it is checked. */
+export const ExternalHost = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .superRefine((entry, ctx) => {
+    const why = externalHostProblem(entry);
+    if (why) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(entry)}: ${why}` });
+  })
+  .meta({ description: 'A host name (files.example.org), *. and a domain for its subdomains (*.github.io, not github.io itself), optionally :port' });
+
+/** The hosts `POST /files/fetch` may download from (the peer's shape). */
+export const ExternalContent = z
+  .object({
+    enabled: z.boolean().meta({ description: 'Whether any host is listed: without one, every fetch is refused' }),
+    hosts: z.array(z.string()).meta({ description: 'Sorted; an entry without a port allows only the default ports (80, 443)' }),
+  })
+  .meta({ description: "The instance's external-content list: the hosts files may be fetched from" });
+export type ExternalContent = z.infer<typeof ExternalContent>;
+
+export const SetExternalContentRequest = z.object({
+  hosts: z
+    .array(ExternalHost)
+    .max(MAX_EXTERNAL_HOSTS)
+    .transform((hosts) => [...new Set(hosts)].sort())
+    .meta({ description: `Replaces the list (at most ${MAX_EXTERNAL_HOSTS}); entries are lowercased, duplicates dropped and the rest sorted; an empty list turns fetching off` }),
+});
+
 /** Where to send the administrator's test message (extension). */
 export const TestMailRequest = z.object({
   to: Email.meta({ description: 'The address the test message goes to' }),

@@ -1,4 +1,4 @@
 /** Uploaded files, stored by content hash, and who may read them. */
-export { FilesService, type IncomingUpload } from './service.js';
+export { FilesService, type ExternalHosts, type IncomingUpload } from './service.js';
 export { filesRoutes } from './routes.js';
 export { BlobStore, filesLayout } from './store.js';

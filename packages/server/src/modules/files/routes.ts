@@ -14,6 +14,11 @@ export function filesRoutes(api: Api, files: FilesService, uploadBytes: number):
     },
     [multipartUpload(files.blobs.incomingDir, uploadBytes)],
   );
+  api.bind(ops.fetchFile, async ({ actor, body, ctx }) => {
+    const meta = await files.fetch(actor, body.url);
+    ctx.set('Location', `/api/v1/files/${meta.id}/meta`);
+    return meta;
+  });
   api.bind(ops.downloadFile, async ({ actor, params, ctx }) => {
     sendBlob(ctx, files.blobs, await files.readable(actor, params.id));
   });

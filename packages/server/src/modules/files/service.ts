@@ -9,6 +9,7 @@ import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
 import type { IncomingUpload } from '../../http/uploads.js';
 import type { BlobStore } from './store.js';
+import { ExternalFetch } from './fetch.js';
 
 type FileRow = typeof files.$inferSelect;
 
@@ -23,13 +24,25 @@ export type { IncomingUpload };
 
 const toMeta = (f: FileRow): FileMeta => ({ id: f.id, name: f.name, mimeType: f.mimeType, sizeBytes: f.sizeBytes, sha256: f.sha256, createdAt: f.createdAt });
 
+/** The instance's external-content list (the instance module keeps it). */
+export type ExternalHosts = () => Promise<readonly string[]>;
+
 export class FilesService {
   private readonly rules: FileReadRule[] = [];
+  private readonly fetcher: ExternalFetch;
 
   constructor(
     private readonly d: Deps,
     readonly blobs: BlobStore,
-  ) {}
+    private readonly externalHosts: ExternalHosts = async () => [],
+  ) {
+    this.fetcher = new ExternalFetch({
+      maxBytes: d.config.limits.uploadBytes,
+      timeoutMs: d.config.limits.fetchSeconds * 1000,
+      allowLoopback: d.config.files.fetchAllowLoopback,
+      tempPath: () => blobs.tempPath('fetch'),
+    });
+  }
 
   addReadRule(rule: FileReadRule): void {
     this.rules.push(rule);
@@ -67,6 +80,22 @@ export class FilesService {
     } finally {
       if (!kept) await this.blobs.discard(u.tempPath);
     }
+  }
+
+  /**
+   * Downloads a file from a host of the external-content list and stores it as the caller's upload
+   * (decisions §11; fetch.ts checks the URL, every address and every redirect). The log names the
+   * host, never the URL: its query may hold a token.
+   */
+  async fetch(actor: Actor, url: string): Promise<FileMeta> {
+    await this.d.permissions.require(actor, 'problem:import:external');
+    const got = await this.fetcher.download(url, await this.externalHosts());
+    const meta = await this.upload(actor, { tempPath: got.tempPath, declaredSha256: got.sha256, name: got.name, mimeType: got.mimeType });
+    this.d.log.info(
+      { userId: actor.userId, host: got.host, ...(got.finalHost !== got.host ? { finalHost: got.finalHost } : {}), redirects: got.redirects, sizeBytes: meta.sizeBytes, sha256: meta.sha256, fileId: meta.id },
+      'file fetched',
+    );
+    return meta;
   }
 
   /** Stores bytes the server made itself (e.g. a package's samples) as a file of `actor`. */

@@ -13,6 +13,8 @@ export function instanceRoutes(api: Api, instance: InstanceService, version: str
   });
   api.bind(ops.getInstance, () => instance.view());
   api.bind(ops.updateInstance, ({ actor, body }) => instance.update(actor, body));
+  api.bind(ops.getExternalContent, ({ actor }) => instance.externalContent(actor));
+  api.bind(ops.setExternalContent, ({ actor, body }) => instance.setExternalContent(actor, body.hosts));
   api.bind(ops.getMaintenance, ({ actor }) => instance.maintenance.state(actor));
   api.bind(ops.setMaintenance, ({ actor, body }) => instance.maintenance.set(actor, body.level, body.reason || undefined));
   api.bind(ops.sendSystemMessage, ({ actor, body }) => instance.broadcast(actor, body.type, body.text));

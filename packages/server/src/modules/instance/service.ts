@@ -1,4 +1,4 @@
-import { ApiError, type Health, type InstanceSettings, type LocalRunnerHealth, type SystemMessageType, type TestMailResult } from '@judge/contract';
+import { ApiError, type ExternalContent, type Health, type InstanceSettings, type LocalRunnerHealth, type SystemMessageType, type TestMailResult } from '@judge/contract';
 import { count, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { isPermission, type Actor } from '../../auth/permissions.js';
@@ -33,6 +33,9 @@ const Stored = z.object({
   keepSignedInByDefault: z.boolean().default(false),
   // permissions held only with two-factor sign-in on (auth/permissions.ts withholds them until then)
   requireTwoFactorFor: z.array(z.string()).default([]),
+  // the hosts POST /files/fetch may download from, normalised and sorted (contract ExternalHost);
+  // administrators' alone: never in the settings everybody reads (view)
+  externalContentHosts: z.array(z.string()).default([]),
 });
 type Stored = z.infer<typeof Stored>;
 export type InstanceUpdate = Partial<Pick<Stored, 'name' | 'localRegistrationEnabled' | 'requireEmail' | 'requireConfirmedEmail' | 'requireApproval' | 'showLogo' | 'showLocalSignIn' | 'accountDeletionEnabled' | 'allowRenameStaffAccounts' | 'allowRenameSelfRegistered' | 'keepSignedInByDefault' | 'requireTwoFactorFor'>>;
@@ -144,8 +147,45 @@ export class InstanceService {
   }
 
   async view(q?: Q): Promise<InstanceSettings> {
-    const s = await this.settings(q);
+    const { externalContentHosts: _administrators, ...s } = await this.settings(q);
     return { ...s, documents: [], logoTranslations: [], providers: [] };
+  }
+
+  /** The hosts POST /files/fetch may download from (the files module asks before each fetch). */
+  async externalHosts(): Promise<readonly string[]> {
+    return (await this.settings()).externalContentHosts;
+  }
+
+  /**
+   * The external-content list. Reading it takes instance:update too: the catalogue has no key for
+   * reading the instance's administrative settings, and the key that changes the list is the
+   * closest (it tells which hosts the server contacts for users, which only whoever runs it needs).
+   */
+  async externalContent(actor: Actor): Promise<ExternalContent> {
+    await this.d.permissions.require(actor, 'instance:update');
+    const hosts = await this.externalHosts();
+    return { enabled: hosts.length > 0, hosts: [...hosts] };
+  }
+
+  /** Replaces the list (the contract's schema lowercased, checked, deduplicated and sorted it). */
+  async setExternalContent(actor: Actor, hosts: string[]): Promise<ExternalContent> {
+    await this.d.permissions.require(actor, 'instance:update');
+    const list = [...new Set(hosts)].sort();
+    await this.d.tx.write(async (q, out) => {
+      const next = { ...(await this.settings(q)), externalContentHosts: list };
+      const now = iso(this.d.clock.now());
+      await q
+        .insert(instanceSettings)
+        .values({ id: ROW, settings: next, updatedAt: now })
+        .onConflictDoUpdate({ target: instanceSettings.id, set: { settings: next, updatedAt: now } });
+      out.then(() => {
+        this.written++;
+        this.last = { parsed: Stored.parse(next) };
+      });
+      out.note({ what: 'settings' });
+    });
+    this.d.log.info({ hosts: list.length, by: actor.userId }, 'external-content list changed');
+    return { enabled: list.length > 0, hosts: list };
   }
 
   /** Another server changed the switches (cluster/cache-notes.ts): the next read takes them from the row. */
