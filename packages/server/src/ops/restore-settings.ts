@@ -18,6 +18,7 @@ export const COMMAND_SETTINGS: Record<string, string> = {
   database: 'the database server the judge would keep all its data in, instead of the restored file',
   filesDir: 'a directory outside the data directory the judge would keep its stored files in',
   'mail.smtpUrl': 'the mail server every message of the judge would go to, password reset links included',
+  'files.fetchAllowLoopback': "lets POST /files/fetch reach the judge's own machine (loopback addresses): meant for tests only",
 };
 
 /** String settings that start nothing and name no file. */
