@@ -196,6 +196,27 @@ describe('judgectl administration', { timeout: 300_000 }, () => {
     expect(await ctl.refused('users', 'undo-merge', 'not-an-id')).toMatch(/not a merge id/);
   });
 
+  it('adds, lists, shows and removes an identity provider, its secret read from a file and never printed', async () => {
+    await admin.call(ops.createRole, { body: { name: 'Staff room', permissions: ['activity:create'] } });
+    const dir = mkdtempSync(join(tmpdir(), 'judgectl-provider-'));
+    try {
+      writeFileSync(join(dir, 'secret'), 'provider-client-secret-42\n');
+      const added = await ctl.run('providers', 'add', 'school', '--name', 'School accounts', '--issuer', 'https://login.school.example', '--client-id', 'judge', '--client-secret-file', join(dir, 'secret'), '--claim', 'groups', '--rule', 'teachers=Staff room');
+      expect(added.status, added.stderr).toBe(0);
+      expect(added.stdout).toContain('/api/v1/identity/providers/school/callback');
+      expect(added.stdout).toContain('teachers → Staff room');
+      expect(added.stdout).not.toContain('provider-client-secret-42');
+      const listed = await ctl.ok<{ slug: string; hasClientSecret: boolean }[]>('providers', 'list');
+      expect(listed).toEqual([expect.objectContaining({ slug: 'school', hasClientSecret: true })]);
+      expect(JSON.stringify(await ctl.ok('providers', 'show', 'school'))).not.toContain('provider-client-secret-42');
+      expect(await ctl.refused('providers', 'add', 'other', '--name', 'X', '--issuer', 'https://x.example', '--client-id', 'j', '--rule', 'nonsense')).toMatch(/CLAIM-VALUE=ROLE/);
+      expect((await ctl.run('providers', 'remove', 'school')).stdout).toContain('Removed school.');
+      expect((await ctl.run('providers', 'list')).stdout).toContain('No identity providers');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('shows and sets instance switches and the name; a participant may not', async () => {
     const before = await ctl.ok<Record<string, unknown>>('instance', 'show');
     expect(before.allowRenameSelfRegistered).toBe(false);

@@ -7,6 +7,7 @@ export * from './events.js';
 export * from './openapi.js';
 export type { JudgeTestDetail } from './details.js';
 export * from './schemas/identity.js';
+export * from './schemas/providers.js';
 export * from './schemas/users.js';
 export * from './schemas/roles.js';
 export * from './schemas/files.js';

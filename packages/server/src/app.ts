@@ -49,6 +49,7 @@ import { SampleRunsService, sampleRunsRoutes } from './modules/sample-runs/index
 import { SubmissionsService, submissionsRoutes } from './modules/submissions/index.js';
 import { TemporaryUsersService, temporaryUsersRoutes } from './modules/temporary-users/index.js';
 import { UserMergesService, userMergesRoutes } from './modules/user-merges/index.js';
+import { IdentityProvidersService, identityProvidersRoutes } from './modules/identity-providers/index.js';
 import { UsersService, usersRoutes } from './modules/users/index.js';
 import { startControlSocket } from './ops/control.js';
 import { BoundedPool, type PoolOptions } from './offloop/pool.js';
@@ -126,6 +127,7 @@ function createServices(deps: Deps, blobs: BlobStore) {
     users: new UsersService(deps),
     temporaryUsers: new TemporaryUsersService(deps),
     userMerges: new UserMergesService(deps, { submissionChanged }),
+    identityProviders: new IdentityProvidersService(deps, instance),
     access: new AccessService(deps),
     files,
     // content services
@@ -220,6 +222,7 @@ function createApi(deps: Deps, services: Services): Api {
   usersRoutes(api, services.users);
   temporaryUsersRoutes(api, services.temporaryUsers);
   userMergesRoutes(api, services.userMerges);
+  identityProvidersRoutes(api, services.identityProviders);
   accountRoutes(api, services.account, deps.config.publicUrl);
   filesRoutes(api, services.files, config.limits.uploadBytes);
   // content routes

@@ -4,6 +4,7 @@ import * as admin from './admin.js';
 import * as core from './core.js';
 import * as files from './files.js';
 import * as identity from './identity.js';
+import * as providers from './providers.js';
 import * as users from './users.js';
 import * as problems from './problems.js';
 import * as activities from './activities.js';
@@ -19,6 +20,7 @@ import * as sampleRuns from './sample-runs.js';
 export const ops = {
   ...core,
   ...identity,
+  ...providers,
   ...access,
   ...users,
   ...files,

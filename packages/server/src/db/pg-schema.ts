@@ -133,6 +133,45 @@ export const userMerges = pgTable(
   (t) => [index('user_merges_source').on(t.sourceUserId), index('user_merges_target').on(t.targetUserId)],
 );
 
+export const identityProviders = pgTable(
+  'identity_providers',
+  {
+    id: text('id').primaryKey(),
+    slug: text('slug').notNull(),
+    displayName: text('display_name').notNull(),
+    issuer: text('issuer').notNull(),
+    clientId: text('client_id').notNull(),
+    clientSecret: text('client_secret'),
+    scopes: text('scopes').notNull(),
+    enabled: bool('enabled').notNull().default(1),
+    accountUrl: text('account_url'),
+    deletionUrl: text('deletion_url'),
+    claimPath: text('claim_path'),
+    unmappedBehavior: text('unmapped_behavior').$type<'deny' | 'defaultTemplate'>().notNull(),
+    defaultTemplateName: text('default_template_name'),
+    deletionChannelEnabled: bool('deletion_channel_enabled').notNull().default(0),
+    deletionSecret: text('deletion_secret'),
+    mappingRules: text('mapping_rules').$type<{ claimValue: string; templateName: string }[]>().notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('identity_providers_slug').on(t.slug)],
+);
+
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    providerId: text('provider_id')
+      .notNull()
+      .references(() => identityProviders.id, { onDelete: 'restrict' }),
+    subject: text('subject').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    linkedAt: ts('linked_at').notNull(),
+  },
+  (t) => [uniqueIndex('user_identities_pk').on(t.providerId, t.subject), index('user_identities_user').on(t.userId)],
+);
+
 export const activities = pgTable(
   'activities',
   {

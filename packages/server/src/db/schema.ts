@@ -154,6 +154,52 @@ export const userMerges = sqliteTable(
   (t) => [index('user_merges_source').on(t.sourceUserId), index('user_merges_target').on(t.targetUserId)],
 );
 
+/**
+ * An OpenID Connect provider accounts may sign in with (modules/identity-providers). The client
+ * and deletion secrets are write-only: no answer carries them.
+ */
+export const identityProviders = sqliteTable(
+  'identity_providers',
+  {
+    id: text('id').primaryKey(),
+    slug: text('slug').notNull(),
+    displayName: text('display_name').notNull(),
+    issuer: text('issuer').notNull(),
+    clientId: text('client_id').notNull(),
+    clientSecret: text('client_secret'),
+    scopes: text('scopes').notNull(),
+    enabled: bool('enabled').notNull().default(true),
+    accountUrl: text('account_url'),
+    deletionUrl: text('deletion_url'),
+    /** Dotted path of the claim whose values the mapping rules match (e.g. `groups`). */
+    claimPath: text('claim_path'),
+    /** deny | defaultTemplate: what a sign-in whose claim matches no rule gets. */
+    unmappedBehavior: text('unmapped_behavior').$type<'deny' | 'defaultTemplate'>().notNull(),
+    defaultTemplateName: text('default_template_name'),
+    deletionChannelEnabled: bool('deletion_channel_enabled').notNull().default(false),
+    deletionSecret: text('deletion_secret'),
+    mappingRules: text('mapping_rules', { mode: 'json' }).$type<{ claimValue: string; templateName: string }[]>().notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('identity_providers_slug').on(t.slug)],
+);
+
+/** An account's link to a provider: the provider's subject (`sub`) for it. */
+export const userIdentities = sqliteTable(
+  'user_identities',
+  {
+    providerId: text('provider_id')
+      .notNull()
+      .references(() => identityProviders.id, { onDelete: 'restrict' }),
+    subject: text('subject').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    linkedAt: ts('linked_at').notNull(),
+  },
+  (t) => [uniqueIndex('user_identities_pk').on(t.providerId, t.subject), index('user_identities_user').on(t.userId)],
+);
+
 /** A contest or a course. */
 export const activities = sqliteTable(
   'activities',

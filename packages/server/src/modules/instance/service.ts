@@ -1,9 +1,10 @@
 import { ApiError, type ExternalContent, type Health, type InstanceSettings, type LocalRunnerHealth, type SystemMessageType, type TestMailResult } from '@judge/contract';
-import { count, eq } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { isPermission, type Actor } from '../../auth/permissions.js';
-import { attempts, instanceSettings, users } from '../../db/schema.js';
+import { attempts, identityProviders, instanceSettings, users } from '../../db/schema.js';
 import type { Q } from '../../db/storage.js';
+import type { Outbox } from '../../db/transactor.js';
 import { event } from '../../events/bus.js';
 import { MailFailed } from '../../mail/mailer.js';
 import { testMessage } from '../../mail/messages.js';
@@ -148,7 +149,17 @@ export class InstanceService {
 
   async view(q?: Q): Promise<InstanceSettings> {
     const { externalContentHosts: _administrators, ...s } = await this.settings(q);
-    return { ...s, documents: [], logoTranslations: [], providers: [] };
+    // the sign-in page's buttons: the enabled identity providers, by name
+    const providers = await this.d.tx.read(
+      (r) => r.select({ slug: identityProviders.slug, displayName: identityProviders.displayName }).from(identityProviders).where(eq(identityProviders.enabled, true)).orderBy(asc(identityProviders.displayName)),
+      q,
+    );
+    return { ...s, documents: [], logoTranslations: [], providers };
+  }
+
+  /** Tells every signed-in page that what the instance shows changed (a provider added or renamed), inside the write that changed it. */
+  async announce(q: Q, out: Outbox): Promise<void> {
+    out.emit(event('instanceChanged', { instance: await this.view(q) }, { kind: 'signedIn' }));
   }
 
   /** The hosts POST /files/fetch may download from (the files module asks before each fetch). */
