@@ -34,6 +34,7 @@ export function openApiDocument(operations: readonly Operation[], version: strin
   for (const o of operations) {
     const responses: Record<string, unknown> = {};
     if (o.status === 204) responses['204'] = { description: 'Done' };
+    else if (o.response === 'redirect') responses['302'] = { description: 'Redirect', headers: { Location: { description: 'Where the browser goes next', schema: { type: 'string' } } } };
     else if (o.response === 'binary') responses[String(o.status)] = { description: 'File content', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
     else if (o.response) responses[String(o.status)] = { description: 'Success', content: { 'application/json': { schema: schemaOf(o.response, 'output') } } };
     const statuses = new Map<number, string[]>();

@@ -25,9 +25,9 @@ export interface Operation {
   multipart?: boolean;
   /** For a multipart operation: its form as the server validates it (see schemas/forms.ts). */
   form?: z.ZodType;
-  /** JSON schema of a 200/201 body, `binary` for a download, absent for 204. */
-  response?: z.ZodType | 'binary';
-  status: 200 | 201 | 204;
+  /** JSON schema of a 200/201 body, `binary` for a download, `redirect` for a 302 to Location, absent for 204. */
+  response?: z.ZodType | 'binary' | 'redirect';
+  status: 200 | 201 | 204 | 302;
   /** Error codes this operation documents besides the ones every operation may answer. */
   errors: readonly ErrorCode[];
   /** The permission checked, for the documentation; checks themselves live in the services. */

@@ -25,6 +25,8 @@ export const ops = {
   deleteProvider: { id: 'deleteProvider', method: 'DELETE', path: '/identity/providers/{id}', status: 204 },
   getProvider: { id: 'getProvider', method: 'GET', path: '/identity/providers/{id}', status: 200 },
   listProviders: { id: 'listProviders', method: 'GET', path: '/identity/providers', status: 200 },
+  providerCallback: { id: 'providerCallback', method: 'GET', path: '/identity/providers/{slug}/callback', status: 302 },
+  providerChallenge: { id: 'providerChallenge', method: 'GET', path: '/identity/providers/{slug}/challenge', status: 302 },
   updateProvider: { id: 'updateProvider', method: 'PUT', path: '/identity/providers/{id}', status: 200 },
   createGrant: { id: 'createGrant', method: 'POST', path: '/grants', status: 201 },
   createRole: { id: 'createRole', method: 'POST', path: '/roles', status: 201 },

@@ -49,7 +49,7 @@ import { SampleRunsService, sampleRunsRoutes } from './modules/sample-runs/index
 import { SubmissionsService, submissionsRoutes } from './modules/submissions/index.js';
 import { TemporaryUsersService, temporaryUsersRoutes } from './modules/temporary-users/index.js';
 import { UserMergesService, userMergesRoutes } from './modules/user-merges/index.js';
-import { IdentityProvidersService, identityProvidersRoutes } from './modules/identity-providers/index.js';
+import { IdentityProvidersService, identityProvidersRoutes, ProviderSignIn } from './modules/identity-providers/index.js';
 import { UsersService, usersRoutes } from './modules/users/index.js';
 import { startControlSocket } from './ops/control.js';
 import { BoundedPool, type PoolOptions } from './offloop/pool.js';
@@ -128,6 +128,7 @@ function createServices(deps: Deps, blobs: BlobStore) {
     temporaryUsers: new TemporaryUsersService(deps),
     userMerges: new UserMergesService(deps, { submissionChanged }),
     identityProviders: new IdentityProvidersService(deps, instance),
+    providerSignIn: new ProviderSignIn(deps, instance),
     access: new AccessService(deps),
     files,
     // content services
@@ -222,7 +223,7 @@ function createApi(deps: Deps, services: Services): Api {
   usersRoutes(api, services.users);
   temporaryUsersRoutes(api, services.temporaryUsers);
   userMergesRoutes(api, services.userMerges);
-  identityProvidersRoutes(api, services.identityProviders);
+  identityProvidersRoutes(api, services.identityProviders, services.providerSignIn, { publicUrl: config.publicUrl, cookieDays: config.auth.cookieDays });
   accountRoutes(api, services.account, deps.config.publicUrl);
   filesRoutes(api, services.files, config.limits.uploadBytes);
   // content routes

@@ -86,3 +86,45 @@ export const deleteProvider = defineOperation({
   errors: ['forbidden', 'not_found', 'provider.linked'],
   permission: 'provider:manage',
 });
+
+const SlugParam = z.object({ slug: z.string().max(64) });
+
+export const providerChallenge = defineOperation({
+  id: 'providerChallenge',
+  method: 'GET',
+  path: '/identity/providers/{slug}/challenge',
+  tag: TAG,
+  summary: 'Start signing in through a provider: 302 to its authorization page',
+  description:
+    'Authorization code with PKCE, state and nonce. `returnUrl` (a path of this site) is where the browser lands once signed in; `remember=true` signs in with the persistent cookie, otherwise with a browser-session cookie. 404 when the provider is unknown or disabled.',
+  auth: 'anonymous',
+  params: SlugParam,
+  query: z.object({ returnUrl: z.string().max(1000).optional(), remember: z.enum(['true', 'false']).optional() }),
+  response: 'redirect',
+  status: 302,
+  errors: ['not_found'],
+  extension: true,
+});
+
+export const providerCallback = defineOperation({
+  id: 'providerCallback',
+  method: 'GET',
+  path: '/identity/providers/{slug}/callback',
+  tag: TAG,
+  summary: 'Where the provider sends the browser back: signs in and 302s to the returnUrl, or to /sign-in?provider=SLUG&error=CODE',
+  description:
+    'The ID token is verified against the provider’s keys (signature, issuer, audience, nonce). The first sign-in links the account with the provider’s verified address, or creates one; the mapping rules give its system roles at every sign-in. Refusal codes: provider.ticket.missing (state unknown, used or older than ten minutes), provider.refused (the provider or the token said no, or the account is blocked), provider.unmapped (no rule matches under deny), provider.subject.missing, maintenance.',
+  auth: 'anonymous',
+  params: SlugParam,
+  query: z.object({
+    code: z.string().max(4000).optional(),
+    state: z.string().max(500).optional(),
+    iss: z.string().max(500).optional(),
+    error: z.string().max(200).optional(),
+    error_description: z.string().max(1000).optional(),
+  }),
+  response: 'redirect',
+  status: 302,
+  errors: ['not_found'],
+  extension: true,
+});

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, doublePrecision, index, pgTable, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, doublePrecision, index, pgTable, smallint, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 
 /**
  * The tables of `schema.ts` for PostgreSQL, from which drizzle-kit generates `drizzle-pg/`. Services
@@ -157,6 +157,19 @@ export const identityProviders = pgTable(
   (t) => [uniqueIndex('identity_providers_slug').on(t.slug)],
 );
 
+export const oidcLogins = pgTable('oidc_logins', {
+  stateHash: text('state_hash').primaryKey(),
+  providerId: text('provider_id')
+    .notNull()
+    .references(() => identityProviders.id, { onDelete: 'cascade' }),
+  codeVerifier: text('code_verifier').notNull(),
+  nonce: text('nonce').notNull(),
+  redirectUri: text('redirect_uri').notNull(),
+  returnUrl: text('return_url').notNull(),
+  remember: bool('remember').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+});
+
 export const userIdentities = pgTable(
   'user_identities',
   {
@@ -236,6 +249,7 @@ export const grants = pgTable(
     activityId: text('activity_id').references(() => activities.id, { onDelete: 'cascade' }),
     overrideSystem: bool('override_system').notNull().default(0),
     createdAt: ts('created_at').notNull(),
+    sourceProviderId: text('source_provider_id').references((): AnyPgColumn => identityProviders.id, { onDelete: 'cascade' }),
   },
   (t) => [
     uniqueIndex('grants_membership').on(t.userId, t.activityId).where(sql`activity_id is not null`),

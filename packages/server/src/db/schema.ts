@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 
 /** Timestamps are RFC 3339 UTC text with milliseconds: they sort as they read. */
 const ts = (name: string) => text(name);
@@ -184,6 +184,24 @@ export const identityProviders = sqliteTable(
   (t) => [uniqueIndex('identity_providers_slug').on(t.slug)],
 );
 
+/**
+ * A sign-in through a provider between the challenge and the callback: what the callback needs to
+ * finish it (PKCE verifier, nonce, where to go), under the SHA-256 of its `state`; single-use, ten
+ * minutes. Kept in the database so that any server of a cluster can take the callback.
+ */
+export const oidcLogins = sqliteTable('oidc_logins', {
+  stateHash: text('state_hash').primaryKey(),
+  providerId: text('provider_id')
+    .notNull()
+    .references(() => identityProviders.id, { onDelete: 'cascade' }),
+  codeVerifier: text('code_verifier').notNull(),
+  nonce: text('nonce').notNull(),
+  redirectUri: text('redirect_uri').notNull(),
+  returnUrl: text('return_url').notNull(),
+  remember: bool('remember').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+});
+
 /** An account's link to a provider: the provider's subject (`sub`) for it. */
 export const userIdentities = sqliteTable(
   'user_identities',
@@ -270,6 +288,8 @@ export const grants = sqliteTable(
     activityId: text('activity_id').references(() => activities.id, { onDelete: 'cascade' }),
     overrideSystem: bool('override_system').notNull().default(false),
     createdAt: ts('created_at').notNull(),
+    /** Set on a system grant an identity provider's mapping rule gave: each sign-in through it rewrites those. */
+    sourceProviderId: text('source_provider_id').references((): AnySQLiteColumn => identityProviders.id, { onDelete: 'cascade' }),
   },
   (t) => [
     uniqueIndex('grants_membership').on(t.userId, t.activityId).where(sql`activity_id is not null`),

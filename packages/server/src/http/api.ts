@@ -139,7 +139,7 @@ export class Api {
       if (op.status === 204) {
         ctx.status = 204;
         ctx.body = null;
-      } else if (op.response === 'binary' || ctx.body !== undefined) {
+      } else if (op.response === 'binary' || op.response === 'redirect' || ctx.body !== undefined) {
         // the handler wrote its own body (a download, or a bodyless cookie login)
       } else {
         ctx.status = op.status;

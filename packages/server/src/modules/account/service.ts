@@ -1,10 +1,11 @@
 import type { Account, AccountLink, Session } from '@judge/contract';
-import { eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
-import { users } from '../../db/schema.js';
+import { identityProviders, userIdentities, users } from '../../db/schema.js';
 import { prepared, type Q } from '../../db/storage.js';
 import { ApiError, notFound, unauthenticated } from '@judge/contract';
 import type { Deps } from '../../services.js';
+import { compact } from '../../util.js';
 import type { InstanceService } from '../instance/index.js';
 import { emailKey, emailTaken, findUserById, usernameKey, usernameTaken, type UserRow } from '../users/index.js';
 import { announceUser } from '../users/index.js';
@@ -73,13 +74,18 @@ export class AccountService {
     private readonly blobs: BlobStore,
   ) {}
 
-  /**
-   * The identity providers linked to the account. None can be yet: this installation has no
-   * external sign-in (identity providers) to link an account with, so the list is empty for all.
-   */
+  /** The identity providers the account signs in with (linked at its first sign-in through each). */
   async links(actor: Actor): Promise<AccountLink[]> {
-    await this.d.tx.read((q) => this.me(q, actor));
-    return [];
+    return this.d.tx.read(async (q) => {
+      await this.me(q, actor);
+      const rows = await q
+        .select({ providerSlug: identityProviders.slug, displayName: identityProviders.displayName, accountUrl: identityProviders.accountUrl, deletionUrl: identityProviders.deletionUrl, linkedAt: userIdentities.linkedAt })
+        .from(userIdentities)
+        .innerJoin(identityProviders, eq(identityProviders.id, userIdentities.providerId))
+        .where(eq(userIdentities.userId, actor.userId))
+        .orderBy(asc(userIdentities.linkedAt));
+      return rows.map((r) => compact(r) as AccountLink);
+    });
   }
 
   /** Everything held about the caller, as a zip stream (export.ts). */
