@@ -112,7 +112,7 @@ describe('what is refused', () => {
     peer.as('sub-ann', { email: 'ann@school.example', email_verified: true, groups: ['teachers'] });
     // the browser's way up to the judge's callback, which is then replayed
     const start = await fetch(`${j.url}/api/v1/identity/providers/school/challenge`, { redirect: 'manual' });
-    const stopAtCallback = await browseTo(start.headers.get('location')!, '/callback?');
+    const stopAtCallback = (await browse(start.headers.get('location')!, (u) => u.includes('/callback?'))).location!;
     const first = await fetch(stopAtCallback, { redirect: 'manual' });
     expect(first.headers.get('location')).toBe('/');
     const second = await fetch(stopAtCallback, { redirect: 'manual' });
@@ -140,24 +140,3 @@ describe('what is refused', () => {
     expect((await fetch(`${j.url}/api/v1/identity/providers/off/challenge`, { redirect: 'manual' })).status).toBe(404);
   });
 });
-
-/** Follows the provider's redirects until the one to the judge's callback, and answers that URL. */
-async function browseTo(start: string, marker: string): Promise<string> {
-  const jar = new Map<string, Map<string, string>>();
-  let url = start;
-  for (let hops = 0; hops < 20; hops++) {
-    const u = new URL(url);
-    const cookies = jar.get(u.host) ?? new Map<string, string>();
-    const res = await fetch(url, { redirect: 'manual', headers: cookies.size ? { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {} });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const at = pair!.indexOf('=');
-      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
-    }
-    jar.set(u.host, cookies);
-    const next = new URL(res.headers.get('location') ?? '', url).href;
-    if (next.includes(marker)) return next;
-    url = next;
-  }
-  throw new Error(`no redirect to ${marker}`);
-}

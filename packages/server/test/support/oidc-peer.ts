@@ -72,10 +72,16 @@ export async function startOidcPeer(redirectUris: string[]): Promise<OidcPeer> {
 
 /**
  * Follows a sign-in as a browser would: every redirect, keeping each host's cookies, until an
- * answer that is no redirect or a redirect to `stopAt` (the judge's own pages). Answers that last
- * response and the judge's cookies.
+ * answer that is no redirect or a redirect `stop` names: a URL under that site that is not under
+ * its `/api/` (the judge's own pages), or one the function accepts. Answers that last response,
+ * the redirect's target and the cookies.
  */
-export async function browse(start: string, stopAt: string, jar = new Map<string, Map<string, string>>()): Promise<{ status: number; location?: string; body: string; jar: Map<string, Map<string, string>> }> {
+export async function browse(
+  start: string,
+  stop: string | ((url: string) => boolean),
+  jar = new Map<string, Map<string, string>>(),
+): Promise<{ status: number; location?: string; body: string; jar: Map<string, Map<string, string>> }> {
+  const stops = typeof stop === 'function' ? stop : (u: string) => u.startsWith(stop) && !u.startsWith(`${stop}/api/`);
   let url = start;
   for (let hops = 0; hops < 20; hops++) {
     const u = new URL(url);
@@ -93,7 +99,7 @@ export async function browse(start: string, stopAt: string, jar = new Map<string
     const location = res.headers.get('location');
     if (res.status < 300 || res.status >= 400 || !location) return { status: res.status, body: await res.text(), jar };
     const nextUrl = new URL(location, url).href;
-    if (nextUrl.startsWith(stopAt) && !nextUrl.startsWith(`${stopAt}/api/`)) return { status: res.status, location: nextUrl, body: '', jar };
+    if (stops(nextUrl)) return { status: res.status, location: nextUrl, body: '', jar };
     url = nextUrl;
   }
   throw new Error('more than 20 redirects');

@@ -1,4 +1,4 @@
-import { and, eq, inArray, notExists } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { activities, files, grants, printouts, problems, problemShares, questionReads, questions, roles, submissions } from '../../db/schema.js';
 import { portableAlias as alias } from '../../db/portable-alias.js';
 import type { Q } from '../../db/storage.js';
@@ -37,8 +37,24 @@ function byId(table: typeof submissions | typeof questions | typeof files | type
   };
 }
 
-const theirs = alias(questionReads, 'theirs');
-const theirShares = alias(problemShares, 'their_shares');
+/**
+ * A table keyed by (key, user), such as who read which question: the rows whose key the target has
+ * already stay with the source (a question both read stays read by the target).
+ */
+function byKey(table: typeof questionReads | typeof problemShares, key: 'questionId' | 'problemId'): Mover {
+  const k = (table as unknown as Record<string, typeof questionReads.questionId>)[key]!;
+  const user = table.userId;
+  const keysOf = async (q: Q, userId: string) => (await q.select({ k }).from(table).where(eq(user, userId))).map((r) => r.k);
+  return {
+    async movable(q, userId, targetId) {
+      const held = new Set(await keysOf(q, targetId));
+      return (await keysOf(q, userId)).filter((x) => !held.has(x));
+    },
+    async move(q, ids, from, to) {
+      for (const part of chunks(ids)) await q.update(table).set({ userId: to }).where(and(inArray(k, part), eq(user, from)));
+    },
+  };
+}
 
 /**
  * Every user column a merge moves, in the order it moves them. Not moved: sessions (they end),
@@ -51,41 +67,8 @@ export const MOVERS: Record<string, Mover> = {
   files: byId(files, 'uploadedBy'),
   printouts: byId(printouts, 'userId'),
   problems: byId(problems, 'ownerUserId'),
-  // a question both read stays read by the target; only the source's other reads move
-  questionReads: {
-    async movable(q, userId, targetId) {
-      const rows = await q
-        .select({ id: questionReads.questionId })
-        .from(questionReads)
-        .where(
-          and(
-            eq(questionReads.userId, userId),
-            notExists(q.select({ one: theirs.questionId }).from(theirs).where(and(eq(theirs.questionId, questionReads.questionId), eq(theirs.userId, targetId)))),
-          ),
-        );
-      return rows.map((r) => r.id);
-    },
-    async move(q, ids, from, to) {
-      for (const part of chunks(ids)) await q.update(questionReads).set({ userId: to }).where(and(inArray(questionReads.questionId, part), eq(questionReads.userId, from)));
-    },
-  },
-  problemShares: {
-    async movable(q, userId, targetId) {
-      const rows = await q
-        .select({ id: problemShares.problemId })
-        .from(problemShares)
-        .where(
-          and(
-            eq(problemShares.userId, userId),
-            notExists(q.select({ one: theirShares.problemId }).from(theirShares).where(and(eq(theirShares.problemId, problemShares.problemId), eq(theirShares.userId, targetId)))),
-          ),
-        );
-      return rows.map((r) => r.id);
-    },
-    async move(q, ids, from, to) {
-      for (const part of chunks(ids)) await q.update(problemShares).set({ userId: to }).where(and(inArray(problemShares.problemId, part), eq(problemShares.userId, from)));
-    },
-  },
+  questionReads: byKey(questionReads, 'questionId'),
+  problemShares: byKey(problemShares, 'problemId'),
   // a membership (or system role) the target has already stays with the source, which is blocked
   grants: {
     async movable(q, userId, targetId) {
