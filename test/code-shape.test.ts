@@ -83,7 +83,8 @@ function longFile(file: string, text: string): string[] {
 
 const rel = (f: string) => relative(root, join(root, f)).split('\\').join('/');
 
-describe('code shape', () => {
+// parsing every source file takes seconds alone and far longer on CI's two loaded cores
+describe('code shape', { timeout: 180_000 }, () => {
   it('finds the files it checks', () => {
     expect(sources.some((f) => rel(f) === 'packages/server/src/app.ts')).toBe(true);
     expect(sources.some((f) => rel(f).startsWith('bench/'))).toBe(true);

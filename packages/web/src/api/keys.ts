@@ -6,6 +6,8 @@ export const keys = {
   account: ['account'] as const,
   instance: ['instance'] as const,
   sessions: ['sessions'] as const,
+  /** The identity providers the caller also signs in with (GET /account/links). */
+  accountLinks: ['accountLinks'] as const,
   /** The caller's address and whether it is confirmed (GET /identity/manage/info). */
   manageInfo: ['manageInfo'] as const,
   /** The caller's two-factor sign-in (POST /identity/manage/2fa with an empty body reads it). */
@@ -46,6 +48,9 @@ export const keys = {
   managedUser: (id: string) => ['managedUser', id] as const,
   userLookup: (q: string) => ['userLookup', q] as const,
   userSessions: (id: string) => ['userSessions', id] as const,
+  /** The merges an account was the source or the target of, and what merging it into another would move. */
+  userMerges: (id: string) => ['userMerges', id] as const,
+  mergePreview: (sourceId: string, targetId: string) => ['userMerges', sourceId, 'preview', targetId] as const,
   roles: ['roles'] as const,
   grants: (filters: Record<string, unknown>) => ['grants', filters] as const,
   permissionCatalogue: ['permissionCatalogue'] as const,
@@ -76,7 +81,7 @@ export type KeyFamily =
   | 'account' | 'instance' | 'sessions' | 'manageInfo' | 'twoFactor' | 'activities' | 'activity' | 'series' | 'problem' | 'submissions' | 'submission' | 'ranking'
   | 'questions' | 'printouts' | 'health'
   | 'permissions' | 'staffQuestions' | 'staffPrintouts' | 'printoutActivities'
-  | 'managedUsers' | 'managedUser' | 'userSessions' | 'roles' | 'grants' | 'maintenance'
+  | 'managedUsers' | 'managedUser' | 'userSessions' | 'userMerges' | 'roles' | 'grants' | 'maintenance'
   | 'runners' | 'enrolmentCodes' | 'staffRanking'
   | 'staffMembers' | 'staffUsers' | 'managedActivities'
   | 'staffActivity' | 'staffSeries'

@@ -28,6 +28,8 @@ describe('what an event makes stale', () => {
 
   it('refetches the administration pages: accounts on a user change, roles and grants on theirs', () => {
     expect(staleFamilies('userChanged', {})).toEqual(expect.arrayContaining(['managedUsers', 'managedUser', 'userSessions']));
+    // a merge or its undo changes both accounts: their merge lists and any preview between them
+    expect(staleFamilies('userChanged', {})).toContain('userMerges');
     expect(staleFamilies('roleChanged', {})).toEqual(expect.arrayContaining(['roles', 'grants']));
     expect(staleFamilies('grantChanged', {})).toEqual(expect.arrayContaining(['grants', 'managedUser']));
   });

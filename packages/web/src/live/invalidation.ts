@@ -17,14 +17,14 @@ const STALE: Record<string, KeyFamily[]> = {
   // the instance may require two-factor sign-in for permissions the reader holds
   instanceChanged: ['instance', 'twoFactor'],
   // an account changed (to holders of user:read:all): the account lists and its page, the People
-  // pages; blocking and new passwords end its sessions
-  userChanged: ['account', 'manageInfo', 'twoFactor', 'managedUsers', 'managedUser', 'userSessions', 'staffMembers', 'staffUsers'],
+  // pages; blocking and new passwords end its sessions; a merge or its undo changes both accounts
+  userChanged: ['account', 'manageInfo', 'twoFactor', 'managedUsers', 'managedUser', 'userSessions', 'userMerges', 'staffMembers', 'staffUsers'],
   questionAnswered: ['questions'],
   questionPublished: ['questions'],
   announcementPublished: ['questions'],
   printoutStateChanged: ['printouts'],
   maintenanceChanged: ['health', 'maintenance'],
-  grantChanged: ['twoFactor', 'activities', 'activity', 'permissions', 'printoutActivities', 'grants', 'managedUser', 'managedUsers', 'roles', 'staffMembers', 'staffUsers', 'managedActivities'],
+  grantChanged: ['twoFactor', 'activities', 'activity', 'permissions', 'printoutActivities', 'grants', 'managedUser', 'managedUsers', 'userMerges', 'roles', 'staffMembers', 'staffUsers', 'managedActivities'],
   // the staff pages: the queues, and what the caller may do there (a grant or a role changed)
   questionChanged: ['staffQuestions'],
   printoutChanged: ['staffPrintouts'],

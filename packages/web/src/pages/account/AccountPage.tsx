@@ -9,9 +9,10 @@ import { SessionsList } from './SessionsList';
 import { TwoFactorForm } from './TwoFactorForm';
 import { TwoFactorRequired } from './TwoFactorRequired';
 import { useTwoFactor } from './useTwoFactor';
+import { YourData } from './YourData';
 import './account.css';
 
-/** The signed-in user's own account: profile, address, password, two-factor sign-in and sessions. */
+/** The signed-in user's own account: profile, address, password, two-factor sign-in, their data and sessions. */
 export default function AccountPage() {
   const t = useT();
   usePageTitle(t('account.title'));
@@ -41,6 +42,9 @@ export default function AccountPage() {
             <TwoFactorForm username={account.data.username} />
           </div>
         )}
+        <div className="card">
+          <YourData account={account.data} />
+        </div>
       </div>
       <SessionsList />
     </section>

@@ -3,18 +3,8 @@ import { useInstance } from '../../app/session';
 import { useT } from '../../i18n/I18n';
 import { CopyButton } from '../problem/CopyButton';
 import { recoveryCodesText } from './two-factor';
+import { saveText } from '../../components/saveText';
 
-/** Offers a text as a file to save, without a round trip to the server. */
-function download(text: string, name: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /**
  * New recovery codes, shown this once: they live only in the card's state (the server keeps their
@@ -39,7 +29,7 @@ export function RecoveryCodes({ codes, username, onDone }: { codes: readonly str
         ))}
       </ol>
       <div className="two-factor-actions">
-        <button type="button" onClick={() => download(text, 'recovery-codes.txt')}>
+        <button type="button" onClick={() => saveText(text, 'recovery-codes.txt')}>
           {t('twoFactor.codes.download')}
         </button>
         <CopyButton text={text} label={t('twoFactor.codes.copy')} />

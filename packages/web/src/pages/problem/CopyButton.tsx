@@ -21,8 +21,11 @@ async function copyText(text: string): Promise<void> {
   if (!ok) throw new Error('copy refused');
 }
 
-/** A Copy button that says "Copied" for a moment, announced politely to screen readers. */
-export function CopyButton({ text, label }: { text: string | undefined; label: string }) {
+/**
+ * A Copy button that says "Copied" for a moment, announced politely to screen readers; `caption`
+ * replaces its visible word "Copy" (e.g. "Copy all").
+ */
+export function CopyButton({ text, label, caption }: { text: string | undefined; label: string; caption?: string }) {
   const t = useT();
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
@@ -39,7 +42,7 @@ export function CopyButton({ text, label }: { text: string | undefined; label: s
         aria-label={label}
         onClick={() => text !== undefined && copyText(text).then(() => setState('copied'), () => setState('failed'))}
       >
-        {t('problem.sample.copy')}
+        {caption ?? t('problem.sample.copy')}
       </button>
       <span role="status" aria-live="polite" className={`copy-state ${state}`}>
         {state === 'copied' ? t('problem.sample.copied') : state === 'failed' ? t('problem.sample.copyFailed') : ''}

@@ -12,19 +12,29 @@ import { JudgectlHint } from '../JudgectlHint';
 import { RequireTwoFactor } from './RequireTwoFactor';
 
 /**
- * The switches that have an effect today. requireApproval is left out on purpose: no page approves
- * an account yet (POST /users/{id}/approve does), so switching it on would leave every new account
- * unable to enrol with no way back from these pages.
+ * The switches that have an effect today. requireApproval holds self-registered accounts back from
+ * enrolling until staff approve them on the user's page (/staff/users/ID, which the users list
+ * marks "Awaiting approval").
  */
-export const SWITCHES = ['localRegistrationEnabled', 'requireConfirmedEmail', 'allowRenameStaffAccounts', 'allowRenameSelfRegistered', 'keepSignedInByDefault'] as const;
+export const SWITCHES = [
+  'localRegistrationEnabled',
+  'requireApproval',
+  'requireConfirmedEmail',
+  'allowRenameStaffAccounts',
+  'allowRenameSelfRegistered',
+  'keepSignedInByDefault',
+  'accountDeletionEnabled',
+] as const;
 type Switch = (typeof SWITCHES)[number];
 
 const LABEL: Record<Switch, { label: MessageKey; help: MessageKey }> = {
   localRegistrationEnabled: { label: 'staff.instance.localRegistrationEnabled', help: 'staff.instance.localRegistrationEnabled.help' },
+  requireApproval: { label: 'staff.instance.requireApproval', help: 'staff.instance.requireApproval.help' },
   allowRenameStaffAccounts: { label: 'staff.instance.allowRenameStaffAccounts', help: 'staff.instance.allowRenameStaffAccounts.help' },
   allowRenameSelfRegistered: { label: 'staff.instance.allowRenameSelfRegistered', help: 'staff.instance.allowRenameSelfRegistered.help' },
   keepSignedInByDefault: { label: 'staff.instance.keepSignedInByDefault', help: 'staff.instance.keepSignedInByDefault.help' },
   requireConfirmedEmail: { label: 'staff.instance.requireConfirmedEmail', help: 'staff.instance.requireConfirmedEmail.help' },
+  accountDeletionEnabled: { label: 'staff.instance.accountDeletionEnabled', help: 'staff.instance.accountDeletionEnabled.help' },
 };
 
 /** The judge's name and its switches; a switch is saved the moment it flips, and said so. */

@@ -4,22 +4,11 @@ import { useState } from 'react';
 import { ErrorBox } from '../../../components/Status';
 import { useI18n, useT } from '../../../i18n/I18n';
 import { rankingQuery } from './useStaffRanking';
+import { saveText } from '../../../components/saveText';
 
 const SEPARATORS = { comma: ',', semicolon: ';' } as const;
 type Separator = keyof typeof SEPARATORS;
 
-/** Hands the browser a file made on the page, as a download. */
-function save(text: string, file: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = file;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  // the download has its own copy once started; the next task is late enough
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
 
 /**
  * Downloads the full standings (the staff view: every result, usernames) as CSV, made by the
@@ -38,7 +27,7 @@ export function CsvDownload({ slug, seriesId, seriesSlug }: { slug: string; seri
     try {
       const ranking = await qc.fetchQuery(rankingQuery(slug, seriesId, 'own'));
       const file = `${slug}${seriesSlug ? `-${seriesSlug}` : ''}-standings.csv`;
-      save(rankingCsv(ranking, { separator: SEPARATORS[separator] }), file);
+      saveText(rankingCsv(ranking, { separator: SEPARATORS[separator] }), file, 'text/csv;charset=utf-8');
       setDone(file);
     } catch (e) {
       setError(e);

@@ -143,3 +143,35 @@ export function TwoFactorOff({ user }: { user: ManagedUser }) {
     </form>
   );
 }
+
+/**
+ * Approves an account that registered itself while the instance asks for approval (requireApproval):
+ * until then it cannot enrol anywhere. Shown only while the account awaits it, and said once done.
+ */
+export function ApproveControl({ user }: { user: ManagedUser }) {
+  const t = useT();
+  const id = useId();
+  const changed = useAccountChanged(user);
+  const [said, setSaid] = useState('');
+  const send = useFormSend();
+  const onSubmit = send.submit(async () => {
+    const saved = await call(ops.approveUser, { params: { id: user.id } });
+    setSaid(t('staff.users.approvedNow', { username: saved.username }));
+    changed(saved);
+  });
+  if (user.approvedAt && !said) return null;
+  return (
+    <form className="form admin-form" onSubmit={onSubmit} aria-labelledby={`${id}-h`} data-approve>
+      <h3 id={`${id}-h`}>{t('staff.users.approveTitle')}</h3>
+      {!user.approvedAt && <p className="muted">{t('staff.users.approveHelp')}</p>}
+      {!user.approvedAt && (
+        <button type="submit" className="primary" disabled={send.busy}>
+          {t('staff.users.approveButton')}
+        </button>
+      )}
+      {send.error !== null && <ErrorBox error={send.error} />}
+      <p role="status">{said}</p>
+      {!user.approvedAt && <JudgectlHint command={`judgectl users approve ${user.username}`} />}
+    </form>
+  );
+}

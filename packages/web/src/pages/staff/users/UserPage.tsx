@@ -9,9 +9,11 @@ import { useT } from '../../../i18n/I18n';
 import { Time } from '../../../i18n/time';
 import { JudgectlHint } from '../JudgectlHint';
 import { OWN_ZONE, useManagedUser } from './queries';
-import { BlockControl, ResetPassword, TwoFactorOff } from './UserActions';
+import { MergeControl } from './MergeControl';
+import { ApproveControl, BlockControl, ResetPassword, TwoFactorOff } from './UserActions';
 import { UserEditForm } from './UserEditForm';
 import { UserGrants } from './UserGrants';
+import { UserMerges } from './UserMerges';
 import { UserSessions } from './UserSessions';
 import './users.css';
 
@@ -54,6 +56,12 @@ function Facts({ u }: { u: ManagedUser }) {
         ) : (
           t('staff.users.active')
         )}
+        {!u.approvedAt && (
+          <>
+            {' '}
+            · <span className="badge awaiting">{t('staff.users.awaitingApproval')}</span>
+          </>
+        )}
         {u.isTemporary && <> · {t('staff.users.temporary')}</>}
       </dd>
       <dt>{t('staff.users.twoFactor')}</dt>
@@ -63,8 +71,9 @@ function Facts({ u }: { u: ManagedUser }) {
 }
 
 /**
- * One account: its facts, edit, block, a new password, its sessions and its roles. People pages
- * link each person here (/staff/users/<id>), so the actions on an account live in one place.
+ * One account: its facts, edit, approve, block, a new password, merging it into another account,
+ * its sessions, its merges and its roles. People pages link each person here (/staff/users/<id>),
+ * so the actions on an account live in one place.
  */
 function UserPageBody() {
   const t = useT();
@@ -94,12 +103,15 @@ function UserPageBody() {
               {may('user:update') ? <UserEditForm key={q.data.id} user={q.data} /> : <p className="muted">{t('staff.users.mayNotEdit')}</p>}
             </div>
             <div className="card admin-card">
+              {may('user:update') && <ApproveControl user={q.data} />}
               {may('user:block') && <BlockControl user={q.data} />}
               {may('user:update') && <ResetPassword user={q.data} />}
               {may('user:update') && <TwoFactorOff user={q.data} />}
+              {may('user:merge') && <MergeControl key={q.data.id} user={q.data} />}
             </div>
           </div>
           <UserSessions user={q.data} mayEnd={may('user:update')} />
+          {may('user:merge') && <UserMerges user={q.data} />}
           <UserGrants user={q.data} mayRead={may('grant:read:all')} mayManage={may('grant:update')} />
         </>
       )}

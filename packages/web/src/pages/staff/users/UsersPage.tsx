@@ -10,6 +10,7 @@ import { useT } from '../../../i18n/I18n';
 import { Time } from '../../../i18n/time';
 import { JudgectlHint } from '../JudgectlHint';
 import { CreateUserForm } from './CreateUserForm';
+import { TemporaryUsersForm } from './TemporaryUsersForm';
 import { OWN_ZONE, USERS_PAGE_SIZE, useManagedUsers } from './queries';
 import './users.css';
 
@@ -25,12 +26,20 @@ function UserRow({ u }: { u: ManagedUser }) {
       <td>{fullName(u)}</td>
       <td className="wrap wide-only">{u.email}</td>
       <td>{u.lastSeenAt ? <Time iso={u.lastSeenAt} timeZone={OWN_ZONE} /> : t('staff.users.never')}</td>
-      <td>{u.blockedAt ? <span className="badge blocked">{t('staff.users.blocked')}</span> : t('staff.users.active')}</td>
+      <td data-state={u.blockedAt ? 'blocked' : u.approvedAt ? 'active' : 'awaiting'}>
+        {u.blockedAt ? (
+          <span className="badge blocked">{t('staff.users.blocked')}</span>
+        ) : u.approvedAt ? (
+          t('staff.users.active')
+        ) : (
+          <span className="badge awaiting">{t('staff.users.awaitingApproval')}</span>
+        )}
+      </td>
     </tr>
   );
 }
 
-/** Accounts: search, page through, open one; and make a new one. */
+/** Accounts: search, page through, open one; make a new one, or temporary ones for an event. */
 function UsersPageBody() {
   const t = useT();
   const id = useId();
@@ -45,7 +54,7 @@ function UsersPageBody() {
     setParams(next, { replace: true });
   };
   const list = useManagedUsers(filter);
-  const mayCreate = useStaffAccess().system.has('user:create');
+  const { system } = useStaffAccess();
   const pages = list.data ? Math.max(1, Math.ceil(list.data.total / USERS_PAGE_SIZE)) : 1;
   return (
     <section className="staff-users">
@@ -95,7 +104,8 @@ function UsersPageBody() {
         </>
       )}
       <JudgectlHint command="judgectl users list --search <text>" />
-      {mayCreate && <CreateUserForm />}
+      {system.has('user:create') && <CreateUserForm />}
+      {system.has('user:create:temporary') && <TemporaryUsersForm />}
     </section>
   );
 }

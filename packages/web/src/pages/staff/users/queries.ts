@@ -42,5 +42,19 @@ export function useUserGrants(userId: string, enabled: boolean) {
   });
 }
 
+/** The merges the account was the source or the target of, newest first (user:merge). */
+export function useUserMerges(id: string, enabled: boolean) {
+  return useQuery({ queryKey: keys.userMerges(id), queryFn: () => call(ops.listUserMerges, { params: { id } }), enabled });
+}
+
+/** What merging the account into the target would move, and what stands in the way (a read, though a POST). */
+export function useMergePreview(sourceId: string, targetId: string | undefined) {
+  return useQuery({
+    queryKey: keys.mergePreview(sourceId, targetId ?? ''),
+    queryFn: () => call(ops.previewMerge, { params: { id: sourceId }, body: { targetUserId: targetId! } }),
+    enabled: !!targetId,
+  });
+}
+
 /** The reader's own time zone: accounts belong to no activity, so their times are the reader's. */
 export const OWN_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
