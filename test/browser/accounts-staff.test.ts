@@ -130,7 +130,7 @@ describe('accounts in the browser: merging, approval, temporary accounts, your d
     await page.getByText(`The merge is undone: what moved is back with ${guest.username}.`).waitFor();
     await expect.poll(() => listed.getAttribute('data-merge-state')).toBe('undone');
     await expect.poll(() => page.locator('dd[data-state]').getAttribute('data-state')).toBe('active');
-    expect(await listed.getByRole('button').count()).toBe(0);
+    await expect.poll(() => listed.getByRole('button').count()).toBe(0);
     const [merge] = await admin.call(ops.listUserMerges, { params: { id: pia.id } });
     expect(merge).toMatchObject({ id: mergeId, undoneAt: expect.any(String), canUndo: false });
     await new JudgeClient({ baseUrl: judge.url }).login(guest.username, guest.password);
@@ -169,7 +169,7 @@ describe('accounts in the browser: merging, approval, temporary accounts, your d
       await checkA11y(page, 'one user, awaiting approval');
       await approve.getByRole('button', { name: 'Approve the account' }).click();
       await approve.getByText('newbie is approved and may enrol now.').waitFor();
-      expect(await approve.getByRole('button').count()).toBe(0);
+      await expect.poll(() => approve.getByRole('button').count()).toBe(0);
       const newbie = (await admin.call(ops.lookupUsers, { query: { q: 'newbie' } })).find((u) => u.username === 'newbie')!;
       expect((await admin.call(ops.getManagedUser, { params: { id: newbie.id } })).approvedAt).toEqual(expect.any(String));
       await expect.poll(() => page.locator('dd[data-state]').textContent()).not.toContain('Awaiting approval');
@@ -207,12 +207,12 @@ describe('accounts in the browser: merging, approval, temporary accounts, your d
     const page = await asAdmin('/staff/users');
     const issued = await makeTemporary(page, 'lab', 3);
     const rows = issued.locator('tbody tr');
-    expect(await rows.count()).toBe(3);
+    await expect.poll(() => rows.count()).toBe(3);
     const accounts: { username: string; password: string }[] = [];
     for (const r of await rows.all()) accounts.push({ username: (await r.locator('th').textContent())!, password: (await r.locator('.issued-password').textContent())! });
     for (const a of accounts) expect(a.username).toMatch(/^lab\d+$/);
     // the heading has the focus: what the reader must act on now
-    expect(await page.evaluate<string>(`document.activeElement && document.activeElement.textContent`)).toBe('3 temporary accounts created');
+    await expect.poll(() => page.evaluate<string>(`document.activeElement && document.activeElement.textContent`)).toBe('3 temporary accounts created');
     const signsIn = new JudgeClient({ baseUrl: judge.url });
     await signsIn.login(accounts[0]!.username, accounts[0]!.password);
     expect((await signsIn.call(ops.getActivity, { params: { idOrSlug: CUP } })).enrolled).toBe(true);
@@ -228,7 +228,7 @@ describe('accounts in the browser: merging, approval, temporary accounts, your d
     // on paper: the slips alone, one per account, with the judge's address
     await page.emulateMedia({ media: 'print' });
     const slips = page.locator('.temp-slip');
-    expect(await slips.count()).toBe(3);
+    await expect.poll(() => slips.count()).toBe(3);
     expect(await slips.first().isVisible()).toBe(true);
     expect(await page.locator('#root').isVisible()).toBe(false);
     expect(await slips.first().textContent()).toContain(judge.url);

@@ -94,7 +94,7 @@ describe('two-factor sign-in in the browser', () => {
     await field.fill(wrongCode(key));
     await card(page).getByRole('button', { name: 'Turn on' }).click();
     await card(page).getByText("That code is not the one your app shows now. Check the phone's clock or wait for the next code.").waitFor();
-    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
     await field.fill(codeAt(key));
     await card(page).getByRole('button', { name: 'Turn on' }).click();
 
@@ -139,7 +139,7 @@ describe('two-factor sign-in in the browser', () => {
     await card(page).getByRole('button', { name: 'Done, I saved them' }).click();
     await card(page).getByText('Two-factor sign-in is on.').waitFor();
     await card(page).getByText('10 recovery codes left.').waitFor();
-    expect(await card(page).getByRole('list', { name: 'Recovery codes' }).count()).toBe(0);
+    await expect.poll(() => card(page).getByRole('list', { name: 'Recovery codes' }).count()).toBe(0);
     await checkA11y(page, 'account, two-factor sign-in on');
     await shots(page, 'two-factor-on');
     expect(scriptProblems(page)).toEqual([]);
@@ -149,7 +149,8 @@ describe('two-factor sign-in in the browser', () => {
     await signInStep(page, ada);
     const code = page.getByLabel('Code from your authenticator app');
     await code.waitFor();
-    expect(await page.evaluate<string>(`document.activeElement && document.activeElement.name`)).toBe('twoFactorCode');
+    // focused by an effect after the render that shows it: asked until it has happened
+    await expect.poll(() => page.evaluate<string>(`document.activeElement && document.activeElement.name`)).toBe('twoFactorCode');
     expect(await code.getAttribute('autocomplete')).toBe('one-time-code');
     expect(await code.getAttribute('inputmode')).toBe('numeric');
     await page.getByText('Signing in as ada.').waitFor();
@@ -158,8 +159,8 @@ describe('two-factor sign-in in the browser', () => {
     await code.fill(wrongCode(key));
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByText('That code is wrong.').waitFor();
-    expect(await code.inputValue()).toBe('');
-    expect(await code.getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => code.inputValue()).toBe('');
+    await expect.poll(() => code.getAttribute('aria-invalid')).toBe('true');
     expect(page.url()).toMatch(/\/sign-in$/);
     // ticked at the code step: this browser is remembered, and the page says for how long
     await page.getByLabel('Keep me signed in on this computer').check();
@@ -179,7 +180,7 @@ describe('two-factor sign-in in the browser', () => {
     await card(page).getByText('This browser signs in without a code').waitFor();
     await card(page).getByRole('button', { name: 'Forget this browser' }).click();
     await card(page).getByText('This browser asks for a code again at the next sign-in.').waitFor();
-    expect(await card(page).getByRole('button', { name: 'Forget this browser' }).count()).toBe(0);
+    await expect.poll(() => card(page).getByRole('button', { name: 'Forget this browser' }).count()).toBe(0);
 
     // without the phone: a recovery code, once
     await signOut(page);
@@ -229,7 +230,7 @@ describe('two-factor sign-in in the browser', () => {
     await card(page).getByRole('button', { name: 'Make new recovery codes' }).click();
     await card(page).getByText('The old ones stop working at once.').waitFor();
     await card(page).getByRole('button', { name: 'Yes, make new ones' }).click();
-    expect(await card(page).getByRole('list', { name: 'Recovery codes' }).locator('li').count()).toBe(10);
+    await expect.poll(() => card(page).getByRole('list', { name: 'Recovery codes' }).locator('li').count()).toBe(10);
     await card(page).getByRole('button', { name: 'Done, I saved them' }).click();
     await card(page).getByText('10 recovery codes left.').waitFor();
 
@@ -315,7 +316,8 @@ describe('two-factor sign-in in the browser', () => {
     await card(page).getByRole('button', { name: 'Turn on' }).click();
     await card(page).getByRole('button', { name: 'Done, I saved them' }).click();
     await card(page).getByText('Two-factor sign-in is on.').waitFor();
-    expect(await page.locator('[data-two-factor="required"]').count()).toBe(0);
+    // the notices go once the account's state is read again
+    await expect.poll(() => page.locator('[data-two-factor="required"]').count()).toBe(0);
     // with it on, the permission is hers again
     await page.goto(`${judge.url}/staff/users`);
     await page.getByRole('heading', { name: 'Users', exact: true }).waitFor();
