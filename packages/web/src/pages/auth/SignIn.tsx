@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import { ErrorBox } from '../../components/Status';
+import { ProviderSignIn } from './ProviderSignIn';
 import { SecondFactor } from './SecondFactor';
 import { useAuthPage } from './useAuthPage';
 import { useSignIn } from './useSignIn';
@@ -19,6 +20,7 @@ export default function SignIn() {
     <section className="narrow card">
       <h1>{t('auth.signIn.title')}</h1>
       {onTheWay && <p className="notice">{t('auth.continue')}</p>}
+      {!f.second && <ProviderSignIn providers={instance.data?.providers ?? []} next={next} remember={remember} />}
       <form onSubmit={(e) => void f.submit(e)} className="form" noValidate={f.second !== null}>
         {f.second ? (
           <SecondFactor step={f.second} login={f.login.trim()} value={f.code} onChange={f.setCode} error={f.codeError} remember={remember} attempt={f.attempt} onSwitch={f.switchTo} />
