@@ -8,7 +8,7 @@ import type { Q } from '../../db/storage.js';
 import type { Deps } from '../../services.js';
 import { iso, newId, sha256Hex } from '../../util.js';
 import { admitSignIn, type InstanceService } from '../instance/index.js';
-import { emailKey, findUserById, usernameKey, usernameTaken, type UserRow } from '../users/index.js';
+import { emailKey, findUserById, freeUsername, loginStem, usernameKey, type UserRow } from '../users/index.js';
 import { announceUser } from '../users/index.js';
 import { callbackPath } from './service.js';
 
@@ -44,16 +44,11 @@ function claimValues(claims: Claims, path: string | null): string[] {
   return Array.isArray(cur) ? cur.filter((v): v is string => typeof v === 'string') : [];
 }
 
-/** A login from what the provider says, in the username alphabet. */
+/** The start of a login from what the provider says: its preferred username, else the address's local part. */
 function loginFrom(claims: Claims, slug: string): string {
   const wanted = [claims.preferred_username, typeof claims.email === 'string' ? claims.email.split('@')[0] : undefined].find((v): v is string => typeof v === 'string' && !!v.trim());
-  const clean = (wanted ?? '')
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^A-Za-z0-9._-]/g, '')
-    .replace(/^[._-]+/, '')
-    .slice(0, 48);
-  return clean.length >= 2 ? clean : `${slug}-user`;
+  const stem = loginStem(wanted ?? '');
+  return stem.length >= 2 ? stem : `${slug}-user`;
 }
 
 /**
@@ -179,9 +174,7 @@ export class ProviderSignIn {
     const verified = claims.email_verified === true;
     let user = email && verified ? (await q.select().from(users).where(eq(users.emailKey, emailKey(email)!)).limit(1))[0] : undefined;
     if (!user) {
-      const base = loginFrom(claims, p.slug);
-      let username = base;
-      for (let i = 2; await usernameTaken(q, username); i++) username = `${base}${i}`;
+      const username = await freeUsername(q, loginFrom(claims, p.slug));
       const addressFree = email && !(await q.select({ id: users.id }).from(users).where(eq(users.emailKey, emailKey(email)!)).limit(1))[0];
       [user] = await q
         .insert(users)

@@ -9,7 +9,7 @@ import type { Deps } from '../../services.js';
 import { addSeconds, iso, newId } from '../../util.js';
 import type { AccountService } from '../account/index.js';
 import { admitSignIn, type InstanceService } from '../instance/index.js';
-import { emailKey, emailTaken, findUserById, findUserByLogin, usernameKey, usernameTaken } from '../users/index.js';
+import { emailKey, emailTaken, findUserById, findUserByLogin, freeUsername, loginStem, usernameKey, usernameTaken } from '../users/index.js';
 import { announceUser } from '../users/index.js';
 import { memoryMarks, sharedMarks, type LockoutMarks } from './lockout.js';
 import { MailFlows, type MailPlace } from './mail-flows.js';
@@ -55,7 +55,7 @@ export class IdentityService {
       if (username) {
         if (await usernameTaken(q, username)) throw ApiError.of('user.username.taken', `The login ${username} is taken`);
       } else {
-        username = await freeUsername(q, input.email);
+        username = await loginFromAddress(q, input.email);
       }
       const now = iso(this.d.clock.now());
       const [row] = await q
@@ -210,9 +210,7 @@ export class IdentityService {
 }
 
 /** A login derived from the address's local part, numbered when taken. */
-async function freeUsername(q: Q, email: string): Promise<string> {
-  const base = (email.split('@')[0] ?? 'user').replace(/[^A-Za-z0-9._-]/g, '').replace(/^[._-]+/, '').slice(0, 48) || 'user';
-  const stem = base.length >= 2 ? base : `${base}user`;
-  if (!(await usernameTaken(q, stem))) return stem;
-  for (let i = 2; ; i++) if (!(await usernameTaken(q, `${stem}${i}`))) return `${stem}${i}`;
+function loginFromAddress(q: Q, email: string): Promise<string> {
+  const base = loginStem(email.split('@')[0] ?? '') || 'user';
+  return freeUsername(q, base.length >= 2 ? base : `${base}user`);
 }

@@ -22,6 +22,22 @@ export async function findUserByLogin(q: Q, login: string): Promise<UserRow | un
   return rows.find((u) => u.usernameKey === key) ?? rows[0];
 }
 
+/** Text made into the username alphabet (letters, digits, `.`, `-`, `_`; accents dropped), at most 48 long: the start of a login made for someone. */
+export function loginStem(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9._-]/g, '')
+    .replace(/^[._-]+/, '')
+    .slice(0, 48);
+}
+
+/** `stem` itself when no account has it, else the first of stem2, stem3 … that is free. */
+export async function freeUsername(q: Q, stem: string): Promise<string> {
+  if (!(await usernameTaken(q, stem))) return stem;
+  for (let i = 2; ; i++) if (!(await usernameTaken(q, `${stem}${i}`))) return `${stem}${i}`;
+}
+
 export async function usernameTaken(q: Q, username: string, exceptId?: string): Promise<boolean> {
   const row = (await q.select({ id: users.id }).from(users).where(eq(users.usernameKey, usernameKey(username))).limit(1))[0];
   return !!row && row.id !== exceptId;
