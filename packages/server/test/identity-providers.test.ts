@@ -143,6 +143,9 @@ describe('the sign-in page', () => {
     expect(providers).toContainEqual({ slug: shown.slug, displayName: 'Aardvark school' });
     expect(providers.map((p) => p.slug)).not.toContain(hidden.slug);
     expect(providers[0]).toEqual({ slug: shown.slug, displayName: 'Aardvark school' });
+    // what was shown is not kept past a change: disabled, the button goes at once
+    await admin.call(ops.updateProvider, { params: { id: shown.id }, body: body({ slug: shown.slug, displayName: 'Aardvark school', enabled: false }) });
+    expect((await j.anonymous().call(ops.getInstance)).providers.map((p) => p.slug)).not.toContain(shown.slug);
   });
 
   it('never logs a secret', async () => {

@@ -52,6 +52,8 @@ export class InstanceService {
   private last: { parsed: Stored } | undefined;
   /** Counts committed updates (see settings). */
   private written = 0;
+  /** The enabled identity providers as last read (see providers). */
+  private shownProviders: { slug: string; displayName: string }[] | undefined;
 
   constructor(private readonly d: Deps) {
     this.maintenance = new Maintenance(d);
@@ -149,17 +151,33 @@ export class InstanceService {
 
   async view(q?: Q): Promise<InstanceSettings> {
     const { externalContentHosts: _administrators, ...s } = await this.settings(q);
-    // the sign-in page's buttons: the enabled identity providers, by name
-    const providers = await this.d.tx.read(
+    return { ...s, documents: [], logoTranslations: [], providers: await this.providers(q) };
+  }
+
+  /**
+   * The sign-in page's buttons: the enabled identity providers, by name. Every page load asks
+   * (GET /instance), so outside a transaction they come from memory like the switches, forgotten
+   * with them when a provider changes (`announce`).
+   */
+  private async providers(q?: Q): Promise<{ slug: string; displayName: string }[]> {
+    if (!q && this.shownProviders) return this.shownProviders;
+    const generation = this.written;
+    const list = await this.d.tx.read(
       (r) => r.select({ slug: identityProviders.slug, displayName: identityProviders.displayName }).from(identityProviders).where(eq(identityProviders.enabled, true)).orderBy(asc(identityProviders.displayName)),
       q,
     );
-    return { ...s, documents: [], logoTranslations: [], providers };
+    if (!q && generation === this.written) this.shownProviders = list;
+    return list;
   }
 
-  /** Tells every signed-in page that what the instance shows changed (a provider added or renamed), inside the write that changed it. */
+  /**
+   * Inside the write that changed what the instance shows (a provider added, renamed, disabled):
+   * every signed-in page is told, and every server forgets what it kept (a settings note).
+   */
   async announce(q: Q, out: Outbox): Promise<void> {
     out.emit(event('instanceChanged', { instance: await this.view(q) }, { kind: 'signedIn' }));
+    out.note({ what: 'settings' });
+    out.then(() => this.forgetSettings());
   }
 
   /** The hosts POST /files/fetch may download from (the files module asks before each fetch). */
@@ -203,6 +221,7 @@ export class InstanceService {
   forgetSettings(): void {
     this.written++;
     this.last = undefined;
+    this.shownProviders = undefined;
   }
 
   /**
