@@ -36,6 +36,28 @@ function totals(out) {
   return { passed: r.numPassedTests, failed: r.numFailedTests + suitesBroken, skipped: r.numPendingTests };
 }
 
+/**
+ * The failed tests of a report, a line each with the first line of why: the closing lines are what
+ * a CI log keeps when it keeps only its tail, and the SQLite run's details scroll far above them.
+ */
+function failures(out, label) {
+  if (!existsSync(out)) return [];
+  const r = JSON.parse(readFileSync(out, 'utf8'));
+  const rows = [];
+  for (const file of r.testResults) {
+    const name = file.name.startsWith(root) ? file.name.slice(root.length) : file.name;
+    const broken = file.assertionResults.filter((a) => a.status === 'failed');
+    if (file.status === 'failed' && broken.length === 0) rows.push(`${label} ✗ ${name}: ${firstLine(file.message)}`);
+    for (const a of broken) rows.push(`${label} ✗ ${name} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+  }
+  return rows;
+}
+
+function firstLine(text) {
+  const line = String(text ?? '').split('\n').find((l) => l.trim() !== '') ?? '(no message)';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
 /** The test files under `dir` (relative to the root), by their paths from the root. */
 function testFiles(dir) {
   return readdirSync(`${root}${dir}`, { recursive: true })
@@ -79,6 +101,7 @@ const sqliteMinutes = (Date.now() - started) / 60_000;
 const pg = await postgres;
 
 const lines = [];
+const failed = failures(sqliteOut, 'SQLite');
 const sqlite = totals(sqliteOut) ?? { passed: 0, failed: 1, skipped: 0 };
 lines.push(`SQLite: ${sqlite.passed} passed, ${sqlite.failed} failed (${sqliteMinutes.toFixed(1)} min)`);
 let all = { passed: sqlite.passed, failed: sqlite.failed + typeFailures, skipped: sqlite.skipped };
@@ -87,11 +110,13 @@ if (pg) {
   // its output was kept apart so that the two runs' lines do not mix: shown now, after the SQLite run's
   console.log(`\n──── the PostgreSQL run (alongside the SQLite run; JUDGE_TEST_DATABASE) ────`);
   if (existsSync(pg.logFile)) process.stdout.write(readFileSync(pg.logFile));
+  failed.push(...failures(pg.out, 'PostgreSQL'));
   const t = totals(pg.out) ?? { passed: 0, failed: 1, skipped: 0 };
   lines.push(`PostgreSQL: ${t.passed} passed, ${t.failed} failed (${pg.minutes.toFixed(1)} min)`);
   all = { passed: all.passed + t.passed, failed: all.failed + t.failed, skipped: all.skipped + t.skipped };
   ok &&= pg.status === 0;
 } else lines.push('PostgreSQL: not run (JUDGE_TEST_POSTGRES=0)');
+if (failed.length) console.log(`\nFailed:\n${failed.join('\n')}`);
 console.log(`\n${lines.join('\n')}`);
 console.log(`${all.passed} passed, ${all.failed} failed${all.skipped ? `, ${all.skipped} skipped` : ''}`);
 process.exit(ok && all.failed === 0 && all.passed > 0 ? 0 : 1);
