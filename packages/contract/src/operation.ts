@@ -34,6 +34,11 @@ export interface Operation {
   permission?: Permission | string;
   /** Marks what the interface document does not have (an addition of ours, decisions.md "(ours)"). */
   extension?: boolean;
+  /**
+   * A form another system's page posts (an LMS's LTI launch): a session cookie the browser sends
+   * along is neither used nor checked against CSRF, since the request acts on what it carries alone.
+   */
+  ignoresSession?: boolean;
 }
 
 export function defineOperation<const O extends Operation>(o: O): O {

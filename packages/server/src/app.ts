@@ -50,6 +50,7 @@ import { SubmissionsService, submissionsRoutes } from './modules/submissions/ind
 import { TemporaryUsersService, temporaryUsersRoutes } from './modules/temporary-users/index.js';
 import { UserMergesService, userMergesRoutes } from './modules/user-merges/index.js';
 import { IdentityProvidersService, identityProvidersRoutes, ProviderSignIn } from './modules/identity-providers/index.js';
+import { LtiGrades, LtiLanding, LtiLaunch, LtiPlatformsService, ltiRoutes, ToolKeys } from './modules/lti/index.js';
 import { UsersService, usersRoutes } from './modules/users/index.js';
 import { startControlSocket } from './ops/control.js';
 import { BoundedPool, type PoolOptions } from './offloop/pool.js';
@@ -80,6 +81,7 @@ interface Workers {
   scheduler: SeriesScheduler;
   rankingAnnouncer: RankingAnnouncer;
   reaper: LeaseReaper;
+  ltiGrades: LtiGrades;
 }
 
 export interface JudgeApp extends Workers {
@@ -106,16 +108,21 @@ export class NotInitialised extends Error {}
 
 /** Every service of the server, built once from the shared dependencies. */
 function createServices(deps: Deps, blobs: BlobStore) {
-  const instance = new InstanceService(deps);
+  // the files module asks the instance for its external-content list only when it fetches
+  const files: FilesService = new FilesService(deps, blobs, () => instance.externalHosts());
+  const instance = new InstanceService(deps, files);
   deps.permissions.withhold((userId, q) => instance.twoFactorWithheld(userId, q));
-  const files = new FilesService(deps, blobs, () => instance.externalHosts());
+  files.addReadRule((_actor, fileId) => instance.showsFile(fileId));
   const account = new AccountService(deps, instance, blobs);
   const ranking = new RankingService(deps);
   const participant = new ParticipantService(deps, files);
+  const ltiKeys = new ToolKeys(deps);
+  const ltiGrades = new LtiGrades(deps, ltiKeys);
   // after commit: the ranking's cell and the author's standings in the series list are read again
   const submissionChanged = (activityId: string, userId: string, assignmentId: string) => {
     void ranking.submissionChanged(activityId, userId, assignmentId);
     participant.submissionChanged(activityId, userId);
+    void ltiGrades.submissionChanged(activityId, userId);
   };
   const judging = new Judging(deps, files, { resultEvents: (q, submissionId) => ranking.resultEventsIn(q, submissionId), submissionChanged });
   const series = new SeriesService(deps);
@@ -129,6 +136,7 @@ function createServices(deps: Deps, blobs: BlobStore) {
     userMerges: new UserMergesService(deps, { submissionChanged }),
     identityProviders: new IdentityProvidersService(deps, instance),
     providerSignIn: new ProviderSignIn(deps, instance),
+    lti: { platforms: new LtiPlatformsService(deps), keys: ltiKeys, launch: new LtiLaunch(deps), landing: new LtiLanding(deps, instance.maintenance), grades: ltiGrades },
     access: new AccessService(deps),
     files,
     // content services
@@ -217,13 +225,14 @@ function createApi(deps: Deps, services: Services): Api {
     onSignedIn: (actor, path) => sessions.touch(actor, path.replace(/^\/api\/v1/, ''), clock.now()),
     authenticateRunner: (header, ctx) => services.runners.authenticate(header, clientAddress(ctx)),
   });
-  instanceRoutes(api, services.instance, packageVersion());
+  instanceRoutes(api, services.instance, packageVersion(), services.files.blobs);
   identityRoutes(api, services.identity, deps.limits, { ...config.auth, publicUrl: config.publicUrl });
   accessRoutes(api, services.access);
   usersRoutes(api, services.users);
   temporaryUsersRoutes(api, services.temporaryUsers);
   userMergesRoutes(api, services.userMerges);
   identityProvidersRoutes(api, services.identityProviders, services.providerSignIn, { publicUrl: config.publicUrl, cookieDays: config.auth.cookieDays });
+  ltiRoutes(api, services.lti, { publicUrl: config.publicUrl });
   accountRoutes(api, services.account, deps.config.publicUrl);
   filesRoutes(api, services.files, config.limits.uploadBytes);
   // content routes
@@ -276,6 +285,7 @@ async function startWorkers(deps: Deps, services: Services, paths: DataPaths, en
     scheduler: new SeriesScheduler(deps, services.series),
     rankingAnnouncer: new RankingAnnouncer(deps),
     reaper: new LeaseReaper(deps, services.judging),
+    ltiGrades: services.lti.grades,
   };
   const cluster = await ClusterNode.start({
     engine,

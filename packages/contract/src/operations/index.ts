@@ -2,9 +2,11 @@ import type { Operation } from '../operation.js';
 import * as access from './access.js';
 import * as admin from './admin.js';
 import * as core from './core.js';
+import * as instance from './instance.js';
 import * as files from './files.js';
 import * as identity from './identity.js';
 import * as providers from './providers.js';
+import * as lti from './lti.js';
 import * as users from './users.js';
 import * as problems from './problems.js';
 import * as activities from './activities.js';
@@ -19,8 +21,10 @@ import * as sampleRuns from './sample-runs.js';
 /** Every operation of the API, keyed by operation id. */
 export const ops = {
   ...core,
+  ...instance,
   ...identity,
   ...providers,
+  ...lti,
   ...access,
   ...users,
   ...files,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Email, Timestamp } from '../wire.js';
 import { isPermission } from '../permissions.js';
 import { FileRef } from './files.js';
+import { LogoTranslation, Theme } from './instance-branding.js';
 
 /** The runner `judge up` starts and supervises beside the server (absent under `judge serve`). */
 export const LocalRunnerHealth = z
@@ -146,6 +147,7 @@ export const InstanceDocument = z.object({
   sha256: z.string(),
   sizeBytes: z.number().int(),
 });
+export type InstanceDocument = z.infer<typeof InstanceDocument>;
 
 export const InstanceSettings = z.object({
   name: z.string(),
@@ -157,7 +159,7 @@ export const InstanceSettings = z.object({
   seriesRestrictionsEnabled: z.boolean(),
   documents: z.array(InstanceDocument),
   logo: FileRef.optional(),
-  logoTranslations: z.array(z.object({ language: z.string(), logo: FileRef })),
+  logoTranslations: z.array(LogoTranslation),
   showLogo: z.boolean(),
   showLocalSignIn: z.boolean(),
   showHero: z.boolean(),
@@ -169,10 +171,13 @@ export const InstanceSettings = z.object({
     description: 'Permissions an account holds only once it has two-factor sign-in on (extension): until then its grants lack these keys, and the refusal says why; empty by default',
   }),
   providers: z.array(z.object({ slug: z.string(), displayName: z.string() })),
-  signInRedirectProvider: z.string().optional(),
-  registerRedirectProvider: z.string().optional(),
+  signInRedirectProvider: z.string().optional().meta({ description: 'The slug of the enabled provider the sign-in page sends to at once (absent: the page is shown)' }),
+  registerRedirectProvider: z.string().optional().meta({ description: 'The slug of the enabled provider the registration page sends to at once' }),
+  theme: Theme,
 });
 export type InstanceSettings = z.infer<typeof InstanceSettings>;
+
+const RedirectSlug = z.string().trim().toLowerCase().max(64);
 
 export const UpdateInstanceRequest = z.object({
   name: z.string().trim().min(1).max(200).optional(),
@@ -191,6 +196,8 @@ export const UpdateInstanceRequest = z.object({
     .max(100)
     .optional()
     .meta({ description: 'Replaces the list; refused when it would take a permission from the caller, who must turn on two-factor sign-in first' }),
+  signInRedirectProvider: RedirectSlug.optional().meta({ description: 'The slug of an identity provider the sign-in page sends to at once (extension); empty: none' }),
+  registerRedirectProvider: RedirectSlug.optional().meta({ description: 'The slug of an identity provider the registration page sends to at once (extension); empty: none' }),
 });
 
 /** The most entries the external-content list holds. */

@@ -280,6 +280,38 @@ export const instanceSettings = pgTable('instance_settings', {
   updatedAt: ts('updated_at').notNull(),
 });
 
+/**
+ * Revisions of the instance's documents (terms, privacy, ...), one file per language each: the one
+ * in force for a kind and language is the newest whose valid_from has passed and that was not
+ * withdrawn. Revisions are kept (who accepted which terms must stay answerable).
+ */
+export const instanceDocuments = pgTable(
+  'instance_documents',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').notNull(),
+    language: text('language').notNull(),
+    title: text('title').notNull(),
+    validFrom: ts('valid_from').notNull(),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'restrict' }),
+    createdAt: ts('created_at').notNull(),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    withdrawnAt: ts('withdrawn_at'),
+  },
+  (t) => [index('instance_documents_kind').on(t.kind, t.language, t.validFrom), index('instance_documents_file').on(t.fileId)],
+);
+
+/** Named secrets of the instance (an archive's API key...): values leave only through GET .../value. */
+export const instanceAccessKeys = pgTable('instance_access_keys', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  expiresAt: ts('expires_at'),
+  updatedAt: ts('updated_at').notNull(),
+  updatedBy: text('updated_by').references(() => users.id, { onDelete: 'set null' }),
+});
+
 
 export const problems = pgTable(
   'problems',
@@ -766,3 +798,114 @@ export const servers = pgTable('servers', {
   leader: bool('leader').notNull().default(0),
   eventCursor: bigint('event_cursor', { mode: 'number' }),
 });
+
+export const ltiPlatforms = pgTable(
+  'lti_platforms',
+  {
+    id: text('id').primaryKey(),
+    displayName: text('display_name').notNull(),
+    issuer: text('issuer').notNull(),
+    clientId: text('client_id').notNull(),
+    deploymentId: text('deployment_id').notNull(),
+    keySetUrl: text('key_set_url').notNull(),
+    authTokenUrl: text('auth_token_url').notNull(),
+    authLoginUrl: text('auth_login_url').notNull(),
+    isIdentityAuthority: bool('is_identity_authority').notNull().default(0),
+    identityNamespace: text('identity_namespace'),
+    usernameClaim: text('username_claim').notNull(),
+    enabled: bool('enabled').notNull().default(1),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('lti_platforms_registration').on(t.issuer, t.clientId, t.deploymentId)],
+);
+
+export const ltiKeys = pgTable('lti_keys', {
+  kid: text('kid').primaryKey(),
+  privateKey: text('private_key').notNull(),
+  publicJwk: text('public_jwk').$type<Record<string, unknown>>().notNull(),
+  createdAt: ts('created_at').notNull(),
+  retiredAt: ts('retired_at'),
+});
+
+export const ltiLogins = pgTable(
+  'lti_logins',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    platformId: text('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+    nonce: text('nonce').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('lti_logins_expiry').on(t.expiresAt)],
+);
+
+export const ltiTickets = pgTable(
+  'lti_tickets',
+  {
+    hash: text('hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    target: text('target').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('lti_tickets_expiry').on(t.expiresAt)],
+);
+
+export const ltiIdentities = pgTable(
+  'lti_identities',
+  {
+    platformId: text('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'restrict' }),
+    subject: text('subject').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    linkedAt: ts('linked_at').notNull(),
+  },
+  (t) => [uniqueIndex('lti_identities_pk').on(t.platformId, t.subject), index('lti_identities_user').on(t.userId)],
+);
+
+export const ltiPlacements = pgTable(
+  'lti_placements',
+  {
+    id: text('id').primaryKey(),
+    platformId: text('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'restrict' }),
+    contextId: text('context_id').notNull(),
+    resourceLinkId: text('resource_link_id').notNull(),
+    activityId: text('activity_id')
+      .notNull()
+      .references(() => activities.id, { onDelete: 'cascade' }),
+    assignmentId: text('assignment_id').references(() => seriesProblems.id, { onDelete: 'set null' }),
+    lineItemUrl: text('line_item_url'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('lti_placements_link').on(t.platformId, t.contextId, t.resourceLinkId), index('lti_placements_activity').on(t.activityId)],
+);
+
+export const ltiGrades = pgTable(
+  'lti_grades',
+  {
+    placementId: text('placement_id')
+      .notNull()
+      .references(() => ltiPlacements.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    changes: bigint('changes', { mode: 'number' }).notNull().default(0),
+    sentChanges: bigint('sent_changes', { mode: 'number' }).notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at'),
+    failures: bigint('failures', { mode: 'number' }).notNull().default(0),
+    sentScore: doublePrecision('sent_score'),
+    sentMaximum: doublePrecision('sent_maximum'),
+    sentAt: ts('sent_at'),
+    lastError: text('last_error'),
+  },
+  (t) => [uniqueIndex('lti_grades_pk').on(t.placementId, t.userId), index('lti_grades_user').on(t.userId), index('lti_grades_due').on(t.nextAttemptAt)],
+);

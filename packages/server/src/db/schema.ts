@@ -322,6 +322,38 @@ export const instanceSettings = sqliteTable('instance_settings', {
   updatedAt: ts('updated_at').notNull(),
 });
 
+/**
+ * Revisions of the instance's documents (terms, privacy, ...), one file per language each: the one
+ * in force for a kind and language is the newest whose valid_from has passed and that was not
+ * withdrawn. Revisions are kept (who accepted which terms must stay answerable).
+ */
+export const instanceDocuments = sqliteTable(
+  'instance_documents',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').notNull(),
+    language: text('language').notNull(),
+    title: text('title').notNull(),
+    validFrom: ts('valid_from').notNull(),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'restrict' }),
+    createdAt: ts('created_at').notNull(),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    withdrawnAt: ts('withdrawn_at'),
+  },
+  (t) => [index('instance_documents_kind').on(t.kind, t.language, t.validFrom), index('instance_documents_file').on(t.fileId)],
+);
+
+/** Named secrets of the instance (an archive's API key...): values leave only through GET .../value. */
+export const instanceAccessKeys = sqliteTable('instance_access_keys', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  expiresAt: ts('expires_at'),
+  updatedAt: ts('updated_at').notNull(),
+  updatedBy: text('updated_by').references(() => users.id, { onDelete: 'set null' }),
+});
+
 // ---- content: problems, activities, series, assignments ----
 
 export const problems = sqliteTable(
@@ -889,3 +921,139 @@ export const servers = sqliteTable('servers', {
   /** The id of the last event its reader handed to its bus; null where there is no event log (SQLite). */
   eventCursor: integer('event_cursor'),
 });
+
+// ---- LTI 1.3: the judge as a tool that LMSs launch (lti module, docs/decisions.md §21) ----
+
+/**
+ * An LMS registered as an LTI 1.3 platform: one row per registration (issuer, client id,
+ * deployment). A platform that is an identity authority makes accounts for the people it launches
+ * (logins under `identity_namespace`); any other signs in only accounts already linked to it.
+ */
+export const ltiPlatforms = sqliteTable(
+  'lti_platforms',
+  {
+    id: text('id').primaryKey(),
+    displayName: text('display_name').notNull(),
+    /** Exactly as the platform's tokens say it in `iss`. */
+    issuer: text('issuer').notNull(),
+    clientId: text('client_id').notNull(),
+    deploymentId: text('deployment_id').notNull(),
+    keySetUrl: text('key_set_url').notNull(),
+    authTokenUrl: text('auth_token_url').notNull(),
+    authLoginUrl: text('auth_login_url').notNull(),
+    isIdentityAuthority: bool('is_identity_authority').notNull().default(false),
+    identityNamespace: text('identity_namespace'),
+    /** The ID token claim a new account's login is made from (`email`, `preferred_username`, `sub`, ...). */
+    usernameClaim: text('username_claim').notNull(),
+    enabled: bool('enabled').notNull().default(true),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('lti_platforms_registration').on(t.issuer, t.clientId, t.deploymentId)],
+);
+
+/** The tool's own RSA key pairs: the current one (not retired) signs; a retired one stays published for a while. */
+export const ltiKeys = sqliteTable('lti_keys', {
+  kid: text('kid').primaryKey(),
+  /** PKCS8 PEM; never leaves the server. */
+  privateKey: text('private_key').notNull(),
+  publicJwk: text('public_jwk', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  createdAt: ts('created_at').notNull(),
+  retiredAt: ts('retired_at'),
+});
+
+/** A started LTI login (OIDC third-party initiation): the state's SHA-256 and the nonce the ID token must carry. */
+export const ltiLogins = sqliteTable(
+  'lti_logins',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    platformId: text('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+    nonce: text('nonce').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('lti_logins_expiry').on(t.expiresAt)],
+);
+
+/** A launch that arrived in a frame: its SHA-256, redeemed once in a window of its own for the session. */
+export const ltiTickets = sqliteTable(
+  'lti_tickets',
+  {
+    hash: text('hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    target: text('target').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('lti_tickets_expiry').on(t.expiresAt)],
+);
+
+/** An account's link to a platform: the platform's `sub` for it. */
+export const ltiIdentities = sqliteTable(
+  'lti_identities',
+  {
+    platformId: text('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'restrict' }),
+    subject: text('subject').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    linkedAt: ts('linked_at').notNull(),
+  },
+  (t) => [uniqueIndex('lti_identities_pk').on(t.platformId, t.subject), index('lti_identities_user').on(t.userId)],
+);
+
+/**
+ * A resource link of a platform's course (context) bound to an activity, or to one of its
+ * assignments; `line_item_url` is where its scores go (Assignment and Grade Services).
+ */
+export const ltiPlacements = sqliteTable(
+  'lti_placements',
+  {
+    id: text('id').primaryKey(),
+    platformId: text('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'restrict' }),
+    /** '' when the launch named no context. */
+    contextId: text('context_id').notNull(),
+    resourceLinkId: text('resource_link_id').notNull(),
+    activityId: text('activity_id')
+      .notNull()
+      .references(() => activities.id, { onDelete: 'cascade' }),
+    assignmentId: text('assignment_id').references(() => seriesProblems.id, { onDelete: 'set null' }),
+    lineItemUrl: text('line_item_url'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('lti_placements_link').on(t.platformId, t.contextId, t.resourceLinkId), index('lti_placements_activity').on(t.activityId)],
+);
+
+/**
+ * A learner of a placement whose score goes back to the platform: `changes` counts what happened
+ * to their submissions, `sent_changes` how many of those the last score sent covered; the grade
+ * worker sends while they differ, at `next_attempt_at` (backing off while the platform fails).
+ */
+export const ltiGrades = sqliteTable(
+  'lti_grades',
+  {
+    placementId: text('placement_id')
+      .notNull()
+      .references(() => ltiPlacements.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The platform's `sub` for the learner: the score's userId. */
+    subject: text('subject').notNull(),
+    changes: integer('changes').notNull().default(0),
+    sentChanges: integer('sent_changes').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at'),
+    failures: integer('failures').notNull().default(0),
+    sentScore: real('sent_score'),
+    sentMaximum: real('sent_maximum'),
+    sentAt: ts('sent_at'),
+    lastError: text('last_error'),
+  },
+  (t) => [uniqueIndex('lti_grades_pk').on(t.placementId, t.userId), index('lti_grades_user').on(t.userId), index('lti_grades_due').on(t.nextAttemptAt)],
+);

@@ -19,7 +19,7 @@ import { attemptFiles, attempts, files, submissionFiles, submissions } from '../
 
 
 /** A minimal runner speaking the protocol over HTTP: enough to claim and report. */
-class ProtocolRunner {
+export class ProtocolRunner {
   private token = '';
   constructor(
     private readonly j: TestJudge,

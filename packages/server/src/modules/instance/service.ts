@@ -1,8 +1,7 @@
-import { ApiError, type ExternalContent, type Health, type InstanceSettings, type LocalRunnerHealth, type SystemMessageType, type TestMailResult } from '@judge/contract';
+import { ApiError, notFound, type ExternalContent, type Redirects, type Health, type InstanceSettings, type LocalRunnerHealth, type SystemMessageType, type TestMailResult } from '@judge/contract';
 import { asc, count, eq } from 'drizzle-orm';
-import { z } from 'zod';
 import { isPermission, type Actor } from '../../auth/permissions.js';
-import { attempts, identityProviders, instanceSettings, users } from '../../db/schema.js';
+import { attempts, files, identityProviders, instanceSettings, users } from '../../db/schema.js';
 import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
 import { event } from '../../events/bus.js';
@@ -13,33 +12,33 @@ import { iso } from '../../util.js';
 import { readRunnerCensus } from '../runners/index.js';
 import { clusterHealth, type ClusterReport } from './cluster-health.js';
 import { Maintenance } from './maintenance.js';
+import { Stored } from './stored.js';
+import { themeCss, themeOf } from './theme.js';
+import { AccessKeys } from './access-keys.js';
+import { InstanceBranding, shownType } from './branding.js';
+import { InstanceDocuments, type StoreBytes } from './documents.js';
+import type { Bytes } from './instance-files.js';
+import { createHash } from 'node:crypto';
 
-/** The switches stored today; documents, logos, theme and providers arrive with their own issues. */
-const Stored = z.object({
-  name: z.string().default('Judge'),
-  localRegistrationEnabled: z.boolean().default(false),
-  requireEmail: z.boolean().default(false),
-  requireConfirmedEmail: z.boolean().default(false),
-  requireApproval: z.boolean().default(false),
-  externalJudgingEnabled: z.boolean().default(false),
-  seriesRestrictionsEnabled: z.boolean().default(false),
-  showLogo: z.boolean().default(true),
-  showLocalSignIn: z.boolean().default(true),
-  showHero: z.boolean().default(true),
-  accountDeletionEnabled: z.boolean().default(false),
-  // a class's accounts keep the logins and names their teacher gave them (account module)
-  allowRenameStaffAccounts: z.boolean().default(false),
-  allowRenameSelfRegistered: z.boolean().default(false),
-  // a lab PC is shared: the next class must not start signed in as the last student
-  keepSignedInByDefault: z.boolean().default(false),
-  // permissions held only with two-factor sign-in on (auth/permissions.ts withholds them until then)
-  requireTwoFactorFor: z.array(z.string()).default([]),
-  // the hosts POST /files/fetch may download from, normalised and sorted (contract ExternalHost);
-  // administrators' alone: never in the settings everybody reads (view)
-  externalContentHosts: z.array(z.string()).default([]),
-});
-type Stored = z.infer<typeof Stored>;
-export type InstanceUpdate = Partial<Pick<Stored, 'name' | 'localRegistrationEnabled' | 'requireEmail' | 'requireConfirmedEmail' | 'requireApproval' | 'showLogo' | 'showLocalSignIn' | 'accountDeletionEnabled' | 'allowRenameStaffAccounts' | 'allowRenameSelfRegistered' | 'keepSignedInByDefault' | 'requireTwoFactorFor'>>;
+export type InstanceUpdate = Partial<
+  Pick<
+    Stored,
+    | 'name'
+    | 'localRegistrationEnabled'
+    | 'requireEmail'
+    | 'requireConfirmedEmail'
+    | 'requireApproval'
+    | 'showLogo'
+    | 'showLocalSignIn'
+    | 'accountDeletionEnabled'
+    | 'allowRenameStaffAccounts'
+    | 'allowRenameSelfRegistered'
+    | 'keepSignedInByDefault'
+    | 'requireTwoFactorFor'
+    | 'signInRedirectProvider'
+    | 'registerRedirectProvider'
+  >
+>;
 
 const ROW = 1;
 const NO_KEYS: ReadonlySet<string> = new Set();
@@ -55,8 +54,20 @@ export class InstanceService {
   /** The enabled identity providers as last read (see providers). */
   private shownProviders: { slug: string; displayName: string }[] | undefined;
 
-  constructor(private readonly d: Deps) {
+  readonly documents: InstanceDocuments;
+  readonly accessKeys: AccessKeys;
+  readonly branding: InstanceBranding;
+
+  /** `files`: where the files the instance shows are checked and read, and templates stored. */
+  constructor(
+    private readonly d: Deps,
+    files: { blobs: Bytes; store: StoreBytes },
+  ) {
     this.maintenance = new Maintenance(d);
+    const announce = (q: Q, out: Outbox) => this.announce(q, out);
+    this.documents = new InstanceDocuments(d, files.blobs, (actor, f) => files.store(actor, f), announce);
+    this.accessKeys = new AccessKeys(d, announce);
+    this.branding = new InstanceBranding(d, files.blobs, (actor, edit) => this.change(actor, edit));
   }
 
   /** `judge up` tells where the state of its local runner is read (health shows it). */
@@ -150,8 +161,22 @@ export class InstanceService {
   }
 
   async view(q?: Q): Promise<InstanceSettings> {
-    const { externalContentHosts: _administrators, ...s } = await this.settings(q);
-    return { ...s, documents: [], logoTranslations: [], providers: await this.providers(q) };
+    const stored = await this.settings(q);
+    const { externalContentHosts: _administrators, signInRedirectProvider, registerRedirectProvider, logo, logoTranslations, theme: _theme, fonts: _fonts, ...s } = stored;
+    const providers = await this.providers(q);
+    const enabled = (slug: string | undefined) => (slug && providers.some((p) => p.slug === slug) ? slug : undefined);
+    const signIn = enabled(signInRedirectProvider);
+    const register = enabled(registerRedirectProvider);
+    return {
+      ...s,
+      documents: await this.documents.inForce(q),
+      ...(logo ? { logo } : {}),
+      logoTranslations,
+      providers,
+      ...(signIn ? { signInRedirectProvider: signIn } : {}),
+      ...(register ? { registerRedirectProvider: register } : {}),
+      theme: themeOf(stored),
+    };
   }
 
   /**
@@ -198,23 +223,39 @@ export class InstanceService {
 
   /** Replaces the list (the contract's schema lowercased, checked, deduplicated and sorted it). */
   async setExternalContent(actor: Actor, hosts: string[]): Promise<ExternalContent> {
-    await this.d.permissions.require(actor, 'instance:update');
     const list = [...new Set(hosts)].sort();
-    await this.d.tx.write(async (q, out) => {
-      const next = { ...(await this.settings(q)), externalContentHosts: list };
-      const now = iso(this.d.clock.now());
-      await q
-        .insert(instanceSettings)
-        .values({ id: ROW, settings: next, updatedAt: now })
-        .onConflictDoUpdate({ target: instanceSettings.id, set: { settings: next, updatedAt: now } });
-      out.then(() => {
-        this.written++;
-        this.last = { parsed: Stored.parse(next) };
-      });
-      out.note({ what: 'settings' });
-    });
+    await this.change(actor, async (s) => ({ ...s, externalContentHosts: list }));
     this.d.log.info({ hosts: list.length, by: actor.userId }, 'external-content list changed');
     return { enabled: list.length > 0, hosts: list };
+  }
+
+  /**
+   * Replaces the settings document in a write of its own (read and replaced whole: SERIALIZABLE,
+   * retried, on PostgreSQL) after the caller's instance:update is checked; every signed-in page
+   * hears of it, and every server forgets what it kept.
+   */
+  async change(actor: Actor, edit: (s: Stored, q: Q, out: Outbox) => Promise<Stored>): Promise<InstanceSettings> {
+    await this.d.permissions.require(actor, 'instance:update');
+    return this.d.tx.write(async (q, out) => {
+      const next = await edit(await this.settings(q), q, out);
+      await this.store(q, out, next);
+      const view = await this.view(q);
+      out.emit(event('instanceChanged', { instance: view }, { kind: 'signedIn' }));
+      return view;
+    });
+  }
+
+  private async store(q: Q, out: Outbox, next: Stored): Promise<void> {
+    const now = iso(this.d.clock.now());
+    await q
+      .insert(instanceSettings)
+      .values({ id: ROW, settings: next, updatedAt: now })
+      .onConflictDoUpdate({ target: instanceSettings.id, set: { settings: next, updatedAt: now } });
+    out.then(() => {
+      this.written++;
+      this.last = { parsed: Stored.parse(next) };
+    });
+    out.note({ what: 'settings' });
   }
 
   /** Another server changed the switches (cluster/cache-notes.ts): the next read takes them from the row. */
@@ -222,6 +263,7 @@ export class InstanceService {
     this.written++;
     this.last = undefined;
     this.shownProviders = undefined;
+    this.documents.forget();
   }
 
   /**
@@ -246,30 +288,66 @@ export class InstanceService {
     return u?.on ? NO_KEYS : new Set(requireTwoFactorFor);
   }
 
-  /** The document is read and replaced whole in one transaction (SERIALIZABLE, retried, on PostgreSQL). */
+  /** The switches, the name, the rule for two-factor sign-in and the redirects. */
   async update(actor: Actor, patch: InstanceUpdate): Promise<InstanceSettings> {
-    await this.d.permissions.require(actor, 'instance:update');
-    return this.d.tx.write(async (q, out) => {
-      const before = await this.settings(q);
-      const next = { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+    return this.change(actor, async (before, q, out) => {
+      const next: Stored = { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
       if (patch.requireTwoFactorFor) {
         next.requireTwoFactorFor = [...new Set(patch.requireTwoFactorFor)].sort();
         await this.keepCallerKeys(q, actor, next.requireTwoFactorFor);
         if (next.requireTwoFactorFor.join() !== before.requireTwoFactorFor.join()) out.touchPermissions();
       }
-      const now = iso(this.d.clock.now());
-      await q
-        .insert(instanceSettings)
-        .values({ id: ROW, settings: next, updatedAt: now })
-        .onConflictDoUpdate({ target: instanceSettings.id, set: { settings: next, updatedAt: now } });
-      const view = await this.view(q);
-      out.then(() => {
-        this.written++;
-        this.last = { parsed: Stored.parse(next) };
-      });
-      out.note({ what: 'settings' });
-      out.emit(event('instanceChanged', { instance: view }, { kind: 'signedIn' }));
-      return view;
+      for (const key of ['signInRedirectProvider', 'registerRedirectProvider'] as const) {
+        const slug = patch[key];
+        if (slug === undefined) continue;
+        if (slug === '') delete next[key];
+        else await this.requireProvider(q, key, slug);
+      }
+      return next;
     });
+  }
+
+  /** A redirect names a provider that exists (enabled or not: the pages follow it only while it is enabled). */
+  private async requireProvider(q: Q, key: string, slug: string): Promise<void> {
+    const [p] = await q.select({ id: identityProviders.id }).from(identityProviders).where(eq(identityProviders.slug, slug)).limit(1);
+    if (!p) throw ApiError.of('redirect.provider.unknown', `No identity provider has the slug ${slug}`, { [key]: ['no identity provider has this slug'] });
+  }
+
+  /** Where the sign-in and registration pages send to, with each provider's state (GET /instance/redirects). */
+  async redirects(actor: Actor): Promise<Redirects> {
+    await this.d.permissions.require(actor, 'instance:update');
+    const s = await this.settings();
+    const all = await this.d.tx.read((q) => q.select({ slug: identityProviders.slug, displayName: identityProviders.displayName, enabled: identityProviders.enabled }).from(identityProviders));
+    const target = (slug: string | undefined) => {
+      if (!slug) return undefined;
+      const p = all.find((x) => x.slug === slug);
+      return { slug, displayName: p?.displayName ?? slug, state: !p ? ('missing' as const) : p.enabled ? ('active' as const) : ('disabled' as const) };
+    };
+    const signIn = target(s.signInRedirectProvider);
+    const register = target(s.registerRedirectProvider);
+    return { ...(signIn ? { signIn } : {}), ...(register ? { register } : {}) };
+  }
+
+  /**
+   * A file the instance shows everybody, with the type it is served with: a logo, a font, the
+   * theme's stylesheet, or a document's (any revision, or a template); otherwise 404.
+   */
+  async publicFile(fileId: string): Promise<{ sha256: string; sizeBytes: number; name: string; mimeType: string }> {
+    const [f] = await this.d.tx.read((q) => q.select().from(files).where(eq(files.id, fileId)).limit(1));
+    if (!f) throw notFound('file');
+    const type = shownType(await this.settings(), fileId) ?? ((await this.documents.shows(fileId)) ? await this.documents.servedType(f) : undefined);
+    if (!type) throw notFound('file');
+    return { sha256: f.sha256, sizeBytes: f.sizeBytes, name: f.name, mimeType: type };
+  }
+
+  /** Whether everybody may read a file (the files module lets any signed-in user read it too). */
+  async showsFile(fileId: string): Promise<boolean> {
+    return shownType(await this.settings(), fileId) !== undefined || this.documents.shows(fileId);
+  }
+
+  /** GET /instance/theme.css, with the hash its ETag carries. */
+  async themeStylesheet(): Promise<{ css: string; etag: string }> {
+    const css = themeCss(await this.settings());
+    return { css, etag: `"${createHash('sha256').update(css).digest('hex').slice(0, 32)}"` };
   }
 }
