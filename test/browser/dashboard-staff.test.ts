@@ -71,7 +71,7 @@ describe('staff home and activity dashboard in the browser', () => {
     // the home's own button (the staff tabs hold a New activity link too)
     expect(await page.locator('a.button-link', { hasText: 'New activity' }).getAttribute('href')).toBe('/staff/new');
     const across = page.getByRole('region', { name: 'Across activities' });
-    expect(await across.getByRole('link').allTextContents()).toEqual(['Questions', 'Announce', 'Printouts', 'Problems', 'Runners', 'Users', 'Roles', 'Instance']);
+    expect(await across.getByRole('link').allTextContents()).toEqual(['Questions', 'Announce', 'Printouts', 'Problems', 'Runners', 'Users', 'Roles', 'Instance', 'Sign-in providers', 'LTI']);
     const terminal = page.getByRole('region', { name: 'From a terminal' });
     expect(await terminal.textContent()).toContain(`judgectl login --server ${judge.url}`);
     expect(await terminal.textContent()).toContain('docs/judgectl.md');

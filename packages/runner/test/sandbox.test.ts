@@ -368,8 +368,8 @@ sandboxed('sandbox: close', () => {
     const sb = await Sandbox.create({ uidBase: base });
     const box = await sb.prepareBox();
     const p = sb.start({ argv: ['/bin/sh', '-c', 'sleep 100 & sleep 100'], workDir: box.path, limits: LIMITS });
-    await new Promise((r) => setTimeout(r, 200));
-    expect(uidsProcesses(base).length).toBeGreaterThan(0);
+    // both sleeps are running (on a loaded machine the start takes longer than any fixed pause)
+    await expect.poll(() => uidsProcesses(base).length, { timeout: 15_000, interval: 50 }).toBeGreaterThanOrEqual(2);
     const dirs = sb.describeBackend().split(', ');
     await sb.close();
     const r = await p.result;

@@ -45,9 +45,9 @@ describe('the theme', () => {
     expect((await stream.next('instanceChanged')).data).toMatchObject({ instance: { theme: { custom: true } } });
     const css = await anonymousGet('/instance/theme.css');
     const text = await css.text();
-    expect(text).toContain(':root{--accent:#0a7d32;--header-bg:rgb(10, 20, 30);--sans:\'Atkinson Hyperlegible\', sans-serif;}');
+    expect(text).toContain(':root:root{--accent:#0a7d32;--header-bg:rgb(10, 20, 30);--sans:\'Atkinson Hyperlegible\', sans-serif;}');
     // a member set for light is written for dark too, with its dark colour, so light does not leak into dark mode
-    expect(text).toContain('@media (prefers-color-scheme: dark){:root{--accent:#4493f8;--bg:#000;--header-bg:#161b22;}}');
+    expect(text).toContain('@media (prefers-color-scheme: dark){:root:root{--accent:#4493f8;--bg:#000;--header-bg:#161b22;}}');
     const again = await anonymousGet('/instance/theme.css', { 'if-none-match': css.headers.get('etag')! });
     expect(again.status).toBe(304);
     expect((await j.anonymous().call(ops.getInstance)).theme.light.primary).toBe('#0a7d32');

@@ -114,3 +114,22 @@ describe('refusals change nothing', () => {
     expect((await admin.call(ops.getInstance)).documents.map((d) => d.kind)).toContain('terms');
   });
 });
+
+describe('registration', () => {
+  it('asks whoever registers to accept the terms in force, and keeps when they did', async () => {
+    await admin.call(ops.updateInstance, { body: { localRegistrationEnabled: true } });
+    const body = { email: 'newcomer@school.example', password: 'a long enough password' };
+    // terms are in force (published above): refused without acceptance, nothing stored
+    const before = await j.count('users');
+    await expect(j.anonymous().call(ops.register, { body })).rejects.toMatchObject({ status: 422, code: 'validation_failed', errors: { acceptedTerms: expect.any(Array) } });
+    expect(await j.count('users')).toBe(before);
+    await j.anonymous().call(ops.register, { body: { ...body, acceptedTerms: true } });
+    const [row] = await j.query<{ terms_accepted_at: string | null }>('select terms_accepted_at from users where email = ?', body.email);
+    expect(row?.terms_accepted_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    // without terms in force nobody is asked
+    await admin.call(ops.withdrawInstanceDocuments, { params: { kind: 'terms' } });
+    await j.anonymous().call(ops.register, { body: { email: 'second@school.example', password: 'a long enough password' } });
+    const [second] = await j.query<{ terms_accepted_at: string | null }>('select terms_accepted_at from users where email = ?', 'second@school.example');
+    expect(second?.terms_accepted_at).toBeNull();
+  });
+});

@@ -5,6 +5,7 @@ export const RegisterRequest = z.object({
   email: Email,
   password: Password,
   username: Username.optional().meta({ description: 'Login name; derived from the address when absent (extension)' }),
+  acceptedTerms: z.boolean().optional().meta({ description: 'The terms of use were accepted (extension): required while the instance has terms in force (GET /instance documents, kind terms)' }),
 });
 
 export const LoginQuery = z.object({

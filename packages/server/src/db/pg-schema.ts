@@ -33,6 +33,8 @@ export const users = pgTable(
     isLocal: bool('is_local').notNull().default(1),
     isTemporary: bool('is_temporary').notNull().default(0),
     origin: text('origin').$type<'staff' | 'self'>().notNull().default('staff'),
+    // when a self-registered account accepted the terms of use in force then (instance documents)
+    termsAcceptedAt: ts('terms_accepted_at'),
     expiresAt: ts('expires_at'),
     approvedAt: ts('approved_at'),
     blockedAt: ts('blocked_at'),

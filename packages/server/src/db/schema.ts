@@ -27,6 +27,8 @@ export const users = sqliteTable(
      * (self-registration). Whether its owner may change login and name depends on it (account module).
      */
     origin: text('origin').$type<'staff' | 'self'>().notNull().default('staff'),
+    // when a self-registered account accepted the terms of use in force then (instance documents)
+    termsAcceptedAt: ts('terms_accepted_at'),
     expiresAt: ts('expires_at'),
     approvedAt: ts('approved_at'),
     blockedAt: ts('blocked_at'),

@@ -56,6 +56,10 @@ export const keys = {
   permissionCatalogue: ['permissionCatalogue'] as const,
   maintenance: ['maintenance'] as const,
   runners: ['runners'] as const,
+  /** The identity providers (OpenID Connect) and the LTI platforms, with one platform's registration values. */
+  providers: ['providers'] as const,
+  ltiPlatforms: ['ltiPlatforms'] as const,
+  ltiRegistration: (id: string) => ['ltiPlatforms', id, 'registration'] as const,
   enrolmentCodes: ['enrolmentCodes'] as const,
   /** The staff standings: the caller's own view or the public one (as participants see it). */
   staffRanking: (slug: string, seriesId: string | undefined, view: 'own' | 'public') => ['staffRanking', slug, seriesId ?? 'all', view] as const,

@@ -17,6 +17,7 @@ const ProblemPage = lazy(() => import('../pages/problem/ProblemPage'));
 const Submissions = lazy(() => import('../pages/submissions/SubmissionsPage'));
 const Submission = lazy(() => import('../pages/submissions/SubmissionPage'));
 const Register = lazy(() => import('../pages/auth/Register'));
+const DocumentPage = lazy(() => import('../pages/documents/DocumentPage'));
 const ForgotPassword = lazy(() => import('../pages/auth/ForgotPassword'));
 const ResetPassword = lazy(() => import('../pages/auth/ResetPassword'));
 const ConfirmEmail = lazy(() => import('../pages/auth/ConfirmEmail'));
@@ -32,6 +33,8 @@ const StaffUsers = lazy(() => import('../pages/staff/users/UsersPage'));
 const StaffUser = lazy(() => import('../pages/staff/users/UserPage'));
 const StaffRoles = lazy(() => import('../pages/staff/roles/RolesPage'));
 const StaffInstance = lazy(() => import('../pages/staff/instance/InstancePage'));
+const StaffProviders = lazy(() => import('../pages/staff/providers/ProvidersPage'));
+const StaffLti = lazy(() => import('../pages/staff/lti/LtiPage'));
 const StaffActivityLayout = lazyPage(staffActivityLayoutChunk);
 const StaffRunners = lazy(() => import('../pages/staff/runners/RunnersPage'));
 const StaffStandings = lazy(() => import('../pages/staff/standings/StaffStandingsPage'));
@@ -72,6 +75,7 @@ export function App() {
             <Route path="/sign-in" element={<SignIn />} />
             <Route path="/" element={guarded(<Activities />)} />
             <Route path="/register" element={<Register />} />
+            <Route path="/documents/:kind" element={<DocumentPage />} />
             {/* reached from mailed links, signed in or not */}
             <Route path="/forgot-password" element={<ForgotPassword />} />
             <Route path="/reset-password" element={<ResetPassword />} />
@@ -97,6 +101,8 @@ export function App() {
               <Route path="users/:id" element={<StaffUser />} />
               <Route path="roles" element={<StaffRoles />} />
               <Route path="instance" element={<StaffInstance />} />
+              <Route path="providers" element={<StaffProviders />} />
+              <Route path="lti" element={<StaffLti />} />
               <Route path="runners" element={<StaffRunners />} />
               <Route path="a/:activity" element={<StaffActivityLayout />}>
                 <Route index element={<StaffDashboard />} />

@@ -6,6 +6,8 @@ import { useI18n } from '../i18n/I18n';
 import { LANGUAGES, type Lang } from '../i18n/define';
 import { useLive } from '../live/Live';
 import { Banners } from './Banners';
+import { Footer } from './Footer';
+import { logoFor, useThemeStylesheet } from './instance-look';
 import { useAccount, useInstance } from './session';
 import { StaffNavLink } from './StaffNavLink';
 
@@ -51,9 +53,11 @@ function LanguageSwitch() {
 
 /** The frame of every page: header with navigation, language and account, the live indicator, the page. */
 export function Layout() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const account = useAccount();
   const instance = useInstance();
+  useThemeStylesheet(instance.data);
+  const logo = logoFor(instance.data, lang);
 
   async function signOut() {
     await call(ops.logout).catch(() => undefined);
@@ -69,6 +73,8 @@ export function Layout() {
       </a>
       <header className="site-header">
         <Link to="/" className="brand">
+          {/* the name beside it says what the logo is: the image itself is decoration */}
+          {logo && <img src={logo} alt="" />}
           {instance.data?.name ?? 'Judge'}
         </Link>
         <nav aria-label={t('app.mainNav')}>
@@ -92,6 +98,7 @@ export function Layout() {
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
+      <Footer look={instance.data} />
     </>
   );
 }

@@ -4,6 +4,9 @@ export const appMessages = defineMessages({
   en: {
     'app.skipToContent': 'Skip to content',
     'app.mainNav': 'Main',
+    'app.documents': 'About this judge',
+    'app.document.missing': 'This installation has no such document.',
+    'app.document.download': 'Download',
     'app.activities': 'Activities',
     'app.account': 'Account',
     'app.signIn': 'Sign in',
@@ -33,6 +36,9 @@ export const appMessages = defineMessages({
   de: {
     'app.skipToContent': 'Zum Inhalt springen',
     'app.mainNav': 'Hauptnavigation',
+    'app.documents': 'Über diesen Judge',
+    'app.document.missing': 'Diese Installation hat kein solches Dokument.',
+    'app.document.download': 'Herunterladen',
     'app.activities': 'Aktivitäten',
     'app.account': 'Konto',
     'app.signIn': 'Anmelden',

@@ -9,8 +9,8 @@ import { useAccount } from './session';
 export const STAFF_KEYS = ['question:read:all', 'question:answer', 'question:publish', 'announcement:create', 'printout:manage'] as const;
 export type StaffKey = (typeof STAFF_KEYS)[number];
 
-/** The system-wide permissions of the administration pages (users, roles and grants, instance). */
-export const ADMIN_KEYS = ['user:read:all', 'role:read', 'role:manage', 'grant:read:all', 'instance:update'] as const;
+/** The system-wide permissions of the administration pages (users, roles and grants, instance, sign-in providers and LTI). */
+export const ADMIN_KEYS = ['user:read:all', 'role:read', 'role:manage', 'grant:read:all', 'instance:update', 'provider:manage'] as const;
 /** The system-wide keys that open the problem library (problem keys have effect only system-wide). */
 export const LIBRARY_KEYS = ['problem:read:own', 'problem:read:all', 'problem:create'] as const;
 

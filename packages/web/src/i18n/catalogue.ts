@@ -19,6 +19,7 @@ import { staffMessages } from '../pages/staff/messages';
 import { staffUsersMessages } from '../pages/staff/users/messages';
 import { staffRolesMessages } from '../pages/staff/roles/messages';
 import { staffInstanceMessages } from '../pages/staff/instance/messages';
+import { staffLookMessages } from '../pages/staff/instance/look-messages';
 import { staffRunnersMessages } from '../pages/staff/runners/messages';
 import { staffStandingsMessages } from '../pages/staff/standings/messages';
 import { peopleMessages } from '../pages/staff/people/messages';
@@ -29,6 +30,8 @@ import { staffActivitiesMessages } from '../pages/staff/activities/messages';
 import { staffNewActivityMessages } from '../pages/staff/activities/new-messages';
 import { staffProblemsMessages } from '../pages/staff/problems/messages';
 import { staffSubmissionsMessages } from '../pages/staff/submissions/messages';
+import { staffProvidersMessages } from '../pages/staff/providers/messages';
+import { staffLtiMessages } from '../pages/staff/lti/messages';
 import type { Lang } from './define';
 import { numberFormat, pluralRules } from './formats';
 
@@ -55,6 +58,7 @@ const PARTS = [
   staffUsersMessages,
   staffRolesMessages,
   staffInstanceMessages,
+  staffLookMessages,
   staffRunnersMessages,
   staffStandingsMessages,
   peopleMessages,
@@ -65,6 +69,8 @@ const PARTS = [
   staffNewActivityMessages,
   staffProblemsMessages,
   staffSubmissionsMessages,
+  staffProvidersMessages,
+  staffLtiMessages,
 ] as const;
 
 type Part = (typeof PARTS)[number];

@@ -44,9 +44,12 @@ export class IdentityService {
   }
 
   /** `place`: where and in which language the confirmation is read, when the instance asks for one. */
-  async register(input: { email: string; password: string; username?: string | undefined }, place: MailPlace): Promise<void> {
+  async register(input: { email: string; password: string; username?: string | undefined; acceptedTerms?: boolean | undefined }, place: MailPlace): Promise<void> {
     const settings = await this.instance.settings();
     if (!settings.localRegistrationEnabled) throw ApiError.of('registration.closed', 'This installation does not take self-registration');
+    // terms in force are accepted by whoever registers, and when is kept with the account
+    const terms = (await this.instance.documents.inForce()).some((d) => d.kind === 'terms');
+    if (terms && !input.acceptedTerms) throw ApiError.of('validation_failed', 'Accept the terms of use to register', { acceptedTerms: ['accept the terms of use to register'] });
     const hash = await this.d.hasher.hash(input.password);
     // PostgreSQL: the unique keys on login and address decide a race the checks below lose
     await this.d.tx.write(async (q, out) => {
@@ -68,6 +71,7 @@ export class IdentityService {
           emailKey: emailKey(input.email),
           passwordHash: hash,
           origin: 'self',
+          termsAcceptedAt: terms ? now : null,
           approvedAt: settings.requireApproval ? null : now,
           createdAt: now,
         })

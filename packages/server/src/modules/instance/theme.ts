@@ -15,9 +15,9 @@ export const OWN_LIGHT: Palette = {
   text: '#161b22',
   dimmed: '#57606a',
   border: '#d0d7de',
-  navBackground: '#f4f6f9',
+  navBackground: 'transparent',
   navText: '#1d4ed8',
-  navActiveBackground: '#f4f6f9',
+  navActiveBackground: 'transparent',
   navActiveText: '#1d4ed8',
   headerBackground: '#f4f6f9',
   headerText: '#161b22',
@@ -32,9 +32,9 @@ export const OWN_DARK: Palette = {
   text: '#e6edf3',
   dimmed: '#9da7b3',
   border: '#3d444d',
-  navBackground: '#161b22',
+  navBackground: 'transparent',
   navText: '#4493f8',
-  navActiveBackground: '#161b22',
+  navActiveBackground: 'transparent',
   navActiveText: '#4493f8',
   headerBackground: '#161b22',
   headerText: '#e6edf3',
@@ -109,8 +109,9 @@ export function themeCss(s: Stored): string {
   const setLight = PALETTE_MEMBERS.filter((m) => t?.light?.[m] !== undefined);
   const setDark = PALETTE_MEMBERS.filter((m) => t?.light?.[m] !== undefined || t?.dark?.[m] !== undefined);
   const light = declarations(setLight, t?.light, OWN_LIGHT) + (t?.fontFamily ? `--sans:${t.fontFamily};` : '') + (t?.fontFamilyHeadings ? `--sans-headings:${t.fontFamilyHeadings};` : '');
-  if (light) out.push(`:root{${light}}`);
+  // :root twice outweighs the base stylesheet's :root rules wherever the page loads this one
+  if (light) out.push(`:root:root{${light}}`);
   const dark = declarations(setDark, t?.dark, OWN_DARK);
-  if (dark) out.push(`@media (prefers-color-scheme: dark){:root{${dark}}}`);
+  if (dark) out.push(`@media (prefers-color-scheme: dark){:root:root{${dark}}}`);
   return `${out.join('\n')}\n`;
 }

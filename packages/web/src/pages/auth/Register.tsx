@@ -1,12 +1,14 @@
 import { ops } from '@judge/sdk/browser';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link, Navigate } from 'react-router';
 import { call, isProblem } from '../../api/client';
 import { useInstance } from '../../app/session';
 import { ErrorBox, Loading } from '../../components/Status';
-import { useT } from '../../i18n/I18n';
+import { useI18n, useT } from '../../i18n/I18n';
+import { documentsFor } from '../../app/instance-look';
 import { Field, fieldErrors } from './Field';
 import { useAuthPage } from './useAuthPage';
+import { useProviderRedirect } from './ProviderSignIn';
 
 type T = ReturnType<typeof useT>;
 interface Form {
@@ -14,6 +16,7 @@ interface Form {
   username: string;
   password: string;
   repeat: string;
+  acceptedTerms: boolean;
 }
 
 /** The server's refusal as messages per field, or what to show above the form. */
@@ -25,6 +28,28 @@ function refusal(t: T, err: unknown): { fields: Record<string, string[]>; genera
   return { fields: {}, general: err };
 }
 
+/** The terms of use in force, linked, to accept before the account is made. */
+function TermsCheckbox({ title, checked, onChange, errors }: { title: string; checked: boolean; onChange(v: boolean): void; errors: string[] | undefined }) {
+  const t = useT();
+  const id = useId();
+  return (
+    <div className="field check-field">
+      <input id={id} type="checkbox" name="acceptedTerms" checked={checked} onChange={(e) => onChange(e.target.checked)} aria-invalid={errors ? true : undefined} aria-describedby={errors ? `${id}-error` : undefined} />
+      <label htmlFor={id}>
+        {t('register.terms.accept')}{' '}
+        <Link to="/documents/terms" target="_blank" rel="noopener">
+          {title}
+        </Link>
+      </label>
+      {errors && (
+        <small id={`${id}-error`} className="field-error">
+          {errors.join(' ')}
+        </small>
+      )}
+    </div>
+  );
+}
+
 /** What the new account waits for before it may take part: nothing, an administrator's approval, or its address confirmed. */
 type Outcome = 'ready' | 'approval' | 'confirm';
 
@@ -34,7 +59,7 @@ type Outcome = 'ready' | 'approval' | 'confirm';
  */
 async function registerAndSignIn(f: Form, instance: { requireApproval?: boolean; requireConfirmedEmail?: boolean } | undefined): Promise<Outcome> {
   const username = f.username.trim();
-  await call(ops.register, { body: { email: f.email.trim(), password: f.password, ...(username ? { username } : {}) } });
+  await call(ops.register, { body: { email: f.email.trim(), password: f.password, ...(username ? { username } : {}), ...(f.acceptedTerms ? { acceptedTerms: true } : {}) } });
   if (instance?.requireConfirmedEmail) return 'confirm';
   await call(ops.login, { query: { useCookies: 'true' }, body: { email: f.email.trim(), password: f.password } });
   return instance?.requireApproval ? 'approval' : 'ready';
@@ -43,7 +68,9 @@ async function registerAndSignIn(f: Form, instance: { requireApproval?: boolean;
 function RegisterForm({ onDone }: { onDone(outcome: Outcome, email: string): void }) {
   const t = useT();
   const instance = useInstance();
-  const [f, setF] = useState<Form>({ email: '', username: '', password: '', repeat: '' });
+  const [f, setF] = useState<Form>({ email: '', username: '', password: '', repeat: '', acceptedTerms: false });
+  const { lang } = useI18n();
+  const terms = documentsFor(instance.data, lang).get('terms');
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [general, setGeneral] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -53,6 +80,7 @@ function RegisterForm({ onDone }: { onDone(outcome: Outcome, email: string): voi
     e.preventDefault();
     setGeneral(null);
     if (f.password !== f.repeat) return setErrors({ repeat: [t('register.mismatch')] });
+    if (terms && !f.acceptedTerms) return setErrors({ acceptedTerms: [t('register.terms.required')] });
     setErrors({});
     setBusy(true);
     try {
@@ -72,6 +100,7 @@ function RegisterForm({ onDone }: { onDone(outcome: Outcome, email: string): voi
       <Field label={t('register.username')} name="username" autoComplete="username" value={f.username} onChange={set('username')} hint={t('register.usernameHint')} errors={errors.username} />
       <Field label={t('register.password')} name="password" type="password" autoComplete="new-password" required value={f.password} onChange={set('password')} hint={t('register.passwordHint')} errors={errors.password} />
       <Field label={t('register.repeat')} name="repeat" type="password" autoComplete="new-password" required value={f.repeat} onChange={set('repeat')} errors={errors.repeat} />
+      {terms && <TermsCheckbox title={terms.title} checked={f.acceptedTerms} onChange={(acceptedTerms) => setF({ ...f, acceptedTerms })} errors={errors.acceptedTerms} />}
       {general !== null && (typeof general === 'string' ? <div className="error-box" role="alert">{general}</div> : <ErrorBox error={general} />)}
       <button type="submit" className="primary" disabled={busy}>
         {busy ? t('register.busy') : t('register.submit')}
@@ -84,6 +113,8 @@ function RegisterForm({ onDone }: { onDone(outcome: Outcome, email: string): voi
 export default function Register() {
   const { t, next, account, instance, linkTo, enter, goOn } = useAuthPage('register.title');
   const [waiting, setWaiting] = useState<{ outcome: 'approval' | 'confirm'; email: string } | null>(null);
+  // the instance's provider makes the account at its first sign-in there
+  const leaving = useProviderRedirect(account.data ? undefined : instance.data?.registerRedirectProvider, next, false);
 
   async function done(outcome: Outcome, email: string) {
     // said before the account arrives, which would otherwise send the page straight on
@@ -118,6 +149,7 @@ export default function Register() {
   }
   if (account.data) return <Navigate to={next} replace />;
   if (instance.isPending) return <Loading />;
+  if (leaving) return <p className="notice">{t('auth.provider.leaving')}</p>;
   return (
     <section className="narrow card">
       <h1>{t('register.title')}</h1>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { ErrorBox } from '../../components/Status';
-import { ProviderSignIn } from './ProviderSignIn';
+import { ProviderSignIn, useProviderRedirect } from './ProviderSignIn';
 import { SecondFactor } from './SecondFactor';
 import { useAuthPage } from './useAuthPage';
 import { useSignIn } from './useSignIn';
@@ -13,14 +13,21 @@ export default function SignIn() {
   const [chosen, setRemember] = useState<boolean | null>(null);
   const remember = chosen ?? instance.data?.keepSignedInByDefault ?? false;
   const f = useSignIn({ t, remember, signedIn: async () => (await enter(), goOn()) });
+  const [params] = useSearchParams();
+  const providers = instance.data?.providers ?? [];
+  // showLocalSignIn off: the password form is for the few without the school's accounts, behind ?local=1
+  const local = instance.data?.showLocalSignIn !== false || params.get('local') === '1' || providers.length === 0;
+  const leaving = useProviderRedirect(account.data ? undefined : instance.data?.signInRedirectProvider, next, remember);
 
   if (account.data) return <Navigate to={next} replace />;
+  if (leaving) return <p className="notice">{t('auth.provider.leaving')}</p>;
 
   return (
     <section className="narrow card">
       <h1>{t('auth.signIn.title')}</h1>
       {onTheWay && <p className="notice">{t('auth.continue')}</p>}
-      {!f.second && <ProviderSignIn providers={instance.data?.providers ?? []} next={next} remember={remember} />}
+      {!f.second && <ProviderSignIn providers={providers} next={next} remember={remember} local={local} />}
+      {local && (
       <form onSubmit={(e) => void f.submit(e)} className="form" noValidate={f.second !== null}>
         {f.second ? (
           <SecondFactor step={f.second} login={f.login.trim()} value={f.code} onChange={f.setCode} error={f.codeError} remember={remember} attempt={f.attempt} onSwitch={f.switchTo} />
@@ -54,6 +61,7 @@ export default function SignIn() {
           </button>
         )}
       </form>
+      )}
       <p>
         <Link to={linkTo('/forgot-password')}>{t('forgot.link')}</Link>
       </p>

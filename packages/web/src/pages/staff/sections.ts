@@ -30,6 +30,8 @@ export const GLOBAL_SECTIONS: StaffSection[] = [
   { key: 'users', path: 'users', label: 'staff.nav.users', shown: holds('user:read:all') },
   { key: 'roles', path: 'roles', label: 'staff.nav.roles', shown: holds('role:read', 'role:manage', 'grant:read:all') },
   { key: 'instance', path: 'instance', label: 'staff.nav.instance', shown: holds('instance:update') },
+  { key: 'providers', path: 'providers', label: 'staff.providers.nav', shown: holds('provider:manage') },
+  { key: 'lti', path: 'lti', label: 'staff.lti.nav', shown: holds('provider:manage') },
 ];
 
 /** Whether a reader may see the pages of one activity they manage. */
