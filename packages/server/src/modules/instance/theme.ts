@@ -42,7 +42,7 @@ export const OWN_DARK: Palette = {
 export const OWN_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'DejaVu Sans', sans-serif";
 
 /**
- * The web app's custom property each palette member sets (docs/instance.md lists them): primary
+ * The web app's custom property each palette member sets (docs/decisions.md §22 lists them): primary
  * fills buttons and marks the active tab, secondary is the text on it, accent rings what has the
  * keyboard's focus.
  */
