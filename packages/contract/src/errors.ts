@@ -47,6 +47,8 @@ export const ERROR_CODES = {
   'lti.platform.inUse': 409,
   'lti.link.taken': 409,
   'account.lastAdministrator': 409,
+  'deletion.notPending': 409,
+  'deletion.notAttention': 409,
   'merge.undo.unavailable': 409,
   'problem.slug.taken': 409,
   'problem.slug.exhausted': 409,

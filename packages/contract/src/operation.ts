@@ -27,7 +27,7 @@ export interface Operation {
   form?: z.ZodType;
   /** JSON schema of a 200/201 body, `binary` for a download, `redirect` for a 302 to Location, absent for 204. */
   response?: z.ZodType | 'binary' | 'redirect';
-  status: 200 | 201 | 204 | 302;
+  status: 200 | 201 | 202 | 204 | 302;
   /** Error codes this operation documents besides the ones every operation may answer. */
   errors: readonly ErrorCode[];
   /** The permission checked, for the documentation; checks themselves live in the services. */

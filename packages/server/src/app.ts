@@ -30,7 +30,7 @@ import { authenticate, edge, rateLimit } from './http/middleware.js';
 import { webApp } from './http/web-app.js';
 import { openLogFile } from './log-file.js';
 import { AccessService, accessRoutes } from './modules/access/index.js';
-import { AccountService, accountRoutes } from './modules/account/index.js';
+import { AccountService, accountRoutes, DeletionRequests, deletionRequestRoutes, DeletionSweeper } from './modules/account/index.js';
 import { ActivitiesService, activitiesRoutes } from './modules/activities/index.js';
 import { DashboardService, dashboardRoutes } from './modules/dashboard/index.js';
 import { BlobStore, FilesService, filesRoutes } from './modules/files/index.js';
@@ -82,6 +82,7 @@ interface Workers {
   rankingAnnouncer: RankingAnnouncer;
   reaper: LeaseReaper;
   ltiGrades: LtiGrades;
+  deletionSweeper: DeletionSweeper;
 }
 
 export interface JudgeApp extends Workers {
@@ -131,6 +132,7 @@ function createServices(deps: Deps, blobs: BlobStore) {
     instance,
     identity: new IdentityService(deps, instance, account),
     account,
+    deletionRequests: new DeletionRequests(deps, blobs),
     users: new UsersService(deps),
     temporaryUsers: new TemporaryUsersService(deps),
     userMerges: new UserMergesService(deps, { submissionChanged }),
@@ -234,6 +236,7 @@ function createApi(deps: Deps, services: Services): Api {
   identityProvidersRoutes(api, services.identityProviders, services.providerSignIn, { publicUrl: config.publicUrl, cookieDays: config.auth.cookieDays });
   ltiRoutes(api, services.lti, { publicUrl: config.publicUrl });
   accountRoutes(api, services.account, deps.config.publicUrl);
+  deletionRequestRoutes(api, services.deletionRequests, deps.limits, config.auth.loginAttemptsPerMinute);
   filesRoutes(api, services.files, config.limits.uploadBytes);
   // content routes
   participantRoutes(api, services.participant);
@@ -286,6 +289,7 @@ async function startWorkers(deps: Deps, services: Services, paths: DataPaths, en
     rankingAnnouncer: new RankingAnnouncer(deps),
     reaper: new LeaseReaper(deps, services.judging),
     ltiGrades: services.lti.grades,
+    deletionSweeper: new DeletionSweeper(deps, services.deletionRequests),
   };
   const cluster = await ClusterNode.start({
     engine,

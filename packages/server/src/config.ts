@@ -79,6 +79,11 @@ export const ConfigSchema = z.strictObject({
     accountLoginFailuresPerMinute: Positive,
     lockoutFailures: Positive,
     lockoutMinutes: Positive,
+    /**
+     * How long a deletion request from an identity provider's back channel waits before the account
+     * is emptied: the time administrators have to halt a mistaken or forged one.
+     */
+    providerDeletionHours: Positive,
     argon2MemoryKib: z.number().int().min(1024),
     argon2Iterations: z.number().int().min(1),
   }),

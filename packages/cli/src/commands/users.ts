@@ -8,6 +8,7 @@ import { positive, sub } from './common.js';
 import { importCommand } from './users-import.js';
 import { userAccountCommands } from './users-sessions.js';
 import { mergeCommands } from './users-merge.js';
+import { deletionRequestCommands } from './users-deletion.js';
 import { temporaryAndApproveCommands } from './users-temporary.js';
 
 const name = (u: { firstName?: string | undefined; lastName?: string | undefined }) => [u.firstName, u.lastName].filter(Boolean).join(' ');
@@ -29,6 +30,7 @@ export function usersCommands(program: Command): void {
   mergeCommands(users);
   temporaryAndApproveCommands(users);
   importCommand(users);
+  deletionRequestCommands(users);
 }
 
 function createAndList(users: Command): void {

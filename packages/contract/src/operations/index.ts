@@ -6,6 +6,7 @@ import * as instance from './instance.js';
 import * as files from './files.js';
 import * as identity from './identity.js';
 import * as providers from './providers.js';
+import * as deletionRequests from './deletion-requests.js';
 import * as lti from './lti.js';
 import * as users from './users.js';
 import * as problems from './problems.js';
@@ -24,6 +25,7 @@ export const ops = {
   ...instance,
   ...identity,
   ...providers,
+  ...deletionRequests,
   ...lti,
   ...access,
   ...users,

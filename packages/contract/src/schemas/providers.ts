@@ -62,3 +62,37 @@ export const IdentityProviderRequest = z.object({
   deletionSecret: z.string().max(512).optional(),
   mappingRules: z.array(MappingRule).max(100).optional(),
 });
+
+/** What an identity provider's back channel sends to have the account of one of its subjects deleted. */
+export const ProviderDeletionRequest = z.object({
+  subject: z.string().min(1).max(255).meta({ description: "The provider's `sub` of the account" }),
+  requestId: z.string().min(1).max(200).meta({ description: "The provider's id of the request: sending it again answers the first" }),
+});
+
+export const DeletionRequestState = z.enum(['pending', 'completed', 'halted', 'attention']);
+
+/** What the back channel is answered: the same for a subject with no account here, which records nothing. */
+export const DeletionRequestReceipt = z.object({
+  id: z.string(),
+  state: DeletionRequestState,
+  dueAt: Timestamp,
+});
+export type DeletionRequestReceipt = z.infer<typeof DeletionRequestReceipt>;
+
+/** A deletion request as administrators see it; the login and name while the account still has them. */
+export const AccountDeletionRequest = z.object({
+  id: z.string(),
+  channel: z.enum(['holder', 'provider']),
+  state: DeletionRequestState,
+  userId: z.string().optional(),
+  username: z.string().optional(),
+  displayName: z.string().optional(),
+  providerSlug: z.string().optional(),
+  requestId: z.string().optional(),
+  requestedAt: Timestamp,
+  dueAt: Timestamp,
+  doneAt: Timestamp.optional(),
+  haltedByUserId: z.string().optional(),
+  note: z.string().optional(),
+});
+export type AccountDeletionRequest = z.infer<typeof AccountDeletionRequest>;

@@ -911,3 +911,25 @@ export const ltiGrades = pgTable(
   },
   (t) => [uniqueIndex('lti_grades_pk').on(t.placementId, t.userId), index('lti_grades_user').on(t.userId), index('lti_grades_due').on(t.nextAttemptAt)],
 );
+
+export const accountDeletionRequests = pgTable(
+  'account_deletion_requests',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    providerId: text('provider_id').references(() => identityProviders.id, { onDelete: 'set null' }),
+    requestId: text('request_id'),
+    channel: text('channel').$type<'holder' | 'provider'>().notNull(),
+    state: text('state').$type<'pending' | 'completed' | 'halted' | 'attention'>().notNull(),
+    requestedAt: ts('requested_at').notNull(),
+    dueAt: ts('due_at').notNull(),
+    doneAt: ts('done_at'),
+    haltedBy: text('halted_by').references(() => users.id, { onDelete: 'set null' }),
+    note: text('note'),
+  },
+  (t) => [
+    uniqueIndex('account_deletion_requests_request').on(t.providerId, t.requestId),
+    index('account_deletion_requests_due').on(t.state, t.dueAt),
+    index('account_deletion_requests_user').on(t.userId),
+  ],
+);

@@ -1059,3 +1059,32 @@ export const ltiGrades = sqliteTable(
   },
   (t) => [uniqueIndex('lti_grades_pk').on(t.placementId, t.userId), index('lti_grades_user').on(t.userId), index('lti_grades_due').on(t.nextAttemptAt)],
 );
+
+/**
+ * A request to delete an account (modules/account/deletion-requests.ts): from an identity provider's
+ * back channel (`channel` provider). Carried out by the sweeper once `due_at` passes, unless an
+ * administrator halts it; an account with system permissions beyond a participant's waits for an
+ * administrator (`attention`). The user link is dropped if the row of the account ever goes.
+ */
+export const accountDeletionRequests = sqliteTable(
+  'account_deletion_requests',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    providerId: text('provider_id').references(() => identityProviders.id, { onDelete: 'set null' }),
+    /** The provider's own id of the request: the same one twice records one request. */
+    requestId: text('request_id'),
+    channel: text('channel').$type<'holder' | 'provider'>().notNull(),
+    state: text('state').$type<'pending' | 'completed' | 'halted' | 'attention'>().notNull(),
+    requestedAt: ts('requested_at').notNull(),
+    dueAt: ts('due_at').notNull(),
+    doneAt: ts('done_at'),
+    haltedBy: text('halted_by').references(() => users.id, { onDelete: 'set null' }),
+    note: text('note'),
+  },
+  (t) => [
+    uniqueIndex('account_deletion_requests_request').on(t.providerId, t.requestId),
+    index('account_deletion_requests_due').on(t.state, t.dueAt),
+    index('account_deletion_requests_user').on(t.userId),
+  ],
+);

@@ -137,8 +137,9 @@ export function edge(log: Logger, https: boolean): Mw {
 /** Reads a bearer token or the session cookie; a missing or bad one leaves the request anonymous. */
 export function authenticate(sessions: Sessions, clock: Clock): Mw {
   return async (ctx, next) => {
-    // runners carry their own tokens, checked by the runner routes
-    if (runnerProtocol(ctx.state.operation)) return next();
+    // runners carry their own tokens, checked by the runner routes; an operation that ignores the
+    // session may carry another system's secret in Authorization, which is no token of ours to look up
+    if (runnerProtocol(ctx.state.operation) || ctx.state.operation?.ignoresSession) return next();
     const header = ctx.get('authorization');
     if (header) {
       const m = /^Bearer\s+([A-Za-z0-9_-]{16,128})$/i.exec(header);

@@ -1,41 +1,15 @@
-import { rm } from 'node:fs/promises';
 import { ApiError } from '@judge/contract';
-import { and, eq, inArray, notExists } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
-import {
-  accountCodes,
-  activityDocuments,
-  attemptFiles,
-  files,
-  grants,
-  printouts,
-  problemVersionFiles,
-  questions,
-  rememberedMachines,
-  roles,
-  runnerFiles,
-  submissionFiles,
-  submissions,
-  trials,
-  users,
-} from '../../db/schema.js';
+import { grants, roles, users } from '../../db/schema.js';
 import type { Q } from '../../db/storage.js';
 import type { Deps } from '../../services.js';
-import { iso } from '../../util.js';
 import type { BlobStore } from '../files/index.js';
-import { announceUser } from '../users/index.js';
-
-/** What a deleted account's questions read instead. */
-const DELETED_TEXT = '[deleted]';
-
-/** The placeholder login of a deleted account: the ranking shows it where the name was. */
-export const deletedLogin = (userId: string) => `deleted-${userId.replace(/-/g, '').slice(-12)}`;
+import { anonymiseAccount, removeOrphanBlobs } from './anonymise.js';
 
 /**
  * The owner deletes their account (POST /account/delete, with `accountDeletionEnabled`): it is
- * anonymised rather than removed, so contests keep their results under a placeholder; what was
- * theirs to say (names, address, sources, printouts, questions) goes. Answers the blobs to remove
- * after commit (sources no other file row uses).
+ * anonymised (anonymise.ts), not removed.
  */
 export async function deleteOwnAccount(d: Deps, blobs: BlobStore, actor: Actor, password: string, deletionEnabled: boolean): Promise<void> {
   if (!deletionEnabled) throw ApiError.of('account.deletion.disabled', 'This installation does not let accounts be deleted by their owners: ask an administrator');
@@ -46,50 +20,14 @@ export async function deleteOwnAccount(d: Deps, blobs: BlobStore, actor: Actor, 
   const now = d.clock.now();
   const orphans = await d.tx.write(async (q, out) => {
     if (await lastAdministrator(q, u.id)) throw ApiError.of('account.lastAdministrator', 'You are the only administrator: make another one first, or the installation has nobody to run it');
-    const removed = await removeSources(q, u.id);
-    await q
-      .update(printouts)
-      .set({ source: null, sourceDisposedAt: iso(now) })
-      .where(eq(printouts.userId, u.id));
-    await q.update(questions).set({ topic: DELETED_TEXT, body: DELETED_TEXT }).where(eq(questions.authorUserId, u.id));
-    await q.delete(rememberedMachines).where(eq(rememberedMachines.userId, u.id));
-    await q.delete(accountCodes).where(eq(accountCodes.userId, u.id));
-    const login = deletedLogin(u.id);
-    const [row] = await q
-      .update(users)
-      .set({
-        username: login,
-        usernameKey: login,
-        email: null,
-        emailKey: null,
-        emailConfirmed: false,
-        passwordHash: null,
-        firstName: null,
-        lastName: null,
-        note: null,
-        tags: [],
-        twoFactorKey: null,
-        twoFactorEnabled: false,
-        recoveryCodes: [],
-        blockedAt: u.blockedAt ?? iso(now),
-        blockedReason: 'Deleted by its owner',
-      })
-      .where(eq(users.id, u.id))
-      .returning();
-    await d.sessions.endAllOfUser(q, u.id, 'blocked', now, out);
-    out.note({ what: 'user', userId: u.id });
-    await announceUser(q, row!, out);
-    return removed;
+    return anonymiseAccount(d, q, out, u, 'Deleted by its owner', now);
   });
-  for (const sha256 of orphans) {
-    // an upload of the same bytes since the commit made a row that needs them
-    const since = await d.tx.read((q) => q.select({ id: files.id }).from(files).where(eq(files.sha256, sha256)).limit(1));
-    if (!since.length) await rm(blobs.pathOf(sha256), { force: true });
-  }
+  await removeOrphanBlobs(d, blobs, orphans);
   d.log.info({ userId: u.id }, 'account deleted by its owner');
 }
 
-async function lastAdministrator(q: Q, userId: string): Promise<boolean> {
+/** Whether the account is the only unblocked administrator: emptying it would leave nobody to run the installation. */
+export async function lastAdministrator(q: Q, userId: string): Promise<boolean> {
   const admins = await q
     .select({ userId: grants.userId, permissions: roles.permissions, blockedAt: users.blockedAt })
     .from(grants)
@@ -97,32 +35,4 @@ async function lastAdministrator(q: Q, userId: string): Promise<boolean> {
     .innerJoin(users, eq(users.id, grants.userId));
   const holders = new Set(admins.filter((g) => g.permissions.includes('system:administrator') && !g.blockedAt).map((g) => g.userId));
   return holders.has(userId) && holders.size === 1;
-}
-
-/**
- * Removes the account's submission files, and the file rows (and blob hashes) that nothing else
- * uses: a source another account submitted too, or a problem's file of the same bytes, stays.
- */
-async function removeSources(q: Q, userId: string): Promise<string[]> {
-  const mine = q.select({ id: submissions.id }).from(submissions).where(eq(submissions.userId, userId));
-  const held = await q.select({ fileId: submissionFiles.fileId }).from(submissionFiles).where(inArray(submissionFiles.submissionId, mine));
-  await q.delete(submissionFiles).where(inArray(submissionFiles.submissionId, mine));
-  const ids = [...new Set(held.map((h) => h.fileId))];
-  if (!ids.length) return [];
-  const unused = and(
-    inArray(files.id, ids),
-    eq(files.uploadedBy, userId),
-    notExists(q.select({ one: submissionFiles.fileId }).from(submissionFiles).where(eq(submissionFiles.fileId, files.id))),
-    notExists(q.select({ one: problemVersionFiles.fileId }).from(problemVersionFiles).where(eq(problemVersionFiles.fileId, files.id))),
-    notExists(q.select({ one: activityDocuments.fileId }).from(activityDocuments).where(eq(activityDocuments.fileId, files.id))),
-    notExists(q.select({ one: runnerFiles.fileId }).from(runnerFiles).where(eq(runnerFiles.fileId, files.id))),
-    notExists(q.select({ one: attemptFiles.fileId }).from(attemptFiles).where(eq(attemptFiles.fileId, files.id))),
-    notExists(q.select({ one: trials.packageFileId }).from(trials).where(eq(trials.packageFileId, files.id))),
-  );
-  const gone = await q.delete(files).where(unused).returning({ sha256: files.sha256 });
-  const hashes = [...new Set(gone.map((g) => g.sha256))];
-  if (!hashes.length) return [];
-  // a blob is shared by every file row of its bytes: it goes only when none is left
-  const still = new Set((await q.select({ sha256: files.sha256 }).from(files).where(inArray(files.sha256, hashes))).map((r) => r.sha256));
-  return hashes.filter((h) => !still.has(h));
 }

@@ -2,7 +2,7 @@ import type { LtiPlatform } from '@judge/contract';
 import { useState, type ReactNode } from 'react';
 import { ErrorBox, Loading } from '../../../components/Status';
 import { useT } from '../../../i18n/I18n';
-import { Refused } from '../providers/Refused';
+import { RemoveOrDisable } from '../providers/RemoveOrDisable';
 import { LinkAccount } from './LinkAccount';
 import { LTI_WORDS, PlatformForm } from './PlatformForm';
 import { useDeletePlatform, useDisablePlatform, usePlatform } from './queries';
@@ -54,37 +54,15 @@ function Fold({ summary, initiallyOpen = false, children }: { summary: string; i
 /** Removing a platform, asked first; refused while it is in use, with switching it off offered instead. */
 function RemovePlatform({ p, said }: { p: LtiPlatform; said: Said }) {
   const t = useT();
-  const [asking, setAsking] = useState(false);
   const remove = useDeletePlatform(p, () => said(t('staff.lti.deletedNow', { name: p.displayName })));
   const disable = useDisablePlatform(p, () => (remove.reset(), said(t('staff.lti.disabledNow', { name: p.displayName }))));
-  const fix = p.enabled && (
-    <button type="button" onClick={() => disable.mutate()} disabled={disable.isPending}>
-      {t('staff.lti.disableInstead')}
-    </button>
-  );
-  return (
-    <>
-      {!asking ? (
-        <button type="button" className="danger" onClick={() => (remove.reset(), setAsking(true))}>
-          {t('staff.lti.delete')}
-        </button>
-      ) : (
-        <span className="confirm" role="group" aria-label={t('staff.lti.deleteConfirm', { name: p.displayName })}>
-          <span>{t('staff.lti.deleteConfirm', { name: p.displayName })}</span>
-          <button type="button" className="danger" onClick={() => (setAsking(false), remove.mutate())} disabled={remove.isPending} autoFocus>
-            {t('staff.lti.deleteYes')}
-          </button>
-          <button type="button" onClick={() => setAsking(false)}>
-            {t('staff.cancel')}
-          </button>
-        </span>
-      )}
-      <div className="refusal-slot">
-        <Refused error={remove.error} words={LTI_WORDS} fix={fix} />
-        {disable.isError && <Refused error={disable.error} words={LTI_WORDS} />}
-      </div>
-    </>
-  );
+  const labels = {
+    remove: t('staff.lti.delete'),
+    confirm: t('staff.lti.deleteConfirm', { name: p.displayName }),
+    yes: t('staff.lti.deleteYes'),
+    disableInstead: t('staff.lti.disableInstead'),
+  };
+  return <RemoveOrDisable enabled={p.enabled} remove={remove} disable={disable} words={LTI_WORDS} labels={labels} />;
 }
 
 function PlatformCard({ p, fresh, said }: { p: LtiPlatform; fresh: boolean; said: Said }) {

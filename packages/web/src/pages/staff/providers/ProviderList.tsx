@@ -5,7 +5,7 @@ import { useT } from '../../../i18n/I18n';
 import { CopyValue } from './CopyValue';
 import { PROVIDER_WORDS, ProviderForm } from './ProviderForm';
 import { useDeleteProvider, useDisableProvider, useProvider } from './queries';
-import { Refused } from './Refused';
+import { RemoveOrDisable } from './RemoveOrDisable';
 
 /** The form for one provider, filled from the server's copy as it is now. */
 function ProviderEditor({ id, done }: { id: string; done(message: string): void }) {
@@ -47,37 +47,15 @@ function ProviderFacts({ p }: { p: IdentityProvider }) {
 /** Removing a provider, asked first; refused while accounts are linked, with switching it off offered instead. */
 function RemoveProvider({ p, said }: { p: IdentityProvider; said(message: string): void }) {
   const t = useT();
-  const [asking, setAsking] = useState(false);
   const remove = useDeleteProvider(p, () => said(t('staff.providers.deletedNow', { name: p.displayName })));
   const disable = useDisableProvider(p, () => (remove.reset(), said(t('staff.providers.disabledNow', { name: p.displayName }))));
-  const fix = p.enabled && (
-    <button type="button" onClick={() => disable.mutate()} disabled={disable.isPending}>
-      {t('staff.providers.disableInstead')}
-    </button>
-  );
-  return (
-    <>
-      {!asking ? (
-        <button type="button" className="danger" onClick={() => (remove.reset(), setAsking(true))}>
-          {t('staff.providers.delete')}
-        </button>
-      ) : (
-        <span className="confirm" role="group" aria-label={t('staff.providers.deleteConfirm', { name: p.displayName })}>
-          <span>{t('staff.providers.deleteConfirm', { name: p.displayName })}</span>
-          <button type="button" className="danger" onClick={() => (setAsking(false), remove.mutate())} disabled={remove.isPending} autoFocus>
-            {t('staff.providers.deleteYes')}
-          </button>
-          <button type="button" onClick={() => setAsking(false)}>
-            {t('staff.cancel')}
-          </button>
-        </span>
-      )}
-      <div className="refusal-slot">
-        <Refused error={remove.error} words={PROVIDER_WORDS} fix={fix} />
-        {disable.isError && <Refused error={disable.error} words={PROVIDER_WORDS} />}
-      </div>
-    </>
-  );
+  const labels = {
+    remove: t('staff.providers.delete'),
+    confirm: t('staff.providers.deleteConfirm', { name: p.displayName }),
+    yes: t('staff.providers.deleteYes'),
+    disableInstead: t('staff.providers.disableInstead'),
+  };
+  return <RemoveOrDisable enabled={p.enabled} remove={remove} disable={disable} words={PROVIDER_WORDS} labels={labels} />;
 }
 
 function ProviderCard({ p, said }: { p: IdentityProvider; said(message: string): void }) {

@@ -10,6 +10,7 @@ import { Time } from '../../../i18n/time';
 import { JudgectlHint } from '../JudgectlHint';
 import { OWN_ZONE, useManagedUser } from './queries';
 import { MergeControl } from './MergeControl';
+import { DeletionRequestNotice } from './DeletionRequestNotice';
 import { ApproveControl, BlockControl, ResetPassword, TwoFactorOff } from './UserActions';
 import { UserEditForm } from './UserEditForm';
 import { UserGrants } from './UserGrants';
@@ -95,6 +96,7 @@ function UserPageBody() {
           <h1 id={`${id}-h`} className="page-title">
             {q.data.username}
           </h1>
+          {may('user:update') && <DeletionRequestNotice user={q.data} />}
           <div className="admin-columns">
             <div className="card admin-card">
               <h2>{t('staff.users.facts')}</h2>
