@@ -99,11 +99,29 @@ describe('contest day in the browser: questions, announcements, printouts, broad
     await look(page, 'announcement');
   }
 
+  /**
+   * Opens a submission from the live list. The row is redrawn when its verdict arrives, so a click
+   * at that moment can land on the row being replaced: the click is repeated until the page is the
+   * submission's, and a page that shows a refusal instead says which.
+   */
+  async function openSubmission(page: Page, id: string): Promise<void> {
+    const link = page.locator(`a[href$="/submissions/${id}"]`).first();
+    await expect
+      .poll(async () => {
+        if (!page.url().endsWith(`/submissions/${id}`)) await link.click({ timeout: 5_000 }).catch(() => undefined);
+        return page.url().endsWith(`/submissions/${id}`);
+      }, WAIT)
+      .toBe(true);
+    const shown = page.locator('.submission-page, .error-box').first();
+    await shown.waitFor(WAIT);
+    if (await page.locator('.error-box').count()) throw new Error(`the submission page refused: ${await page.locator('.error-box').first().textContent()}`);
+  }
+
   /** A submission and a typed file are asked to print; their states follow the staff's claim and resolve live. */
   async function printoutsFollowStaff(page: Page, who: Person): Promise<void> {
     const s = await who.client.submit(world.act.slug, world.problemSlug, [{ name: 'sum.cpp', bytes: CORRECT_CPP }], { language: 'cpp' });
     await page.locator('.activity-tabs').getByRole('link', { name: 'Submissions' }).click();
-    await page.locator(`a[href$="/submissions/${s.id}"]`).first().click();
+    await openSubmission(page, s.id);
     await page.getByRole('button', { name: 'Print this submission' }).click();
     await page.getByText('The printout of this submission is queued.').waitFor(WAIT);
     await look(page, 'print-submission');
