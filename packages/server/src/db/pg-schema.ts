@@ -215,8 +215,29 @@ export const activities = pgTable(
     runnerTags: text('runner_tags').$type<string[]>().notNull().default(sql`'[]'`),
     archivedAt: ts('archived_at'),
     publishedAt: ts('published_at'),
+    publicScoreboard: bool('public_scoreboard').notNull().default(0),
+    displayToken: text('display_token'),
+    finalizedAt: ts('finalized_at'),
+    awardRules: text('award_rules').$type<{ gold: number; silver: number; bronze: number; extraBronze: number }>(),
   },
   (t) => [uniqueIndex('activities_slug').on(t.slug), uniqueIndex('activities_slug_key').on(t.slugKey)],
+);
+
+export const activityAwards = pgTable(
+  'activity_awards',
+  {
+    id: text('id').primaryKey(),
+    activityId: text('activity_id')
+      .notNull()
+      .references(() => activities.id, { onDelete: 'cascade' }),
+    key: text('award_key').notNull(),
+    citation: text('citation').notNull(),
+    userIds: text('user_ids').$type<string[]>().notNull(),
+    position: bigint('position', { mode: 'number' }).notNull(),
+    adjusted: bool('adjusted').notNull().default(0),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('activity_awards_key').on(t.activityId, t.key)],
 );
 
 export const roles = pgTable(

@@ -254,8 +254,39 @@ export const activities = sqliteTable(
     runnerTags: text('runner_tags', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
     archivedAt: ts('archived_at'),
     publishedAt: ts('published_at'),
+    /** The public view of the standings to anybody, signed in or not, and its page. */
+    publicScoreboard: bool('public_scoreboard').notNull().default(false),
+    /** The secret of the display link (a projector nobody signs in on); null: no link. */
+    displayToken: text('display_token'),
+    /** When the standings were declared final (and the awards computed). */
+    finalizedAt: ts('finalized_at'),
+    /** Medals given at finalisation; null: the judge's defaults. */
+    awardRules: text('award_rules', { mode: 'json' }).$type<AwardRules>(),
   },
   (t) => [uniqueIndex('activities_slug').on(t.slug), uniqueIndex('activities_slug_key').on(t.slugKey)],
+);
+
+/** How many rows receive each medal; extraBronze are given on top of bronze (as the ICPC does). */
+export type AwardRules = { gold: number; silver: number; bronze: number; extraBronze: number };
+
+/** The awards of a finalised activity (winner, medals, first to solve, group winners), citations adjustable by staff. */
+export const activityAwards = sqliteTable(
+  'activity_awards',
+  {
+    id: text('id').primaryKey(),
+    activityId: text('activity_id')
+      .notNull()
+      .references(() => activities.id, { onDelete: 'cascade' }),
+    /** Stable within the activity and the CLICS award id: winner, gold-medal, first-to-solve-SLUG, group-winner-ID… */
+    key: text('award_key').notNull(),
+    citation: text('citation').notNull(),
+    userIds: text('user_ids', { mode: 'json' }).$type<string[]>().notNull(),
+    position: integer('position').notNull(),
+    /** The citation was changed by staff (kept when the awards are computed again). */
+    adjusted: bool('adjusted').notNull().default(false),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('activity_awards_key').on(t.activityId, t.key)],
 );
 
 export const roles = sqliteTable(
