@@ -2,3 +2,4 @@
 export { RankingService } from './service.js';
 export { rankingRoutes } from './routes.js';
 export { gradeOf, type Grade } from './grade.js';
+export { DEFAULT_AWARD_RULES, awardRulesOf, medalOf } from './award-rules.js';
