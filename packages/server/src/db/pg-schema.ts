@@ -219,6 +219,7 @@ export const activities = pgTable(
     displayToken: text('display_token'),
     finalizedAt: ts('finalized_at'),
     awardRules: text('award_rules').$type<{ gold: number; silver: number; bronze: number; extraBronze: number }>(),
+    ceremonyStep: bigint('ceremony_step', { mode: 'number' }).notNull().default(0),
   },
   (t) => [uniqueIndex('activities_slug').on(t.slug), uniqueIndex('activities_slug_key').on(t.slugKey)],
 );

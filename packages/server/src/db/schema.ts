@@ -262,6 +262,8 @@ export const activities = sqliteTable(
     finalizedAt: ts('finalized_at'),
     /** Medals given at finalisation; null: the judge's defaults. */
     awardRules: text('award_rules', { mode: 'json' }).$type<AwardRules>(),
+    /** The award ceremony's step its presenter is at, which the screens following the presenter show. */
+    ceremonyStep: integer('ceremony_step').notNull().default(0),
   },
   (t) => [uniqueIndex('activities_slug').on(t.slug), uniqueIndex('activities_slug_key').on(t.slugKey)],
 );

@@ -1,0 +1,1 @@
+ALTER TABLE "activities" ADD COLUMN "ceremony_step" bigint DEFAULT 0 NOT NULL;

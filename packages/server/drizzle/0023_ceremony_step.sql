@@ -1,0 +1,1 @@
+ALTER TABLE `activities` ADD `ceremony_step` integer DEFAULT 0 NOT NULL;
