@@ -92,6 +92,11 @@ export const EVENTS = {
       series: SeriesSignal,
     }),
   },
+  activityFinalized: {
+    audience: 'participant',
+    description: 'An activity was finalised (finalizedAt set: the standings are final, the awards computed) or reopened (no finalizedAt); to those who may see it',
+    data: z.object({ activityId: z.string(), finalizedAt: Timestamp.optional() }),
+  },
   activityChanged: {
     audience: 'manager',
     description: 'An activity was created, changed or deleted; to holders of activity:update in it',
@@ -200,6 +205,11 @@ export const EVENTS = {
     audience: 'participant',
     description: "The recipient's own printout request was taken, handed back or resolved; to its requester only",
     data: z.object({ activityId: z.string(), printout: PrintoutSignal }),
+  },
+  ceremonyStepChanged: {
+    audience: 'manager',
+    description: "The award ceremony's presenter moved to another step; to holders of ranking:read:unfrozen in its activity (the screens following the presenter)",
+    data: z.object({ activityId: z.string(), step: z.number().int() }),
   },
   printoutChanged: {
     audience: 'manager',

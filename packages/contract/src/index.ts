@@ -16,11 +16,16 @@ export * from './schemas/instance.js';
 export * from './schemas/instance-branding.js';
 export * from './schemas/content.js';
 export * from './schemas/judging.js';
+export * from './schemas/scoreboards.js';
 export * from './schemas/forms.js';
 export * from './schemas/questions.js';
+/** The CLICS Contest API's object schemas (docs/clics.md). */
+export * as clics from './clics/index.js';
 export * from './schemas/printouts.js';
 export * from './schemas/sample-runs.js';
 export * from './schemas/dashboard.js';
+export * from './schemas/awards.js';
+export * from './schemas/ceremony.js';
 export { ops, OPERATIONS } from './operations/index.js';
 
 /** The API version written into openapi.json and events.json. */

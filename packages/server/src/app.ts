@@ -32,8 +32,11 @@ import { openLogFile } from './log-file.js';
 import { AccessService, accessRoutes } from './modules/access/index.js';
 import { AccountService, accountRoutes, DeletionRequests, deletionRequestRoutes, DeletionSweeper } from './modules/account/index.js';
 import { ActivitiesService, activitiesRoutes } from './modules/activities/index.js';
+import { AwardsService, awardsRoutes } from './modules/awards/index.js';
+import { CeremonyService, ceremonyRoutes } from './modules/ceremony/index.js';
 import { DashboardService, dashboardRoutes } from './modules/dashboard/index.js';
 import { BlobStore, FilesService, filesRoutes } from './modules/files/index.js';
+import { clicsMiddleware } from './modules/clics/index.js';
 import { IdentityService, identityRoutes } from './modules/identity/index.js';
 import { InstanceService, instanceRoutes, maintenanceGate } from './modules/instance/index.js';
 import { Judging, judgingRoutes } from './modules/judging/index.js';
@@ -43,6 +46,7 @@ import { PrintoutsService, printoutsRoutes, pruneDisposed } from './modules/prin
 import { ProblemsService, problemsRoutes } from './modules/problems/index.js';
 import { QuestionsService, questionsRoutes } from './modules/questions/index.js';
 import { RankingService, rankingRoutes } from './modules/ranking/index.js';
+import { ScoreboardsService, scoreboardsRoutes } from './modules/scoreboards/index.js';
 import { RunnersService, runnerRoutes } from './modules/runners/index.js';
 import { SeriesService, seriesRoutes } from './modules/series/index.js';
 import { SampleRunsService, sampleRunsRoutes } from './modules/sample-runs/index.js';
@@ -116,6 +120,7 @@ function createServices(deps: Deps, blobs: BlobStore) {
   files.addReadRule((_actor, fileId) => instance.showsFile(fileId));
   const account = new AccountService(deps, instance, blobs);
   const ranking = new RankingService(deps);
+  const awards = new AwardsService(deps, ranking);
   const participant = new ParticipantService(deps, files);
   const ltiKeys = new ToolKeys(deps);
   const ltiGrades = new LtiGrades(deps, ltiKeys);
@@ -144,6 +149,7 @@ function createServices(deps: Deps, blobs: BlobStore) {
     // content services
     participant,
     ranking,
+    scoreboards: new ScoreboardsService(deps, ranking),
     series,
     problems: new ProblemsService(deps, files, judging.forProblems),
     activities: new ActivitiesService(deps, files, series),
@@ -158,6 +164,8 @@ function createServices(deps: Deps, blobs: BlobStore) {
     questions: new QuestionsService(deps),
     printouts: new PrintoutsService(deps, files),
     dashboard: new DashboardService(deps),
+    awards,
+    ceremony: new CeremonyService(deps, ranking, async (actor, a) => (await awards.list(actor, a.id)).awards),
   };
 }
 
@@ -241,6 +249,7 @@ function createApi(deps: Deps, services: Services): Api {
   // content routes
   participantRoutes(api, services.participant);
   rankingRoutes(api, services.ranking);
+  scoreboardsRoutes(api, services.scoreboards);
   seriesRoutes(api, services.series);
   problemsRoutes(api, services.problems);
   activitiesRoutes(api, services.activities);
@@ -252,6 +261,8 @@ function createApi(deps: Deps, services: Services): Api {
   questionsRoutes(api, services.questions);
   printoutsRoutes(api, services.printouts);
   dashboardRoutes(api, services.dashboard);
+  awardsRoutes(api, services.awards);
+  ceremonyRoutes(api, services.ceremony);
   return api;
 }
 
@@ -269,6 +280,8 @@ function createHandler(deps: Deps, api: Api, services: Services): RequestListene
   koa.use(authenticate(sessions, clock));
   koa.use(maintenanceGate(services.instance.maintenance, deps.permissions));
   koa.use(rateLimit(config.limits.requestsPerMinute, deps.limits));
+  // the CLICS Contest API (decisions §25): its own paths, outside the judge's operations
+  koa.use(clicsMiddleware(deps, { ...services, blobs: services.files.blobs }, services.identity));
   koa.use(api.routes());
   koa.use(api.allowedMethods());
   koa.use(webApp(config.web.dir, log));
@@ -344,6 +357,8 @@ async function shutdown(parts: {
   for (const w of Object.values(parts.workers)) w.stop();
   // long polls answer 204 now rather than wait out their time on a closing server
   parts.services.judging.close();
+  // the scoreboards' feeds end, so that their connections do not hold the server open
+  parts.services.scoreboards.close();
   // a printout being printed finishes and is recorded before the database closes
   await Promise.all(parts.services.printouts.printing);
   await parts.deps.offloop.close();

@@ -32,6 +32,7 @@ describe('activities: the managers side', () => {
         unlisted: true,
         hideEndedSeriesProblems: false,
         showGroupMembers: false,
+        publicScoreboard: false,
         maxUploadBytes: 262144,
         maxAttachments: 1,
         publishedAt: now(),
@@ -40,6 +41,7 @@ describe('activities: the managers side', () => {
         participantCount: 0,
         runnerTags: [],
         matchingRunners: 0,
+        awardRules: { gold: 4, silver: 4, bronze: 4, extraBronze: 0 },
       });
       expect((await activityRow(a.id))!.slugKey).toBe('spring-cup');
       // the creator holds the built-in manager role in it, and nothing in it is anyone else's
@@ -67,6 +69,7 @@ describe('activities: the managers side', () => {
         joinPassword: 'sesame',
         hideEndedSeriesProblems: true,
         showGroupMembers: true,
+        publicScoreboard: true,
         maxUploadBytes: 1024,
         maxAttachments: 3,
         maxSubmissionsPerProblem: 50,

@@ -391,7 +391,8 @@ describe('the ranking', () => {
     expect(e.detail).toContain('ranking:read');
     await refusedWith(get(ann, a.slug, UNKNOWN_UUID), 404, 'not_found');
     await refusedWith(get(ann, a.slug, foreign.id), 404, 'not_found');
-    await refusedWith(f.j.anonymous().call(ops.getRanking, { params: { idOrSlug: a.slug }, query: {} }), 401, 'unauthenticated');
+    // signed out: only a public scoreboard answers (decisions §23); this one is not public
+    await refusedWith(f.j.anonymous().call(ops.getRanking, { params: { idOrSlug: a.slug }, query: {} }), 404, 'not_found');
     const bad = await sendJson(f.j.url, 'GET', `/activities/${a.slug}/ranking?seriesId=not-a-uuid`, ann.c.accessToken);
     expect({ status: bad.status, code: bad.body.code }).toEqual({ status: 422, code: 'validation_failed' });
     expect(bad.body.errors).toHaveProperty('seriesId');

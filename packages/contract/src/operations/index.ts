@@ -18,6 +18,9 @@ import * as runners from './runners.js';
 import * as questions from './questions.js';
 import * as printouts from './printouts.js';
 import * as sampleRuns from './sample-runs.js';
+import * as scoreboards from './scoreboards.js';
+import * as ceremony from './ceremony.js';
+import * as awards from './awards.js';
 
 /** Every operation of the API, keyed by operation id. */
 export const ops = {
@@ -39,6 +42,9 @@ export const ops = {
   ...questions,
   ...printouts,
   ...sampleRuns,
+  ...scoreboards,
+  ...ceremony,
+  ...awards,
   ...admin,
 } as const;
 

@@ -108,8 +108,9 @@ export const getRanking = defineOperation({
     'A series counts only inside its ranking window (rankingVisibleFrom..rankingVisibleTo) unless the caller holds ranking:read:unfrozen. ' +
     'Results of submissions made at or after rankingFreezeAt are hidden until rankingRevealAt from anyone without ranking:read:unfrozen. ' +
     'Excluded submissions never count; series with importanceScope none are left out unless asked for with seriesId. ' +
-    'view=public answers as a participant sees it whatever the caller holds (frozen cells carry no result), for a projector; rows name the username only to holders of result:read:all.',
-  auth: 'user',
+    'view=public answers as a participant sees it whatever the caller holds (frozen cells carry no result), for a projector; rows name the username only to holders of result:read:all. ' +
+    'Signed out: the public view of a published activity with publicScoreboard on, and 404 for any other (decisions §23).',
+  auth: 'anonymous',
   params: z.object({ idOrSlug: IdOrSlug }),
   query: RankingQuery,
   response: Ranking,

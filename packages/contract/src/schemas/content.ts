@@ -158,6 +158,15 @@ export const Modules = z.object({
   sampleRuns: z.boolean().meta({ description: 'Participants may run their code on the samples (never a submission); on unless switched off' }),
 });
 
+/** Medals given at finalisation (decisions §24): the first `gold` ranks gold, the next `silver` silver, then `bronze` + `extraBronze` bronze. */
+export const AwardRules = z.object({
+  gold: z.number().int().min(0).max(1000),
+  silver: z.number().int().min(0).max(1000),
+  bronze: z.number().int().min(0).max(1000),
+  extraBronze: z.number().int().min(0).max(1000),
+});
+export type AwardRules = z.infer<typeof AwardRules>;
+
 export const Activity = z.object({
   id: z.string(),
   slug: z.string(),
@@ -177,6 +186,9 @@ export const Activity = z.object({
   joinPassword: z.string().optional(),
   hideEndedSeriesProblems: z.boolean(),
   showGroupMembers: z.boolean(),
+  publicScoreboard: z
+    .boolean()
+    .meta({ description: 'Anyone, signed in or not, may read the public view of the standings and open the scoreboard page (decisions §23); off by default' }),
   maxUploadBytes: z.number().int(),
   maxAttachments: z.number().int(),
   maxSubmissionsPerProblem: z.number().int().optional(),
@@ -187,6 +199,8 @@ export const Activity = z.object({
   participantCount: z.number().int(),
   runnerTags: z.array(z.string()),
   matchingRunners: z.number().int(),
+  awardRules: AwardRules.meta({ description: "The medal counts in force (extension): the activity's own, else the judge's defaults" }),
+  finalizedAt: Timestamp.optional().meta({ description: 'When the standings were declared final and the awards computed (extension); absent while not finalised' }),
 });
 export type Activity = z.infer<typeof Activity>;
 
@@ -203,10 +217,12 @@ const activityWritable = {
   joinPassword: z.string().min(1).max(128).nullable().optional(),
   hideEndedSeriesProblems: z.boolean().optional(),
   showGroupMembers: z.boolean().optional(),
+  publicScoreboard: z.boolean().optional(),
   maxUploadBytes: Limit.max(128 * 1024 * 1024).optional(),
   maxAttachments: Limit.max(100).optional(),
   maxSubmissionsPerProblem: Limit.nullable().optional(),
   runnerTags: RunnerTags.optional(),
+  awardRules: AwardRules.nullable().optional().meta({ description: "Medal counts for the awards; null: back to the judge's defaults" }),
 };
 
 export const CreateActivityRequest = z.object({ slug: Slug, name: Name, type: TypeTag, rankingType: RankingType, timeZone: TimeZone, ...activityWritable });
@@ -256,6 +272,7 @@ export const ParticipantActivity = z.object({
   documents: z.array(ActivityDocument),
   props: z.record(z.string(), z.unknown()).optional(),
   archivedAt: Timestamp.optional(),
+  finalizedAt: Timestamp.optional().meta({ description: 'When the standings were declared final (extension)' }),
 });
 export type ParticipantActivity = z.infer<typeof ParticipantActivity>;
 

@@ -1,4 +1,5 @@
 import { statusTitle } from '@judge/contract';
+import { loggedPath } from './log-path.js';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -126,7 +127,7 @@ export function edge(log: Logger, https: boolean): Mw {
       if (log.isLevelEnabled('info')) {
         const ms = Number(process.hrtime.bigint() - start) / 1e6;
         log.info(
-          { reqId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, userId: ctx.state.actor?.userId, ip: clientAddress(ctx) },
+          { reqId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path), status: ctx.status, ms: Math.round(ms * 10) / 10, userId: ctx.state.actor?.userId, ip: clientAddress(ctx) },
           'request',
         );
       }

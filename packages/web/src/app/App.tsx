@@ -23,6 +23,10 @@ const ResetPassword = lazy(() => import('../pages/auth/ResetPassword'));
 const ConfirmEmail = lazy(() => import('../pages/auth/ConfirmEmail'));
 const Account = lazy(() => import('../pages/account/AccountPage'));
 const Standings = lazy(() => import('../pages/standings/StandingsPage'));
+const Scoreboard = lazy(() => import('../pages/scoreboard/ScoreboardPage'));
+const Projector = lazy(() => import('../pages/scoreboard/ProjectorPage'));
+const Display = lazy(() => import('../pages/scoreboard/DisplayPage'));
+const Ceremony = lazy(() => import('../pages/ceremony/CeremonyPage'));
 const Questions = lazy(() => import('../pages/questions/QuestionsPage'));
 const Printouts = lazy(() => import('../pages/printouts/PrintoutsPage'));
 const StaffLayout = lazyPage(staffLayoutChunk);
@@ -81,6 +85,8 @@ export function App() {
             <Route path="/reset-password" element={<ResetPassword />} />
             <Route path="/confirm-email" element={<ConfirmEmail />} />
             <Route path="/account" element={guarded(<Account />)} />
+            {/* not guarded: a public scoreboard is for anybody; the server decides who may read it */}
+            <Route path="/a/:activity/scoreboard" element={<Scoreboard />} />
             <Route path="/a/:activity" element={guarded(<ActivityLayout />)}>
               <Route index element={<ActivityHome />} />
               <Route path="p/:problem" element={<ProblemPage />} />
@@ -120,8 +126,13 @@ export function App() {
               </Route>
               <Route path="new" element={<StaffNewActivity />} />
             </Route>
+            {/* full screen over the layout: the presenter's laptop and the screens that follow it */}
+            <Route path="/ceremony/:activity" element={guarded(<Ceremony />)} />
             <Route path="*" element={<NotFound />} />
           </Route>
+          {/* the room's screens: full screen without the app's frame, signed in or not (the server decides) */}
+          <Route path="/a/:activity/projector" element={<Projector />} />
+          <Route path="/display/:token" element={<Display />} />
         </Routes>
       </Suspense>
     </BrowserRouter>

@@ -8,6 +8,9 @@ import { sampleRunMessages } from '../pages/submit/sample-run-messages';
 import { submissionsMessages } from '../pages/submissions/messages';
 import { verdictMessages } from '../components/verdict-messages';
 import { standingsMessages } from '../pages/standings/messages';
+import { awardsMessages } from '../pages/standings/awards-messages';
+import { scoreboardMessages } from '../pages/scoreboard/messages';
+import { ceremonyMessages } from '../pages/ceremony/messages';
 import { accountMessages } from '../pages/account/messages';
 import { twoFactorMessages } from '../pages/account/two-factor-messages';
 import { registerMessages } from '../pages/auth/register-messages';
@@ -47,6 +50,9 @@ const PARTS = [
   submissionsMessages,
   verdictMessages,
   standingsMessages,
+  awardsMessages,
+  scoreboardMessages,
+  ceremonyMessages,
   accountMessages,
   twoFactorMessages,
   registerMessages,

@@ -9,6 +9,8 @@ const STALE: Record<string, KeyFamily[]> = {
   activityCreated: ['activities', 'managedActivities', 'staffActivity'],
   activityUpdated: ['activities', 'activity', 'series', 'problem', 'managedActivities', 'staffActivity', 'staffSeries'],
   activityDeleted: ['activities', 'activity', 'managedActivities', 'staffActivity', 'staffSeries'],
+  // finalised or reopened: the activity, its awards (read under the activity's key) and the standings' heading
+  activityFinalized: ['activities', 'activity', 'managedActivities', 'staffActivity'],
   activityTimesChanged: ['activities', 'activity', 'series', 'managedActivities', 'staffActivity', 'staffSeries'],
   seriesChanged: ['activity', 'series', 'problem', 'ranking', 'staffRanking', 'staffActivity', 'staffSeries'],
   submissionStateChanged: ['submissions', 'submission', 'problem'],

@@ -276,6 +276,14 @@ export class AccessService {
     return PERMISSION_KEYS.map((key) => ({ key, ...PERMISSIONS[key] }));
   }
 
+  /** The users whose grant in an activity lets them manage it (activity:update): its staff, for the CLICS accounts (decisions §25). */
+  async staffOf(activityId: string): Promise<string[]> {
+    const rows = await this.d.tx.read((q) =>
+      q.select({ userId: grants.userId, permissions: roles.permissions }).from(grants).innerJoin(roles, eq(roles.id, grants.roleId)).where(eq(grants.activityId, activityId)),
+    );
+    return [...new Set(rows.filter((r) => r.permissions.includes('activity:update')).map((r) => r.userId))];
+  }
+
   async mine(actor: Actor, activityId: string | undefined): Promise<string[]> {
     // system-scoped keys count only from system grants, exactly as the checks treat them; and in an
     // activity where the caller's grant has overrideSystem, nothing beyond that grant's keys (decisions §5)

@@ -23,12 +23,14 @@ import {
   managerAudience,
   participantAudience,
   requireNotArchived,
+  requireScoringKept,
   seesActivity,
   visibleActivity,
   type ActivityRow,
 } from '../policy/index.js';
 import { copySeries, copyShift, shifted } from './copy.js';
 import { toActivity, toParticipantActivity } from './views.js';
+import { contestRows } from './contests.js';
 
 type CreateInput = z.output<typeof CreateActivityRequest>;
 type UpdateInput = z.output<typeof UpdateActivityRequest>;
@@ -55,9 +57,11 @@ const PLAIN_MEMBERS = [
   'joinPassword',
   'hideEndedSeriesProblems',
   'showGroupMembers',
+  'publicScoreboard',
   'maxUploadBytes',
   'maxAttachments',
   'maxSubmissionsPerProblem',
+  'awardRules',
 ] as const;
 
 /** Column defaults that the rules below need to know about when a new activity leaves them out. */
@@ -214,6 +218,7 @@ export class ActivitiesService {
       requireNotArchived(a);
       const set = patchOf(placeDatesInZone(input, DATE_MEMBERS, input.timeZone ?? a.timeZone), a.modules);
       settle(a, set);
+      requireScoringKept(a, a, set, ['rankingType', 'startDate']);
       const row = Object.keys(set).length ? await this.saved(q, a.id, set) : a;
       // the series that shared a date move with it; one left outside refuses the update
       await this.seriesService.followActivity(q, a, row, out);
@@ -289,6 +294,8 @@ export class ActivitiesService {
           joinPassword: null,
           publishedAt: null,
           archivedAt: null,
+          // a display link is the source's secret: the copy gets its own when staff make one
+          displayToken: null,
         })
         .returning();
       await copySeries(q, source.id, copy!.id, ms, now);
@@ -377,6 +384,11 @@ export class ActivitiesService {
     if (!ids.length) return [];
     const byId = new Map((await q.select().from(activities).where(inArray(activities.id, ids))).map((a) => [a.id, a]));
     return ids.map((id) => byId.get(id)!);
+  }
+
+  /** Every contest with start and end dates, unchecked (see contestRows): for the CLICS API. */
+  contests(): Promise<ActivityRow[]> {
+    return this.d.tx.read(contestRows);
   }
 
   async listManaged(actor: Actor, query: { page: number; pageSize: number; search?: string | undefined; includeArchived?: boolean | undefined }): Promise<Page<Activity>> {

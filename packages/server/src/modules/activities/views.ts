@@ -4,6 +4,7 @@ import type { Q } from '../../db/storage.js';
 import { activityDocuments, files, series, seriesProblems } from '../../db/schema.js';
 import type { Deps } from '../../services.js';
 import { readMatchingRunners } from '../runners/index.js';
+import { awardRulesOf } from '../ranking/index.js';
 import { compact, iso } from '../../util.js';
 import type { ActivityRow } from '../policy/index.js';
 import { participantCount } from './queries.js';
@@ -70,6 +71,7 @@ export async function toActivity(q: Q, a: ActivityRow): Promise<Activity> {
     joinPassword: a.joinPassword,
     hideEndedSeriesProblems: a.hideEndedSeriesProblems,
     showGroupMembers: a.showGroupMembers,
+    publicScoreboard: a.publicScoreboard,
     maxUploadBytes: a.maxUploadBytes,
     maxAttachments: a.maxAttachments,
     maxSubmissionsPerProblem: a.maxSubmissionsPerProblem,
@@ -80,6 +82,8 @@ export async function toActivity(q: Q, a: ActivityRow): Promise<Activity> {
     participantCount: participants,
     runnerTags: a.runnerTags,
     matchingRunners: await readMatchingRunners(q, a.runnerTags),
+    awardRules: awardRulesOf(a),
+    finalizedAt: a.finalizedAt,
   }) as Activity;
 }
 
@@ -106,6 +110,7 @@ export async function toParticipantActivity(d: Deps, q: Q, userId: string, a: Ac
     documents,
     props: a.props,
     archivedAt: a.archivedAt,
+    finalizedAt: a.finalizedAt,
   }) as ParticipantActivity;
 }
 

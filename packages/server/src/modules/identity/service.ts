@@ -92,6 +92,32 @@ export class IdentityService {
    * passed a code).
    */
   async login(login: string, password: string, kind: SessionKind, client: ClientInfo, second: SecondFactor = {}): Promise<IssuedSession & { machine?: { cookie: string; maxAgeMs: number } }> {
+    const { current, factor, now } = await this.checkPassword(login, password, client, second);
+    if (factor === 'required') throw new LoginRefused('RequiresTwoFactor');
+    // a lock still running stays: it holds off the addresses that guessed, not this one
+    const lockedUntil = current.lockedUntil && current.lockedUntil > iso(now) ? current.lockedUntil : null;
+    const issued = await this.d.tx.write(async (q, out) => {
+      await q.update(users).set({ failedLogins: 0, lockedUntil, lastSeenAt: iso(now) }).where(eq(users.id, current.id));
+      return this.d.sessions.open(q, current.id, kind, client, now, out);
+    });
+    return factor === 'passed' && kind === 'cookie' ? { ...issued, machine: await this.twoFactor.rememberMachine(current.id, now) } : issued;
+  }
+
+  /**
+   * The caller of one request that carries a login and password (HTTP Basic, the CLICS API,
+   * decisions §25): the same check, budgets and lockout as a sign-in, without a session. An account
+   * with two-factor sign-in cannot be used so: a password alone is not enough for it.
+   */
+  async passwordActor(login: string, password: string, client: ClientInfo): Promise<Actor> {
+    const { current, factor } = await this.checkPassword(login, password, client, {});
+    if (factor === 'required') throw new LoginRefused('RequiresTwoFactor');
+    // a right password resets the count of failures, as a sign-in does; most requests find nothing to reset
+    if (current.failedLogins > 0) await this.d.tx.write((q) => q.update(users).set({ failedLogins: 0 }).where(eq(users.id, current.id)));
+    return { userId: current.id, sessionId: `basic:${current.id}`, via: 'bearer' };
+  }
+
+  /** The password check of a sign-in: its budgets, lockout, blocks, expiry and second factor (see login). */
+  private async checkPassword(login: string, password: string, client: ClientInfo, second: SecondFactor) {
     const address = client.ipAddress;
     const found = await this.d.tx.read((q) => findUserByLogin(q, login));
     const account = found ? found.id : `login:${login.trim().toLowerCase()}`;
@@ -133,14 +159,7 @@ export class IdentityService {
       throw new LoginRefused('Failed');
     }
     await this.marks.succeeded(account, address);
-    if (factor === 'required') throw new LoginRefused('RequiresTwoFactor');
-    // a lock still running stays: it holds off the addresses that guessed, not this one
-    const lockedUntil = current.lockedUntil && current.lockedUntil > iso(now) ? current.lockedUntil : null;
-    const issued = await this.d.tx.write(async (q, out) => {
-      await q.update(users).set({ failedLogins: 0, lockedUntil, lastSeenAt: iso(now) }).where(eq(users.id, current.id));
-      return this.d.sessions.open(q, current.id, kind, client, now, out);
-    });
-    return factor === 'passed' && kind === 'cookie' ? { ...issued, machine: await this.twoFactor.rememberMachine(current.id, now) } : issued;
+    return { current, factor, now };
   }
 
   /** The refusal an account is under now: its lock (LockedOut), else its spent budget (429); none when it is open. */

@@ -17,3 +17,4 @@ export {
   visibleActivity,
   type ActivityRow,
 } from './activities.js';
+export { requireNotFinalized, requireResultsOpen, requireScoringKept } from './finalized.js';

@@ -84,6 +84,17 @@ export class ProblemsService {
     files.addReadRule((actor, fileId) => this.mayReadFile(actor, fileId));
   }
 
+  /**
+   * What the package of a problem's version said of itself (limits, test counts), of `versionId`
+   * or else the newest version; unchecked, for the CLICS API's problems (decisions §25).
+   */
+  async packageInfoOf(problemId: string, versionId?: string): Promise<Record<string, unknown> | null> {
+    return this.d.tx.read(async (q) => {
+      const v = versionId ? (await q.select().from(problemVersions).where(eq(problemVersions.id, versionId)).limit(1))[0] : await newestVersion(q, problemId);
+      return v?.packageInfo ?? null;
+    });
+  }
+
   // ---------------------------------------------------------------- problems
 
   async list(actor: Actor, query: ProblemsListQuery): Promise<Page<Problem>> {

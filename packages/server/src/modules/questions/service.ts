@@ -12,7 +12,7 @@ import {
   type Question,
 } from '@judge/contract';
 import type { OwnQuestionsQuery, QuestionsQuery } from '@judge/contract';
-import { and, eq, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/permissions.js';
 import { activities, cannedAnswers, questionReads, questions, series, seriesProblems } from '../../db/schema.js';
@@ -22,7 +22,7 @@ import { event, type Audience } from '../../events/bus.js';
 import { requireNotArchived, visibleActivity, type ActivityRow } from '../policy/index.js';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
-import { ownSearch, questionPage, questionRow, staffSearch, toQuestion, unanswered, type QuestionRow } from './queries.js';
+import { ownSearch, questionPage, questionRow, selectQuestions, staffSearch, toQuestion, unanswered, type QuestionRow } from './queries.js';
 
 type AskInput = OperationInput<typeof ops.askQuestion>['body'];
 type ListQuery = z.output<typeof QuestionsQuery>;
@@ -72,6 +72,17 @@ export class QuestionsService {
   /** A question as `viewer` sees it; `tq`: the transaction it is read in. */
   private async view(tq: Q, q: QuestionRow, viewer: string): Promise<Question> {
     return toQuestion(q, q.author_user_id === viewer || (await this.has(viewer, 'question:read:all', q.activity_id, tq)));
+  }
+
+  /**
+   * Every question and announcement of an activity, oldest first, each with its author: unchecked,
+   * for an area that decided itself who reads which (the CLICS API, decisions §25).
+   */
+  async allInActivity(activityId: string): Promise<Question[]> {
+    return this.d.tx.read(async (q) => {
+      const rows = await selectQuestions(q, '', eq(questions.activityId, activityId)).orderBy(asc(questions.createdAt), asc(questions.id));
+      return rows.map((r) => toQuestion(r, true));
+    });
   }
 
   /** The manager's list: every filter in SQL, so paging counts only what matches. */

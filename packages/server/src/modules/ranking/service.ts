@@ -7,11 +7,12 @@ import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { activities, series, seriesProblems, submissions } from '../../db/schema.js';
 import type { Q } from '../../db/storage.js';
 import { compact, iso } from '../../util.js';
-import { visibleActivity, type ActivityRow } from '../policy/index.js';
+import { readActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
 import { rescaled } from '../submissions/index.js';
 import { ActivityModel, specOf, type Column, type Participant, type Ranked } from './model.js';
 import { RankingQueries, type RankedAssignment, type RankedSeries } from './queries.js';
 import { activeFreeze, windowOpen } from './windows.js';
+import { resolve, type CeremonyRow, type CeremonyStep } from './resolver.js';
 
 /** Activities whose submissions stay in memory; the least recently ranked one is dropped first. */
 const MODELS_KEPT = 32;
@@ -72,10 +73,9 @@ export class RankingService {
   private cellReads = 0;
   constructor(private readonly d: Deps) {}
 
-  /** GET /activities/{idOrSlug}/ranking */
-  async get(actor: Actor, idOrSlug: string, seriesId?: string, view: RankingView = 'own'): Promise<Ranking> {
-    const s = await this.standings(actor, idOrSlug, seriesId, view);
-    return { rankingType: s.type, frozen: s.ranked.frozen, problems: s.problems, rows: s.rows };
+  /** GET /activities/{idOrSlug}/ranking; signed out, the public view of a public scoreboard (else 404). */
+  async get(actor: Actor | undefined, idOrSlug: string, seriesId?: string, view: RankingView = 'own'): Promise<Ranking> {
+    return toRanking(await this.standings(await this.reader(actor, idOrSlug, view), seriesId));
   }
 
   /**
@@ -83,28 +83,45 @@ export class RankingService {
    * who sees all of them gets the same text: it is made once per change of the standings rather
    * than once per request (a result tells every reader to fetch again).
    */
-  async json(actor: Actor, idOrSlug: string, seriesId?: string, view: RankingView = 'own'): Promise<string> {
-    const s = await this.standings(actor, idOrSlug, seriesId, view);
+  async json(actor: Actor | undefined, idOrSlug: string, seriesId?: string, view: RankingView = 'own'): Promise<string> {
+    const s = await this.standings(await this.reader(actor, idOrSlug, view), seriesId);
     // the rows hold no null members, so plain JSON is the wire form (decisions §2)
     const rows = s.rows === s.ranked.rows ? (s.ranked.rowsJson ??= JSON.stringify(s.rows)) : JSON.stringify(s.rows);
     return `{"rankingType":${JSON.stringify(s.type)},"frozen":${s.ranked.frozen},"problems":${JSON.stringify(s.problems)},"rows":${rows}}`;
   }
 
   /**
-   * The standings the caller gets. The public view (a projector's) is computed as for a participant
-   * holding nothing but ranking:read, whatever the caller holds, so that it hides exactly what the
-   * freeze and the windows hide from participants; the caller still needs ranking:read to ask.
+   * The public view of an activity the caller was already let see (a public scoreboard, a display
+   * link: modules/scoreboards), with the series it counts. Computed as for a participant holding
+   * nothing but ranking:read, so it hides exactly what the freeze and the windows hide from them.
    */
-  private async standings(
-    actor: Actor,
-    idOrSlug: string,
-    seriesId: string | undefined,
-    view: RankingView,
-  ): Promise<{ type: RankingType; problems: Ranking['problems']; ranked: Ranked; rows: RankingRow[] }> {
+  async publicView(a: ActivityRow): Promise<{ ranking: Ranking; series: RankedSeries[] }> {
+    const s = await this.standings({ a, userId: null, unfrozen: false, readsAll: false });
+    return { ranking: toRanking(s), series: s.series };
+  }
+
+  /**
+   * Who reads, and what they see through. The public view (a projector's) is computed as for a
+   * participant holding nothing but ranking:read, whatever the caller holds; the caller still needs
+   * ranking:read to ask. Signed out, only a published activity with a public scoreboard answers,
+   * and only its public view (decisions §23); any other is 404, as to a caller who may not see it.
+   */
+  private async reader(actor: Actor | undefined, idOrSlug: string, view: RankingView): Promise<Reader> {
+    if (!actor) {
+      const a = await readActivity(this.d, idOrSlug);
+      if (!a || !isPublicScoreboard(a)) throw notFound('activity');
+      return { a, userId: null, unfrozen: false, readsAll: false };
+    }
     const a = await visibleActivity(this.d, actor, idOrSlug);
     const held = await this.d.permissions.of(actor.userId);
     const may = (key: Permission) => view === 'own' && held.has(key, a.id);
     held.require('ranking:read', a.id);
+    return { a, userId: actor.userId, unfrozen: may('ranking:read:unfrozen'), readsAll: may('result:read:all') };
+  }
+
+  /** The standings a reader gets: through the freeze and the windows when `unfrozen`, every row when `readsAll`. */
+  private async standings(r: Reader, seriesId?: string): Promise<Standings> {
+    const { a, unfrozen } = r;
     const model = this.model(a.id);
     const { all, assigned, participants } = await this.d.tx.read(async (q) => ({
       all: await this.q.seriesOf(q, a.id),
@@ -114,7 +131,6 @@ export class RankingService {
     const chosen = seriesId === undefined ? undefined : all.find((s) => s.id === seriesId);
     if (seriesId !== undefined && !chosen) throw notFound('series');
 
-    const unfrozen = may('ranking:read:unfrozen');
     const now = iso(this.d.clock.now());
     // practice series (importanceScope none) only on their own; outside its window a series counts only for those who see through it
     const shown = (chosen ? [chosen] : all.filter((s) => s.importanceScope !== 'none')).filter((s) => unfrozen || windowOpen(s, now));
@@ -124,18 +140,34 @@ export class RankingService {
     const columns = problems.map((p) => column(p, bySeries.get(p.seriesId)!, a, unfrozen ? null : now, chosen ? 1 : null));
     const type: RankingType = a.rankingType === 'points' ? 'points' : 'icpc';
     const ranked = (await model).view(specOf(type, columns)).rank(participants);
-    const readsAll = may('result:read:all');
-    const rows = this.visibleRows(ranked.rows, a, actor.userId, readsAll);
+    const rows = this.visibleRows(ranked.rows, a, r.userId, r.readsAll);
     return {
       type,
       problems: problems.map((p) => compact({ id: p.id, slug: p.slug, name: p.name, seriesId: p.seriesId, maxPoints: p.maxPoints })),
       ranked,
-      rows: readsAll ? withUsernames(rows, participants) : rows,
+      rows: r.readsAll ? withUsernames(rows, participants) : rows,
+      series: shown,
     };
   }
 
+  /**
+   * The standings as they stand for good (decisions §24): every ranked series with all results, as
+   * a holder of ranking:read:unfrozen sees them, and every participant's row whatever the
+   * activity's scoreVisibility. For the awards; the caller has checked who asks.
+   */
+  async finalStandings(a: ActivityRow): Promise<Ranking> {
+    return toRanking(await this.standings({ a, userId: null, unfrozen: true, readsAll: true }));
+  }
+
+  /** Whether a freeze hides results of the activity's ranked series from participants now. */
+  async freezeInForce(activityId: string): Promise<boolean> {
+    const all = await this.d.tx.read((q) => this.q.seriesOf(q, activityId));
+    const now = iso(this.d.clock.now());
+    return all.some((s) => s.importanceScope !== 'none' && activeFreeze(s, now) !== null);
+  }
+
   /** scoreVisibility: managersOnly shows rows to result:read:all only; participantOnly shows others their own row. */
-  private visibleRows(rows: RankingRow[], a: ActivityRow, userId: string, readsAll: boolean): RankingRow[] {
+  private visibleRows(rows: RankingRow[], a: ActivityRow, userId: string | null, readsAll: boolean): RankingRow[] {
     if (readsAll || a.scoreVisibility === 'everyone') return rows;
     if (a.scoreVisibility === 'managersOnly') return [];
     return rows.filter((r) => r.userId === userId);
@@ -226,6 +258,29 @@ export class RankingService {
   }
 
   /**
+   * The award ceremony's standings and steps (decisions §26), for a caller already let see through
+   * the freeze: every ranked series cut at its freeze instant, whether or not it has been lifted
+   * since, then resolved to the final standings. `awards`: the award keys each user holds.
+   */
+  async ceremony(a: ActivityRow, awards: ReadonlyMap<string, readonly string[]>): Promise<{ type: RankingType; problems: Ranking['problems']; rows: CeremonyRow[]; steps: CeremonyStep[] }> {
+    const model = await this.model(a.id);
+    const { all, assigned, participants } = await this.d.tx.read(async (q) => ({
+      all: await this.q.seriesOf(q, a.id),
+      assigned: await this.q.assignmentsOf(q, a.id),
+      participants: await this.q.participantsOf(q, a.id),
+    }));
+    const bySeries = new Map(all.filter((s) => s.importanceScope !== 'none').map((s) => [s.id, s]));
+    const problems = assigned.filter((p) => bySeries.has(p.seriesId));
+    const columns = problems.map((p) => {
+      const s = bySeries.get(p.seriesId)!;
+      return { ...column(p, s, a, null, null), cutoff: s.rankingFreezeAt };
+    });
+    const type: RankingType = a.rankingType === 'points' ? 'points' : 'icpc';
+    const resolved = resolve({ type, columns, participants, submissionsOf: (userId) => model.submissionsOf(userId), awards });
+    return { type, problems: problems.map((p) => compact({ id: p.id, slug: p.slug, name: p.name, seriesId: p.seriesId, maxPoints: p.maxPoints })), ...resolved };
+  }
+
+  /**
    * Structure changed (series dates, freeze, importance, assignment maxPoints, membership): drops the
    * activity's computed rows. Without an activity, forgets everything, submissions included.
    */
@@ -290,6 +345,34 @@ export class RankingService {
     if (frozen && windowOpen(r, now)) out.push(event('rankingChanged', base, audience({ unless: 'ranking:read:unfrozen', alsoUsers: author('ranking:read:unfrozen') })));
     return out;
   }
+}
+
+/** Who reads the standings: signed out (`userId` null) or not, and what they see through. */
+interface Reader {
+  a: ActivityRow;
+  userId: string | null;
+  /** Sees through the freeze and the ranking windows (ranking:read:unfrozen, own view). */
+  unfrozen: boolean;
+  /** Sees every row with its login (result:read:all, own view). */
+  readsAll: boolean;
+}
+
+interface Standings {
+  type: RankingType;
+  problems: Ranking['problems'];
+  ranked: Ranked;
+  rows: RankingRow[];
+  /** The series counted. */
+  series: RankedSeries[];
+}
+
+function toRanking(s: Standings): Ranking {
+  return { rankingType: s.type, frozen: s.ranked.frozen, problems: s.problems, rows: s.rows };
+}
+
+/** Whether anybody, signed in or not, may read the activity's public standings (decisions §23). */
+export function isPublicScoreboard(a: ActivityRow): boolean {
+  return a.publicScoreboard && a.publishedAt !== null;
 }
 
 /**

@@ -10,7 +10,17 @@ import { ApiError, notFound, validation } from '@judge/contract';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
 import { placeDatesInZone, showInZone } from '../../zoned-time.js';
-import { canManage, canSeeActivity, findActivity, managedActivity, managerAudience, requireNotArchived, type ActivityRow } from '../policy/index.js';
+import {
+  canManage,
+  canSeeActivity,
+  findActivity,
+  managedActivity,
+  managerAudience,
+  requireNotArchived,
+  requireNotFinalized,
+  requireScoringKept,
+  type ActivityRow,
+} from '../policy/index.js';
 import { readableProblem } from '../problems/index.js';
 import { followSeries, seriesFollowing, type ActivityMove } from './activity-range.js';
 import { announceSeries, reconcile, settleActivity, settleDue, type SeriesChange, type SeriesRow, type SeriesTransition } from './schedule.js';
@@ -279,6 +289,14 @@ export class SeriesService {
   // ---- series ----
 
   /**
+   * An activity's series with their assignments, unchecked: for an area that decided itself who may
+   * read them (the CLICS API, decisions §25).
+   */
+  async ofActivity(activityId: string): Promise<Series[]> {
+    return this.d.tx.read(async (q) => toSeriesList(q, await this.seriesRowsOf(q, activityId)));
+  }
+
+  /**
    * The managers' list. Like the other /manager/activities reads (and as the operation documents),
    * an activity the caller does not manage does not exist here: 404, to members too.
    */
@@ -316,6 +334,8 @@ export class SeriesService {
         Object.assign(set, { slug: input.slug, slugKey: slugKey(input.slug) });
       }
       requireDatesInOrder(s, set);
+      // the start counts the penalty minutes, importance weighs the points
+      requireScoringKept(a, s, set, ['startDate', 'importance', 'importanceScope']);
       return this.rescheduled(q, a, s, await this.saved(q, s.id, set), out);
     });
   }
@@ -323,6 +343,7 @@ export class SeriesService {
   async shift(actor: Actor, seriesId: string, minutes: number): Promise<Series> {
     return this.d.tx.write(async (q, out) => {
       const { s, a } = await this.seriesFor(q, actor, seriesId, 'activity:update');
+      if (minutes !== 0) requireNotFinalized(a);
       const ms = minutes * 60_000;
       const set: SeriesPatch = Object.fromEntries(SERIES_DATES.map((k) => [k, moved(s[k], ms)]));
       return this.rescheduled(q, a, s, await this.saved(q, s.id, set), out);
@@ -437,6 +458,7 @@ export class SeriesService {
       const { sp, s, a } = await this.assignmentFor(q, actor, assignmentId);
       if (input.problemId !== sp.problemId) throw validation('problemId', 'must be the problem attached; detach it and attach the other one instead');
       const set = assignmentPatchOf(input);
+      requireScoringKept(a, sp, set, ['maxPoints']);
       if (slugKey(input.slug) !== sp.slugKey) await this.requireAssignmentSlugFree(q, a.id, input.slug, sp.id);
       Object.assign(set, { slug: input.slug, slugKey: slugKey(input.slug) });
       if (input.pinnedProblemVersionId) await this.requireOwnVersion(q, sp.problemId, input.pinnedProblemVersionId);

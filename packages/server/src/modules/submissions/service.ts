@@ -12,13 +12,13 @@ import { ApiError, notFound } from '@judge/contract';
 import { languageName, languageRefusal, submissionLanguage, type LanguageLimits } from '../../languages.js';
 import type { Deps } from '../../services.js';
 import { iso, newId } from '../../util.js';
-import { canManage, canSeeActivity, findActivity, visibleActivity, type ActivityRow } from '../policy/index.js';
+import { canManage, canSeeActivity, findActivity, requireNotFinalized, requireResultsOpen, visibleActivity, type ActivityRow } from '../policy/index.js';
 import type { FilesService } from '../files/index.js';
 import { readJudgeableLanguages, requiredTags } from '../runners/index.js';
 import { acceptsSubmissions, problemsVisible } from '../series/index.js';
 import { ownSubmissions } from './own-list.js';
 import { countSubmissions, fileAsAttachment, fileAsSource, listFilter } from './queries.js';
-import { detailOf, newestFirstOrder, selectSubmissions, submissionRow, toSummary, type SubmissionRow } from './views.js';
+import { allInActivity, detailOf, newestFirstOrder, selectSubmissions, submissionRow, toSummary, type SubmissionRow } from './views.js';
 
 type ListQuery = z.output<typeof SubmissionsQuery>;
 
@@ -136,6 +136,7 @@ export class SubmissionsService {
     const may = await this.d.permissions.of(actor.userId);
     if (!may.has('activity:read', a.id)) throw notFound('activity');
     if (a.archivedAt) throw ApiError.of('activity.archived', 'The activity is archived: it takes no submissions');
+    if (!forSampleRun) requireNotFinalized(a);
     const manages = await canManage(this.d, actor.userId, a.id);
     return this.d.tx.read(async (q) => {
       const found = await assignmentWhere(q, and(eq(seriesProblems.activityId, a.id), eq(seriesProblems.slugKey, problemSlug.toLowerCase())));
@@ -198,6 +199,7 @@ export class SubmissionsService {
       // the limit again, inside the transaction: two submissions racing for the last one cannot both
       // pass. PostgreSQL: the author's row, locked first, makes the second wait for the first's commit,
       // and its count (a statement after the lock) then sees the first's submission
+      await requireResultsOpen(q, plan.activity.id);
       if (plan.maxSubmissions !== null) {
         await lockedRows(q.select({ id: users.id }).from(users).where(eq(users.id, actor.userId)), users);
         if ((await countOwn(q, actor.userId, plan.assignment.id)) >= plan.maxSubmissions) {
@@ -311,6 +313,11 @@ export class SubmissionsService {
     return r;
   }
 
+  /** Every submission of an activity, unchecked (see allInActivity): for the CLICS API, decisions §25. */
+  allInActivity(activityId: string): Promise<SubmissionDetail[]> {
+    return this.d.tx.read((q) => allInActivity(q, activityId));
+  }
+
   async get(actor: Actor, id: string): Promise<SubmissionDetail> {
     return this.d.tx.read(async (q) => this.managerDetail(q, actor, await this.managed(q, actor, id)));
   }
@@ -344,6 +351,7 @@ export class SubmissionsService {
     const row = await this.d.tx.write(async (q, out) => {
       const r = await this.managed(q, actor, id);
       await this.d.permissions.require(actor, 'submission:rejudge', r.activityId, q);
+      await requireResultsOpen(q, r.activityId);
       const assignment = (await assignmentWhere(q, eq(seriesProblems.id, r.seriesProblemId)))!;
       const version = await effectiveVersion(q, assignment);
       if (!version) throw ApiError.of('problem.noVersion', 'The problem has no version to judge against');
@@ -371,6 +379,7 @@ export class SubmissionsService {
       const a = assignment ? (await q.select().from(activities).where(eq(activities.id, assignment.activityId)).limit(1))[0] : undefined;
       if (!assignment || !a || !(await canSeeActivity(this.d, actor.userId, a, q))) throw notFound('assignment');
       await this.d.permissions.require(actor, 'submission:rejudge', a.id, q);
+      requireNotFinalized(a);
       const version = await effectiveVersion(q, assignment);
       if (!version) throw ApiError.of('problem.noVersion', 'The problem has no version to judge against');
       const ids = await q.select({ id: submissions.id }).from(submissions).where(eq(submissions.seriesProblemId, assignmentId)).orderBy(asc(submissions.submittedAt), asc(submissions.id));
@@ -383,6 +392,7 @@ export class SubmissionsService {
     return this.d.tx.write(async (q, out) => {
       const r = await this.managed(q, actor, submissionId);
       await this.d.permissions.require(actor, 'submission:cancel', r.activityId, q);
+      await requireResultsOpen(q, r.activityId);
       const [at] = await q
         .select({ state: attempts.state })
         .from(attempts)
@@ -401,6 +411,7 @@ export class SubmissionsService {
     return this.d.tx.write(async (q, out) => {
       const r = await this.managed(q, actor, id);
       await this.d.permissions.require(actor, 'submission:exclude', r.activityId, q);
+      await requireResultsOpen(q, r.activityId);
       if (body.excluded) {
         await q
           .update(submissions)

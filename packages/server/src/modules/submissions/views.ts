@@ -1,5 +1,5 @@
 import type { Attempt, SubmissionDetail, SubmissionFile, SubmissionState, SubmissionSummary } from '@judge/contract';
-import { desc, eq, sql } from 'drizzle-orm';
+import { asc, desc, eq, sql } from 'drizzle-orm';
 import { activities, attemptFiles, attempts, files, problems, series, seriesProblems, submissionFiles, submissions, users } from '../../db/schema.js';
 import type { Q } from '../../db/storage.js';
 import { compact } from '../../util.js';
@@ -188,4 +188,16 @@ export async function detailOf(q: Q, r: SubmissionRow, opts: { forManager: boole
 /** A file of a submission or an attempt as the wire shows it. */
 export function toFile(f: { name: string; fileName: string; language?: string | null; fileId: string; sha256: string; sizeBytes: number }): SubmissionFile {
   return compact({ name: f.name, fileName: f.fileName, language: f.language ?? null, fileId: f.fileId, sha256: f.sha256, sizeBytes: f.sizeBytes }) as SubmissionFile;
+}
+
+/**
+ * Every submission of an activity with its attempts, the runners' `details` attachments and its
+ * files, oldest first, unchecked: for an area that decided itself who reads what (the CLICS API,
+ * decisions §25). One read per submission: a contest's few thousand are read in well under a second.
+ */
+export async function allInActivity(q: Q, activityId: string): Promise<SubmissionDetail[]> {
+  const rows = await selectSubmissions(q).where(eq(submissions.activityId, activityId)).orderBy(asc(submissions.submittedAt), asc(submissions.id));
+  const out: SubmissionDetail[] = [];
+  for (const r of rows) out.push(await detailOf(q, r, { forManager: false, attachmentShown: (name) => name === 'details' }));
+  return out;
 }

@@ -1,5 +1,5 @@
 import type { IssuedCredentials, ManagedUser, Page, Session, UserLookup } from '@judge/contract';
-import { and, count, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../auth/permissions.js';
 import type { Q } from '../../db/storage.js';
 import type { Outbox } from '../../db/transactor.js';
@@ -66,6 +66,15 @@ async function target(q: Q, id: string): Promise<UserRow> {
 
 export class UsersService {
   constructor(private readonly d: Deps) {}
+
+  /** Logins, names and tags of these users, unchecked: for the CLICS API's teams and accounts (decisions §25). */
+  async profiles(ids: readonly string[]): Promise<{ id: string; username: string; name: string; tags: string[] }[]> {
+    if (!ids.length) return [];
+    const rows = await this.d.tx.read((q) =>
+      q.select({ id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName, tags: users.tags }).from(users).where(inArray(users.id, [...ids])),
+    );
+    return rows.map((r) => ({ id: r.id, username: r.username, name: displayName(r), tags: r.tags }));
+  }
 
   async lookup(actor: Actor, search: string | undefined): Promise<UserLookup[]> {
     await this.d.permissions.require(actor, 'user:read:all');

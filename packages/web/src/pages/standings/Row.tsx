@@ -53,21 +53,24 @@ export interface RowProps {
   own: boolean;
   /** Problem ids this row solved first, space-separated (a string, so an unchanged row is equal). */
   firsts: string;
+  /** The medal of a finalised activity's row (decisions §24). */
+  medal?: 'gold' | 'silver' | 'bronze' | undefined;
 }
 
 /**
  * One participant's row. Memoised: a refetch keeps unchanged rows as the same objects (the query
  * cache shares structure), so a live update of a 1,000-row table renders only the rows that moved.
  */
-export const Row = memo(function Row({ row, columns, kind, own, firsts }: RowProps) {
+export const Row = memo(function Row({ row, columns, kind, own, firsts, medal }: RowProps) {
   const t = useT();
   const first = new Set(firsts ? firsts.split(' ') : []);
   return (
-    <tr className={own ? 'own' : undefined} aria-current={own ? 'true' : undefined} data-user={row.userId}>
+    <tr className={[own ? 'own' : '', medal ? `medal-${medal}` : ''].filter(Boolean).join(' ') || undefined} aria-current={own ? 'true' : undefined} data-user={row.userId}>
       <td className="rank">{row.rank}</td>
       <th scope="row" className="who">
         <span className="name">{row.userName}</span>
         {own && <span className="you"> ({t('standings.you')})</span>}
+        {medal && <span className="medal-name">{t(`awards.medal.${medal}`)}</span>}
       </th>
       {kind === 'icpc' ? (
         <>

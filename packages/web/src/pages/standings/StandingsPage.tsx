@@ -1,12 +1,13 @@
 import { ops } from '@judge/sdk/browser';
 import { useQuery } from '@tanstack/react-query';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { keys } from '../../api/keys';
 import { useAccount } from '../../app/session';
 import { ErrorBox, Loading } from '../../components/Status';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useT } from '../../i18n/I18n';
+import { AwardsPanel, useStandingsAwards } from './AwardsPanel';
 import { SeriesPicker } from './SeriesPicker';
 import { centreInRegion, StandingsTable } from './StandingsTable';
 import './standings.css';
@@ -24,6 +25,8 @@ export default function StandingsPage() {
     queryKey: keys.ranking(slug, seriesId),
     queryFn: () => call(ops.getRanking, { params: { idOrSlug: slug }, query: seriesId ? { seriesId } : {} }),
   });
+  // awards only on the standings of every series: a series on its own is not what they were given for
+  const awards = useStandingsAwards(slug, seriesId ? undefined : activity.data?.finalizedAt);
   usePageTitle(activity.data ? `${t('standings.title')} · ${activity.data.name}` : t('standings.title'));
 
   const ownId = account.data?.userId;
@@ -35,6 +38,11 @@ export default function StandingsPage() {
       <div className="standings-bar">
         <h1>{t('standings.title')}</h1>
         {(series.data?.length ?? 0) > 1 && <SeriesPicker series={series.data!} value={seriesId ?? ''} onChange={pick} />}
+        {activity.data?.canManage && (
+          <Link className="projector-link" to={`/a/${encodeURIComponent(slug)}/projector`}>
+            {t('scoreboard.projector')}
+          </Link>
+        )}
         {own && (
           <button type="button" className="link-button show-mine" onClick={() => centreInRegion(document.querySelector<HTMLElement>('.standings tr.own'))}>
             {t('standings.showMine')}
@@ -46,13 +54,15 @@ export default function StandingsPage() {
           {t('standings.frozen')}
         </p>
       )}
+      {awards.awards.length > 0 && <p className="final-banner">{t('awards.final')}</p>}
       {ranking.isPending && <Loading />}
       {ranking.isError && <ErrorBox error={ranking.error} />}
       {ranking.data && ranking.data.rows.length === 0 && <p>{t('standings.empty')}</p>}
       {ranking.data && ranking.data.rows.length > 0 && (
         <>
-          <StandingsTable ranking={ranking.data} ownUserId={ownId} caption={t('standings.caption', { activity: activity.data?.name ?? slug })} />
+          <StandingsTable ranking={ranking.data} ownUserId={ownId} caption={t('standings.caption', { activity: activity.data?.name ?? slug })} medals={awards.medals} />
           <p className="muted legend">{t(ranking.data.rankingType === 'icpc' ? 'standings.legend.icpc' : 'standings.legend.points')}</p>
+          <AwardsPanel awards={awards.awards} />
         </>
       )}
     </section>

@@ -56,7 +56,18 @@ function Head({ ranking }: { ranking: Ranking }) {
  * away, so it is always in view. It opens at the top, with the leaders: the page's "Show my row"
  * brings the reader's row to the middle when asked, never by itself.
  */
-export function StandingsTable({ ranking, ownUserId, caption }: { ranking: Ranking; ownUserId: string | undefined; caption: string }) {
+export function StandingsTable({
+  ranking,
+  ownUserId,
+  caption,
+  medals,
+}: {
+  ranking: Ranking;
+  ownUserId: string | undefined;
+  caption: string;
+  /** Medals of a finalised activity, by user (decisions §24). */
+  medals?: ReadonlyMap<string, 'gold' | 'silver' | 'bronze'>;
+}) {
   const columns = useMemo(() => columnsOf(ranking.problems), [ranking.problems]);
   const firsts = useMemo(() => firstSolvers(ranking), [ranking]);
   const kind = ranking.rankingType;
@@ -69,7 +80,7 @@ export function StandingsTable({ ranking, ownUserId, caption }: { ranking: Ranki
         <tbody>
           {ranking.rows.map((row) => {
             const own = row.userId === ownUserId;
-            return <Row key={row.userId} row={row} columns={columns} kind={kind} own={own} firsts={firsts.get(row.userId) ?? ''} />;
+            return <Row key={row.userId} row={row} columns={columns} kind={kind} own={own} firsts={firsts.get(row.userId) ?? ''} medal={medals?.get(row.userId)} />;
           })}
         </tbody>
       </table>

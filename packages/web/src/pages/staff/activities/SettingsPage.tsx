@@ -3,7 +3,9 @@ import { usePageTitle } from '../../../components/usePageTitle';
 import { useT } from '../../../i18n/I18n';
 import { useStaffActivity } from '../activity/context';
 import { JudgectlHint } from '../JudgectlHint';
+import { DisplayLinkSection } from './DisplayLinkSection';
 import { DocumentsEditor } from './DocumentsEditor';
+import { FinalizeSection } from './FinalizeSection';
 import { useManagedActivity, useManagedSeries } from './queries';
 import { SettingsForm } from './SettingsForm';
 import { StateActions } from './StateActions';
@@ -28,6 +30,8 @@ export default function SettingsPage() {
       <SettingsForm key={activity.id} activity={activity} series={s.data} />
       <JudgectlHint command={`judgectl activities update ${activity.slug} --name … --join password --join-password … --end …`} />
       <DocumentsEditor activity={activity} />
+      <FinalizeSection key={`${activity.id}:finalize`} activity={activity} />
+      <DisplayLinkSection activity={activity} />
     </div>
   );
 }

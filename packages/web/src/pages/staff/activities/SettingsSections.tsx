@@ -79,6 +79,7 @@ export function ParticipantFields({ d, set, errors }: SectionProps) {
       <CheckField label={t('staff.activities.showLog')} hint={t('staff.activities.showLog.hint')} checked={d.show.log} onChange={show('log')} />
       <CheckField label={t('staff.activities.hideEnded')} hint={t('staff.activities.hideEnded.hint')} checked={d.hideEndedSeriesProblems} onChange={(hideEndedSeriesProblems) => set({ hideEndedSeriesProblems })} />
       <CheckField label={t('staff.activities.showGroupMembers')} hint={t('staff.activities.showGroupMembers.hint')} checked={d.showGroupMembers} onChange={(showGroupMembers) => set({ showGroupMembers })} />
+      <CheckField label={t('staff.activities.publicScoreboard')} hint={t('staff.activities.publicScoreboard.hint')} checked={d.publicScoreboard} onChange={(publicScoreboard) => set({ publicScoreboard })} />
     </fieldset>
   );
 }

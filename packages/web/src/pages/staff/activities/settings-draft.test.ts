@@ -19,6 +19,7 @@ const stored: Activity = {
   unlisted: false,
   hideEndedSeriesProblems: false,
   showGroupMembers: false,
+  publicScoreboard: false,
   maxUploadBytes: 65536,
   maxAttachments: 1,
   seriesCount: 1,
@@ -26,6 +27,7 @@ const stored: Activity = {
   participantCount: 0,
   runnerTags: [],
   matchingRunners: 1,
+  awardRules: { gold: 4, silver: 4, bronze: 4, extraBronze: 0 },
 };
 
 describe('the settings form', () => {

@@ -26,6 +26,7 @@ export interface SettingsDraft {
   show: Record<Switched, boolean>;
   hideEndedSeriesProblems: boolean;
   showGroupMembers: boolean;
+  publicScoreboard: boolean;
   maxSubmissionsPerProblem: string;
   maxUploadBytes: string;
   maxAttachments: string;
@@ -53,6 +54,7 @@ export function draftOf(a: Activity): SettingsDraft {
     show: { compile: shown(a, 'compile'), details: shown(a, 'details'), log: shown(a, 'log') },
     hideEndedSeriesProblems: a.hideEndedSeriesProblems,
     showGroupMembers: a.showGroupMembers,
+    publicScoreboard: a.publicScoreboard,
     maxSubmissionsPerProblem: a.maxSubmissionsPerProblem === undefined ? '' : String(a.maxSubmissionsPerProblem),
     maxUploadBytes: String(a.maxUploadBytes),
     maxAttachments: String(a.maxAttachments),
@@ -102,6 +104,7 @@ export function bodyOf(a: Activity, d: SettingsDraft): UpdateBody {
   }
   if (pick('hideEndedSeriesProblems')) body.hideEndedSeriesProblems = d.hideEndedSeriesProblems;
   if (pick('showGroupMembers')) body.showGroupMembers = d.showGroupMembers;
+  if (pick('publicScoreboard')) body.publicScoreboard = d.publicScoreboard;
   if (pick('maxSubmissionsPerProblem')) body.maxSubmissionsPerProblem = d.maxSubmissionsPerProblem.trim() === '' ? null : count(d.maxSubmissionsPerProblem);
   if (pick('maxUploadBytes')) body.maxUploadBytes = count(d.maxUploadBytes);
   if (pick('maxAttachments')) body.maxAttachments = count(d.maxAttachments);

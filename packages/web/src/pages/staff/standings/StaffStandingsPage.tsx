@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useAccount } from '../../../app/session';
 import { ErrorBox, Loading } from '../../../components/Status';
 import { usePageTitle } from '../../../components/usePageTitle';
@@ -43,6 +43,9 @@ export default function StaffStandingsPage() {
       <div className="standings-bar">
         <ViewSwitch value={view} onChange={(v) => set('view', v === 'public' ? v : undefined)} />
         {(series.data?.length ?? 0) > 1 && <SeriesPicker series={series.data!} value={seriesId ?? ''} onChange={(id) => set('series', id || undefined)} />}
+        <Link className="ceremony-link" to={`/ceremony/${encodeURIComponent(activity.slug)}`}>
+          {t('ceremony.open')}
+        </Link>
       </div>
       <p className={view === 'public' ? 'notice' : 'muted'}>{t(view === 'public' ? 'staff.standings.publicNote' : 'staff.standings.ownNote')}</p>
       {data?.frozen && (

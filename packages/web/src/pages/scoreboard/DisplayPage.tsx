@@ -1,0 +1,2 @@
+import { DisplayPage } from './Boards';
+export default DisplayPage;

@@ -1,0 +1,2 @@
+import { ProjectorPage } from './Boards';
+export default ProjectorPage;

@@ -1,0 +1,2 @@
+import { ScoreboardPage } from './Boards';
+export default ScoreboardPage;
