@@ -45,7 +45,8 @@ describe('judgectl series freeze, unfreeze and reveal', { timeout: 120_000 }, ()
     await j.grant(u.id, 'participant', a.id);
     pupil = await j.signIn(u);
     asPupil = await judgectlAs(j.url, u.username, u.password);
-  });
+    // a judge, a problem imported through judgectl and two judgectl sessions: well over 30 s on loaded CI cores
+  }, 120_000);
   afterAll(async () => {
     ctl?.close();
     asPupil?.close();

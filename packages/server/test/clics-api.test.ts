@@ -148,7 +148,8 @@ describe('the finished, finalised contest', () => {
       }
       const listed = new Set(access.endpoints.map((e) => e.type));
       for (const name of COLLECTIONS) if (!listed.has(name)) expect((await get(f, `/contests/${f.act.slug}/${name}`, who)).status, name).toBe(404);
-    });
+      // a request for each object of the contest, each reading the contest whole: tens of seconds on loaded CI cores
+    }, 120_000);
   }
 
   it('references hold: every id a property names exists', async () => {

@@ -108,6 +108,7 @@ describe('the event loop while heavy work runs', () => {
     // while it runs).
     const over = busy.filter((t) => t >= HEALTH_WITHIN_MS + slack);
     expect(over.length, report).toBeLessThanOrEqual(Math.floor(busy.length / 50));
-    expect(busy.at(-1)!, report).toBeLessThan(5 * HEALTH_WITHIN_MS);
+    // the slowest too may wait that slack for a processor (CI once saw idle polls of 480 ms)
+    expect(busy.at(-1)!, report).toBeLessThan(5 * HEALTH_WITHIN_MS + slack);
   });
 });
