@@ -1,9 +1,10 @@
 import type { Ceremony, CeremonyStep } from '@judge/contract';
 import { ops } from '@judge/sdk/browser';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
+import { keys } from '../../api/keys';
 import { ErrorBox, Loading } from '../../components/Status';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useT } from '../../i18n/I18n';
@@ -24,21 +25,20 @@ export default function CeremonyPage() {
   const t = useT();
   const slug = useParams().activity ?? '';
   const following = useSearchParams()[0].get('follow') === '1';
-  const activity = useQuery({ queryKey: ['activity', slug], queryFn: () => call(ops.getActivity, { params: { idOrSlug: slug } }) });
+  const activity = useQuery({ queryKey: keys.activity(slug), queryFn: () => call(ops.getActivity, { params: { idOrSlug: slug } }) });
   const ceremony = useQuery({ queryKey: ['ceremony', slug], queryFn: () => call(ops.getCeremony, { params: { idOrSlug: slug } }), staleTime: Infinity });
   usePageTitle(activity.data ? `${t('ceremony.title')} · ${activity.data.name}` : t('ceremony.title'));
   if (ceremony.isPending) return <Loading />;
   if (ceremony.isError) return <ErrorBox error={ceremony.error} />;
-  return <CeremonyView slug={slug} name={activity.data?.name ?? slug} c={ceremony.data} following={following} />;
+  return <CeremonyView slug={slug} activityId={activity.data?.id} name={activity.data?.name ?? slug} c={ceremony.data} following={following} />;
 }
 
-function CeremonyView({ slug, name, c, following }: { slug: string; name: string; c: Ceremony; following: boolean }) {
+function CeremonyView({ slug, activityId, name, c, following }: { slug: string; activityId: string | undefined; name: string; c: Ceremony; following: boolean }) {
   const t = useT();
   const [step, setStep] = useState(c.step);
   const [rankTo, setRankTo] = useState(10);
   const [refused, setRefused] = useState(false);
   const scene = useMemo(() => sceneAt(c, step), [c, step]);
-  const activityId = useRef<string | undefined>(undefined);
 
   const go = useCallback(
     (next: number) => {
@@ -55,12 +55,10 @@ function CeremonyView({ slug, name, c, following }: { slug: string; name: string
 
   useLiveFrames('ceremonyStepChanged', (data) => {
     if (!following || typeof data.step !== 'number') return;
-    if (activityId.current !== undefined && data.activityId !== activityId.current) return;
+    // another activity's ceremony is not this one's (until the activity is read, any step is taken)
+    if (activityId !== undefined && data.activityId !== activityId) return;
     setStep(data.step);
   });
-  useEffect(() => {
-    void call(ops.getActivity, { params: { idOrSlug: slug } }).then((a) => (activityId.current = a.id));
-  }, [slug]);
 
   useEffect(() => {
     if (following) return;
