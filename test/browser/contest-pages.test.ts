@@ -14,6 +14,7 @@ import { CORRECT_CPP, pasteCode, signIn, submitWorld, type SubmitWorld } from '.
  */
 
 const WAIT = { timeout: 20_000 };
+const RECONNECT_WAIT = { timeout: 45_000 };
 /** axe-core's own templates, blocked by the app's CSP while checkA11y evaluates axe in the page. */
 const AXE_EVAL = /securitypolicyviolation: script-src blocked eval/;
 
@@ -165,7 +166,9 @@ describe('contest day in the browser: questions, announcements, printouts, broad
     await page.locator('.submit-form .cm-content').waitFor(WAIT);
     await admin.call(ops.setMaintenance, { body: { level: 'draining', reason: 'Runner upgrade' } });
     try {
-      await page.locator('.banner[data-maintenance=draining]', { hasText: 'Submissions are paused' }).waitFor(WAIT);
+      // the event reaches an open socket at once; a socket a loaded machine dropped comes back within
+      // its backoff (at most 30 s) and then reads everything again, the level included
+      await page.locator('.banner[data-maintenance=draining]', { hasText: 'Submissions are paused' }).waitFor(RECONNECT_WAIT);
       await page.locator('.submit-paused[data-maintenance=draining]', { hasText: 'Submissions are paused' }).waitFor(WAIT);
       await page.locator('.language-select').selectOption('cpp');
       await pasteCode(page, CORRECT_CPP);

@@ -111,7 +111,16 @@ describe('two-factor sign-in in the browser', () => {
   }
 
   async function signInStep(page: Page, p: Person, remember = false): Promise<void> {
-    await page.goto(`${judge.url}/sign-in`);
+    // a sign-out's own fresh load of the sign-in page may still be under way: it wins, then ours runs
+    for (let i = 0; ; i++) {
+      try {
+        await page.goto(`${judge.url}/sign-in`);
+        break;
+      } catch (e) {
+        if (i >= 2 || !/interrupted by another navigation|ERR_ABORTED/.test(String(e))) throw e;
+        await page.waitForLoadState('load');
+      }
+    }
     await page.getByLabel(/User name or email/).fill(p.username);
     await page.getByLabel(/^Password/).fill(p.password);
     if (remember) await page.getByLabel('Keep me signed in on this computer').check();
@@ -119,8 +128,12 @@ describe('two-factor sign-in in the browser', () => {
   }
 
   async function signOut(page: Page): Promise<void> {
+    // signing out loads the sign-in page afresh; the route may reach /sign-in before that load, and a
+    // navigation of the test's own started meanwhile would be aborted by it
+    const fresh = page.waitForResponse((r) => r.request().resourceType() === 'document' && new URL(r.url()).pathname === '/sign-in');
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
-    await page.waitForURL(/\/sign-in$/);
+    await fresh;
+    await page.waitForLoadState('load');
   }
 
   it('sets it up on the account page, then signs in with a code (a wrong one first), in a remembered browser, and with a recovery code', async () => {
