@@ -152,3 +152,15 @@ export function maskUrlPassword(setting: string, queryKey: RegExp = /^password$/
   for (const key of [...u.searchParams.keys()]) if (queryKey.test(key)) u.searchParams.set(key, '***');
   return u.toString();
 }
+
+/** Rows by a key of each, in their order. */
+export function groupBy<T>(rows: readonly T[], key: (r: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = out.get(k);
+    if (list) list.push(r);
+    else out.set(k, [r]);
+  }
+  return out;
+}

@@ -4,26 +4,13 @@ import type { z } from 'zod';
 import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Q } from '../../db/storage.js';
 import { files, problemShares, problemVersionFiles, problemVersions, seriesProblems, users } from '../../db/schema.js';
-import { compact } from '../../util.js';
+import { compact, groupBy } from '../../util.js';
 import { displayName } from '../users/index.js';
 import type { ProblemRow, VersionRow } from './queries.js';
 import { formatOfName } from './statements/convert.js';
 import { isStatementRole } from './version-files.js';
 
 export type ContentItem = z.infer<typeof ProblemVersionContentItem>;
-
-type Grouped<T> = Map<string, T[]>;
-
-function groupBy<T>(rows: T[], key: (r: T) => string): Grouped<T> {
-  const out: Grouped<T> = new Map();
-  for (const r of rows) {
-    const k = key(r);
-    const list = out.get(k);
-    if (list) list.push(r);
-    else out.set(k, [r]);
-  }
-  return out;
-}
 
 /** Display names of users by id, read in one query. */
 async function namesOf(q: Q, ids: (string | null)[]): Promise<Map<string, string>> {

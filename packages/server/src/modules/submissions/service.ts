@@ -18,7 +18,7 @@ import { readJudgeableLanguages, requiredTags } from '../runners/index.js';
 import { acceptsSubmissions, problemsVisible } from '../series/index.js';
 import { ownSubmissions } from './own-list.js';
 import { countSubmissions, fileAsAttachment, fileAsSource, listFilter } from './queries.js';
-import { allInActivity, detailOf, newestFirstOrder, selectSubmissions, submissionRow, toSummary, type SubmissionRow } from './views.js';
+import { allInActivity, detailOf, oneInActivity, newestFirstOrder, selectSubmissions, submissionRow, toSummary, type SubmissionRow } from './views.js';
 
 type ListQuery = z.output<typeof SubmissionsQuery>;
 
@@ -316,6 +316,10 @@ export class SubmissionsService {
   /** Every submission of an activity, unchecked (see allInActivity): for the CLICS API, decisions §25. */
   allInActivity(activityId: string): Promise<SubmissionDetail[]> {
     return this.d.tx.read((q) => allInActivity(q, activityId));
+  }
+  /** One submission as allInActivity gives it, unchecked (the CLICS event feed); undefined if not the activity's. */
+  oneInActivity(activityId: string, submissionId: string): Promise<SubmissionDetail | undefined> {
+    return this.d.tx.read((q) => oneInActivity(q, activityId, submissionId));
   }
 
   async get(actor: Actor, id: string): Promise<SubmissionDetail> {
