@@ -30,3 +30,5 @@ export { ops, OPERATIONS } from './operations/index.js';
 
 /** The API version written into openapi.json and events.json. */
 export const API_VERSION = '1.0.0';
+export * from './first-solves.js';
+export * from './problem-label.js';

@@ -3,6 +3,7 @@ export { ApiClient, problemOf, sha256Hex, type ClientOptions, type CallInput } f
 export { ApiProblem, Unreachable } from './problem.js';
 export { LiveSocket, backoffMs, BACKOFF_START_MS, BACKOFF_MAX_MS, type LiveFrame, type LiveState, type LiveSocketOptions } from './live-socket.js';
 export { ops } from './op-table.js';
+export { firstSolves, problemLabel } from '@judge/contract';
 export { rankingCsv, asCsvText, solveMinute, CSV_BOM, type RankingCsvOptions } from './ranking-csv.js';
 export * from './class-list/index.js';
 export {

@@ -36,7 +36,7 @@ import { AwardsService, awardsRoutes } from './modules/awards/index.js';
 import { CeremonyService, ceremonyRoutes } from './modules/ceremony/index.js';
 import { DashboardService, dashboardRoutes } from './modules/dashboard/index.js';
 import { BlobStore, FilesService, filesRoutes } from './modules/files/index.js';
-import { clicsMiddleware } from './modules/clics/index.js';
+import { ClicsEventLog, ClicsFeeds, clicsMiddleware, type ClicsServices } from './modules/clics/index.js';
 import { IdentityService, identityRoutes } from './modules/identity/index.js';
 import { InstanceService, instanceRoutes, maintenanceGate } from './modules/instance/index.js';
 import { Judging, judgingRoutes } from './modules/judging/index.js';
@@ -87,6 +87,7 @@ interface Workers {
   reaper: LeaseReaper;
   ltiGrades: LtiGrades;
   deletionSweeper: DeletionSweeper;
+  clicsEvents: ClicsEventLog;
 }
 
 export interface JudgeApp extends Workers {
@@ -133,7 +134,7 @@ function createServices(deps: Deps, blobs: BlobStore) {
   const judging = new Judging(deps, files, { resultEvents: (q, submissionId) => ranking.resultEventsIn(q, submissionId), submissionChanged });
   const series = new SeriesService(deps);
   const submissions = new SubmissionsService(deps, files, judging.forSubmissions);
-  return {
+  const made = {
     instance,
     identity: new IdentityService(deps, instance, account),
     account,
@@ -167,6 +168,11 @@ function createServices(deps: Deps, blobs: BlobStore) {
     awards,
     ceremony: new CeremonyService(deps, ranking, async (actor, a) => (await awards.list(actor, a.id)).awards),
   };
+  const clicsServices: ClicsServices = { ...made, blobs };
+  const clicsLog = new ClicsEventLog(deps, clicsServices);
+  const clicsFeeds = new ClicsFeeds(deps, { keepAliveMs: 10_000 });
+  clicsLog.onAppended((activityId) => clicsFeeds.appended(activityId));
+  return { ...made, clicsServices, clicsFeed: { log: clicsLog, feeds: clicsFeeds } };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -281,7 +287,7 @@ function createHandler(deps: Deps, api: Api, services: Services): RequestListene
   koa.use(maintenanceGate(services.instance.maintenance, deps.permissions));
   koa.use(rateLimit(config.limits.requestsPerMinute, deps.limits));
   // the CLICS Contest API (decisions §25): its own paths, outside the judge's operations
-  koa.use(clicsMiddleware(deps, { ...services, blobs: services.files.blobs }, services.identity));
+  koa.use(clicsMiddleware(deps, services.clicsServices, services.clicsFeed, services.identity));
   koa.use(api.routes());
   koa.use(api.allowedMethods());
   koa.use(webApp(config.web.dir, log));
@@ -303,6 +309,7 @@ async function startWorkers(deps: Deps, services: Services, paths: DataPaths, en
     reaper: new LeaseReaper(deps, services.judging),
     ltiGrades: services.lti.grades,
     deletionSweeper: new DeletionSweeper(deps, services.deletionRequests),
+    clicsEvents: services.clicsFeed.log,
   };
   const cluster = await ClusterNode.start({
     engine,
@@ -327,6 +334,7 @@ async function startWorkers(deps: Deps, services: Services, paths: DataPaths, en
         services.participant.submissionChanged(n.activityId, n.userId);
         void services.ranking.submissionChanged(n.activityId, n.userId, n.seriesProblemId).catch((err: unknown) => deps.log.warn({ err }, 'ranking update from another server failed'));
       },
+      clicsEvents: (activityId) => services.clicsFeed.feeds.appended(activityId),
     });
   }
   return { workers, cluster };
@@ -359,6 +367,7 @@ async function shutdown(parts: {
   parts.services.judging.close();
   // the scoreboards' feeds end, so that their connections do not hold the server open
   parts.services.scoreboards.close();
+  parts.services.clicsFeed.feeds.close();
   // a printout being printed finishes and is recorded before the database closes
   await Promise.all(parts.services.printouts.printing);
   await parts.deps.offloop.close();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ops } from '@judge/contract';
-import { C, get, startFixture, strict, type ClicsFixture } from './clics-fixture.js';
+import { C, fold, get, openFeed, startFixture, strict, type ClicsFixture, type FeedLine } from './clics-fixture.js';
+import type { Party } from './series-fixtures.js';
 
 /**
  * The CLICS Contest API (decisions §25, docs/clics.md): every endpoint of a finished, finalised
@@ -15,6 +16,44 @@ beforeAll(async () => {
 afterAll(() => f.j.stop());
 
 const COLLECTIONS = Object.keys(C.COLLECTIONS).filter((k) => k !== 'awards') as Exclude<keyof typeof C.COLLECTIONS, 'awards'>[];
+
+const byId = (xs: any[]) => [...xs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+/**
+ * Reads `who`'s whole event feed and checks it against the REST endpoints as the spec's consistency
+ * rules say: every line valid (strict) and of an endpoint the role is served, tokens growing, every
+ * REST object in the feed, the last copy in the feed equal to the REST copy, nothing the feed deleted
+ * or never sent in REST. Answers the lines.
+ */
+async function feedAgreesWithRest(who: Party): Promise<FeedLine[]> {
+  const feed = await openFeed(f, who);
+  expect(feed.status).toBe(200);
+  const lines = await feed.settled();
+  feed.close();
+  expect(lines.length).toBeGreaterThan(0);
+  const access = strict(C.Access, (await get(f, `/contests/${f.act.slug}/access`, who)).body, 'access');
+  const served = new Set(access.endpoints.map((e) => e.type));
+  for (const [i, l] of lines.entries()) {
+    expect(served.has(l.type), l.type).toBe(true);
+    if (i > 0) expect(Number(l.token)).toBeGreaterThan(Number(lines[i - 1]!.token));
+    if (l.data === null) continue;
+    const schema = l.type === 'contest' ? C.Contest : l.type === 'state' ? C.State : C.COLLECTIONS[l.type as keyof typeof C.COLLECTIONS];
+    strict(schema, l.data, `feed ${l.type}`);
+    if (l.type === 'contest' || l.type === 'state') expect(l.id).toBeNull();
+    else expect(l.id).toBe(l.data.id);
+  }
+  const last = fold(lines);
+  for (const e of access.endpoints) {
+    const rest = (await get(f, `/contests/${f.act.slug}${e.type === 'contest' ? '' : `/${e.type}`}`, who)).body;
+    if (e.type === 'contest' || e.type === 'state') {
+      expect(last.get(`${e.type}/`), e.type).toEqual(rest);
+      continue;
+    }
+    const fromFeed = [...last].filter(([k, v]) => k.startsWith(`${e.type}/`) && v !== null).map(([, v]) => v);
+    expect(byId(fromFeed), e.type).toEqual(byId(rest));
+  }
+  return lines;
+}
 
 describe('during the freeze', () => {
   it('public: a frozen submission is listed but its judgement is not; no runs, no accounts, only broadcast clarifications', async () => {
@@ -81,6 +120,56 @@ describe('during the freeze', () => {
     expect(accounts.some((a: any) => a.type === 'admin' && a.id === f.staff.u.id)).toBe(true);
     expect(accounts.every((a: any) => !('password' in a))).toBe(true);
   });
+});
+
+describe('the event feed during the freeze', () => {
+  it('each role’s feed holds exactly its REST objects: the public’s no frozen judgement, a team’s its own with runs', async () => {
+    const pub = await feedAgreesWithRest(f.outsider);
+    expect(pub.some((l) => l.type === 'judgements' && l.data?.submission_id === f.frozenSubmission)).toBe(false);
+    expect(pub.some((l) => l.type === 'runs' || l.type === 'accounts')).toBe(false);
+    const team = await feedAgreesWithRest(f.teams[1]!);
+    expect(team.some((l) => l.type === 'judgements' && l.data?.submission_id === f.frozenSubmission)).toBe(true);
+    expect(team.some((l) => l.type === 'runs')).toBe(true);
+    expect(team.filter((l) => l.type === 'accounts').map((l) => l.id)).toEqual([f.teams[1]!.u.id]);
+    const other = await feedAgreesWithRest(f.teams[0]!);
+    expect(other.some((l) => l.type === 'judgements' && l.data?.submission_id === f.frozenSubmission)).toBe(false);
+    const admin = await feedAgreesWithRest(f.staff);
+    expect(admin.some((l) => l.type === 'judgements' && l.data?.submission_id === f.frozenSubmission && l.data.judgement_type_id === 'AC')).toBe(true);
+    // signed out, without a public scoreboard: no contest, no feed
+    expect((await get(f, `/contests/${f.act.slug}/event-feed`)).status).toBe(404);
+  }, 120_000);
+
+  it('a change reaches an open feed, a deletion is data null, since_token resumes after a token, and a bad token is 400', async () => {
+    const feed = await openFeed(f, f.outsider);
+    const before = await feed.settled();
+    const token = before.at(-1)!.token;
+    const made = await f.staff.c.call(ops.createAnnouncement, { params: { idOrSlug: f.act.slug }, body: { topic: 'Break', body: 'Ten minutes of break.' } });
+    const news = await feed.until((l) => l.type === 'clarifications' && /Ten minutes of break/.test(l.data?.text ?? ''));
+    await f.staff.c.call(ops.deleteQuestion, { params: { id: made.id } });
+    await feed.until((l) => l.type === 'clarifications' && l.id === news.id && l.data === null);
+    feed.close();
+    const again = await openFeed(f, f.outsider, `?since_token=${token}`);
+    const later = await again.settled();
+    again.close();
+    expect(later.map((l) => l.token)).toEqual(feed.lines.filter((l) => Number(l.token) > Number(token)).map((l) => l.token));
+    // a judgement during the freeze: the team's feed has it at once, the public's only the submission
+    const [pub, own] = [await openFeed(f, f.outsider), await openFeed(f, f.teams[1]!)];
+    await Promise.all([pub.settled(), own.settled()]);
+    const sub = await f.judged(f.teams[1]!, 'apples', 'WA');
+    await own.until((l) => l.type === 'judgements' && l.data?.submission_id === sub && l.data.judgement_type_id === 'WA');
+    await own.until((l) => l.type === 'runs' && own.lines.some((j) => j.type === 'judgements' && j.id === l.data?.judgement_id && j.data.submission_id === sub));
+    await pub.until((l) => l.type === 'submissions' && l.id === sub);
+    await pub.settled();
+    expect(pub.lines.some((l) => l.type === 'judgements' && l.data?.submission_id === sub)).toBe(false);
+    pub.close();
+    own.close();
+    await feedAgreesWithRest(f.teams[1]!);
+    for (const bad of ['abc', '0', '-1', '99999999999', '']) {
+      const r = await get(f, `/contests/${f.act.slug}/event-feed?since_token=${bad}`, f.staff);
+      expect(r.status, bad).toBe(400);
+      strict(C.ErrorBody, r.body, 'error');
+    }
+  }, 60_000);
 });
 
 describe('HTTP Basic', () => {
@@ -178,6 +267,26 @@ describe('the finished, finalised contest', () => {
     // thawed: the public board now counts the AC made during the freeze
     expect(board.rows.find((r) => r.team_id === f.teams[1]!.u.id)!.score.num_solved).toBe(1);
   });
+
+  it('the event feed after the thaw: every role’s agrees with REST, the public’s now judges the frozen submission, awards and the end of updates', async () => {
+    const pub = await feedAgreesWithRest(f.outsider);
+    expect(pub.some((l) => l.type === 'judgements' && l.data?.submission_id === f.frozenSubmission)).toBe(true);
+    expect(pub.some((l) => l.type === 'awards')).toBe(true);
+    expect(fold(pub).get('state/').end_of_updates).not.toBeNull();
+    await feedAgreesWithRest(f.teams[2]!);
+    await feedAgreesWithRest(f.staff);
+  }, 120_000);
+
+  it('a deleted account’s name and questions leave every feed; the feeds still agree with REST', async () => {
+    const gone = f.teams[0]!;
+    await (await f.j.admin()).call(ops.updateInstance, { body: { accountDeletionEnabled: true } });
+    await gone.c.call(ops.deleteAccount, { body: { password: gone.u.password } });
+    const lines = await feedAgreesWithRest(f.staff);
+    const text = JSON.stringify(lines);
+    expect(text).not.toContain(gone.u.username);
+    expect(text).not.toContain('Is the input sorted?');
+    await feedAgreesWithRest(f.outsider);
+  }, 120_000);
 
   it('filters on ID properties', async () => {
     const mine = (await get(f, `/contests/${f.act.slug}/submissions?team_id=${f.teams[2]!.u.id}`, f.staff)).body;

@@ -25,6 +25,8 @@ export interface ClicsFixture {
   earlySubmission: string;
   /** Sets the clock to a minute of the contest and signs everybody in again. */
   moveTo(minute: number): Promise<void>;
+  /** A submission of `team` now, judged `verdict` through the runner protocol; its id. */
+  judged(team: Party, slug: string, verdict: string): Promise<string>;
 }
 
 const details = (verdict: string, n = 2) => JSON.stringify({ verdict, tests: Array.from({ length: n }, (_, i) => ({ test: `${i + 1}`, group: 'secret', verdict: i === n - 1 ? verdict : 'AC', cpuMs: 10 + i })) });
@@ -76,6 +78,11 @@ export async function startFixture(): Promise<ClicsFixture> {
     await runner.judge(verdict, { details: details(verdict) });
     return sub.id;
   };
+  const judged = async (team: Party, slug: string, verdict: string) => {
+    const sub = await team.c.call(ops.submit, { params: { idOrSlug: act.slug, problemSlug: slug }, form: codeForm(`int main(){} // ${verdict}`, 'main.cpp') });
+    await runner.judge(verdict, { details: details(verdict) });
+    return sub.id;
+  };
   const earlySubmission = await submitAt(10, teams[0]!, slugs[0]!, 'AC');
   await submitAt(20, teams[2]!, slugs[0]!, 'WA');
   await submitAt(30, teams[2]!, slugs[1]!, 'AC');
@@ -87,7 +94,7 @@ export async function startFixture(): Promise<ClicsFixture> {
   await staff.c.call(ops.createAnnouncement, { params: { idOrSlug: act.slug }, body: { topic: 'Welcome', body: 'Good luck to all teams.' } });
   const frozenSubmission = await submitAt(250, teams[1]!, slugs[1]!, 'AC');
   await moveTo(270);
-  return { j, clock, act, admin, staff, teams, outsider, frozenSubmission, earlySubmission, moveTo };
+  return { j, clock, act, admin, staff, teams, outsider, frozenSubmission, earlySubmission, moveTo, judged };
 }
 
 /** A CLICS GET as `who`: a signed-in client's bearer token, Basic credentials, or nobody. */
@@ -107,3 +114,88 @@ export function strict<T extends z.ZodType>(schema: T, value: unknown, where: st
 }
 
 export const C = clics;
+
+/** One notification of the event feed. */
+export interface FeedLine {
+  type: string;
+  id: string | null;
+  data: any;
+  token: string;
+}
+
+/** An open event feed: the lines so far, and a wait for more. */
+export interface OpenFeed {
+  status: number;
+  lines: FeedLine[];
+  /** Raw text received, keep-alive newlines included. */
+  text(): string;
+  /** Waits until a line satisfies `pred` (or fails after `ms`). */
+  until(pred: (l: FeedLine) => boolean, ms?: number): Promise<FeedLine>;
+  /** Waits until nothing new came for `quietMs`. */
+  settled(quietMs?: number): Promise<FeedLine[]>;
+  close(): void;
+}
+
+export async function openFeed(f: ClicsFixture, who?: Party, query = ''): Promise<OpenFeed> {
+  const headers: Record<string, string> = who ? { authorization: `Bearer ${who.c.accessToken!}` } : {};
+  const abort = new AbortController();
+  const res = await fetch(`${f.j.url}/api/clics/contests/${f.act.slug}/event-feed${query}`, { headers, signal: abort.signal });
+  const lines: FeedLine[] = [];
+  let text = '';
+  let last = Date.now();
+  let done = false;
+  if (res.ok && res.body) {
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    void (async () => {
+      let buf = '';
+      try {
+        for (;;) {
+          const { value, done: end } = await reader.read();
+          if (end) break;
+          const chunk = decoder.decode(value, { stream: true });
+          text += chunk;
+          buf += chunk;
+          let nl: number;
+          while ((nl = buf.indexOf('\n')) >= 0) {
+            const one = buf.slice(0, nl);
+            buf = buf.slice(nl + 1);
+            if (one.trim()) lines.push(JSON.parse(one) as FeedLine);
+          }
+          last = Date.now();
+        }
+      } catch {
+        // aborted
+      }
+      done = true;
+    })();
+  }
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  return {
+    status: res.status,
+    lines,
+    text: () => text,
+    async until(pred, ms = 10_000) {
+      const end = Date.now() + ms;
+      for (;;) {
+        const hit = lines.find(pred);
+        if (hit) return hit;
+        if (Date.now() > end || done) throw new Error(`no such line in the feed after ${ms} ms (${lines.length} lines)`);
+        await sleep(20);
+      }
+    },
+    async settled(quietMs = 500) {
+      await sleep(quietMs);
+      while (Date.now() - last < quietMs && !done) await sleep(50);
+      return lines;
+    },
+    close: () => abort.abort(),
+  };
+}
+
+/** The last copy of each object in feed order (`type/id`), nulls being deletions. */
+export function fold(lines: FeedLine[]): Map<string, any> {
+  const out = new Map<string, any>();
+  for (const l of lines) out.set(`${l.type}/${l.id ?? ''}`, l.data);
+  return out;
+}

@@ -211,6 +211,7 @@ describe('the event log', () => {
         user: (userId) => applied.get(s.name)!.push(`user ${userId}`),
         sessionsEnded: (ids) => applied.get(s.name)!.push(`sessions ${ids.join(',')}`),
         submission: (n) => applied.get(s.name)!.push(`submission ${n.activityId}/${n.userId}/${n.seriesProblemId}`),
+        clicsEvents: (activityId) => applied.get(s.name)!.push(`clics ${activityId}`),
       });
     }
     await a.tx.write(async (_q, out) => {

@@ -9,6 +9,8 @@ export interface CacheOwners {
   /** Sessions that ended anywhere stop authenticating here too. */
   sessionsEnded(sessionIds: string[]): void;
   submission(n: Extract<CacheNote, { what: 'submission' }>): void;
+  /** A contest's CLICS event feed grew on the server that writes it. */
+  clicsEvents(activityId: string): void;
 }
 
 /**
@@ -30,6 +32,7 @@ export function applyCacheNotes(bus: Pick<EventBus, 'subscribe'>, self: string, 
     if (n.what === 'permissions') owners.permissions();
     else if (n.what === 'settings') owners.settings();
     else if (n.what === 'user') owners.user(n.userId);
+    else if (n.what === 'clicsEvents') owners.clicsEvents(n.activityId);
     else owners.submission(n);
   });
 }

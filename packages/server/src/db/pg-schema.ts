@@ -812,6 +812,22 @@ export const events = pgTable(
   (t) => [index('events_created').on(t.createdAt)],
 );
 
+export const clicsEvents = pgTable(
+  'clics_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    activityId: text('activity_id')
+      .notNull()
+      .references(() => activities.id, { onDelete: 'cascade' }),
+    audience: text('audience').notNull(),
+    type: text('type').notNull(),
+    objectId: text('object_id'),
+    data: text('data'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('clics_events_activity').on(t.activityId, t.id)],
+);
+
 export const servers = pgTable('servers', {
   id: text('id').primaryKey(),
   host: text('host').notNull(),

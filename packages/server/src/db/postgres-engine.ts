@@ -18,6 +18,8 @@ export const ADVISORY_KEYS = {
   events: 3,
   /** Held for as long as a server leads the cluster and runs its workers (cluster/leader.ts). */
   leader: 4,
+  /** Taken by a write just before it appends to a contest's CLICS event feed (modules/clics/event-log.ts), for the same reason as `events`. */
+  clicsEvents: 5,
 } as const;
 
 /**

@@ -943,6 +943,30 @@ export const events = sqliteTable(
   (t) => [index('events_created').on(t.createdAt)],
 );
 
+/**
+ * The CLICS event feed of each contest (modules/clics/event-log.ts, decisions §25): append-only, the
+ * id is the feed's token. `audience`: `admin`, `public`, or `team:USERID` for a team's own version of
+ * an object; `data` null is a deletion. Written by one server (the cluster's leader), each write under
+ * a lock held to its commit, so ids grow in commit order.
+ */
+export const clicsEvents = sqliteTable(
+  'clics_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    activityId: text('activity_id')
+      .notNull()
+      .references(() => activities.id, { onDelete: 'cascade' }),
+    audience: text('audience').notNull(),
+    type: text('type').notNull(),
+    /** Null for the contest and its state (singletons). */
+    objectId: text('object_id'),
+    /** The object as the REST endpoint gives it, as JSON; null: it was deleted. */
+    data: text('data'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('clics_events_activity').on(t.activityId, t.id)],
+);
+
 /** The judge servers sharing the database, each with its last heartbeat (src/cluster/servers.ts). */
 export const servers = sqliteTable('servers', {
   id: text('id').primaryKey(),

@@ -1,5 +1,6 @@
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { BusMessage, CacheNote, DomainEvent } from '../events/bus.js';
+import { ADVISORY_KEYS, ADVISORY_NAMESPACE } from './postgres-engine.js';
 import { ScopeCheck } from './scope-check.js';
 import { lockSkipLocked, type Engine, type EngineName, type Isolation, type Q } from './storage.js';
 
@@ -86,6 +87,17 @@ export class Transactor {
   /** Which engine holds the data. */
   get engineName(): EngineName {
     return this.engine.name;
+  }
+
+  /**
+   * Inside a write, before it appends to a table whose ids readers follow as a cursor: on PostgreSQL
+   * a lock held to the commit, so that the rows of two such writes become visible in id order (a
+   * reader past id n never misses a row below n committed later); SQLite writes one at a time.
+   */
+  async inCommitOrder(q: Q, table: 'clicsEvents'): Promise<void> {
+    if (this.engineName !== 'postgres') return;
+    const pgq = q as unknown as { execute(s: SQL): Promise<unknown> };
+    await pgq.execute(sql`select pg_advisory_xact_lock(${ADVISORY_NAMESPACE}, ${ADVISORY_KEYS[table]})`);
   }
 
   /** The row lock a claim's subquery ends with on this engine (see `lockSkipLocked` in storage.ts). */

@@ -24,7 +24,9 @@ export type CacheNote =
   | { what: 'permissions' }
   | { what: 'settings' }
   | { what: 'user'; userId: string }
-  | { what: 'submission'; activityId: string; userId: string; seriesProblemId: string };
+  | { what: 'submission'; activityId: string; userId: string; seriesProblemId: string }
+  /** A contest's CLICS event feed grew (modules/clics/event-log.ts): its open feeds read the new rows. */
+  | { what: 'clicsEvents'; activityId: string };
 
 export type BusMessage =
   | { kind: 'event'; event: DomainEvent }

@@ -1,9 +1,10 @@
 import { rm } from 'node:fs/promises';
-import { and, eq, inArray, notExists } from 'drizzle-orm';
+import { and, eq, inArray, like, notExists, or } from 'drizzle-orm';
 import {
   accountCodes,
   activityDocuments,
   attemptFiles,
+  clicsEvents,
   files,
   printouts,
   problemVersionFiles,
@@ -41,6 +42,11 @@ export async function anonymiseAccount(d: Deps, q: Q, out: Outbox, u: UserRow, r
     .set({ source: null, sourceDisposedAt: iso(now) })
     .where(eq(printouts.userId, u.id));
   await q.update(questions).set({ topic: DELETED_TEXT, body: DELETED_TEXT }).where(eq(questions.authorUserId, u.id));
+  // the CLICS event feeds' copies of what was theirs to say (their names, their questions) and of
+  // what only they were shown; the feeds' writer appends the placeholders (userChanged, below)
+  await q
+    .delete(clicsEvents)
+    .where(or(eq(clicsEvents.audience, `team:${u.id}`), and(inArray(clicsEvents.type, ['teams', 'accounts', 'clarifications']), like(clicsEvents.data, `%"${u.id}"%`))));
   await q.delete(rememberedMachines).where(eq(rememberedMachines.userId, u.id));
   await q.delete(accountCodes).where(eq(accountCodes.userId, u.id));
   const login = deletedLogin(u.id);

@@ -1,5 +1,5 @@
 import type { clics, Question } from '@judge/contract';
-import type { ClicsServices, Contest } from './contest.js';
+import type { Contest } from './contest.js';
 import { clicsTime, contestTime } from './times.js';
 
 /**
@@ -23,7 +23,7 @@ function fromQuestion(c: Contest, q: Question, problems: Map<string, string>, te
   const author = q.authorUserId && teams.has(q.authorUserId) ? q.authorUserId : null;
   // a question of somebody who is no team (staff trying the form) is none of the contest's
   if (!author) return [];
-  const seesQuestion = c.role === 'admin' || c.teamId === author;
+  const seesQuestion = c.role === 'admin' || !!c.everyTeam || c.teamId === author;
   const out: clics.Clarification[] = [];
   if (seesQuestion) out.push({ id: idOf('q', q.id), from_team_id: author, to_team_id: null, reply_to_id: null, problem_id, text: textOf(q.topic, q.body), ...at(q.createdAt) });
   if (q.answer && (seesQuestion || q.isPublished)) {
@@ -40,7 +40,7 @@ function fromQuestion(c: Contest, q: Question, problems: Map<string, string>, te
   return out;
 }
 
-export async function clarificationsOf(s: ClicsServices, c: Contest, problems: Map<string, string>, teams: Set<string>): Promise<clics.Clarification[]> {
-  const all = (await s.questions.allInActivity(c.a.id)).flatMap((q) => fromQuestion(c, q, problems, teams));
+export function clarificationsOf(c: Contest, questions: readonly Question[], problems: Map<string, string>, teams: Set<string>): clics.Clarification[] {
+  const all = questions.flatMap((q) => fromQuestion(c, q, problems, teams));
   return all.sort((x, y) => (x.time < y.time ? -1 : x.time > y.time ? 1 : x.id < y.id ? -1 : 1));
 }

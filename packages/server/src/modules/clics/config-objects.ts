@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { clics } from '@judge/contract';
+import { problemLabel, type clics } from '@judge/contract';
 import { effectiveLimits, readLanguageTableFile } from '@judge/problem-package';
 import { judgingMaxima } from '../../config.js';
 import type { Deps } from '../../services.js';
@@ -36,16 +36,6 @@ export function judgementTypeOf(verdict: string | null | undefined): string {
   return ALIASES[v] ?? 'JE';
 }
 
-/** Problem labels A, B, …, Z, AA, AB, … by position. */
-export function label(i: number): string {
-  let n = i;
-  let out = '';
-  do {
-    out = String.fromCharCode(65 + (n % 26)) + out;
-    n = Math.floor(n / 26) - 1;
-  } while (n >= 0);
-  return out;
-}
 
 /** A stable CLICS id for a name: its slug (at most 27 characters) and 8 hex digits of its SHA-256, so that two names never share one. */
 export function nameId(name: string): string {
@@ -60,18 +50,24 @@ export function nameId(name: string): string {
 }
 
 /** The contest's problems with the assignment each stands for (id: the assignment's slug). */
-export async function problemsOf(d: Deps, s: ClicsServices, c: Contest): Promise<(clics.Problem & { assignmentId: string; config?: Record<string, unknown> })[]> {
-  // problems are hidden from all but staff until the contest starts
-  if (c.role !== 'admin' && c.now < c.start) return [];
+export type ContestProblem = clics.Problem & { assignmentId: string; config?: Record<string, unknown> };
+
+/** The problems a caller of the contest's role is shown of `all`: none but to staff until the contest starts. */
+export function problemsShown(c: Contest, all: ContestProblem[]): ContestProblem[] {
+  return c.role !== 'admin' && c.now < c.start ? [] : all;
+}
+
+/** Every problem of the contest (whoever asks: see problemsShown). */
+export async function problemsOf(d: Deps, s: ClicsServices, c: Contest): Promise<ContestProblem[]> {
   const assignments = rankedSeries(c.series).flatMap((x) => x.problems);
   const out = [];
   for (const [i, p] of assignments.entries()) {
     const info = (await s.problems.packageInfoOf(p.problemId, p.pinnedProblemVersionId)) ?? {};
     const limits = effectiveLimits(info, p.config, { maxima: judgingMaxima(d.config) });
     const count = (k: string) => (typeof info[k] === 'number' ? (info[k] as number) : 0);
-    const problem: clics.Problem & { assignmentId: string; config?: Record<string, unknown> } = {
+    const problem: ContestProblem = {
       id: p.slug,
-      label: label(i),
+      label: problemLabel(i),
       name: p.name,
       ordinal: i + 1,
       time_limit: seconds(limits.time.value * 1000),
@@ -86,7 +82,7 @@ export async function problemsOf(d: Deps, s: ClicsServices, c: Contest): Promise
 }
 
 /** The problem objects without what the judge keeps beside them. */
-export const bareProblem = ({ assignmentId: _a, config: _c, ...p }: Awaited<ReturnType<typeof problemsOf>>[number]): clics.Problem => p;
+export const bareProblem = ({ assignmentId: _a, config: _c, ...p }: ContestProblem): clics.Problem => p;
 
 /** The languages of the judge's table that the contest's assignments allow (all, when none narrows them). */
 export function languagesOf(d: Deps, configs: (Record<string, unknown> | undefined)[]): clics.Language[] {

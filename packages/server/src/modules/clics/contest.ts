@@ -1,4 +1,4 @@
-import type { Series } from '@judge/contract';
+import type { clics, Series } from '@judge/contract';
 import type { Actor } from '../../auth/permissions.js';
 import type { Deps } from '../../services.js';
 import { iso } from '../../util.js';
@@ -14,6 +14,7 @@ import type { SubmissionsService } from '../submissions/index.js';
 import type { UsersService } from '../users/index.js';
 import type { BlobStore } from '../files/index.js';
 import { ClicsError, clicsNotFound } from './errors.js';
+import { clicsTime, relTime } from './times.js';
 
 /** What the CLICS API reads, each through its own area's service (decisions §25). */
 export interface ClicsServices {
@@ -51,6 +52,11 @@ export interface Contest {
   thawAt: string | null;
   series: Series[];
   now: string;
+  /**
+   * For the event feed (event-log.ts): a `team` contest that shows every team's own objects as
+   * that team sees them (each marked with its owner there), rather than one team's.
+   */
+  everyTeam?: boolean;
 }
 
 /** The contest's ranked series (practice series, importanceScope none, are not part of it). */
@@ -89,6 +95,12 @@ export async function openContest(d: Deps, s: ClicsServices, actor: Actor | unde
   const participants = await participantIds(s, a);
   const role = await roleOf(d, actor, a, participants);
   if (!(await mayView(d, role, actor, a))) throw clicsNotFound('contest');
+  return contestAs(d, s, a, role, actor);
+}
+
+/** The contest of an activity with start and end dates, as a caller of `role` sees it (nothing checked). */
+export async function contestAs(d: Deps, s: ClicsServices, a: ActivityRow, role: Role, actor: Actor | undefined): Promise<Contest> {
+  if (!a.startDate || !a.endDate) throw clicsNotFound('contest');
   const series = await s.series.ofActivity(a.id);
   const frozenSeries = rankedSeries(series).find((x) => x.rankingFreezeAt);
   return {
@@ -96,7 +108,7 @@ export async function openContest(d: Deps, s: ClicsServices, actor: Actor | unde
     slug: a.slug,
     role,
     actor,
-    teamId: role === 'team' ? actor!.userId : null,
+    teamId: role === 'team' && actor ? actor.userId : null,
     start: a.startDate,
     end: a.endDate,
     freezeAt: frozenSeries?.rankingFreezeAt ?? null,
@@ -118,4 +130,19 @@ export async function visibleContests(d: Deps, s: ClicsServices, actor: Actor | 
     }
   }
   return out;
+}
+
+/** The contest object (`/contests/{id}`). */
+export function contestObject(c: Contest): clics.Contest {
+  const ms = (a: string, b: string) => Date.parse(b) - Date.parse(a);
+  return {
+    id: c.slug,
+    name: c.a.name,
+    formal_name: c.a.name,
+    start_time: clicsTime(c.start),
+    duration: relTime(ms(c.start, c.end)),
+    scoreboard_freeze_duration: c.freezeAt && c.freezeAt < c.end ? relTime(ms(c.freezeAt, c.end)) : null,
+    scoreboard_type: c.a.rankingType === 'points' ? 'score' : 'pass-fail',
+    penalty_time: 20,
+  };
 }

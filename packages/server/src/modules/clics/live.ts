@@ -28,23 +28,41 @@ export interface Live {
   sources: Map<string, SubmissionDetail>;
 }
 
-const own = (c: Contest, s: SubmissionDetail) => c.role === 'admin' || (c.role === 'team' && s.userId === c.teamId);
+const own = (c: Contest, s: SubmissionDetail) => c.role === 'admin' || (c.role === 'team' && (c.everyTeam || s.userId === c.teamId));
+
+/** Parsed `details` attachments by content hash: a blob never changes, and a contest's feed reads them all again and again. */
+const testsCache = new Map<string, Test[]>();
+const TESTS_CACHED = 50_000;
 
 async function testsOf(s: ClicsServices, sha256: string | undefined): Promise<Test[]> {
   if (!sha256) return [];
+  const cached = testsCache.get(sha256);
+  if (cached) return cached;
+  let tests: Test[] = [];
   try {
     const parsed = JSON.parse(await readFile(s.blobs.pathOf(sha256), 'utf8')) as { tests?: unknown };
-    return Array.isArray(parsed.tests) ? (parsed.tests as Test[]) : [];
+    if (Array.isArray(parsed.tests)) tests = (parsed.tests as Test[]).map((t) => ({ verdict: t.verdict, cpuMs: t.cpuMs, wallMs: t.wallMs }));
   } catch {
-    // an unreadable attachment has no runs to show
+    // an unreadable attachment has no runs to show (and is not kept: it may be readable later)
     return [];
   }
+  if (testsCache.size >= TESTS_CACHED) testsCache.delete(testsCache.keys().next().value!);
+  testsCache.set(sha256, tests);
+  return tests;
 }
 
 /** The submissions, judgements and runs the caller may see; `teams`, `problems`, `languages`: the ids the objects may refer to. */
-export async function liveOf(s: ClicsServices, c: Contest, refs: { teams: Set<string>; problems: Map<string, string>; languages: Set<string> }): Promise<Live> {
+export async function liveOf(
+  s: ClicsServices,
+  c: Contest,
+  refs: { teams: Set<string>; problems: Map<string, string>; languages: Set<string> },
+  submissions: readonly SubmissionDetail[],
+): Promise<Live> {
   const out: Live = { submissions: [], judgements: [], runs: [], sources: new Map() };
-  for (const sub of await s.submissions.allInActivity(c.a.id)) {
+  let n = 0;
+  for (const sub of submissions) {
+    // a big contest is read whole for the event feed: other work runs in between
+    if (++n % 500 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const problemId = refs.problems.get(sub.seriesProblemId);
     const language = sub.language ?? '';
     // referential integrity: a submission of no team, problem or known language is not the contest's
