@@ -50,6 +50,26 @@ describe('judgectl: finalising and awards', { timeout: 120_000 }, () => {
     const failure = JSON.parse(json.stderr) as { error: { code: string; problem: { errors: Record<string, string[]> } } };
     expect(failure.error.code).toBe('activity.finalize.blocked');
     expect(Object.keys(failure.error.problem.errors).sort()).toEqual(['notEnded', 'unanswered', 'unjudged']);
+    // the awards command says the same before anyone tries
+    const before = await asAdmin.run('activities', 'awards', 'final');
+    expect(before.stdout).toContain('Before it can be finalised:\n  - The activity has no end');
+  });
+
+  it('switches the public scoreboard and shows, rotates and removes the display link; a participant may not', async () => {
+    expect((await asAdmin.run('activities', 'update', 'final', '--public-scoreboard')).status).toBe(0);
+    expect((await admin.call(ops.getManagedActivity, { params: { idOrSlug: 'final' } })).publicScoreboard).toBe(true);
+    expect((await asAdmin.run('activities', 'display-link', 'final')).stdout).toContain('final has no display link');
+    const made = await asAdmin.ok<{ token: string; url: string }>('activities', 'display-link', 'final', '--rotate');
+    expect(made.url).toBe(`${j.url}/display/${made.token}`);
+    expect((await asAdmin.run('activities', 'display-link', 'final')).stdout).toContain(made.url);
+    const again = await asAdmin.ok<{ token: string }>('activities', 'display-link', 'final', '--rotate');
+    expect(again.token).not.toBe(made.token);
+    expect(await asPupil.refused('activities', 'display-link', 'final', '--rotate')).toMatch(/activity:update|manage/);
+    expect(await asAdmin.refused('activities', 'display-link', 'final', '--rotate', '--remove')).toContain('not both');
+    expect((await asAdmin.run('activities', 'display-link', 'final', '--remove')).stdout).toContain('final has no display link now');
+    expect((await admin.call(ops.getDisplayLink, { params: { idOrSlug: 'final' } })).token).toBeUndefined();
+    expect((await asAdmin.run('activities', 'update', 'final', '--no-public-scoreboard')).status).toBe(0);
+    expect((await admin.call(ops.getManagedActivity, { params: { idOrSlug: 'final' } })).publicScoreboard).toBe(false);
   });
 
   it('finalises once nothing blocks it, prints the awards, edits a citation and reopens', async () => {

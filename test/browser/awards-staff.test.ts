@@ -64,8 +64,12 @@ describe('finalising a contest and its awards', () => {
     await signInThroughPage(page, judge.url, { username: judge.adminUsername, password: judge.adminPassword }, path);
     await page.waitForURL(`**${path}`);
     const section = page.locator('.finalize-section');
+    // said before anyone presses the button, then as the refusal when they do
+    const early = section.locator('[data-refused="false"] [data-blocker="unanswered"]');
+    await early.waitFor();
+    expect(await early.textContent()).toContain('1 question is unanswered');
     await section.getByRole('button', { name: 'Finalise the standings' }).click();
-    const blocker = section.locator('[data-blocker="unanswered"]');
+    const blocker = section.locator('[data-refused="true"] [data-blocker="unanswered"]');
     await blocker.waitFor();
     expect(await blocker.textContent()).toContain('1 question is unanswered');
     expect(await blocker.getByRole('link', { name: 'Answer the questions' }).getAttribute('href')).toBe(`/staff/a/${SLUG}/questions`);

@@ -67,7 +67,9 @@ describe('finalising an activity', () => {
     clock.set(new Date(at(40)));
     const e = await refusedWith(finalize(M, a), 409, 'activity.finalize.blocked');
     expect(e.errors).toEqual({ unanswered: ['1 question is unanswered'] });
+    expect((await M.c.call(ops.listActivityAwards, { params: { idOrSlug: a.slug } })).finalizeBlockers).toEqual({ unanswered: ['1 question is unanswered'] });
     await M.c.call(ops.answerQuestion, { params: { id: asked.id }, body: { body: 'No.' } });
+    expect((await M.c.call(ops.listActivityAwards, { params: { idOrSlug: a.slug } })).finalizeBlockers).toBeUndefined();
     const done = await finalize(M, a);
     expect(done.finalizedAt).toBe(at(40));
   });
@@ -85,6 +87,9 @@ describe('finalising an activity', () => {
       unanswered: ['2 questions are unanswered'],
     });
     expect(e.detail).toContain('1 submission is not judged yet');
+    // the awards list tells who may finalise the same before they try; a participant nothing of it
+    expect((await M.c.call(ops.listActivityAwards, { params: { idOrSlug: a.slug } })).finalizeBlockers).toEqual(e.errors);
+    expect((await ann.c.call(ops.listActivityAwards, { params: { idOrSlug: a.slug } })).finalizeBlockers).toBeUndefined();
   });
 
   it('needs an end: an activity whose series never ends cannot be finalised', async () => {

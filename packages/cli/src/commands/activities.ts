@@ -49,6 +49,7 @@ export function activityFields(a: Activity): string {
     ['judge log shown', shown(a, 'log')],
     ['ended series problems', a.hideEndedSeriesProblems ? 'hidden' : 'shown'],
     ['group members shown', a.showGroupMembers],
+    ['public scoreboard', a.publicScoreboard],
     ['max submissions', a.maxSubmissionsPerProblem ?? 'no cap'],
     ['max upload bytes', a.maxUploadBytes],
     ['max attachments', a.maxAttachments],

@@ -23,13 +23,43 @@ function medalCounts(v: string): { gold: number; silver: number; bronze: number;
 
 /** The awards as a table: key, citation (marked when staff changed it), who. */
 export function awardsTable(r: ActivityAwards): string {
-  if (!r.awards.length) return 'No awards (the activity is not finalised, or nobody earned one).';
+  const blockers = Object.values(r.finalizeBlockers ?? {}).flat();
+  const before = blockers.length ? `Before it can be finalised:\n${blockers.map((b) => `  - ${b}`).join('\n')}\n` : '';
+  if (!r.awards.length) return `${before}No awards (the activity is not finalised, or nobody earned one).`;
   const head = r.finalizedAt ? `Finalised at ${when(r.finalizedAt)}.` : 'Not finalised: these are the awards of the last finalisation.';
-  return `${head}\n${table(['award', 'citation', 'adjusted', 'awarded to'], r.awards.map((a) => [a.key, a.citation, a.adjusted, a.userNames.join(', ')]))}`;
+  return `${before}${head}\n${table(['award', 'citation', 'adjusted', 'awarded to'], r.awards.map((a) => [a.key, a.citation, a.adjusted, a.userNames.join(', ')]))}`;
 }
 
-/** `activities finalize|reopen|awards|award-citation|medals` (decisions §24). */
+/** `activities display-link`: the room's screen link, shown, made anew, or removed (decisions §23). */
+function displayLinkCommand(activities: Command): void {
+  sub(
+    activities,
+    'display-link <activity>',
+    'The display link: a secret address showing the public scoreboard on a screen nobody signs in on, even while the scoreboard is not public. ' +
+      'Without options it shows the link; --rotate makes a new one (the old one stops at once, open screens too); --remove ends it',
+  )
+    .option('--rotate', 'make a new link (the first one, if there is none)')
+    .option('--remove', 'remove the link')
+    .action(async (activity: string, o: JsonOption & { rotate?: boolean; remove?: boolean }) => {
+      if (o.rotate && o.remove) throw new CliError('give --rotate or --remove, not both');
+      const c = await api();
+      const a = await resolveActivity(c, activity);
+      const params = { idOrSlug: a.id };
+      const r = o.remove
+        ? (await c.call(ops.removeDisplayLink, { params }), {})
+        : o.rotate
+          ? await c.call(ops.rotateDisplayLink, { params })
+          : await c.call(ops.getDisplayLink, { params });
+      const url = r.token ? `${c.baseUrl}/display/${r.token}` : undefined;
+      emit(o, { ...r, ...(url ? { url } : {}) }, () =>
+        url ? `${a.slug}: ${url}\nAnyone with this address sees the public scoreboard; \`--rotate\` replaces it.` : `${a.slug} has no display link${o.remove ? ' now' : ''} (\`--rotate\` makes one).`,
+      );
+    });
+}
+
+/** `activities finalize|reopen|awards|award-citation|medals|display-link` (decisions §23, §24). */
 export function activityAwardsCommands(activities: Command): void {
+  displayLinkCommand(activities);
   sub(activities, 'finalize <activity>', 'Declare the standings final and compute the awards. Refused, saying why, until the activity has ended, every submission is judged and every question answered')
     .action(async (activity: string, o: JsonOption) => {
       const c = await api();

@@ -32,6 +32,7 @@ interface UpdateOptions extends JsonOption {
   showJudgeLog?: boolean;
   hideEndedProblems?: boolean;
   showGroupMembers?: boolean;
+  publicScoreboard?: boolean;
   maxSubmissions?: OrNone<number>;
   maxUploadBytes?: number;
   maxAttachments?: number;
@@ -89,6 +90,7 @@ function updateOptions(cmd: Command): Command {
   toggle(cmd, 'show-judge-log', "show participants the judge's log of their submissions", 'keep it for managers (the default)');
   toggle(cmd, 'hide-ended-problems', 'hide the problems of series that have ended', 'keep showing them');
   toggle(cmd, 'show-group-members', 'show participants the members of their group', 'do not');
+  toggle(cmd, 'public-scoreboard', 'show the public scoreboard (frozen as the public sees it) to anybody, signed in or not, at /a/SLUG/scoreboard', 'only to who may see the activity (the default)');
   return cmd
     .option('--max-submissions <n>', 'submissions a participant may make per problem; none: no cap', positiveOrNone)
     .option('--max-upload-bytes <size>', 'largest submission, e.g. 65536, 64K or 2M', bytes)
@@ -128,6 +130,7 @@ function bodyOf(a: Activity, o: UpdateOptions): Body {
     attachmentVisibility: attachmentsAfter(a, o),
     hideEndedSeriesProblems: o.hideEndedProblems,
     showGroupMembers: o.showGroupMembers,
+    publicScoreboard: o.publicScoreboard,
     maxSubmissionsPerProblem: noneToNull(o.maxSubmissions),
     maxUploadBytes: o.maxUploadBytes,
     maxAttachments: o.maxAttachments,

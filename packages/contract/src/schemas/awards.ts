@@ -15,9 +15,23 @@ export const ActivityAward = z.object({
 });
 export type ActivityAward = z.infer<typeof ActivityAward>;
 
+/**
+ * What keeps an activity from being finalised, as the `errors` of a 409 activity.finalize.blocked:
+ * each key present holds one sentence saying it.
+ */
+export const FINALIZE_BLOCKERS = ['notEnded', 'unjudged', 'unanswered'] as const;
+export type FinalizeBlocker = (typeof FINALIZE_BLOCKERS)[number];
+
+export const FinalizeBlockers = z
+  .object({ notEnded: z.array(z.string()).optional(), unjudged: z.array(z.string()).optional(), unanswered: z.array(z.string()).optional() })
+  .meta({ description: 'Each key that applies holds one sentence saying it (the `errors` a refused finalisation gives)' });
+
 export const ActivityAwards = z.object({
   finalizedAt: Timestamp.optional().meta({ description: 'When the activity was finalised; absent while it is not (staff may still see the last awards)' }),
   awards: z.array(ActivityAward),
+  finalizeBlockers: FinalizeBlockers.optional().meta({
+    description: 'To holders of activity:update while the activity is not finalised: what keeps it from being finalised now; absent when nothing does',
+  }),
 });
 export type ActivityAwards = z.infer<typeof ActivityAwards>;
 
@@ -27,9 +41,3 @@ export const AwardCitationRequest = z.object({
   citation: z.string().trim().min(1).max(AWARD_CITATION_MAX),
 });
 
-/**
- * What keeps an activity from being finalised, as the `errors` of a 409 activity.finalize.blocked:
- * each key present holds one sentence saying it.
- */
-export const FINALIZE_BLOCKERS = ['notEnded', 'unjudged', 'unanswered'] as const;
-export type FinalizeBlocker = (typeof FINALIZE_BLOCKERS)[number];

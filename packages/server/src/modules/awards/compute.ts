@@ -1,4 +1,4 @@
-import type { Ranking, RankingRow } from '@judge/contract';
+import { firstSolves, type Ranking, type RankingRow } from '@judge/contract';
 import type { AwardRules } from '../../db/schema.js';
 import { medalOf } from '../ranking/index.js';
 
@@ -50,27 +50,13 @@ export function groupKeyPart(group: string): string {
   );
 }
 
-/**
- * First to solve each problem, in column order: the earliest solving submission, to the second
- * (the precision contests are timed in), and everyone who solved it within that second. A cell is
- * solved at the first accepted submission (icpc) or the first reaching full marks (points).
- */
+/** First to solve each problem, in column order (the rule of `firstSolves`). */
 function firstToSolve(standings: AwardInput['standings']): ComputedAward[] {
-  const out: ComputedAward[] = [];
-  standings.problems.forEach((p, i) => {
-    let first = Infinity;
-    const bySecond = new Map<string, number>();
-    for (const r of standings.rows) {
-      const c = r.cells[i];
-      if (!c?.solved || !c.solvedAt) continue;
-      const second = Math.floor(Date.parse(c.solvedAt) / 1000);
-      bySecond.set(r.userId, second);
-      if (second < first) first = second;
-    }
-    const userIds = [...bySecond].filter(([, s]) => s === first).map(([u]) => u);
-    if (userIds.length) out.push({ key: `first-to-solve-${p.slug}`, citation: `First to solve problem ${p.slug}`, userIds });
+  const first = firstSolves(standings.rows);
+  return standings.problems.flatMap((p) => {
+    const userIds = first.get(p.id) ?? [];
+    return userIds.length ? [{ key: `first-to-solve-${p.slug}`, citation: `First to solve problem ${p.slug}`, userIds }] : [];
   });
-  return out;
 }
 
 /** Group winners, by group name: the best-ranked rows of the group's members who earned anything. */

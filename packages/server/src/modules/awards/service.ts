@@ -96,7 +96,8 @@ export class AwardsService {
    * GET /activities/{idOrSlug}/awards. Staff see them once computed. Others who may read the
    * ranking see them once the activity is final, no freeze is in force, and the activity shows
    * everyone's results (scoreVisibility everyone, or they hold result:read:all): medals would
-   * otherwise tell what the freeze or the visibility hides. Until then an empty list.
+   * otherwise tell what the freeze or the visibility hides. Until then an empty list. Those who
+   * may finalise also see what keeps it from being finalised.
    */
   async list(actor: Actor, idOrSlug: string): Promise<ActivityAwards> {
     const a = await visibleActivity(this.d, actor, idOrSlug);
@@ -105,7 +106,10 @@ export class AwardsService {
     if (!staff) held.require('ranking:read', a.id);
     const awards = await this.shownTo(a, staff ? 'staff' : held.has('result:read:all', a.id) ? 'readsAll' : 'others');
     if (!awards) return { awards: [] };
-    return a.finalizedAt ? { finalizedAt: a.finalizedAt, awards } : { awards };
+    if (a.finalizedAt) return { finalizedAt: a.finalizedAt, awards };
+    // who may finalise sees what stands in the way before trying
+    const blockers = held.has('activity:update', a.id) ? await this.d.tx.read((q) => this.blockers(q, a)) : {};
+    return Object.keys(blockers).length ? { awards, finalizeBlockers: blockers } : { awards };
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { Ranking, RankingRow, Scoreboard } from '@judge/contract';
+import { firstSolves, type Ranking, type RankingRow, type Scoreboard } from '@judge/contract';
 import type { ActivityRow } from '../policy/index.js';
 import { activeFreeze, awardRulesOf, medalOf, type RankedSeries } from '../ranking/index.js';
 import { compact } from '../../util.js';
@@ -20,7 +20,7 @@ export function boardOf(a: ActivityRow, view: { ranking: Ranking; series: Ranked
       const medal = scored(r, view.ranking.rankingType) ? medalOf(r.rank, rules) : undefined;
       return medal ? [{ userId: r.userId, medal }] : [];
     }),
-    firstSolves: firstSolves(view.ranking.rows),
+    firstSolves: firstSolvesOf(view.ranking.rows),
     ranking: view.ranking,
   }) as Scoreboard;
 }
@@ -40,16 +40,8 @@ function freezeOf(series: RankedSeries[], now: string): Scoreboard['freeze'] {
   return found ? compact({ at: found.at, revealAt: found.revealAt }) : undefined;
 }
 
-/** Per problem, the row(s) with the earliest solve the rows show (ties: each of them). */
-function firstSolves(rows: RankingRow[]): Scoreboard['firstSolves'] {
-  const first = new Map<string, { solvedAt: string; userIds: string[] }>();
-  for (const r of rows) {
-    for (const c of r.cells) {
-      if (!c.solved || !c.solvedAt) continue;
-      const f = first.get(c.problemId);
-      if (!f || c.solvedAt < f.solvedAt) first.set(c.problemId, { solvedAt: c.solvedAt, userIds: [r.userId] });
-      else if (c.solvedAt === f.solvedAt) f.userIds.push(r.userId);
-    }
-  }
-  return [...first].flatMap(([problemId, f]) => f.userIds.map((userId) => ({ problemId, userId, solvedAt: f.solvedAt })));
+/** Per problem, the row(s) with the earliest solve the rows show (the rule of `firstSolves`: to the second, ties each of them). */
+function firstSolvesOf(rows: RankingRow[]): Scoreboard['firstSolves'] {
+  const solvedAt = (userId: string, problemId: string) => rows.find((r) => r.userId === userId)!.cells.find((c) => c.problemId === problemId)!.solvedAt!;
+  return [...firstSolves(rows)].flatMap(([problemId, userIds]) => userIds.map((userId) => ({ problemId, userId, solvedAt: solvedAt(userId, problemId) })));
 }

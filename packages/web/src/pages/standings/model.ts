@@ -1,3 +1,4 @@
+import { firstSolves } from '@judge/sdk/browser';
 import type { Ranking, RankingCell } from '@judge/contract';
 
 /** icpc: each rejected attempt before the accepted one adds this many minutes (decisions §9). */
@@ -21,24 +22,13 @@ export function columnsOf(problems: Ranking['problems']): Column[] {
 }
 
 /**
- * Who solved each problem first: the earliest `solvedAt` among all rows (ties share it).
- * Returns, per user, the problem ids they were first on, joined by a space, so that a row's
- * props stay a plain string and unchanged rows skip rendering.
+ * Who solved each problem first, by the rule the awards and the room's scoreboard use (firstSolves:
+ * to the second, ties share it). Returns, per user, the problem ids they were first on, joined by a
+ * space, so that a row's props stay a plain string and unchanged rows skip rendering.
  */
 export function firstSolvers(ranking: Ranking): Map<string, string> {
-  const earliest = new Map<string, string>();
-  for (const row of ranking.rows) {
-    for (const c of row.cells) {
-      if (!c.solved || !c.solvedAt) continue;
-      const best = earliest.get(c.problemId);
-      if (best === undefined || Date.parse(c.solvedAt) < Date.parse(best)) earliest.set(c.problemId, c.solvedAt);
-    }
-  }
   const out = new Map<string, string>();
-  for (const row of ranking.rows) {
-    const firsts = row.cells.filter((c) => c.solved && c.solvedAt && Date.parse(c.solvedAt) === Date.parse(earliest.get(c.problemId)!));
-    if (firsts.length) out.set(row.userId, firsts.map((c) => c.problemId).join(' '));
-  }
+  for (const [problemId, userIds] of firstSolves(ranking.rows)) for (const u of userIds) out.set(u, out.has(u) ? `${out.get(u)} ${problemId}` : problemId);
   return out;
 }
 

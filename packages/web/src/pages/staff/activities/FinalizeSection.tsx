@@ -56,6 +56,23 @@ function AwardItem({ activity, award, onSaved }: { activity: Activity; award: Ac
   );
 }
 
+/** What keeps the activity from being finalised, each with a link to where it is dealt with: a note before, a refusal after pressing Finalise. */
+function BlockerList({ blocked, refused, base }: { blocked: [string, string[]][]; refused: boolean; base: string }) {
+  const t = useT();
+  return (
+    <div className={refused ? 'error-box' : 'warn-box'} role={refused ? 'alert' : 'status'} data-code="activity.finalize.blocked" data-refused={refused ? 'true' : 'false'}>
+      <strong>{t(refused ? 'awards.finalize.blocked' : 'awards.finalize.blockedNow')}</strong>
+      <ul className="finalize-blockers">
+        {blocked.map(([key, reasons]) => (
+          <li key={key} data-blocker={key}>
+            {reasons.join(' ')} {BLOCKER_LINKS[key] && <Link to={`${base}/${BLOCKER_LINKS[key].path}`}>{t(BLOCKER_LINKS[key].label)}</Link>}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /**
  * The Finalise section of an activity's settings (decisions §24): why it cannot be finalised yet
  * (with a link to where each reason is dealt with), finalising and reopening, the awards with
@@ -65,7 +82,12 @@ export function FinalizeSection({ activity }: { activity: Activity }) {
   const t = useT();
   const qc = useQueryClient();
   const awardsKey = ['staffActivity', activity.slug, 'awards'];
-  const awards = useQuery({ queryKey: awardsKey, queryFn: () => call(ops.listActivityAwards, { params: { idOrSlug: activity.slug } }) });
+  // while not final, asked again now and then: what blocks finalising changes as the contest ends and the queue empties
+  const awards = useQuery({
+    queryKey: awardsKey,
+    queryFn: () => call(ops.listActivityAwards, { params: { idOrSlug: activity.slug } }),
+    refetchInterval: activity.finalizedAt ? false : 15_000,
+  });
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const base = `/staff/a/${encodeURIComponent(activity.slug)}`;
@@ -82,7 +104,10 @@ export function FinalizeSection({ activity }: { activity: Activity }) {
       setBusy(false);
     }
   };
-  const blocked = error instanceof ApiProblem && error.code === 'activity.finalize.blocked' ? Object.entries(error.errors ?? {}) : null;
+  const refused = error instanceof ApiProblem && error.code === 'activity.finalize.blocked' ? Object.entries(error.errors ?? {}) : null;
+  // shown before anyone presses Finalise; a refusal's own list when there is one (it is newer)
+  const pending = !activity.finalizedAt && awards.data?.finalizeBlockers ? Object.entries(awards.data.finalizeBlockers).filter(([, v]) => v?.length) : [];
+  const blocked = refused ?? (pending.length ? (pending as [string, string[]][]) : null);
   const list = awards.data?.awards ?? [];
   return (
     <section className="staff-panel finalize-section" aria-labelledby="finalize-heading">
@@ -94,19 +119,7 @@ export function FinalizeSection({ activity }: { activity: Activity }) {
       ) : (
         <p className="muted">{t('awards.finalize.hint')}</p>
       )}
-      {blocked && (
-        <div className="error-box" role="alert" data-code="activity.finalize.blocked">
-          <strong>{t('awards.finalize.blocked')}</strong>
-          <ul className="finalize-blockers">
-            {blocked.map(([key, reasons]) => (
-              <li key={key} data-blocker={key}>
-                {reasons.join(' ')}{' '}
-                {BLOCKER_LINKS[key] && <Link to={`${base}/${BLOCKER_LINKS[key].path}`}>{t(BLOCKER_LINKS[key].label)}</Link>}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      {blocked && <BlockerList blocked={blocked} refused={!!refused} base={base} />}
       {!blocked && <Refusal error={error} />}
       <div className="staff-actions">
         {activity.finalizedAt ? (
