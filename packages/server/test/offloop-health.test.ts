@@ -108,7 +108,8 @@ describe('the event loop while heavy work runs', () => {
     // while it runs).
     const over = busy.filter((t) => t >= HEALTH_WITHIN_MS + slack);
     expect(over.length, report).toBeLessThanOrEqual(Math.floor(busy.length / 50));
-    // the slowest too may wait that slack for a processor (CI once saw idle polls of 480 ms)
-    expect(busy.at(-1)!, report).toBeLessThan(5 * HEALTH_WITHIN_MS + slack);
+    // the slowest too may wait that slack for a processor (CI once saw idle polls of 480 ms, and a
+    // busy one of 644 ms beside a slack of 129 ms): under a second, where work on the loop takes seconds
+    expect(busy.at(-1)!, report).toBeLessThan(10 * HEALTH_WITHIN_MS + slack);
   });
 });

@@ -172,14 +172,17 @@ export class ClicsEventLog {
     return () => this.appended.delete(fn);
   }
 
+  /**
+   * Starts following the contests whose feed was opened since (a feed opening brings its contest's
+   * table up to date first, whatever happened while nobody followed it). Until then the writer does
+   * not listen: the bus need not build events for it (EventBus.listening).
+   */
   start(): void {
     if (this.unsubscribe) return;
-    this.unsubscribe = this.d.bus.subscribe((m) => this.heard(m));
-    // every contest's feed is brought up to date once, one after another
-    void this.s.activities
-      .contests()
-      .then((all) => all.forEach((a) => void this.refresh(a.id)))
-      .catch((err: unknown) => this.d.log.warn({ err }, 'CLICS event feeds: reading the contests failed'));
+    this.unsubscribe = this.d.bus.subscribe(
+      (m) => this.heard(m),
+      () => this.said.size > 0,
+    );
   }
 
   stop(): void {
