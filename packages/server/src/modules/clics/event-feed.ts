@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import { PassThrough } from 'node:stream';
 import { clicsEvents } from '../../db/schema.js';
 import type { Ctx } from '../../http/context.js';
+import { streamingResponse } from '../../http/streaming.js';
 import type { Deps } from '../../services.js';
 import type { Contest } from './contest.js';
 import { ClicsError } from './errors.js';
@@ -87,11 +88,7 @@ export class ClicsFeeds {
   open(ctx: Ctx, c: Contest, after: number, allowed: () => Promise<boolean>): PassThrough {
     const stream = new PassThrough();
     const feed: Feed = { activityId: c.a.id, audiences: audiencesOf(c), stream, after, reading: false, again: false, allowed };
-    ctx.req.socket.setTimeout(0);
-    ctx.req.socket.setNoDelay(true);
-    ctx.type = 'application/x-ndjson';
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('X-Accel-Buffering', 'no');
+    streamingResponse(ctx, 'application/x-ndjson');
     let set = this.feeds.get(feed.activityId);
     if (!set) this.feeds.set(feed.activityId, (set = new Set()));
     set.add(feed);

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { BusMessage, DomainEvent, EventBus } from '../../events/bus.js';
 import type { Ctx } from '../../http/context.js';
+import { streamingResponse } from '../../http/streaming.js';
 
 /** One open feed: a screen showing an activity's public board. */
 interface Feed {
@@ -68,14 +69,7 @@ export class ScoreboardFeeds {
   open(ctx: Ctx, activityId: string, display: boolean, allowed: () => Promise<boolean>): void {
     const stream = new PassThrough();
     const feed: Feed = { activityId, display, stream, allowed };
-    // a feed stays open for hours: no idle timeout on its connection, and each message goes out at once
-    ctx.req.socket.setTimeout(0);
-    ctx.req.socket.setNoDelay(true);
-    ctx.status = 200;
-    ctx.type = 'text/event-stream; charset=utf-8';
-    ctx.set('Cache-Control', 'no-store');
-    // a reverse proxy must pass the messages on as they come (nginx buffers otherwise)
-    ctx.set('X-Accel-Buffering', 'no');
+    streamingResponse(ctx, 'text/event-stream; charset=utf-8');
     ctx.body = stream;
     stream.write('retry: 5000\n\n: open\n\n');
     let set = this.feeds.get(activityId);
